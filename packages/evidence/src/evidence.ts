@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { canonicalSha256 } from './canonicalJson.js';
+import { ReaError } from './reaError.js';
+import type { JsonObject, JsonValue } from './json.js';
+
+/** Lowercase hex SHA-256. */
+export const Sha256HexSchema = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256');
+
+/** An Evidence id: `ev_` + lowercase hex SHA-256 of the record's identity projection. */
+export const EvidenceIdSchema = z
+  .string()
+  .regex(/^ev_[0-9a-f]{64}$/, 'ev_ followed by 64 lowercase hex digits')
+  .describe('Evidence id: ev_ followed by 64 lowercase hex digits.');
+
+/**
+ * Any JSON value. Deliberately not a recursive schema, so that advertised JSON Schemas stay free of
+ * recursion; canonical serialization refuses anything that is not JSON when the record is sealed.
+ */
+export const JsonValueSchema = z.unknown().describe('Any JSON value.') as unknown as z.ZodType<JsonValue>;
+
+/** A JSON object (string keys, JSON values). */
+export const JsonObjectSchema = z.record(z.string(), JsonValueSchema) as unknown as z.ZodType<JsonObject>;
+
+/** What was observed: the artifact identity (never a path), or null for target-free operations. */
+export const SubjectSchema = z
+  .strictObject({
+    format: z.string().min(1).describe('Detected format, e.g. "elf", "zip", "asar", "directory".'),
+    sha256: Sha256HexSchema.describe('SHA-256 of the artifact bytes (or of the canonical inventory for a directory).'),
+    size: z.number().int().nonnegative().describe('Size in bytes.'),
+  })
+  .nullable();
+export type Subject = z.infer<typeof SubjectSchema>;
+
+/** The engine that produced the observation. */
+export const ProviderIdentitySchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  version: z.string().min(1),
+});
+export type ProviderIdentity = z.infer<typeof ProviderIdentitySchema>;
+
+/** The analysis profile: what settings shaped the analysis. `digest` covers name, version and settings. */
+export const AnalysisProfileSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    version: z.string().min(1),
+    settings: JsonObjectSchema,
+    digest: Sha256HexSchema,
+  })
+  .nullable();
+export type AnalysisProfile = z.infer<typeof AnalysisProfileSchema>;
+
+/** One explicit unknown: something the observation does not cover, and why. */
+export const LimitationSchema = z.strictObject({
+  kind: z.string().min(1).describe('Stable kebab-case kind, e.g. "indirect-call", "budget-reached".'),
+  message: z.string().min(1),
+  scope: z.string().optional().describe('What the limitation applies to (a path, an address, a node id).'),
+});
+export type Limitation = z.infer<typeof LimitationSchema>;
+
+/** Whether the observation is complete, and why not. `next_offset` is set by paged views. */
+export const CoverageSchema = z.strictObject({
+  status: z.enum(['complete', 'partial']),
+  reasons: z.array(z.string()).describe('Why coverage is partial; empty when complete.'),
+  next_offset: z.number().int().nonnegative().nullable().optional(),
+});
+export type Coverage = z.infer<typeof CoverageSchema>;
+
+/** Where in the subject the observation applies. */
+export const LocationSchema = z.strictObject({
+  kind: z.enum(['logical-path', 'address', 'file-offset', 'url', 'node']),
+  value: z.string(),
+  length: z.number().int().nonnegative().optional(),
+});
+export type Location = z.infer<typeof LocationSchema>;
+
+/** Machine-local facts (absolute paths, host names, timestamps): kept outside the identity. */
+export const LocalFactsSchema = z.record(z.string(), JsonValueSchema).optional();
+
+const envelope = {
+  schema_version: z.literal(2),
+  evidence_id: EvidenceIdSchema,
+  operation: z.string().regex(/^[a-z][a-z0-9_]*$/, 'snake_case operation name'),
+  subject: SubjectSchema,
+  provider: ProviderIdentitySchema,
+  analysis_profile: AnalysisProfileSchema,
+  parameters: JsonObjectSchema,
+  raw_result: JsonValueSchema.nullable(),
+  confidence: z.enum(['observed', 'derived', 'inferred']),
+  limitations: z.array(LimitationSchema),
+  coverage: CoverageSchema,
+  locations: z.array(LocationSchema),
+  evidence_links: z.array(EvidenceIdSchema),
+  local: LocalFactsSchema,
+};
+
+/** Evidence record v2 with `normalized_result` typed by `result`. */
+export function evidenceRecordSchemaFor<T extends z.ZodType>(result: T) {
+  return z.strictObject({ ...envelope, normalized_result: result });
+}
+
+/** Evidence record v2 with any JSON `normalized_result`. */
+export const EvidenceRecordSchema = evidenceRecordSchemaFor(JsonValueSchema);
+
+/** A sealed Evidence record. */
+export type EvidenceRecord<R = JsonValue> = Omit<z.infer<typeof EvidenceRecordSchema>, 'normalized_result'> & {
+  normalized_result: R;
+};
+
+/** An observation before sealing: the record without `evidence_id` and `schema_version`. */
+export type UnsignedEvidence<R = JsonValue> = Omit<EvidenceRecord<R>, 'evidence_id' | 'schema_version'>;
+
+/** A reference to a record retained by the current session ledger. */
+export const RetainedEvidenceRefSchema = z
+  .strictObject({
+    kind: z.literal('retained-evidence'),
+    evidence_id: EvidenceIdSchema,
+  })
+  .describe('Reference to an Evidence record retained by this session.');
+export type RetainedEvidenceRef = z.infer<typeof RetainedEvidenceRefSchema>;
+
+/** Builds an analysis profile with its digest (SHA-256 of the canonical { name, version, settings }). */
+export function createAnalysisProfile(profile: {
+  name: string;
+  version: string;
+  settings: JsonObject;
+}): NonNullable<AnalysisProfile> {
+  const { name, version, settings } = profile;
+  return { name, version, settings, digest: canonicalSha256({ name, version, settings }) };
+}
+
+/** The identity projection: every field but `evidence_id` and the machine-local `local` facts. */
+export function identityProjection(
+  record: UnsignedEvidence<unknown> | EvidenceRecord<unknown>,
+): Record<string, unknown> {
+  const { local: _local, ...rest } = record as Record<string, unknown> & { local?: unknown };
+  delete rest['evidence_id'];
+  return { ...rest, schema_version: 2 };
+}
+
+/** Computes the evidence id of a record (sealed or not). */
+export function computeEvidenceId(record: UnsignedEvidence<unknown> | EvidenceRecord<unknown>): string {
+  return `ev_${canonicalSha256(identityProjection(record))}`;
+}
+
+function invalid(error: z.ZodError, what: string): ReaError {
+  return new ReaError('invalid_request', `${what} does not match the Evidence v2 schema.`, {
+    details: {
+      issues: error.issues
+        .slice(0, 50)
+        .map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+    },
+  });
+}
+
+function checkProfile(profile: AnalysisProfile): void {
+  if (profile === null) return;
+  const computed = canonicalSha256({ name: profile.name, version: profile.version, settings: profile.settings });
+  if (computed !== profile.digest) {
+    throw new ReaError('evidence_integrity_mismatch', 'The analysis profile digest does not match its contents.', {
+      details: { field: 'analysis_profile.digest', declared: profile.digest, computed },
+    });
+  }
+}
+
+/**
+ * Seals an observation into an Evidence record: validates it, checks the profile digest, and computes
+ * `evidence_id`. Throws `invalid_request` for a malformed observation or a non-JSON value.
+ */
+export function sealEvidence<R = JsonValue>(observation: UnsignedEvidence<R>): EvidenceRecord<R> {
+  const draft = { schema_version: 2 as const, evidence_id: `ev_${'0'.repeat(64)}`, ...observation };
+  const parsed = EvidenceRecordSchema.safeParse(draft);
+  if (!parsed.success) throw invalid(parsed.error, 'The observation');
+  checkProfile(observation.analysis_profile);
+  const evidence_id = computeEvidenceId(observation);
+  return { ...draft, evidence_id } as EvidenceRecord<R>;
+}
+
+/**
+ * Parses and verifies a sealed record: schema, profile digest, and id recomputed from the identity
+ * projection. A wrong id or digest is `evidence_integrity_mismatch` with declared and computed values.
+ */
+export function parseEvidence(value: unknown): EvidenceRecord {
+  const parsed = EvidenceRecordSchema.safeParse(value);
+  if (!parsed.success) throw invalid(parsed.error, 'The record');
+  const record = value as EvidenceRecord;
+  checkProfile(record.analysis_profile);
+  const computed = computeEvidenceId(record);
+  if (computed !== record.evidence_id) {
+    throw new ReaError('evidence_integrity_mismatch', `Evidence ${record.evidence_id} does not hash to its id.`, {
+      details: { field: 'evidence_id', declared: record.evidence_id, computed },
+    });
+  }
+  return record;
+}

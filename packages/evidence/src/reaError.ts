@@ -1,0 +1,119 @@
+import { ERROR_CODES, isErrorCode } from './errorCodes.js';
+import type { ErrorCode } from './errorCodes.js';
+import type { JsonObject, JsonValue } from './json.js';
+
+const BRAND = Symbol.for('rea.error');
+
+/** Options for a {@link ReaError}. Omitted fields take the code's documented defaults. */
+export interface ReaErrorOptions {
+  operation?: string | null;
+  retryable?: boolean;
+  remediation?: string;
+  details?: JsonObject;
+  cause?: unknown;
+}
+
+/**
+ * The one error type of REA. `code` comes from the closed list in {@link ERROR_CODES}; `details` is
+ * JSON. Use {@link isReaError} rather than `instanceof` across packages.
+ */
+export class ReaError extends Error {
+  readonly code: ErrorCode;
+  readonly operation: string | null;
+  readonly retryable: boolean;
+  readonly remediation: string;
+  readonly details: JsonObject;
+  readonly [BRAND] = true;
+
+  constructor(code: ErrorCode, message: string, options: ReaErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ReaError';
+    this.code = code;
+    this.operation = options.operation ?? null;
+    this.retryable = options.retryable ?? ERROR_CODES[code].retryable;
+    this.remediation = options.remediation ?? ERROR_CODES[code].remediation;
+    this.details = options.details ?? {};
+  }
+
+  /** A copy of this error attributed to `operation` (when it had none). */
+  withOperation(operation: string): ReaError {
+    if (this.operation !== null) return this;
+    return new ReaError(this.code, this.message, {
+      operation,
+      retryable: this.retryable,
+      remediation: this.remediation,
+      details: this.details,
+      cause: this.cause,
+    });
+  }
+}
+
+/** True for a ReaError from any copy of this package (brand check, not `instanceof`). */
+export function isReaError(value: unknown): value is ReaError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[BRAND] === true &&
+    isErrorCode((value as { code?: unknown }).code)
+  );
+}
+
+/** The canonical diagnostic body. */
+export interface Diagnostic {
+  error: {
+    code: ErrorCode;
+    message: string;
+    operation: string | null;
+    retryable: boolean;
+    remediation: string;
+    details: JsonObject;
+  };
+}
+
+function describeCause(value: unknown): JsonValue {
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (typeof value === 'string') return { name: 'string', message: value };
+  return { name: typeof value, message: String(value) };
+}
+
+/**
+ * Turns any thrown value into a ReaError. ReaErrors pass through; an AbortError (or an aborted
+ * signal's reason) becomes `cancelled`; anything else becomes `internal` with `details.cause` holding
+ * its name and message — never its stack.
+ */
+export function normalizeError(value: unknown, operation?: string): ReaError {
+  if (isReaError(value)) return operation === undefined ? value : value.withOperation(operation);
+  if (value instanceof Error && (value.name === 'AbortError' || (value as { code?: unknown }).code === 'ABORT_ERR')) {
+    return new ReaError('cancelled', 'The operation was cancelled.', { operation: operation ?? null, cause: value });
+  }
+  const cause = describeCause(value);
+  return new ReaError('internal', 'An unexpected internal error occurred.', {
+    operation: operation ?? null,
+    details: { cause },
+    cause: value,
+  });
+}
+
+/** The canonical `{ "error": … }` diagnostic for any thrown value. */
+export function toDiagnostic(value: unknown, operation?: string): Diagnostic {
+  const error = normalizeError(value, operation);
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      operation: error.operation,
+      retryable: error.retryable,
+      remediation: error.remediation,
+      details: error.details,
+    },
+  };
+}
+
+/** Throws `cancelled` when `signal` is aborted. Call at every phase boundary of long work. */
+export function throwIfAborted(signal: AbortSignal | undefined, phase?: string): void {
+  if (signal?.aborted) {
+    throw new ReaError('cancelled', phase ? `Cancelled during ${phase}.` : 'The operation was cancelled.', {
+      details: phase ? { phase } : {},
+    });
+  }
+}

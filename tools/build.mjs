@@ -1,0 +1,30 @@
+// Builds every package that has a tsconfig.build.json, dependencies first, into its dist/.
+// A package needs nothing but that file (and an exports map pointing into dist/) to take part.
+import { rmSync, existsSync, chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { topologicalOrder } from './workspace.mjs';
+import { runTsc } from './tsc.mjs';
+
+const only = process.argv.slice(2);
+let built = 0;
+for (const pkg of topologicalOrder()) {
+  if (!existsSync(join(pkg.dir, 'tsconfig.build.json'))) continue;
+  if (only.length > 0 && !only.includes(pkg.manifest.name)) continue;
+  rmSync(join(pkg.dir, 'dist'), { recursive: true, force: true });
+  const status = runTsc(['-p', 'tsconfig.build.json'], pkg.dir);
+  if (status !== 0) {
+    console.error(`build failed: ${pkg.manifest.name}`);
+    process.exit(status);
+  }
+  // Make declared bins executable.
+  const bin = pkg.manifest.bin;
+  for (const file of typeof bin === 'string' ? [bin] : Object.values(bin ?? {})) {
+    const path = join(pkg.dir, file);
+    if (existsSync(path)) {
+      chmodSync(path, 0o755);
+      if (!readFileSync(path, 'utf8').startsWith('#!')) console.error(`warning: ${path} has no shebang`);
+    }
+  }
+  built += 1;
+}
+console.error(`built ${built} package(s)`);
