@@ -73,7 +73,7 @@ describe('defineTool', () => {
       openWorldHint: false,
     });
     const foreign = defineTool({
-      ...echo,
+      ...echoDefinition,
       name: 'run_thing',
       effects: { ...pure, executesForeignCode: true, launchesProcess: true },
     });
