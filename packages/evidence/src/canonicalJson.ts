@@ -2,10 +2,16 @@ import { createHash } from 'node:crypto';
 import { ReaError } from './reaError.js';
 import type { JsonValue } from './json.js';
 
-/** Receives canonical JSON text in order, in chunks of bounded size. */
+/** Receives canonical JSON text in order, in chunks of bounded size (about 8 K UTF-16 code units). */
 export type CanonicalSink = (chunk: string) => void;
 
-const FLUSH_AT = 1 << 16;
+// Small chunks keep the concatenated text shallow, so flattening it (for hashing or encoding) stays
+// in cache; measured faster than 64 K chunks by a factor of two on 50 MB records.
+const FLUSH_AT = 1 << 13;
+
+// Strings without quotes, backslashes or control characters serialize as themselves between quotes.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON must escape.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
 function refuse(path: string, reason: string): never {
   throw new ReaError('invalid_request', `Value at ${path} cannot be represented in canonical JSON: ${reason}.`, {
@@ -18,82 +24,107 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+function sortedKeys(node: object): string[] {
+  const keys = Object.keys(node);
+  // Objects built by code often already hold their keys in order; checking is cheaper than sorting.
+  for (let i = 1; i < keys.length; i += 1) {
+    if (keys[i - 1]! > keys[i]!) {
+      // Default sort compares UTF-16 code units, which is exactly the JCS property order.
+      return keys.sort();
+    }
+  }
+  return keys;
+}
+
 /**
- * Writes the RFC 8785 (JCS) canonical form of `value` to `sink`, in chunks of about 64 KiB.
+ * Writes the RFC 8785 (JCS) canonical form of `value` to `sink`, in chunks of bounded size, so that a
+ * caller can hash or write a large value without holding its whole text.
  *
  * Refuses, with `invalid_request` (`details.reason: "not-json"`, `details.path`), anything JSON cannot
  * carry: NaN and infinities, `undefined`, functions, symbols, BigInt, lone surrogates in strings or
- * keys, cycles, and objects that are not plain objects or arrays.
+ * keys, cycles, and objects that are not plain objects or arrays. Text already passed to `sink`
+ * before a refusal is incomplete; callers discard it.
  */
 export function writeCanonicalJson(value: unknown, sink: CanonicalSink): void {
   let buffer = '';
   const ancestors = new Set<object>();
-  const emit = (text: string): void => {
-    buffer += text;
+  const quotedKeys = new Map<string, string>();
+  // The path of the current node, built only when a value is refused.
+  const trail: Array<string | number> = [];
+  const here = (): string =>
+    trail.reduce<string>((path, step) => (typeof step === 'number' ? `${path}[${step}]` : `${path}.${step}`), '$');
+  const quoteKey = (key: string): string => {
+    let quoted = quotedKeys.get(key);
+    if (quoted === undefined) {
+      if (!key.isWellFormed()) refuse(here(), 'a key contains a lone surrogate');
+      quoted = `${JSON.stringify(key)}:`;
+      quotedKeys.set(key, quoted);
+    }
+    return quoted;
+  };
+  const write = (node: unknown): void => {
+    switch (typeof node) {
+      case 'string':
+        if (!node.isWellFormed()) refuse(here(), 'string contains a lone surrogate');
+        buffer += NEEDS_ESCAPE.test(node) ? JSON.stringify(node) : `"${node}"`;
+        break;
+      case 'number':
+        if (!Number.isFinite(node)) refuse(here(), `${String(node)} is not a JSON number`);
+        // ECMAScript Number-to-String is the JCS number form; -0 serializes as 0.
+        buffer += node === 0 ? '0' : String(node);
+        break;
+      case 'boolean':
+        buffer += node ? 'true' : 'false';
+        break;
+      case 'object': {
+        if (node === null) {
+          buffer += 'null';
+          break;
+        }
+        if (ancestors.has(node)) refuse(here(), 'cycle');
+        ancestors.add(node);
+        if (Array.isArray(node)) {
+          buffer += '[';
+          for (let i = 0; i < node.length; i += 1) {
+            if (i > 0) buffer += ',';
+            const item: unknown = node[i];
+            trail.push(i);
+            if (item === undefined) refuse(here(), 'undefined');
+            write(item);
+            trail.pop();
+          }
+          buffer += ']';
+        } else {
+          if (!isPlainObject(node)) refuse(here(), `${node.constructor?.name ?? 'object'} is not a plain object`);
+          const keys = sortedKeys(node);
+          buffer += '{';
+          for (let i = 0; i < keys.length; i += 1) {
+            const key = keys[i]!;
+            const item = (node as Record<string, unknown>)[key];
+            if (i > 0) buffer += ',';
+            buffer += quoteKey(key);
+            trail.push(key);
+            if (item === undefined) refuse(here(), 'undefined');
+            write(item);
+            trail.pop();
+          }
+          buffer += '}';
+        }
+        ancestors.delete(node);
+        break;
+      }
+      case 'bigint':
+        refuse(here(), 'BigInt');
+      // falls through (refuse never returns)
+      default:
+        refuse(here(), typeof node);
+    }
     if (buffer.length >= FLUSH_AT) {
       sink(buffer);
       buffer = '';
     }
   };
-  const write = (node: unknown, path: string): void => {
-    switch (typeof node) {
-      case 'string':
-        if (!node.isWellFormed()) refuse(path, 'string contains a lone surrogate');
-        emit(JSON.stringify(node));
-        return;
-      case 'number':
-        if (!Number.isFinite(node)) refuse(path, `${String(node)} is not a JSON number`);
-        // ECMAScript Number-to-String is the JCS number form; -0 serializes as 0.
-        emit(node === 0 ? '0' : String(node));
-        return;
-      case 'boolean':
-        emit(node ? 'true' : 'false');
-        return;
-      case 'object': {
-        if (node === null) {
-          emit('null');
-          return;
-        }
-        if (ancestors.has(node)) refuse(path, 'cycle');
-        ancestors.add(node);
-        if (Array.isArray(node)) {
-          emit('[');
-          for (let i = 0; i < node.length; i += 1) {
-            if (i > 0) emit(',');
-            const item: unknown = node[i];
-            if (item === undefined) refuse(`${path}[${i}]`, 'undefined');
-            write(item, `${path}[${i}]`);
-          }
-          emit(']');
-        } else {
-          if (!isPlainObject(node)) refuse(path, `${node.constructor?.name ?? 'object'} is not a plain object`);
-          // Default sort compares UTF-16 code units, which is exactly the JCS property order.
-          const keys = Object.keys(node).sort();
-          emit('{');
-          let first = true;
-          for (const key of keys) {
-            const item = (node as Record<string, unknown>)[key];
-            if (item === undefined) refuse(`${path}.${key}`, 'undefined');
-            if (!key.isWellFormed()) refuse(path, 'a key contains a lone surrogate');
-            if (!first) emit(',');
-            first = false;
-            emit(JSON.stringify(key));
-            emit(':');
-            write(item, `${path}.${key}`);
-          }
-          emit('}');
-        }
-        ancestors.delete(node);
-        return;
-      }
-      case 'bigint':
-        refuse(path, 'BigInt');
-      // falls through (refuse never returns)
-      default:
-        refuse(path, typeof node);
-    }
-  };
-  write(value, '$');
+  write(value);
   if (buffer.length > 0) sink(buffer);
 }
 
@@ -109,6 +140,15 @@ export function canonicalSha256(value: unknown): string {
   const hash = createHash('sha256');
   writeCanonicalJson(value, (chunk) => hash.update(chunk, 'utf8'));
   return hash.digest('hex');
+}
+
+/** Size in bytes of the canonical JSON (UTF-8) of `value`. Refuses non-JSON values like {@link writeCanonicalJson}. */
+export function canonicalByteLength(value: unknown): number {
+  let bytes = 0;
+  writeCanonicalJson(value, (chunk) => {
+    bytes += Buffer.byteLength(chunk, 'utf8');
+  });
+  return bytes;
 }
 
 /** Parses JSON text and returns it as a {@link JsonValue}; malformed text is `invalid_request`. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { canonicalSha256 } from './canonicalJson.js';
+import { createHash } from 'node:crypto';
+import { canonicalSha256, writeCanonicalJson } from './canonicalJson.js';
 import { ReaError } from './reaError.js';
 import type { JsonObject, JsonValue } from './json.js';
 
@@ -173,23 +174,70 @@ export function sealEvidence<R = JsonValue>(observation: UnsignedEvidence<R>): E
   if (!parsed.success) throw invalid(parsed.error, 'The observation');
   checkProfile(observation.analysis_profile);
   const evidence_id = computeEvidenceId(observation);
-  return { ...draft, evidence_id } as EvidenceRecord<R>;
+  const sealed = { ...draft, evidence_id } as EvidenceRecord<R> & { local?: unknown };
+  // An explicitly undefined `local` is no fact at all; drop it so the record serializes.
+  if (sealed.local === undefined) delete sealed.local;
+  return sealed;
 }
 
 /**
- * Parses and verifies a sealed record: schema, profile digest, and id recomputed from the identity
- * projection. A wrong id or digest is `evidence_integrity_mismatch` with declared and computed values.
+ * Serializes a schema-valid record once, hashing its identity members and counting the bytes of the
+ * whole canonical record, so that verifying and measuring a record cost one pass.
  */
-export function parseEvidence(value: unknown): EvidenceRecord {
+function hashAndMeasure(record: EvidenceRecord): { computed: string; byteSize: number } {
+  const source = record as unknown as Record<string, unknown>;
+  const hash = createHash('sha256');
+  let byteSize = 0;
+  const count = (text: string): void => {
+    byteSize += Buffer.byteLength(text, 'utf8');
+  };
+  const both = (text: string): void => {
+    hash.update(text, 'utf8');
+    count(text);
+  };
+  let firstMember = true;
+  let firstIdentityMember = true;
+  both('{');
+  for (const key of Object.keys(source).sort()) {
+    const value = source[key];
+    if (value === undefined) continue;
+    const head = `${JSON.stringify(key)}:`;
+    count(firstMember ? head : `,${head}`);
+    firstMember = false;
+    const inIdentity = key !== 'evidence_id' && key !== 'local';
+    if (inIdentity) {
+      hash.update(firstIdentityMember ? head : `,${head}`, 'utf8');
+      firstIdentityMember = false;
+    }
+    writeCanonicalJson(value, inIdentity ? both : count);
+  }
+  both('}');
+  return { computed: `ev_${hash.digest('hex')}`, byteSize };
+}
+
+/**
+ * Verifies a sealed record like {@link parseEvidence} and also returns the size in bytes of its
+ * canonical JSON, in the same serialization pass. Used by the ledger; not part of the public API.
+ */
+export function verifyEvidence(value: unknown): { record: EvidenceRecord; byteSize: number } {
   const parsed = EvidenceRecordSchema.safeParse(value);
   if (!parsed.success) throw invalid(parsed.error, 'The record');
   const record = value as EvidenceRecord;
   checkProfile(record.analysis_profile);
-  const computed = computeEvidenceId(record);
+  const { computed, byteSize } = hashAndMeasure(record);
   if (computed !== record.evidence_id) {
     throw new ReaError('evidence_integrity_mismatch', `Evidence ${record.evidence_id} does not hash to its id.`, {
       details: { field: 'evidence_id', declared: record.evidence_id, computed },
     });
   }
-  return record;
+  return { record, byteSize };
+}
+
+/**
+ * Parses and verifies a sealed record: schema, profile digest, and id recomputed from the identity
+ * projection. A wrong id or digest is `evidence_integrity_mismatch` with `declared`, `computed` and
+ * `field`; a schema violation is `invalid_request` with `details.issues` ({ path, message }).
+ */
+export function parseEvidence(value: unknown): EvidenceRecord {
+  return verifyEvidence(value).record;
 }

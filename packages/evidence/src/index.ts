@@ -1,14 +1,15 @@
 /**
  * @rea/evidence — every export of this module is public API.
  *
- * Canonical JSON (RFC 8785), Evidence records v2 and their identity, and the error model.
+ * Canonical JSON (RFC 8785), Evidence records v2 and their identity, the error model, the session
+ * ledger, bundles and analysis views.
  */
 export { ERROR_CODES, ERROR_CODE_LIST, isErrorCode } from './errorCodes.js';
 export type { ErrorCode } from './errorCodes.js';
 export { ReaError, isReaError, normalizeError, toDiagnostic, throwIfAborted } from './reaError.js';
 export type { Diagnostic, ReaErrorOptions } from './reaError.js';
 export type { JsonObject, JsonValue } from './json.js';
-export { canonicalJson, canonicalSha256, parseJson, writeCanonicalJson } from './canonicalJson.js';
+export { canonicalByteLength, canonicalJson, canonicalSha256, parseJson, writeCanonicalJson } from './canonicalJson.js';
 export type { CanonicalSink } from './canonicalJson.js';
 export {
   AnalysisProfileSchema,
@@ -42,3 +43,24 @@ export type {
   Subject,
   UnsignedEvidence,
 } from './evidence.js';
+export { SummaryFiltersSchema, matchesSummaryFilters, procedureAddressOf, summarizeEvidence } from './summary.js';
+export type { EvidenceSummary, SummaryFilters } from './summary.js';
+export { DEFAULT_LEDGER_MAX_BYTES, DEFAULT_LEDGER_MAX_RECORDS, createSessionLedger } from './ledger.js';
+export type { LedgerMergeResult, SessionLedger, SessionLedgerOptions } from './ledger.js';
+export { BUNDLE_FORMAT, BUNDLE_VERSION, BundleEnvelopeSchema, DEFAULT_MAX_BUNDLE_BYTES } from './bundleFormat.js';
+export { exportBundle } from './exportBundle.js';
+export type { ExportBundleOptions, ExportBundleResult } from './exportBundle.js';
+export { importBundle, readBundleSummary } from './importBundle.js';
+export type { BundleSummary, ImportBundleOptions, ImportedBundle } from './importBundle.js';
+export { AnalysisViewRequestSchema, DEFAULT_VIEW_LIMIT, selectAnalysisView } from './views.js';
+export type {
+  AnalysisView,
+  AnalysisViewRequest,
+  ItemView,
+  PageView,
+  SectionView,
+  SummaryView,
+  ViewCoverage,
+} from './views.js';
+export { sealAnalysisView } from './viewEvidence.js';
+export type { SealAnalysisViewOptions } from './viewEvidence.js';

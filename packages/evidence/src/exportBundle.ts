@@ -1,0 +1,184 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { open, rename, stat, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { BUNDLE_HEAD, BUNDLE_TAIL } from './bundleFormat.js';
+import { writeCanonicalJson } from './canonicalJson.js';
+import { fileSystemError } from './fsErrors.js';
+import { ReaError, isReaError, normalizeError } from './reaError.js';
+import type { EvidenceRecord } from './evidence.js';
+
+/** Options for {@link exportBundle}. */
+export interface ExportBundleOptions {
+  /** Stops serialization between records and writes; the staging file is removed and nothing is published. */
+  signal?: AbortSignal;
+}
+
+/** What a published bundle holds. */
+export interface ExportBundleResult {
+  /** Absolute path of the published bundle. */
+  path: string;
+  record_count: number;
+  /** Size of the bundle file in bytes. */
+  byte_size: number;
+  /** Lowercase hex SHA-256 of the bundle file. */
+  sha256: string;
+}
+
+const BLOCK = 1 << 20;
+
+/** Packs canonical text chunks into 1 MiB buffers, so one record's text is written in few calls. */
+class BlockPacker {
+  readonly blocks: Buffer[] = [];
+  private current = Buffer.allocUnsafe(BLOCK);
+  private used = 0;
+
+  add(text: string): void {
+    // UTF-8 needs at most three bytes per UTF-16 code unit.
+    if (text.length * 3 > BLOCK - this.used) {
+      this.seal();
+      if (text.length * 3 > BLOCK) {
+        this.blocks.push(Buffer.from(text, 'utf8'));
+        return;
+      }
+    }
+    this.used += this.current.write(text, this.used, 'utf8');
+  }
+
+  seal(): void {
+    if (this.used === 0) return;
+    this.blocks.push(this.current.subarray(0, this.used));
+    this.current = Buffer.allocUnsafe(BLOCK);
+    this.used = 0;
+  }
+
+  take(): Buffer[] {
+    this.seal();
+    return this.blocks.splice(0);
+  }
+}
+
+async function writeAll(handle: FileHandle, blocks: Buffer[], signal: AbortSignal | undefined): Promise<void> {
+  for (const block of blocks) {
+    let offset = 0;
+    while (offset < block.length) {
+      if (signal?.aborted) throw cancelled();
+      const { bytesWritten } = await handle.write(block, offset, block.length - offset);
+      offset += bytesWritten;
+    }
+  }
+}
+
+function cancelled(): ReaError {
+  return new ReaError('cancelled', 'The bundle export was cancelled; nothing was published.', {
+    details: { phase: 'export', cleanup: 'complete' },
+  });
+}
+
+async function removeStaging(staging: string, failure: ReaError): Promise<ReaError> {
+  try {
+    await unlink(staging);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOENT') {
+      return new ReaError('cleanup_incomplete', `The export failed and its staging file could not be removed.`, {
+        details: {
+          remaining: [{ kind: 'file', path: staging }],
+          failure: { code: failure.code, message: failure.message },
+        },
+        cause: failure,
+      });
+    }
+  }
+  return failure;
+}
+
+async function refuseDirectory(destination: string): Promise<void> {
+  const info = await stat(destination).catch(() => null);
+  if (info?.isDirectory()) {
+    throw new ReaError('invalid_request', `The bundle destination ${destination} is a directory.`, {
+      details: { reason: 'destination-is-directory', path: destination },
+    });
+  }
+}
+
+/**
+ * Streams `records` as a canonical JSON bundle (see {@link BUNDLE_VERSION}) to `destination`.
+ *
+ * The text goes to a uniquely named staging file `.<name>.<random>.partial` in the destination's
+ * folder, is flushed to disk, and is renamed over `destination` in one step: the destination is
+ * either untouched or the complete bundle. Records are serialized one at a time and each is written
+ * before the next is read, so memory is bounded by the largest record, not the bundle; `records` may
+ * be a lazy (async) iterable. On abort (`cancelled`) or any failure the staging file is removed
+ * (`cleanup_incomplete` naming it if that fails). Non-JSON values are `invalid_request`; file-system
+ * failures are `access_denied`, `not_found` or `execution_failure` with the path.
+ */
+export async function exportBundle(
+  records: Iterable<EvidenceRecord<unknown>> | AsyncIterable<EvidenceRecord<unknown>>,
+  destination: string,
+  options: ExportBundleOptions = {},
+): Promise<ExportBundleResult> {
+  const { signal } = options;
+  if (signal?.aborted) throw cancelled();
+  const path = resolve(destination);
+  await refuseDirectory(path);
+  const staging = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.partial`);
+  let handle: FileHandle;
+  try {
+    handle = await open(staging, 'wx');
+  } catch (error) {
+    throw fileSystemError(error, staging, 'create the staging file');
+  }
+  const hash = createHash('sha256');
+  const packer = new BlockPacker();
+  let byteSize = 0;
+  let count = 0;
+  const flush = async (): Promise<void> => {
+    const blocks = packer.take();
+    for (const block of blocks) {
+      hash.update(block);
+      byteSize += block.length;
+    }
+    await writeAll(handle, blocks, signal);
+  };
+  try {
+    packer.add(BUNDLE_HEAD);
+    for await (const record of records) {
+      if (signal?.aborted) throw cancelled();
+      if (count > 0) packer.add(',');
+      writeCanonicalJson(record, (chunk) => packer.add(chunk));
+      count += 1;
+      await flush();
+    }
+    packer.add(BUNDLE_TAIL);
+    await flush();
+    if (signal?.aborted) throw cancelled();
+    await handle.sync();
+    await handle.close();
+    if (signal?.aborted) throw cancelled();
+    await rename(staging, path);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    const failure = isReaError(error)
+      ? error
+      : (error as { code?: unknown }).code !== undefined
+        ? fileSystemError(error, path, 'write the bundle')
+        : normalizeError(error);
+    throw await removeStaging(staging, failure);
+  }
+  await syncDirectory(dirname(path));
+  return { path, record_count: count, byte_size: byteSize, sha256: hash.digest('hex') };
+}
+
+// Makes the rename durable. Best effort: some platforms and file systems refuse to open folders.
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // The bundle is published either way; durability of the folder entry is the platform's.
+  }
+}

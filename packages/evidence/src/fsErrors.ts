@@ -1,0 +1,27 @@
+import { ReaError, isReaError } from './reaError.js';
+
+/**
+ * Maps a file-system failure on `path` to a ReaError: permissions are `access_denied`, a missing file
+ * or folder is `not_found`, anything else `execution_failure`; the errno code is kept in details.
+ */
+export function fileSystemError(error: unknown, path: string, action: string): ReaError {
+  if (isReaError(error)) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const errno = typeof code === 'string' ? code : 'unknown';
+  if (errno === 'EACCES' || errno === 'EPERM' || errno === 'EROFS') {
+    return new ReaError('access_denied', `Cannot ${action} ${path}: permission denied.`, {
+      details: { path, reason: errno },
+      cause: error,
+    });
+  }
+  if (errno === 'ENOENT' || errno === 'ENOTDIR') {
+    return new ReaError('not_found', `Cannot ${action} ${path}: no such file or directory.`, {
+      details: { reason: 'missing', path, errno },
+      cause: error,
+    });
+  }
+  return new ReaError('execution_failure', `Cannot ${action} ${path} (${errno}).`, {
+    details: { path, errno, reason: error instanceof Error ? error.message : String(error) },
+    cause: error,
+  });
+}
