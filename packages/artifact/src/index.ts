@@ -5,3 +5,58 @@
  * streamed hashes, integrity policies, safe extraction and comparison, and the tools built on them.
  */
 export { ARTIFACT_PACKAGE_VERSION } from './version.js';
+export { compareArtifactRecords, extractArtifact, inspectArtifact } from './api.js';
+export type { InspectOutcome } from './inventory/inspect.js';
+export type { ExtractOutcome } from './extract/extract.js';
+export { DEFAULT_BUDGETS } from './options.js';
+export type { ExtractOptions, InspectOptions } from './options.js';
+export {
+  ArtifactComparisonSchema,
+  ArtifactEntrySchema,
+  ArtifactInventorySchema,
+  ArtifactInventorySummarySchema,
+  ContainerFormatSchema,
+  EntryIntegritySchema,
+  ExtractedFileSchema,
+  ExtractionResultSchema,
+  IntegrityContradictionSchema,
+  IntegrityPolicySchema,
+  InventoryBudgetsSchema,
+  NestedContainerSchema,
+  PackageTypeSchema,
+} from './schemas.js';
+export type {
+  ArtifactComparison,
+  ArtifactEntry,
+  ArtifactInventory,
+  ArtifactInventorySummary,
+  ContainerFormat,
+  ExtractionResult,
+  IntegrityContradiction,
+  IntegrityPolicy,
+  InventoryBudgets,
+  NestedContainer,
+  PackageType,
+} from './schemas.js';
+export { ARTIFACT_PROVIDER } from './tools/common.js';
+export { compareArtifactsTool } from './tools/compareArtifacts.js';
+export { extractArtifactTool } from './tools/extractArtifact.js';
+export { inspectArtifactTool } from './tools/inspectArtifact.js';
+export { ARTIFACT_CAPABILITIES, artifactTools, createArtifactProvider } from './provider.js';
+export type { ArtifactProviderOptions } from './provider.js';
+export { detectBinaryFormat, parseBinaryLayout } from './layout/parse.js';
+export type {
+  BinaryArchitecture,
+  BinaryFormat,
+  BinaryLayout,
+  LayoutExport,
+  LayoutHeader,
+  LayoutImport,
+  LayoutLinkage,
+  LayoutMitigations,
+  LayoutSection,
+  LayoutSegment,
+  LayoutSlice,
+  LayoutSymbol,
+  ParseBinaryLayoutOptions,
+} from './layout/types.js';

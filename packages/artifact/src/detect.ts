@@ -1,0 +1,68 @@
+import type { ContainerFormat, PackageType } from './schemas.js';
+import { looksLikeAsar } from './engine/asar.js';
+
+/** The container format a head of bytes announces (ZIP local header or empty archive, or ASAR). */
+export function containerFromHead(head: Buffer): Exclude<ContainerFormat, 'directory' | 'dmg' | 'file'> | null {
+  if (head.length >= 4 && head.readUInt32LE(0) === 0x04034b50) return 'zip';
+  if (head.length >= 4 && head.readUInt32LE(0) === 0x06054b50) return 'zip';
+  if (looksLikeAsar(head)) return 'asar';
+  return null;
+}
+
+/** True when the tail of a file holds a ZIP end-of-central-directory record (archives with a prefix). */
+export function tailHasZipEnd(tail: Buffer): boolean {
+  for (let i = tail.length - 22; i >= 0; i -= 1) {
+    if (tail.readUInt32LE(i) === 0x06054b50 && i + 22 + tail.readUInt16LE(i + 20) === tail.length) return true;
+  }
+  return false;
+}
+
+/** True when the last 512 bytes are a UDIF ("koly") trailer: a DMG image. */
+export function tailIsDmg(tail: Buffer): boolean {
+  return tail.length >= 512 && tail.subarray(tail.length - 512, tail.length - 508).toString('latin1') === 'koly';
+}
+
+const MAGIC: Array<[string, (h: Buffer) => boolean]> = [
+  ['elf', (h) => h.subarray(0, 4).toString('latin1') === '\x7fELF'],
+  ['mach-o', (h) => h.length >= 4 && [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe].includes(h.readUInt32BE(0))],
+  ['mach-o-universal', (h) => h.length >= 8 && h.readUInt32BE(0) === 0xcafebabe && h.readUInt32BE(4) < 64],
+  ['java-class', (h) => h.length >= 8 && h.readUInt32BE(0) === 0xcafebabe],
+  ['pe', (h) => h.subarray(0, 2).toString('latin1') === 'MZ'],
+  ['dex', (h) => h.subarray(0, 4).toString('latin1') === 'dex\n'],
+  ['wasm', (h) => h.subarray(0, 4).toString('latin1') === '\0asm'],
+  ['gzip', (h) => h[0] === 0x1f && h[1] === 0x8b],
+  ['xz', (h) => h.subarray(0, 6).toString('latin1') === '\xfd7zXZ\0'],
+  ['bzip2', (h) => h.subarray(0, 3).toString('latin1') === 'BZh'],
+  ['7z', (h) => h.subarray(0, 6).toString('latin1') === "7z\xbc\xaf'\x1c"],
+  ['rar', (h) => h.subarray(0, 4).toString('latin1') === 'Rar!'],
+  ['zstd', (h) => h.length >= 4 && h.readUInt32LE(0) === 0xfd2fb528],
+  ['pdf', (h) => h.subarray(0, 5).toString('latin1') === '%PDF-'],
+  ['png', (h) => h.subarray(0, 8).toString('latin1') === '\x89PNG\r\n\x1a\n'],
+  ['jpeg', (h) => h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff],
+  ['sqlite', (h) => h.subarray(0, 16).toString('latin1') === 'SQLite format 3\0'],
+  ['ar', (h) => h.subarray(0, 8).toString('latin1') === '!<arch>\n'],
+  ['tar', (h) => h.subarray(257, 262).toString('latin1') === 'ustar'],
+  ['shebang-script', (h) => h.subarray(0, 2).toString('latin1') === '#!'],
+];
+
+/** The magic-byte type of a single file from its first 512 bytes, or "unknown". */
+export function fileTypeFromHead(head: Buffer): string {
+  for (const [name, test] of MAGIC) if (test(head)) return name;
+  return 'unknown';
+}
+
+/** Identifies a ZIP-based package by the names it contains (never by its file name). */
+export function packageTypeFromNames(names: ReadonlySet<string>): PackageType | null {
+  const has = (name: string): boolean => names.has(name);
+  const any = (re: RegExp): boolean => [...names].some((n) => re.test(n));
+  if (has('AndroidManifest.xml') && has('classes.jar')) return 'aar';
+  if (has('AndroidManifest.xml') && (any(/^classes\d*\.dex$/) || has('resources.arsc'))) return 'apk';
+  if (any(/^Payload\/[^/]+\.app\//)) return 'ipa';
+  if (has('AppxManifest.xml'))
+    return has('AppxMetadata/CodeIntegrity.cat') || has('AppxSignature.p7x') ? 'msix' : 'appx';
+  if (has('extension.vsixmanifest')) return 'vsix';
+  if (any(/^[^/]+\.nuspec$/) && has('[Content_Types].xml')) return 'nuget';
+  if (any(/^[^/]+\.dist-info\/WHEEL$/)) return 'wheel';
+  if (has('META-INF/MANIFEST.MF')) return 'jar';
+  return null;
+}

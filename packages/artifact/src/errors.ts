@@ -1,0 +1,26 @@
+import { ReaError } from '@rea/evidence';
+
+/** `unsupported_target` for a container whose structure cannot be read safely. */
+export function malformed(format: string, problem: string, extra: Record<string, string | number> = {}): ReaError {
+  return new ReaError('unsupported_target', `The ${format} container is malformed: ${problem}.`, {
+    details: { format, reason: 'malformed', problem, ...extra },
+    remediation: 'Obtain an intact copy of the artifact; the bytes as given cannot be read safely.',
+  });
+}
+
+/** Why an entry path cannot be materialised under an extraction directory. */
+export type UnsafePathProblem =
+  'absolute-path' | 'parent-segment' | 'nul-byte' | 'device-file' | 'outward-symlink' | 'path-conflict';
+
+/** `unsupported_target` (`details.reason: "unsafe-path"`) naming the entry and the problem. */
+export function unsafePath(path: string, problem: UnsafePathProblem): ReaError {
+  return new ReaError('unsupported_target', `Refusing entry ${JSON.stringify(path)}: ${problem.replace(/-/g, ' ')}.`, {
+    details: { reason: 'unsafe-path', path, problem },
+    remediation: 'Nothing was written outside the extraction directory; extract other entries with select.',
+  });
+}
+
+/** `target_unavailable` for an unreadable input path. */
+export function unreadable(path: string, reason: string): ReaError {
+  return new ReaError('target_unavailable', `Cannot read ${path}: ${reason}.`, { details: { path, reason } });
+}

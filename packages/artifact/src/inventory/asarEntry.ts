@@ -1,0 +1,85 @@
+import { createReadStream } from 'node:fs';
+import { lstat, realpath } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { AsarNode } from '../engine/asar.js';
+import { digestStream } from '../hashing.js';
+import type { Digest, DigestOptions } from '../hashing.js';
+import type { ObservedContradiction } from '../integrity.js';
+import type { ByteSource } from '../source.js';
+import { containerFromHead } from '../detect.js';
+
+const DEFAULT_BLOCK = 4 * 1024 * 1024;
+
+/** The outcome of reading one ASAR file entry. */
+export type AsarRead =
+  | { status: 'read'; digest: Digest; contradiction: ObservedContradiction | null }
+  | { status: 'missing'; reason: string };
+
+/** True when an ASAR header segment cannot name a file under a directory. */
+export function badSegment(segment: string): boolean {
+  return segment === '' || segment === '.' || segment === '..' || /[/\\\0]/.test(segment);
+}
+
+async function companionStream(
+  companion: string,
+  node: AsarNode,
+): Promise<{ stream: NodeJS.ReadableStream } | { reason: string }> {
+  const file = join(companion, ...node.segments);
+  try {
+    const info = await lstat(file);
+    if (!info.isFile()) return { reason: 'the companion entry is not a regular file' };
+    const [root, real] = await Promise.all([realpath(companion), realpath(file)]);
+    if (!real.startsWith(root + sep)) return { reason: 'the companion entry resolves outside the companion directory' };
+    return { stream: createReadStream(real, { highWaterMark: 1 << 20 }) };
+  } catch {
+    return { reason: 'the .asar.unpacked companion file is absent' };
+  }
+}
+
+/**
+ * Reads one ASAR file entry (packed bytes from the archive, or the `.asar.unpacked` companion file) and
+ * checks it against the header's declared size, whole-file SHA-256 and block hashes.
+ */
+export async function readAsarEntry(
+  source: ByteSource,
+  companion: string | null,
+  node: AsarNode,
+  path: string,
+  options: Pick<DigestOptions, 'signal' | 'onChunk'> & { collectUpTo?: number },
+): Promise<AsarRead> {
+  let stream: NodeJS.ReadableStream;
+  if (node.unpacked) {
+    if (companion === null)
+      return { status: 'missing', reason: 'no .asar.unpacked companion is available for a nested archive' };
+    const opened = await companionStream(companion, node);
+    if ('reason' in opened) return { status: 'missing', reason: opened.reason };
+    stream = opened.stream;
+  } else {
+    stream = source.stream(node.offset!, node.offset! + node.size);
+  }
+  const digest = await digestStream(stream as Readable, {
+    blockSize: node.integrity?.blockSize ?? DEFAULT_BLOCK,
+    signal: options.signal,
+    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+    ...(options.collectUpTo !== undefined
+      ? { collectUpTo: options.collectUpTo, collectWhen: (head: Buffer) => containerFromHead(head) !== null }
+      : {}),
+  });
+  const base = { path, provenance: 'asar-header' as const, unpacked: node.unpacked, observedSha256: digest.sha256 };
+  let contradiction: ObservedContradiction | null = null;
+  if (digest.size !== node.size) {
+    contradiction = { ...base, algorithm: 'size', declared: `${node.size} bytes`, observed: `${digest.size} bytes` };
+  } else if (node.integrity && digest.sha256 !== node.integrity.hash) {
+    contradiction = { ...base, algorithm: 'sha256', declared: node.integrity.hash, observed: digest.sha256 };
+  } else if (node.integrity && (digest.blocks ?? []).join(',') !== node.integrity.blocks.join(',')) {
+    const at = node.integrity.blocks.findIndex((b, i) => digest.blocks?.[i] !== b);
+    contradiction = {
+      ...base,
+      algorithm: 'sha256-blocks',
+      declared: `block ${at}: ${node.integrity.blocks[at] ?? '(none)'}`,
+      observed: `block ${at}: ${digest.blocks?.[at] ?? '(none)'}`,
+    };
+  }
+  return { status: 'read', digest, contradiction };
+}

@@ -1,0 +1,161 @@
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { ReaError, canonicalSha256, throwIfAborted } from '@rea/evidence';
+import type { Coverage, Limitation } from '@rea/evidence';
+import { containerFromHead, fileTypeFromHead, tailHasZipEnd, tailIsDmg } from '../detect.js';
+import { dmgUnavailable, withMountedDmg } from '../engine/dmg.js';
+import { digestStream } from '../hashing.js';
+import { resolveBudgets } from '../options.js';
+import type { InspectOptions } from '../options.js';
+import type { ArtifactInventory, ContainerFormat, PackageType } from '../schemas.js';
+import { bufferSource, fileSource } from '../source.js';
+import { inventoryAsar } from './asar.js';
+import { bundleType, inventoryDirectory } from './directory.js';
+import { InventoryState } from './state.js';
+import type { NestedExpander } from './state.js';
+import { inventoryZip } from './zip.js';
+
+/** The result of inspecting one artifact: identity, complete inventory, coverage and limitations. */
+export interface InspectOutcome {
+  subject: { format: ContainerFormat; sha256: string; size: number };
+  inventory: ArtifactInventory;
+  coverage: Coverage;
+  limitations: Limitation[];
+}
+
+const expandNested: NestedExpander = async (state, bytes, format, prefix, depth) => {
+  if (format === 'zip') await inventoryZip(state, bytes, prefix, depth);
+  else await inventoryAsar(state, bufferSource(bytes), null, prefix, depth);
+};
+
+async function headAndTail(path: string, size: number): Promise<{ head: Buffer; tail: Buffer }> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(512, size));
+    await handle.read(head, 0, head.length, 0);
+    const tailLength = Math.min(size, 65_557);
+    const tail = Buffer.alloc(tailLength);
+    await handle.read(tail, 0, tailLength, size - tailLength);
+    return { head, tail };
+  } finally {
+    await handle.close();
+  }
+}
+
+function statError(path: string, error: unknown): ReaError {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOENT')
+    return new ReaError('not_found', `No file or directory at ${path}.`, { details: { path, reason: 'missing' } });
+  if (code === 'EACCES' || code === 'EPERM')
+    return new ReaError('access_denied', `Permission denied reading ${path}.`, { details: { path, reason: code } });
+  return new ReaError('target_unavailable', `Cannot read ${path}: ${(error as Error).message}`, {
+    details: { path, reason: code ?? 'unknown' },
+  });
+}
+
+async function wholeFileSha256(path: string, signal: AbortSignal | undefined): Promise<string> {
+  return (await digestStream(createReadStream(path, { highWaterMark: 1 << 20 }), { signal })).sha256;
+}
+
+/**
+ * Inventories the artifact at `path`: detects its format by content, lists every entry with its
+ * streamed SHA-256, checks declared integrity under the policy, and expands nested containers within
+ * the budgets. Typed errors: `not_found`, `access_denied`, `unsupported_target` (malformed containers),
+ * `artifact_integrity_mismatch` (fail-closed), `capability_unavailable` (DMG off macOS), `cancelled`.
+ */
+export async function inspect(path: string, options: InspectOptions = {}): Promise<InspectOutcome> {
+  const budgets = resolveBudgets(options.budgets);
+  const policy = options.integrityPolicy ?? 'fail-closed';
+  const state = new InventoryState(policy, budgets, options.signal, expandNested);
+  const info = await stat(path).catch((error: unknown) => {
+    throw statError(path, error);
+  });
+  throwIfAborted(options.signal, 'start');
+  let format: ContainerFormat;
+  let packageType: PackageType | null = null;
+  let fileType: string | null = null;
+  let sha256: string;
+  let size = info.size;
+  if (info.isDirectory()) {
+    format = 'directory';
+    packageType = await bundleType(path);
+    await inventoryDirectory(state, path, '', 0);
+    size = state.entries.reduce((sum, e) => sum + (e.kind === 'file' ? e.size : 0), 0);
+    sha256 = canonicalSha256(state.entries.map((e) => [e.path, e.kind, e.sha256, e.symlink_target]));
+  } else if (info.isFile()) {
+    const { head, tail } = await headAndTail(path, info.size).catch((error: unknown) => {
+      throw statError(path, error);
+    });
+    const detected = containerFromHead(head) ?? (tailHasZipEnd(tail) ? 'zip' : null);
+    if (detected === 'zip') {
+      format = 'zip';
+      [sha256, packageType] = await Promise.all([
+        wholeFileSha256(path, options.signal),
+        inventoryZip(state, path, '', 0),
+      ]);
+    } else if (detected === 'asar') {
+      format = 'asar';
+      const source = await fileSource(path);
+      try {
+        const companion = await stat(`${path}.unpacked`).then(
+          (s) => (s.isDirectory() ? `${path}.unpacked` : null),
+          () => null,
+        );
+        [sha256] = await Promise.all([
+          wholeFileSha256(path, options.signal),
+          inventoryAsar(state, source, companion, '', 0),
+        ]);
+      } finally {
+        await source.close();
+      }
+    } else if (tailIsDmg(tail)) {
+      format = 'dmg';
+      const platform = options.platform ?? process.platform;
+      if (platform !== 'darwin') throw dmgUnavailable(platform);
+      sha256 = await wholeFileSha256(path, options.signal);
+      await withMountedDmg(path, options.signal, (mount) => inventoryDirectory(state, mount, '', 0));
+    } else {
+      format = 'file';
+      fileType = fileTypeFromHead(head);
+      sha256 = await wholeFileSha256(path, options.signal);
+      state.add({
+        path: basename(path),
+        kind: 'file',
+        size: info.size,
+        compressed_size: null,
+        mode: info.mode,
+        symlink_target: null,
+        unpacked: false,
+        sha256,
+        integrity: 'undeclared',
+        nested_format: null,
+      });
+    }
+  } else {
+    throw new ReaError('unsupported_target', `${path} is neither a regular file nor a directory.`, {
+      details: { path, format: 'special', reason: 'not-a-file' },
+    });
+  }
+  throwIfAborted(options.signal, 'inventory');
+  const inventory: ArtifactInventory = {
+    view: 'complete',
+    format,
+    package_type: packageType,
+    file_type: fileType,
+    integrity_policy: policy,
+    budgets,
+    entry_count: state.entries.length,
+    file_count: state.entries.filter((e) => e.kind === 'file').length,
+    total_size: state.entries.reduce((sum, e) => sum + (e.kind === 'file' ? e.size : 0), 0),
+    entries: state.entries,
+    integrity_contradictions: state.contradictions,
+    nested_containers: state.nested,
+  };
+  return {
+    subject: { format, sha256, size },
+    inventory,
+    coverage: { status: state.reasons.length > 0 ? 'partial' : 'complete', reasons: state.reasons },
+    limitations: state.limitations,
+  };
+}

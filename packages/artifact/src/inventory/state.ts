@@ -1,0 +1,86 @@
+import type { Limitation } from '@rea/evidence';
+import { contradictionRecord, integrityMismatch } from '../integrity.js';
+import type { ObservedContradiction } from '../integrity.js';
+import type {
+  ArtifactEntry,
+  ContainerFormat,
+  IntegrityContradiction,
+  IntegrityPolicy,
+  InventoryBudgets,
+  NestedContainer,
+} from '../schemas.js';
+
+/** Expands a nested container held in memory (set by the orchestrator to avoid import cycles). */
+export type NestedExpander = (
+  state: InventoryState,
+  bytes: Buffer,
+  format: Exclude<ContainerFormat, 'directory' | 'dmg' | 'file'>,
+  prefix: string,
+  depth: number,
+) => Promise<void>;
+
+/** Mutable state of one inventory: entries, contradictions, budgets spent, coverage reasons. */
+export class InventoryState {
+  readonly entries: ArtifactEntry[] = [];
+  readonly contradictions: IntegrityContradiction[] = [];
+  readonly nested: NestedContainer[] = [];
+  readonly reasons: string[] = [];
+  readonly limitations: Limitation[] = [];
+  bytesRead = 0;
+  entryBudgetHit = false;
+
+  constructor(
+    readonly policy: IntegrityPolicy,
+    readonly budgets: InventoryBudgets,
+    readonly signal: AbortSignal | undefined,
+    readonly expand: NestedExpander,
+  ) {}
+
+  /** Entries that may still be listed before the entry budget is reached. */
+  remainingEntries(): number {
+    return Math.max(0, this.budgets.max_entries - this.entries.length);
+  }
+
+  /** Records one entry; false (and partial coverage, once) when the entry budget is exhausted. */
+  add(entry: ArtifactEntry): boolean {
+    if (this.entries.length >= this.budgets.max_entries) {
+      this.entryBudget(entry.path);
+      return false;
+    }
+    this.entries.push(entry);
+    return true;
+  }
+
+  /** Marks the entry budget as reached (once) naming where it was reached. */
+  entryBudget(where: string): void {
+    if (this.entryBudgetHit) return;
+    this.entryBudgetHit = true;
+    this.partial(
+      `entry budget reached: max_entries ${this.budgets.max_entries} entries were listed; later entries (from ${where}) were not`,
+      'budget-reached',
+      where,
+    );
+  }
+
+  /** True when `bytes` more may be read within the byte budget. */
+  mayRead(bytes: number): boolean {
+    return this.bytesRead + bytes <= this.budgets.max_bytes;
+  }
+
+  /** Makes coverage partial with `reason`, and records it as a limitation. */
+  partial(reason: string, kind: string, scope?: string): void {
+    if (!this.reasons.includes(reason)) this.reasons.push(reason);
+    this.limitations.push(scope === undefined ? { kind, message: reason } : { kind, message: reason, scope });
+  }
+
+  /** Applies the integrity policy: fail closed (throws) or record, quarantine and continue. */
+  contradiction(observed: ObservedContradiction): void {
+    if (this.policy === 'fail-closed') throw integrityMismatch(observed, 'inspect_artifact');
+    this.contradictions.push(contradictionRecord(observed, true));
+    this.partial(
+      `integrity contradiction at ${observed.path} (${observed.algorithm}); the entry is quarantined from nested expansion`,
+      'integrity-contradiction',
+      observed.path,
+    );
+  }
+}

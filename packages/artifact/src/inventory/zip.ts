@@ -1,0 +1,239 @@
+import { throwIfAborted } from '@rea/evidence';
+import { openZip, classifyStreamError } from '../engine/zip.js';
+import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
+import { digestStream, crcHex } from '../hashing.js';
+import type { Digest } from '../hashing.js';
+import { containerFromHead, packageTypeFromNames } from '../detect.js';
+import { malformed } from '../errors.js';
+import { logicalPath, nestedPath, pathProblem, symlinkEscapes } from '../paths.js';
+import type { ArtifactEntry, PackageType } from '../schemas.js';
+import type { ObservedContradiction } from '../integrity.js';
+import type { InventoryState } from './state.js';
+import { considerNested } from './nested.js';
+
+const MAX_LINK_BYTES = 4096;
+
+/**
+ * Refuses archives whose entries overlap (the overlapping-entry zip-bomb construction) or whose data
+ * reaches into the central directory (declared sizes that lie).
+ */
+export function checkLayout(infos: readonly ZipEntryInfo[], centralDirectoryOffset: number): void {
+  const spans = infos
+    .map((info) => ({
+      name: info.name,
+      start: info.localHeaderOffset,
+      end: info.localHeaderOffset + 30 + info.nameLength + info.compressedSize,
+    }))
+    .sort((a, b) => a.start - b.start);
+  for (let i = 0; i < spans.length; i += 1) {
+    const span = spans[i]!;
+    if (span.end > centralDirectoryOffset) {
+      throw malformed('zip', `entry ${JSON.stringify(span.name)} declares data reaching past the central directory`, {
+        path: span.name,
+      });
+    }
+    const next = spans[i + 1];
+    if (next !== undefined && span.end > next.start) {
+      throw malformed('zip', `entries ${JSON.stringify(span.name)} and ${JSON.stringify(next.name)} overlap`, {
+        path: next.name,
+        problem: 'overlapping-entries',
+      });
+    }
+  }
+}
+
+/** Opens a ZIP, reads its central directory within the entry budget, and checks its layout. */
+export async function readDirectory(
+  source: string | Buffer,
+  limit: number,
+): Promise<{ reader: ZipReader; infos: ZipEntryInfo[] }> {
+  const reader = await openZip(source);
+  try {
+    const infos = await reader.readEntries(Math.min(limit, reader.entryCount));
+    checkLayout(infos, reader.centralDirectoryOffset);
+    return { reader, infos };
+  } catch (error) {
+    reader.close();
+    throw error;
+  }
+}
+
+/** Streams one ZIP entry, checking CRC-32 and size; returns the digest or the contradiction observed. */
+export async function readZipEntry(
+  reader: ZipReader,
+  info: ZipEntryInfo,
+  path: string,
+  options: {
+    signal?: AbortSignal | undefined;
+    /** Keep the bytes (up to `upTo`), of containers only or of anything. */
+    collect?: { upTo: number; containersOnly: boolean };
+    onChunk?: (chunk: Buffer) => Promise<void>;
+  },
+): Promise<{ digest: Digest | null; contradiction: ObservedContradiction | null }> {
+  const base = { path, provenance: 'zip-central-directory' as const, unpacked: false };
+  let digest: Digest;
+  try {
+    const stream = await reader.open(info);
+    digest = await digestStream(stream, {
+      crc32: true,
+      signal: options.signal,
+      ...(options.collect ? { collectUpTo: options.collect.upTo } : {}),
+      ...(options.collect?.containersOnly ? { collectWhen: (head: Buffer) => containerFromHead(head) !== null } : {}),
+      ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+    });
+  } catch (error) {
+    const fault = classifyStreamError(error);
+    if ((error as { code?: unknown }).code === 'cancelled' || options.signal?.aborted) throw error;
+    const observed =
+      fault.kind === 'size' ? `at least ${fault.observedAtLeast} bytes` : `undecodable data (${fault.message})`;
+    return {
+      digest: null,
+      contradiction: {
+        ...base,
+        algorithm: fault.kind === 'size' ? 'size' : 'crc32',
+        declared: fault.kind === 'size' ? `${info.uncompressedSize} bytes` : crcHex(info.crc32),
+        observed,
+        observedSha256: null,
+      },
+    };
+  }
+  if (digest.size !== info.uncompressedSize) {
+    return {
+      digest,
+      contradiction: {
+        ...base,
+        algorithm: 'size',
+        declared: `${info.uncompressedSize} bytes`,
+        observed: `${digest.size} bytes`,
+        observedSha256: digest.sha256,
+      },
+    };
+  }
+  if (digest.crc32 !== info.crc32) {
+    return {
+      digest,
+      contradiction: {
+        ...base,
+        algorithm: 'crc32',
+        declared: crcHex(info.crc32),
+        observed: crcHex(digest.crc32 ?? 0),
+        observedSha256: digest.sha256,
+      },
+    };
+  }
+  return { digest, contradiction: null };
+}
+
+function baseEntry(info: ZipEntryInfo, path: string): ArtifactEntry {
+  return {
+    path,
+    kind: info.kind,
+    size: info.uncompressedSize,
+    compressed_size: info.compressedSize,
+    mode: info.mode,
+    symlink_target: null,
+    unpacked: false,
+    sha256: null,
+    integrity: info.kind === 'file' || info.kind === 'symlink' ? 'unchecked' : 'undeclared',
+    nested_format: null,
+  };
+}
+
+async function inventoryEntry(
+  state: InventoryState,
+  reader: ZipReader,
+  info: ZipEntryInfo,
+  prefix: string,
+  depth: number,
+): Promise<void> {
+  const inner = logicalPath(info.name);
+  const path = nestedPath(prefix, inner);
+  const entry = baseEntry(info, path);
+  const problem = pathProblem(inner);
+  if (problem !== null)
+    state.partial(
+      `unsafe entry path ${JSON.stringify(path)} (${problem}); it cannot be extracted`,
+      'unsafe-path',
+      path,
+    );
+  if (info.kind === 'directory' || info.kind === 'other') {
+    if (info.kind === 'other')
+      state.partial(
+        `entry ${JSON.stringify(path)} is a device or special file; its bytes were not read`,
+        'special-file',
+        path,
+      );
+    state.add(entry);
+    return;
+  }
+  if (info.encrypted || (info.compressionMethod !== 0 && info.compressionMethod !== 8)) {
+    const why = info.encrypted ? 'is encrypted' : `uses unsupported compression method ${info.compressionMethod}`;
+    state.partial(
+      `entry ${JSON.stringify(path)} ${why}; its bytes were not read or verified`,
+      'unreadable-entry',
+      path,
+    );
+    state.add(entry);
+    return;
+  }
+  if (!state.mayRead(info.uncompressedSize) || (info.kind === 'symlink' && info.uncompressedSize > MAX_LINK_BYTES)) {
+    state.partial(
+      `byte budget reached at ${JSON.stringify(path)}: max_bytes ${state.budgets.max_bytes}; its bytes were not read`,
+      'budget-reached',
+      path,
+    );
+    state.add(entry);
+    return;
+  }
+  const nestable = info.kind === 'file' && problem === null;
+  const { digest, contradiction } = await readZipEntry(reader, info, path, {
+    signal: state.signal,
+    ...(nestable ? { collect: { upTo: state.budgets.max_nested_bytes, containersOnly: true } } : {}),
+    ...(info.kind === 'symlink' ? { collect: { upTo: MAX_LINK_BYTES, containersOnly: false } } : {}),
+  });
+  state.bytesRead += digest?.size ?? info.uncompressedSize;
+  if (digest) {
+    entry.sha256 = digest.sha256;
+    entry.size = digest.size;
+  }
+  if (contradiction) {
+    entry.integrity = 'contradicted';
+    state.contradiction(contradiction);
+    state.add(entry);
+    return;
+  }
+  entry.integrity = 'verified';
+  if (info.kind === 'symlink' && digest) {
+    entry.symlink_target = digest.collected?.toString('utf8') ?? null;
+    if (entry.symlink_target !== null && symlinkEscapes(inner, entry.symlink_target)) {
+      state.partial(
+        `symlink ${JSON.stringify(path)} points outside the archive; it cannot be extracted`,
+        'unsafe-path',
+        path,
+      );
+    }
+  }
+  if (!state.add(entry)) return;
+  if (nestable && digest) await considerNested(state, entry, digest, path, depth);
+}
+
+/** Inventories a ZIP (from a path or nested bytes) into `state`; returns the package type it identifies. */
+export async function inventoryZip(
+  state: InventoryState,
+  source: string | Buffer,
+  prefix: string,
+  depth: number,
+): Promise<PackageType | null> {
+  const { reader, infos } = await readDirectory(source, state.remainingEntries());
+  try {
+    if (reader.entryCount > infos.length) state.entryBudget(prefix === '' ? 'the archive' : prefix);
+    const packageType = packageTypeFromNames(new Set(infos.map((info) => logicalPath(info.name))));
+    for (const info of infos) {
+      throwIfAborted(state.signal, 'inventory');
+      await inventoryEntry(state, reader, info, prefix, depth);
+    }
+    return packageType;
+  } finally {
+    reader.close();
+  }
+}

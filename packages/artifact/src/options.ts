@@ -1,0 +1,38 @@
+import type { IntegrityPolicy, InventoryBudgets } from './schemas.js';
+
+/** Default budgets: generous for real packages, bounded for hostile ones. */
+export const DEFAULT_BUDGETS: Readonly<InventoryBudgets> = Object.freeze({
+  max_depth: 4,
+  max_entries: 100_000,
+  max_bytes: 8 * 1024 ** 3,
+  max_nested_bytes: 256 * 1024 ** 2,
+});
+
+/** Options of {@link inspectArtifact}. */
+export interface InspectOptions {
+  /** Integrity policy; default `fail-closed`. */
+  integrityPolicy?: IntegrityPolicy;
+  /** Budgets; unset fields take {@link DEFAULT_BUDGETS}. */
+  budgets?: Partial<InventoryBudgets>;
+  /** Cancellation: checked between entries and between chunks while hashing. */
+  signal?: AbortSignal;
+  /** Host platform (DMG needs macOS); default `process.platform`. */
+  platform?: NodeJS.Platform;
+}
+
+/** Options of {@link extractArtifact}. */
+export interface ExtractOptions {
+  /** Integrity policy; default `fail-closed`. */
+  integrityPolicy?: IntegrityPolicy;
+  /** Logical paths to extract (regular files, or directories meaning everything below); default all. */
+  select?: readonly string[];
+  /** Parent of the fresh output directory; default the OS temporary directory. */
+  parentDirectory?: string;
+  /** Cancellation: checked between entries and between chunks. */
+  signal?: AbortSignal;
+}
+
+/** Fills unset budget fields from the defaults. */
+export function resolveBudgets(budgets: Partial<InventoryBudgets> | undefined): InventoryBudgets {
+  return { ...DEFAULT_BUDGETS, ...(budgets ?? {}) };
+}

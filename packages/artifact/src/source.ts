@@ -1,0 +1,48 @@
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+
+/** Random access to the bytes of a container: a file on disk or a buffer held in memory. */
+export interface ByteSource {
+  readonly size: number;
+  /** Exactly `length` bytes at `offset`, or fewer at the end of the source. */
+  read(offset: number, length: number): Promise<Buffer>;
+  /** A stream of bytes [start, end). */
+  stream(start: number, end: number): Readable;
+  close(): Promise<void>;
+}
+
+/** A source over a buffer. */
+export function bufferSource(buffer: Buffer): ByteSource {
+  return {
+    size: buffer.length,
+    read: (offset, length) => Promise.resolve(buffer.subarray(offset, Math.min(buffer.length, offset + length))),
+    stream: (start, end) => Readable.from([buffer.subarray(start, end)], { objectMode: false }),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** A source over an open file; the caller closes it. */
+export async function fileSource(path: string): Promise<ByteSource> {
+  const handle: FileHandle = await open(path, 'r');
+  const { size } = await handle.stat();
+  return {
+    size,
+    async read(offset, length) {
+      const want = Math.max(0, Math.min(length, size - offset));
+      const buffer = Buffer.allocUnsafe(want);
+      let done = 0;
+      while (done < want) {
+        const { bytesRead } = await handle.read(buffer, done, want - done, offset + done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
+      }
+      return done === want ? buffer : buffer.subarray(0, done);
+    },
+    stream(start, end) {
+      if (end <= start) return Readable.from([], { objectMode: false });
+      return handle.createReadStream({ start, end: end - 1, autoClose: false, highWaterMark: 1 << 20 });
+    },
+    close: () => handle.close(),
+  };
+}

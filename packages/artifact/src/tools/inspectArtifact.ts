@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { ReaError, canonicalSha256, sealEvidence } from '@rea/evidence';
+import type { EvidenceRecord } from '@rea/evidence';
+import { defineTool } from '@rea/provider-kit';
+import type { LedgerAccess } from '@rea/provider-kit';
+import { ArtifactInventorySchema, ArtifactInventorySummarySchema } from '../schemas.js';
+import type { ArtifactInventory, ArtifactInventorySummary } from '../schemas.js';
+import { ARTIFACT_PROVIDER, artifactProfile, pathInput, policyInput } from './common.js';
+
+const InspectInputSchema = z.strictObject({
+  path: pathInput,
+  detail: z
+    .enum(['complete', 'summary'])
+    .default('complete')
+    .describe(
+      'complete (default) returns the whole inventory; summary retains it in the session and returns its summary.',
+    ),
+  integrity_policy: policyInput,
+  max_depth: z.number().int().min(0).max(32).optional().describe('Nesting depth to expand (default 4).'),
+  max_entries: z.number().int().min(1).optional().describe('Entries to list across all containers (default 100000).'),
+  max_bytes: z.number().int().min(0).optional().describe('Bytes to read and hash across all entries (default 8 GiB).'),
+  max_nested_bytes: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Largest nested container held in memory for expansion (default 256 MiB).'),
+});
+
+type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
+
+function summarize(inventory: ArtifactInventory, parent: string): ArtifactInventorySummary {
+  return {
+    view: 'summary',
+    parent_evidence_id: parent,
+    format: inventory.format,
+    package_type: inventory.package_type,
+    file_type: inventory.file_type,
+    integrity_policy: inventory.integrity_policy,
+    entry_count: inventory.entry_count,
+    file_count: inventory.file_count,
+    total_size: inventory.total_size,
+    contradiction_count: inventory.integrity_contradictions.length,
+    nested_container_count: inventory.nested_containers.length,
+    digest: canonicalSha256(inventory),
+  };
+}
+
+/** `inspect_artifact`: inventory with streamed hashes, integrity checks and nested expansion. */
+export const inspectArtifactTool = defineTool({
+  name: 'inspect_artifact',
+  title: 'Inspect artifact',
+  description:
+    'Inventories a shipped artifact without running it: ZIP and ZIP-based packages (APK, IPA, JAR, AAR, MSIX/AppX, NuGet, VSIX, wheel), Electron ASAR archives with their .asar.unpacked companions, directories and .app bundles, DMG images (macOS) and single files. Lists every entry with kind, sizes, mode, symlink target, unpacked flag and streamed SHA-256; checks ZIP CRC-32/sizes and ASAR header hashes; expands nested containers within budgets. Returns Evidence; coverage is partial with reasons when a budget or contradiction limits it.',
+  input: InspectInputSchema,
+  result: z.union([ArtifactInventorySchema, ArtifactInventorySummarySchema]),
+  examples: [
+    { input: { path: '/tmp/app.apk' }, description: 'Inventory an Android package.' },
+    {
+      input: { path: '/Applications/Example.app', detail: 'summary', integrity_policy: 'record-and-continue' },
+      description: 'Summarize an application bundle, continuing past unpacked ASAR entries that were re-signed.',
+    },
+  ],
+  effects: {
+    readOnly: false,
+    mutatesSession: true,
+    writesFilesystem: false,
+    launchesProcess: true,
+    executesForeignCode: false,
+    mutatesDevice: false,
+    mayDiscardData: false,
+    idempotent: true,
+    openWorld: false,
+  },
+  clientFeatures: { optional: ['progress'] },
+  produces: 'evidence',
+  async run(input, context) {
+    const budgets = {
+      ...(input.max_depth !== undefined ? { max_depth: input.max_depth } : {}),
+      ...(input.max_entries !== undefined ? { max_entries: input.max_entries } : {}),
+      ...(input.max_bytes !== undefined ? { max_bytes: input.max_bytes } : {}),
+      ...(input.max_nested_bytes !== undefined ? { max_nested_bytes: input.max_nested_bytes } : {}),
+    };
+    const ledger = context.ledger as Retaining | null;
+    if (input.detail === 'summary' && typeof ledger?.retain !== 'function') {
+      throw new ReaError('capability_unavailable', 'detail "summary" needs a session that retains Evidence.', {
+        details: { capability: 'session-retention', alternatives: [] },
+        remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
+      });
+    }
+    context.progress.report('reading the artifact', 'inventory');
+    const { inspect } = await import('../inventory/inspect.js');
+    const outcome = await inspect(input.path, {
+      integrityPolicy: input.integrity_policy,
+      budgets,
+      signal: context.signal,
+      platform: context.platform,
+    });
+    context.progress.report(`${outcome.inventory.entry_count} entries inventoried`, 'inventory');
+    const complete = {
+      subject: outcome.subject,
+      provider: ARTIFACT_PROVIDER,
+      analysis_profile: artifactProfile('inventory', {
+        integrity_policy: input.integrity_policy,
+        budgets: outcome.inventory.budgets,
+      }),
+      parameters: {
+        detail: input.detail,
+        integrity_policy: input.integrity_policy,
+        budgets: outcome.inventory.budgets,
+      },
+      normalized_result: outcome.inventory,
+      raw_result: null,
+      confidence: 'observed' as const,
+      limitations: outcome.limitations,
+      coverage: outcome.coverage,
+      locations: [],
+      evidence_links: [],
+      local: { path: input.path },
+    };
+    if (input.detail === 'complete') return complete;
+    const parent = sealEvidence({ ...complete, operation: 'inspect_artifact' });
+    ledger!.retain!(parent as EvidenceRecord);
+    return {
+      ...complete,
+      normalized_result: summarize(outcome.inventory, parent.evidence_id),
+      evidence_links: [parent.evidence_id],
+    };
+  },
+});
