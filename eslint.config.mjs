@@ -63,7 +63,7 @@ export default tseslint.config(
           patterns: [
             internals,
             {
-              group: ['@rea/provider-*', '@rea/artifact', '@rea/javascript', '@rea/native'],
+              group: ['@rea/provider-*', '!@rea/provider-kit', '@rea/artifact', '@rea/javascript', '@rea/native'],
               message: 'The server and the CLI never import a provider; the rea package composes them.',
             },
           ],

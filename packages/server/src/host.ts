@@ -1,0 +1,59 @@
+import { ReaError } from '@rea/evidence';
+
+import type { AnyToolContract, ToolContext } from '@rea/provider-kit';
+import type { ServerConfig } from './config.js';
+import type { AdvertisedCatalog } from './advertise.js';
+import type { Provider } from './providers.js';
+import type { ConnectionSession } from './session.js';
+
+/** Identity facts of the running server and the negotiated connection. */
+export interface ServerIdentity {
+  package: { name: string; version: string };
+  server: { name: string; version: string; path: string | null; transport: 'stdio' | 'http' | 'custom' };
+  sdk: { name: string; version: string };
+  protocol: { negotiated_version: string | null; client: { name: string; version: string } | null };
+}
+
+/** One tool's availability for this connection. */
+export interface ToolAvailabilityEntry {
+  name: string;
+  available: boolean;
+  reason: string | null;
+  remediation: string | null;
+  client_features: { required: string[]; optional: string[]; missing: string[] };
+}
+
+/** What the server's own tools reach beyond the ordinary tool context. */
+export interface ServerHost {
+  session: ConnectionSession;
+  providers: readonly Provider[];
+  config: ServerConfig;
+  contracts: readonly AnyToolContract[];
+  advertised(): AdvertisedCatalog;
+  identity(): ServerIdentity;
+  toolAvailability(): ToolAvailabilityEntry[];
+  /** Provider identity of records the server derives itself (views). */
+  viewProvider(): { id: string; name: string; version: string };
+  /** The abort controller of the call that owns `context`. */
+  currentCall(context: ToolContext): AbortController | undefined;
+}
+
+const hosts = new WeakMap<object, ServerHost>();
+
+/** Associates `host` with a tool context built by the server. */
+export function attachHost(context: ToolContext, host: ServerHost): ToolContext {
+  hosts.set(context, host);
+  return context;
+}
+
+/** The server host of a context; `capability_unavailable` when the tool runs outside the MCP server. */
+export function hostOf(context: ToolContext): ServerHost {
+  const host = hosts.get(context);
+  if (!host) {
+    throw new ReaError('capability_unavailable', 'This tool needs the MCP server session.', {
+      details: { capability: 'server-session' },
+      remediation: 'Call it through the REA MCP server.',
+    });
+  }
+  return host;
+}

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  isInitializeRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
+import { ReaError } from '@rea/evidence';
+import { createConnection } from './server.js';
+import type { ReaServer } from './server.js';
+import { runtimeOf } from './runtime.js';
+import type { ReaServerOptions } from './runtime.js';
+
+/** Options of {@link runHttpServer}. */
+export type HttpServerOptions = ReaServerOptions & {
+  /** Address to bind; loopback (`127.0.0.1`) by default. */
+  host?: string;
+  /** Port to bind; 0 picks a free one. */
+  port: number;
+  /** Allows a non-loopback bind; without it such a bind is refused with `access_denied`. */
+  allowNonLoopback?: boolean;
+  /** The MCP endpoint path; `/mcp` by default. */
+  path?: string;
+  /** Largest request body read, in bytes (default 4 MiB). */
+  maxRequestBytes?: number;
+};
+
+/** A running Streamable HTTP server. */
+export interface HttpServerHandle {
+  /** The bound address. */
+  host: string;
+  port: number;
+  /** The MCP endpoint URL. */
+  url: string;
+  /** Closes every session (providers, ledgers) and stops listening. */
+  close(): Promise<void>;
+}
+
+/** True for loopback names and addresses: localhost, 127.0.0.0/8, ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.[0-9]{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function send(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => (headers[key] = value));
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+  } catch {
+    // The client went away mid-stream.
+  }
+  res.end();
+}
+
+/**
+ * Serves MCP over Streamable HTTP. Binds loopback by default and refuses a non-loopback address
+ * unless `allowNonLoopback` is set; validates `Host` and `Origin` on every request (DNS-rebinding
+ * protection; refused with 403). Each MCP session (initialize → mcp-session-id) is its own connection
+ * with its own session and ledger; DELETE ends it.
+ */
+export async function runHttpServer(options: HttpServerOptions): Promise<HttpServerHandle> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && options.allowNonLoopback !== true) {
+    throw new ReaError('access_denied', `Refusing to bind ${host}: it is not a loopback address.`, {
+      details: { resource: 'bind', host, reason: 'non-loopback' },
+      remediation: 'Bind 127.0.0.1 (the default), or explicitly allow a non-loopback bind.',
+    });
+  }
+  const runtime = runtimeOf(options);
+  const path = options.path ?? '/mcp';
+  const maxRequestBytes = options.maxRequestBytes ?? 4 * 1024 * 1024;
+  const allowedHosts = [...localhostAllowedHostnames()];
+  const allowedOrigins = [...localhostAllowedOrigins()];
+  if (!isLoopbackHost(host)) {
+    const name = host.includes(':') ? `[${host}]` : host;
+    allowedHosts.push(name);
+    allowedOrigins.push(name);
+  }
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; connection: ReaServer }>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const hostCheck = validateHostHeader(req.headers.host, allowedHosts);
+    if (!hostCheck.ok) return rpcError(res, 403, -32000, hostCheck.message);
+    const originCheck = validateOriginHeader(req.headers.origin, allowedOrigins);
+    if (!originCheck.ok) return rpcError(res, 403, -32000, originCheck.message);
+    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    if (url.pathname !== path) return rpcError(res, 404, -32000, `Not found: the MCP endpoint is ${path}.`);
+    const headers = new Headers();
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    let body: Buffer | null = null;
+    let parsed: unknown;
+    if (req.method === 'POST') {
+      body = await readBody(req, maxRequestBytes);
+      if (body === null) return rpcError(res, 413, -32000, `Request body above ${maxRequestBytes} bytes.`);
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        return rpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
+      }
+    }
+    const request = new Request(url, {
+      method: req.method ?? 'GET',
+      headers,
+      ...(body ? { body: new Uint8Array(body) } : {}),
+    });
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const existing = sessions.get(sessionId);
+      if (!existing) return rpcError(res, 404, -32001, 'Session not found.');
+      return send(await existing.transport.handleRequest(request, { parsedBody: parsed }), res);
+    }
+    const initializing =
+      req.method === 'POST' &&
+      (isInitializeRequest(parsed) ||
+        (Array.isArray(parsed) && parsed.some((message) => isInitializeRequest(message))));
+    if (!initializing)
+      return rpcError(res, 400, -32000, 'Bad request: no mcp-session-id, and not an initialize request.');
+    const connection = createConnection(runtime, 'http');
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, connection });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+        void connection.close();
+      },
+    });
+    void connection.closed.then(() => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    });
+    await connection.connect(transport);
+    return send(await transport.handleRequest(request, { parsedBody: parsed }), res);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      runtime.logger.error('HTTP request failed', { message: (error as Error).message });
+      if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error.');
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new ReaError('access_denied', `Cannot bind ${host}:${options.port} (${error.code ?? error.message}).`, {
+          details: { resource: 'bind', host, port: options.port, reason: error.code ?? 'bind-failed' },
+        }),
+      ),
+    );
+    server.listen(options.port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  runtime.logger.info('REA MCP server listening over HTTP', { url: `http://${shownHost}:${address.port}${path}` });
+  return {
+    host: address.address,
+    port: address.port,
+    url: `http://${shownHost}:${address.port}${path}`,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((entry) => entry.connection.close()));
+      sessions.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * @rea/server — every export of this module is public API.
+ *
+ * REA's MCP server: the static tool catalog, per-connection sessions and Evidence ledgers, response
+ * budgets, progress and cancellation, over stdio and Streamable HTTP. It takes its providers and extra
+ * tools from the composition root and imports no provider.
+ */
+export { createReaServer } from './server.js';
+export type { ReaServer } from './server.js';
+export type { ReaServerOptions } from './runtime.js';
+export { runStdioServer } from './stdio.js';
+export type { StdioServerHandle, StdioServerOptions } from './stdio.js';
+export { isLoopbackHost, runHttpServer } from './http.js';
+export type { HttpServerHandle, HttpServerOptions } from './http.js';
+export { readServerConfig } from './config.js';
+export type { SchemaProfile, ServerConfig } from './config.js';
+export { DEFAULT_MAX_RESPONSE_BYTES, ENVELOPE_RESERVE_BYTES, measureResponse } from './budget.js';
+export type { ResponseCost } from './budget.js';
+export { SERVER_TOOLS } from './tools/index.js';
+export type {
+  CandidateReport,
+  DeepSession,
+  LineageSnapshot,
+  OpenOptions,
+  ProbeResult,
+  Provider,
+  SelectionSource,
+  SessionSupervisor,
+} from './providers.js';

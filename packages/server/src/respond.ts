@@ -1,0 +1,144 @@
+import { ReaError, canonicalJson, normalizeError, toDiagnostic } from '@rea/evidence';
+import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
+import type { AnyToolContract, ToolOutcome } from '@rea/provider-kit';
+import { ENVELOPE_RESERVE_BYTES, contentBudget, measureResponse } from './budget.js';
+import { VIEW_DEFAULTS } from './views.js';
+
+/** The MCP tool result shape this server produces. */
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** A ready-to-call follow-up for oversized Evidence whose text a view can page. */
+export function continuationFor(record: EvidenceRecord): JsonObject | null {
+  const result = record.normalized_result;
+  if (record.operation !== 'analyze_function') return null;
+  if (result === null || typeof result !== 'object' || Array.isArray(result)) return null;
+  if (typeof result['pseudocode'] !== 'string') return null;
+  return {
+    name: 'inspect_analysis_view',
+    arguments: {
+      source: { kind: 'retained-evidence', evidence_id: record.evidence_id },
+      view: 'page',
+      facet: 'pseudocode',
+      offset: VIEW_DEFAULTS.offset,
+      limit: VIEW_DEFAULTS.limit,
+    },
+  };
+}
+
+function transportConstraint(
+  operation: string,
+  maxResponseBytes: number,
+  observed: number,
+  record: EvidenceRecord | null,
+): ReaError {
+  const reported: JsonObject = {
+    max_response_bytes: maxResponseBytes,
+    envelope_reserve_bytes: ENVELOPE_RESERVE_BYTES,
+    evidence_reference: record ? { kind: 'retained-evidence', evidence_id: record.evidence_id } : null,
+  };
+  const continuation = record ? continuationFor(record) : null;
+  if (continuation) reported['continuation'] = continuation;
+  return new ReaError(
+    'resource_constraint',
+    record
+      ? `The result of ${operation} does not fit one response; it is retained as ${record.evidence_id}.`
+      : `The result of ${operation} does not fit one response.`,
+    {
+      operation,
+      remediation: record
+        ? 'Call inspect_analysis_view with the evidence_reference (or the continuation), or export_evidence_bundle.'
+        : 'Use export_evidence_bundle, or narrow the request (get_evidence_bundle with detail "summary").',
+      details: {
+        resource: 'transport',
+        limit: contentBudget(maxResponseBytes),
+        observed,
+        reported_limits: reported,
+      },
+    },
+  );
+}
+
+/** Validates a successful value against the tool's advertised output schema; a violation is `internal`. */
+export function checkOutput(contract: AnyToolContract, value: unknown): void {
+  const checked = contract.output.safeParse(value);
+  if (!checked.success) {
+    throw new ReaError('internal', `${contract.name} produced a result that violates its advertised output schema.`, {
+      operation: contract.name,
+      details: {
+        issues: checked.error.issues
+          .slice(0, 20)
+          .map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+      },
+    });
+  }
+}
+
+/**
+ * Encodes a successful (already validated) outcome: measured against the budget before any
+ * document-sized string is built, then sent as structured content plus the same JSON as text.
+ * Evidence has already been retained, so an oversized record is reported by reference.
+ */
+export function encodeSuccess(operation: string, outcome: ToolOutcome, maxResponseBytes: number): ToolResult {
+  const value = outcome.kind === 'evidence' ? outcome.record : outcome.value;
+  const cost = measureResponse(value, contentBudget(maxResponseBytes), true);
+  if (!cost.fits) {
+    throw transportConstraint(
+      operation,
+      maxResponseBytes,
+      cost.total,
+      outcome.kind === 'evidence' ? outcome.record : null,
+    );
+  }
+  const text = canonicalJson(value);
+  return { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> };
+}
+
+/**
+ * Encodes a failure: `isError`, the canonical `{ "error": … }` JSON as text, no structured content.
+ * A diagnostic too large for the budget is handed to `retain` and replaced by a bounded one that
+ * references the retained record (or says why retention failed).
+ */
+export function encodeFailure(
+  error: unknown,
+  operation: string,
+  maxResponseBytes: number,
+  retain: (diagnostic: Diagnostic) => EvidenceRecord,
+): ToolResult {
+  let diagnostic = toDiagnostic(error, operation);
+  const cost = measureResponse(diagnostic, contentBudget(maxResponseBytes), false);
+  if (!cost.fits) {
+    let reference: JsonObject;
+    try {
+      const record = retain(diagnostic);
+      reference = { evidence_reference: { kind: 'retained-evidence', evidence_id: record.evidence_id } };
+    } catch (retention) {
+      reference = {
+        evidence_reference: null,
+        retention_failure: normalizeError(retention).message,
+      };
+    }
+    diagnostic = {
+      error: {
+        ...diagnostic.error,
+        message: diagnostic.error.message.slice(0, 4096),
+        remediation: diagnostic.error.remediation.slice(0, 4096),
+        details: {
+          resource: 'transport',
+          truncated: true,
+          observed: cost.total,
+          reported_limits: {
+            max_response_bytes: maxResponseBytes,
+            envelope_reserve_bytes: ENVELOPE_RESERVE_BYTES,
+            ...reference,
+          },
+        },
+      },
+    };
+  }
+  return { content: [{ type: 'text', text: canonicalJson(diagnostic) }], isError: true };
+}

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sortCatalog } from '@rea/provider-kit';
+import type { AnyToolContract, Logger } from '@rea/provider-kit';
+import { advertiseCatalog } from './advertise.js';
+import type { AdvertisedCatalog } from './advertise.js';
+import { readServerConfig } from './config.js';
+import type { ServerConfig } from './config.js';
+import { createStderrLogger } from './logger.js';
+import type { LogForwarder } from './logger.js';
+import type { Provider } from './providers.js';
+import { SERVER_TOOLS } from './tools/index.js';
+
+/** Options of {@link createReaServer}: what the composition root hands the server. */
+export interface ReaServerOptions {
+  /** Every provider, deep and tools-only; their tools join the catalog. */
+  providers: readonly Provider[];
+  /** Extra tool contracts beyond the server's own and the providers'. */
+  tools?: readonly AnyToolContract[];
+  /** The package users installed (reported by binary_session), e.g. `{ name: "rea", version }`. */
+  package: { name: string; version: string };
+  /** Settings; omitted ones are read from `env` (REA_MCP_MAX_RESPONSE_BYTES, REA_MCP_INPUT_SCHEMA_PROFILE, REA_ANALYSIS_PROVIDER). */
+  config?: Partial<ServerConfig>;
+  /** Where log entries go; defaults to JSON lines on stderr. MCP logging is added per connection. */
+  logger?: Logger;
+  /** Environment to read settings from; defaults to `process.env`. Read once. */
+  env?: NodeJS.ProcessEnv;
+  /** The server entry path reported and compared by binary_session; defaults to `process.argv[1]`. */
+  serverPath?: string | null;
+}
+
+/** What every connection of one server shares: the static catalog, settings and logging. */
+export interface Runtime {
+  options: ReaServerOptions;
+  config: ServerConfig;
+  contracts: readonly AnyToolContract[];
+  byName: ReadonlyMap<string, AnyToolContract>;
+  logger: Logger;
+  forwarders: Set<LogForwarder>;
+  advertised(): AdvertisedCatalog;
+  serverVersion(): string;
+  sdkVersion(): string;
+}
+
+const runtimes = new WeakMap<ReaServerOptions, Runtime>();
+
+function readVersion(packageJson: string): string {
+  try {
+    return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The shared runtime of `options` (built once per options object; settings read once). */
+export function runtimeOf(options: ReaServerOptions): Runtime {
+  const existing = runtimes.get(options);
+  if (existing) return existing;
+  const config: ServerConfig = { ...readServerConfig(options.env ?? process.env), ...options.config };
+  const provided = options.providers.flatMap((provider) => provider.tools());
+  const contracts = sortCatalog([...SERVER_TOOLS, ...(options.tools ?? []), ...provided]);
+  const forwarders = new Set<LogForwarder>();
+  let logger = options.logger;
+  if (!logger) logger = createStderrLogger({ forwarders });
+  let advertised: AdvertisedCatalog | null = null;
+  let serverVersion: string | null = null;
+  let sdkVersion: string | null = null;
+  const runtime: Runtime = {
+    options,
+    config,
+    contracts,
+    byName: new Map(contracts.map((contract) => [contract.name, contract])),
+    logger,
+    forwarders,
+    advertised: () => (advertised ??= advertiseCatalog(contracts, config.inputSchemaProfile)),
+    serverVersion: () =>
+      (serverVersion ??= readVersion(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json'))),
+    sdkVersion: () => {
+      if (sdkVersion === null) {
+        try {
+          const entry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server');
+          sdkVersion = readVersion(join(dirname(entry), '..', 'package.json'));
+        } catch {
+          sdkVersion = 'unknown';
+        }
+      }
+      return sdkVersion;
+    },
+  };
+  runtimes.set(options, runtime);
+  return runtime;
+}

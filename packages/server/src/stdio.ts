@@ -1,0 +1,36 @@
+import type { Readable, Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { createConnection } from './server.js';
+import { runtimeOf } from './runtime.js';
+import type { ReaServerOptions } from './runtime.js';
+
+/** A running stdio server. */
+export interface StdioServerHandle {
+  /** Closes the session (provider, ledger) and the transport. */
+  close(): Promise<void>;
+  /** Settles when the connection has closed (stdin ended or close() was called). */
+  readonly closed: Promise<void>;
+}
+
+/** Options of {@link runStdioServer}: the server options, plus the streams (default: this process's stdio). */
+export type StdioServerOptions = ReaServerOptions & { stdin?: Readable; stdout?: Writable };
+
+/**
+ * Serves one MCP connection over stdio. Nothing but protocol frames reaches stdout: console output
+ * of this process is redirected to stderr, and logs go to stderr and to MCP logging. The connection
+ * ends when stdin ends.
+ */
+export async function runStdioServer(options: StdioServerOptions): Promise<StdioServerHandle> {
+  const stdout = options.stdout ?? process.stdout;
+  if (stdout === process.stdout) {
+    // Anything that writes to the console must not corrupt the frame stream.
+    console.log = console.error;
+    console.info = console.error;
+    console.debug = console.error;
+  }
+  const runtime = runtimeOf(options);
+  const connection = createConnection(runtime, 'stdio');
+  await connection.connect(new StdioServerTransport(options.stdin ?? process.stdin, stdout));
+  runtime.logger.info('REA MCP server listening on stdio', { tools: runtime.contracts.length });
+  return { close: () => connection.close(), closed: connection.closed };
+}

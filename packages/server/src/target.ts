@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ReaError, throwIfAborted } from '@rea/evidence';
+import type { ActiveTarget } from '@rea/provider-kit';
+
+const MAGIC: ReadonlyArray<[string, number[]]> = [
+  ['elf', [0x7f, 0x45, 0x4c, 0x46]],
+  ['pe', [0x4d, 0x5a]],
+  ['mach-o', [0xfe, 0xed, 0xfa, 0xce]],
+  ['mach-o', [0xfe, 0xed, 0xfa, 0xcf]],
+  ['mach-o', [0xce, 0xfa, 0xed, 0xfe]],
+  ['mach-o', [0xcf, 0xfa, 0xed, 0xfe]],
+  ['mach-o-universal', [0xca, 0xfe, 0xba, 0xbe]],
+  ['zip', [0x50, 0x4b, 0x03, 0x04]],
+  ['dex', [0x64, 0x65, 0x78, 0x0a]],
+  ['wasm', [0x00, 0x61, 0x73, 0x6d]],
+];
+
+/** A coarse container format from the first bytes: enough to name the target, not to analyse it. */
+export function sniffFormat(head: Uint8Array): string {
+  for (const [format, bytes] of MAGIC) {
+    if (bytes.every((byte, index) => head[index] === byte)) return format;
+  }
+  return 'unknown';
+}
+
+/**
+ * Reads a target's identity (absolute path, coarse format, SHA-256, size) without loading it whole.
+ * A missing or unreadable path, or one that is not a regular file, is `target_unavailable`.
+ */
+export async function readTarget(path: string, signal: AbortSignal): Promise<ActiveTarget> {
+  const absolute = resolve(path);
+  let size: number;
+  try {
+    const info = await stat(absolute);
+    if (!info.isFile()) {
+      throw new ReaError('target_unavailable', `${absolute} is not a regular file.`, {
+        details: { path: absolute, reason: 'not-a-regular-file' },
+      });
+    }
+    size = info.size;
+  } catch (error) {
+    if (error instanceof ReaError) throw error;
+    const code = (error as { code?: string }).code ?? 'unreadable';
+    throw new ReaError('target_unavailable', `Cannot read ${absolute} (${code}).`, {
+      details: { path: absolute, reason: code },
+    });
+  }
+  const head = new Uint8Array(8);
+  try {
+    const handle = await open(absolute, 'r');
+    try {
+      await handle.read(head, 0, 8, 0);
+    } finally {
+      await handle.close();
+    }
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(absolute, { signal })) hash.update(chunk as Buffer);
+    throwIfAborted(signal, 'hashing');
+    return { path: absolute, format: sniffFormat(head), sha256: hash.digest('hex'), size };
+  } catch (error) {
+    throwIfAborted(signal, 'hashing');
+    if (error instanceof ReaError) throw error;
+    const code = (error as { code?: string }).code ?? 'unreadable';
+    throw new ReaError('target_unavailable', `Cannot read ${absolute} (${code}).`, {
+      details: { path: absolute, reason: code },
+    });
+  }
+}

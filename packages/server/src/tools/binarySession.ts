@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { AnalysisProfileSchema, JsonObjectSchema, ProviderIdentitySchema, Sha256HexSchema } from '@rea/evidence';
+import { defineTool } from '@rea/provider-kit';
+import { hostOf } from '../host.js';
+import { describeCandidates } from '../providers.js';
+import { NO_EFFECTS } from './effects.js';
+
+const ExpectationSchema = z.strictObject({
+  field: z.enum(['package_version', 'catalog_digest', 'server_path']),
+  expected: z.string(),
+  actual: z.string().nullable(),
+  matches: z.boolean(),
+});
+
+const ToolAvailabilitySchema = z.strictObject({
+  name: z.string(),
+  available: z.boolean(),
+  reason: z.string().nullable(),
+  remediation: z.string().nullable(),
+  client_features: z.strictObject({
+    required: z.array(z.string()),
+    optional: z.array(z.string()),
+    missing: z.array(z.string()),
+  }),
+});
+
+const CandidateSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  embedded: z.boolean(),
+  available: z.boolean(),
+  reason: z.string().nullable(),
+  remediation: z.string().nullable(),
+  target_support: z.enum(['supported', 'unsupported', 'unknown']),
+});
+
+/** The `binary_session` result. */
+export const BinarySessionResultSchema = z.strictObject({
+  package: z.strictObject({ name: z.string(), version: z.string() }),
+  server: z.strictObject({
+    name: z.string(),
+    version: z.string(),
+    path: z.string().nullable(),
+    transport: z.enum(['stdio', 'http', 'custom']),
+  }),
+  sdk: z.strictObject({ name: z.string(), version: z.string() }),
+  protocol: z.strictObject({
+    negotiated_version: z.string().nullable(),
+    client: z.strictObject({ name: z.string(), version: z.string() }).nullable(),
+  }),
+  catalog: z.strictObject({
+    digest: Sha256HexSchema,
+    profile: z.enum(['full', 'compact']),
+    tool_count: z.number().int().nonnegative(),
+    reduced: z.array(z.string()),
+  }),
+  expectations: z.array(ExpectationSchema),
+  tool_availability: z.array(ToolAvailabilitySchema),
+  analysis_provider_candidates: z.array(CandidateSchema),
+  target: z
+    .strictObject({ path: z.string(), format: z.string(), sha256: Sha256HexSchema, size: z.number().int() })
+    .nullable(),
+  analysis_provider_binding: z
+    .strictObject({
+      provider: ProviderIdentitySchema,
+      selection_source: z.enum(['argument', 'environment', 'auto']),
+      analysis_profile: AnalysisProfileSchema,
+    })
+    .nullable(),
+  analysis_run: z.strictObject({ run_id: z.string(), started_at: z.string() }).nullable(),
+  process_lineage: z.union([
+    z.strictObject({ status: z.literal('not_observed') }),
+    z.strictObject({ status: z.literal('snapshots'), snapshots: z.array(JsonObjectSchema) }),
+  ]),
+  ledger: z.strictObject({ records: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }),
+});
+
+/** `binary_session`: the live identity of this server and connection, and what can be called now. */
+export const binarySessionTool = defineTool({
+  name: 'binary_session',
+  title: 'Session identity and tool availability',
+  description:
+    'Reports the live REA session: package, server, SDK and negotiated protocol identity; the catalog digest; ' +
+    'tool_availability for every tool (available, reason, remediation, client features and which are missing); ' +
+    'analysis provider candidates (discovered without starting an engine); the provider binding, run id and ' +
+    'process lineage of the open target; and the retained ledger size. Call it with {} before choosing a tool. ' +
+    'Optional expected_* inputs are compared with the live values and reported in expectations.',
+  produces: 'result',
+  input: z.strictObject({
+    expected_package_version: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Package version the caller expects; compared and reported, never enforced.'),
+    expected_catalog_digest: Sha256HexSchema.optional().describe(
+      'Catalog digest (SHA-256 hex) the caller expects; compared and reported.',
+    ),
+    expected_server_path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Absolute path of the server entry the caller registered; compared and reported.'),
+  }),
+  result: BinarySessionResultSchema,
+  examples: [
+    { input: {}, description: 'Identity, availability and session state.' },
+    { input: { expected_package_version: '0.1.0' }, description: 'Also check the running package version.' },
+  ],
+  effects: { ...NO_EFFECTS, readOnly: true, idempotent: true },
+  run: async (input, context) => {
+    const host = hostOf(context);
+    const identity = host.identity();
+    const advertised = host.advertised();
+    const { session } = host;
+    const expectations: Array<z.infer<typeof ExpectationSchema>> = [];
+    const compare = (
+      field: z.infer<typeof ExpectationSchema>['field'],
+      expected: string | undefined,
+      actual: string | null,
+    ) => {
+      if (expected !== undefined) expectations.push({ field, expected, actual, matches: expected === actual });
+    };
+    compare('package_version', input.expected_package_version, identity.package.version);
+    compare('catalog_digest', input.expected_catalog_digest, advertised.digest);
+    compare('server_path', input.expected_server_path, identity.server.path);
+    const binding = session.binding;
+    return {
+      ...identity,
+      catalog: {
+        digest: advertised.digest,
+        profile: advertised.profile,
+        tool_count: advertised.tools.length,
+        reduced: advertised.reduced,
+      },
+      expectations,
+      tool_availability: host.toolAvailability(),
+      analysis_provider_candidates: await describeCandidates(host.providers, null),
+      target: session.target,
+      analysis_provider_binding: binding
+        ? {
+            provider: binding.provider,
+            selection_source: binding.selection_source,
+            analysis_profile: binding.analysis_profile,
+          }
+        : null,
+      analysis_run: session.run,
+      process_lineage: session.lineage(),
+      ledger: session.ledger.size(),
+    };
+  },
+});
