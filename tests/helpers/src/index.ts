@@ -3,3 +3,5 @@
  */
 export { sharedTestdata, withTempDir } from './files.js';
 export { skipUnless } from './gate.js';
+export { compileFixture, findTool, toolsMissing } from './compile.js';
+export type { CompileRequest } from './compile.js';

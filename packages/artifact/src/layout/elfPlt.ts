@@ -1,0 +1,135 @@
+import { SHT } from './elfNames.js';
+import type { ElfContext, ElfSectionHeader } from './elf.js';
+
+const EM_386 = 3;
+const EM_X86_64 = 62;
+const EM_AARCH64 = 183;
+const SHF_ALLOC = 2;
+const SHF_EXECINSTR = 4;
+
+/** Relocation types that fill a GOT slot with a symbol's address (JUMP_SLOT and GLOB_DAT). */
+const SLOT_TYPES: Record<number, readonly number[]> = {
+  [EM_X86_64]: [7, 6],
+  [EM_386]: [7, 6],
+  [EM_AARCH64]: [1026, 1025],
+};
+
+/** GOT slot address → imported symbol name, from the allocated (dynamic) relocation sections. */
+function slotNames(context: ElfContext): Map<number, string> {
+  const { reader: r, is64, sections } = context;
+  const types = SLOT_TYPES[context.machine] ?? [];
+  const slots = new Map<number, string>();
+  for (const section of sections) {
+    if ((section.type !== SHT.RELA && section.type !== SHT.REL) || (section.flags & SHF_ALLOC) === 0) continue;
+    const symtab = sections[section.link];
+    if (!symtab || symtab.type !== SHT.DYNSYM) continue;
+    const strings = sections[symtab.link];
+    if (!strings) continue;
+    const entsize = section.entsize || (section.type === SHT.RELA ? (is64 ? 24 : 12) : is64 ? 16 : 8);
+    const symsize = symtab.entsize || (is64 ? 24 : 16);
+    if (entsize < (is64 ? 16 : 8) || !r.contains(section.offset, section.size)) continue;
+    for (let o = section.offset; o + entsize <= section.offset + section.size; o += entsize) {
+      const slot = is64 ? r.u64(o, 'relocation offset') : r.u32(o);
+      let type: number;
+      let index: number;
+      if (is64) {
+        const info = o + 8;
+        type = r.u32(info + (r.little ? 0 : 4));
+        index = r.u32(info + (r.little ? 4 : 0));
+      } else {
+        const info = r.u32(o + 4);
+        type = info & 0xff;
+        index = info >>> 8;
+      }
+      if (!types.includes(type) || index === 0) continue;
+      const entry = symtab.offset + index * symsize;
+      if (!r.contains(entry, symsize) || entry + symsize > symtab.offset + symtab.size) continue;
+      const name = r.cstring(strings.offset + r.u32(entry), strings.offset + strings.size);
+      if (name) slots.set(slot, name);
+    }
+  }
+  return slots;
+}
+
+function pltSections(context: ElfContext): ElfSectionHeader[] {
+  return context.sections.filter(
+    (s) =>
+      (s.flags & SHF_EXECINSTR) !== 0 &&
+      (s.name === '.plt' || s.name.startsWith('.plt.') || s.name === '.iplt') &&
+      s.type !== SHT.NOBITS &&
+      context.reader.contains(s.offset, s.size),
+  );
+}
+
+/** x86 and x86-64: `jmp *slot` stubs, with an optional `endbr`/`bnd` lead-in (.plt, .plt.sec, .plt.got). */
+function scanX86(context: ElfContext, slots: Map<number, string>, found: Map<string, number>): void {
+  const { bytes } = context.reader;
+  const r = context.reader;
+  const is64 = context.machine === EM_X86_64;
+  const gotBase =
+    context.sections.find((s) => s.name === '.got.plt') ?? context.sections.find((s) => s.name === '.got');
+  for (const section of pltSections(context)) {
+    const end = section.offset + section.size - 6;
+    for (let o = section.offset; o <= end; o += 1) {
+      if (bytes[o] !== 0xff) continue;
+      const modrm = bytes[o + 1];
+      const address = section.address + (o - section.offset);
+      let slot: number | null = null;
+      if (modrm === 0x25) slot = is64 ? address + 6 + r.i32(o + 2) : r.u32(o + 2);
+      else if (modrm === 0xa3 && !is64 && gotBase) slot = gotBase.address + r.i32(o + 2);
+      if (slot === null) continue;
+      const name = slots.get(slot);
+      if (name === undefined) continue;
+      let start = o;
+      if (start > section.offset && bytes[start - 1] === 0xf2) start -= 1; // bnd prefix
+      if (
+        start - 4 >= section.offset &&
+        bytes[start - 4] === 0xf3 &&
+        bytes[start - 3] === 0x0f &&
+        bytes[start - 2] === 0x1e
+      ) {
+        start -= 4; // endbr64 / endbr32
+      }
+      if (!found.has(name)) found.set(name, section.address + (start - section.offset));
+      o += 5;
+    }
+  }
+}
+
+/** AArch64: `adrp x16, page; ldr x17, [x16, #off]` stubs, with an optional leading `bti c`. */
+function scanAarch64(context: ElfContext, slots: Map<number, string>, found: Map<string, number>): void {
+  const r = context.reader;
+  for (const section of pltSections(context)) {
+    for (let o = section.offset; o + 8 <= section.offset + section.size; o += 4) {
+      const adrp = r.u32(o);
+      if ((adrp & 0x9f000000) >>> 0 !== 0x90000000) continue;
+      const ldr = r.u32(o + 4);
+      if ((ldr & 0xffc00000) >>> 0 !== 0xf9400000 || ((ldr >>> 5) & 0x1f) !== (adrp & 0x1f)) continue;
+      const pc = section.address + (o - section.offset);
+      const immlo = (adrp >>> 29) & 3;
+      const immhi = (adrp >>> 5) & 0x7ffff;
+      let imm = (immhi << 2) | immlo;
+      if (imm & 0x100000) imm -= 0x200000;
+      const page = Math.floor(pc / 4096) * 4096 + imm * 4096;
+      const slot = page + ((ldr >>> 10) & 0xfff) * 8;
+      const name = slots.get(slot);
+      if (name === undefined) continue;
+      const bti = o - 4 >= section.offset && r.u32(o - 4) === 0xd503245f;
+      if (!found.has(name)) found.set(name, pc - (bti ? 4 : 0));
+    }
+  }
+}
+
+/**
+ * Resolves PLT stubs to the names of the symbols they jump through: symbol name → stub address.
+ * Supports x86-64 (.plt, .plt.sec, .plt.got), i386 (absolute and %ebx-relative) and AArch64 .plt.
+ */
+export function resolveElfPlt(context: ElfContext): Map<string, number> {
+  const found = new Map<string, number>();
+  if (!(context.machine in SLOT_TYPES)) return found;
+  const slots = slotNames(context);
+  if (slots.size === 0) return found;
+  if (context.machine === EM_AARCH64) scanAarch64(context, slots, found);
+  else scanX86(context, slots, found);
+  return found;
+}

@@ -1,0 +1,61 @@
+import { ReaError, throwIfAborted } from '@rea/evidence';
+import { parseElf } from './elf.js';
+import { parseMachO, parseFatMachO } from './macho.js';
+import { parsePe } from './pe.js';
+import { malformed } from './reader.js';
+import type { BinaryFormat, BinaryLayout, ParseBinaryLayoutOptions } from './types.js';
+
+/** The container format named by the first bytes, or null. */
+export function detectBinaryFormat(bytes: Uint8Array): BinaryFormat | null {
+  if (bytes.length < 4) return null;
+  const [a, b, c, d] = [bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!];
+  if (a === 0x7f && b === 0x45 && c === 0x4c && d === 0x46) return 'elf';
+  if (a === 0x4d && b === 0x5a) return 'pe';
+  const magic = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+  if (magic === 0xfeedface || magic === 0xfeedfacf || magic === 0xcefaedfe || magic === 0xcffaedfe) return 'macho';
+  // 0xcafebabe is shared with Java class files; a fat header has a small architecture count.
+  if ((magic === 0xcafebabe || magic === 0xcafebabf) && bytes.length >= 8) {
+    const count = ((bytes[4]! << 24) | (bytes[5]! << 16) | (bytes[6]! << 8) | bytes[7]!) >>> 0;
+    if (count > 0 && count < 32) return 'macho-fat';
+  }
+  return null;
+}
+
+/**
+ * Parses the layout of an ELF, PE/PE32+ or Mach-O (thin or fat) file held in memory.
+ *
+ * Errors (all `ReaError`):
+ * - `unsupported_target` with `details.reason: "unknown-format"` when the bytes are none of these;
+ * - `unsupported_target` with `details.reason` `"truncated"` (a header or table runs past the end of
+ *   the file), `"malformed"` (a header contradicts itself: impossible sizes, counts or indices) or
+ *   `"value-out-of-range"` (an address or size above Number.MAX_SAFE_INTEGER); `details.format` names
+ *   the format that was recognised;
+ * - `cancelled` when `options.signal` is aborted between phases.
+ *
+ * An unrecognised machine is not an error: it is reported as `architecture: "unknown"` with the raw
+ * `machine` name, because layout does not depend on the instruction set.
+ */
+export function parseBinaryLayout(bytes: Uint8Array, options: ParseBinaryLayoutOptions = {}): BinaryLayout {
+  throwIfAborted(options.signal, 'start');
+  const format = detectBinaryFormat(bytes);
+  try {
+    switch (format) {
+      case 'elf':
+        return parseElf(bytes, options.signal);
+      case 'pe':
+        return parsePe(bytes, options.signal);
+      case 'macho':
+        return parseMachO(bytes, options.signal);
+      case 'macho-fat':
+        return parseFatMachO(bytes, options.signal);
+      default:
+        throw malformed(null, 'unknown-format', 'The file is not an ELF, PE or Mach-O binary.');
+    }
+  } catch (error) {
+    if (error instanceof ReaError) throw error;
+    // A defect in a parser must not escape as a bare exception on hostile input: report it typed.
+    throw malformed(format, 'malformed', `The ${format ?? 'binary'} headers could not be parsed consistently.`, {
+      cause: error instanceof Error ? error.message : String(error),
+    });
+  }
+}

@@ -1,0 +1,132 @@
+// Layout fixtures: compiled at test time from the committed sources in ./fixtures.
+import { fileURLToPath } from 'node:url';
+import { compileFixture } from '@rea/test-helpers';
+
+/** Absolute path of a committed fixture source. */
+export function source(name: string): string {
+  return fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+}
+
+const quiet = ['-w'];
+
+/** x86-64 PIE with a stack protector, full RELRO and a non-executable stack (host gcc + glibc). */
+export const elfX64Pie = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'gcc',
+    args: [...quiet, '-O1', '-fstack-protector-all', '-fPIE', '-pie', '-Wl,-z,relro,-z,now', '-Wl,-z,noexecstack'],
+    output: 'hello-x64-pie',
+  });
+
+/** x86-64 non-PIE, no RELRO, executable stack, lazy binding. */
+export const elfX64Plain = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'gcc',
+    args: [...quiet, '-O1', '-fno-stack-protector', '-no-pie', '-Wl,-z,norelro', '-Wl,-z,execstack', '-Wl,-z,lazy'],
+    output: 'hello-x64-plain',
+  });
+
+/** x86-64 with IBT-enabled PLT (.plt + .plt.sec), as gcc emits with -fcf-protection. */
+export const elfX64Ibt = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'gcc',
+    args: [...quiet, '-O1', '-fcf-protection=full', '-Wl,-z,ibtplt', '-Wl,-z,lazy', '-Wl,-z,relro'],
+    output: 'hello-x64-ibt',
+  });
+
+/** x86-64 with FORTIFY_SOURCE and a stack protector, against the host C library. */
+export const elfFortify = (): string =>
+  compileFixture({
+    source: source('fortify.c'),
+    compiler: 'gcc',
+    args: ['-O2', '-D_FORTIFY_SOURCE=2', '-fstack-protector-strong'],
+    output: 'fortify-x64',
+  });
+
+/** x86-64 statically linked (needs the host's static C library). */
+export const elfX64Static = (): string =>
+  compileFixture({ source: source('fortify.c'), compiler: 'gcc', args: ['-O1', '-static'], output: 'fortify-static' });
+
+/** x86-64 relocatable object. */
+export const elfX64Object = (): string =>
+  compileFixture({ source: source('hello.c'), compiler: 'gcc', args: [...quiet, '-O1', '-c'], output: 'hello-x64.o' });
+
+function crossStub(target: string, compiler: string, extra: readonly string[] = []): string {
+  return compileFixture({
+    source: source('stub.c'),
+    compiler,
+    args: [
+      ...quiet,
+      ...(compiler === 'clang' ? [`--target=${target}`] : []),
+      '-shared',
+      '-fPIC',
+      '-nostdlib',
+      ...extra,
+    ],
+    output: `libstub-${target}.so`,
+  });
+}
+
+/** AArch64 PIE linked by GNU ld against a stand-in C library (no target libc is installed). */
+export const elfAarch64 = (): string =>
+  compileFixture({
+    source: [source('hello.c'), crossStub('aarch64-linux-gnu', 'aarch64-linux-gnu-gcc')],
+    compiler: 'aarch64-linux-gnu-gcc',
+    args: [
+      ...quiet,
+      '-O1',
+      '-fPIE',
+      '-pie',
+      '-nostdlib',
+      '-Wl,-e,main',
+      '-Wl,--dynamic-linker=/lib/ld-linux-aarch64.so.1',
+    ],
+    output: 'hello-aarch64',
+  });
+
+/** i386 object (clang; no 32-bit C library is needed for -c). */
+export const elfI386Object = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'clang',
+    args: [...quiet, '--target=i386-linux-gnu', '-O1', '-c'],
+    output: 'hello-i386.o',
+  });
+
+/** i386 executable linked by ld.lld against a stand-in C library: absolute `jmp *slot` PLT. */
+export const elfI386Exec = (): string =>
+  compileFixture({
+    source: [elfI386Object(), crossStub('i386-linux-gnu', 'clang', ['-fuse-ld=lld'])],
+    compiler: 'ld.lld',
+    args: ['-e', 'main', '-dynamic-linker', '/lib/ld-linux.so.2'],
+    output: 'hello-i386',
+  });
+
+/** Big-endian 32-bit PowerPC shared object (clang + ld.lld). */
+export const elfPpcShared = (): string => {
+  const object = compileFixture({
+    source: source('hello.c'),
+    compiler: 'clang',
+    args: [...quiet, '--target=powerpc-linux-gnu', '-fPIC', '-O1', '-c'],
+    output: 'hello-ppc.o',
+  });
+  return compileFixture({ source: object, compiler: 'ld.lld', args: ['-shared'], output: 'libhello-ppc.so' });
+};
+
+/** Big-endian 64-bit PowerPC object, and big-endian 32-bit MIPS object. */
+export const elfPpc64Object = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'clang',
+    args: [...quiet, '--target=powerpc64-linux-gnu', '-O1', '-c'],
+    output: 'hello-ppc64.o',
+  });
+export const elfMipsObject = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'clang',
+    args: [...quiet, '--target=mips-linux-gnu', '-O1', '-c'],
+    output: 'hello-mips.o',
+  });
