@@ -34,6 +34,7 @@ const PINNED = [
   { name: '@rea/contract-tests', private: true, exports: [], bin: {} },
   { name: '@rea/evidence', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/provider-kit', private: false, exports: ['.', './package.json'], bin: {} },
+  { name: '@rea/schema', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/server', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/test-helpers', private: true, exports: ['.', './package.json'], bin: {} },
 ];

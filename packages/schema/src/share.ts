@@ -1,0 +1,85 @@
+import { contentHash, forEachChild, isObject, mapChildren, serializedSize } from './walk.js';
+import type { ChildSlot } from './walk.js';
+import type { JsonSchema } from './types.js';
+
+/** A repeated subschema is shared only when it is at least this large (serialized bytes). */
+const MIN_SHARED_BYTES = 96;
+
+function hintFor(slot: ChildSlot, parentHint: string): string {
+  if (slot.keyword === 'properties' || slot.keyword === 'patternProperties') return slot.key ?? parentHint;
+  if (slot.keyword === 'items' || slot.keyword === 'prefixItems') return `${parentHint}_item`;
+  if (slot.keyword === 'additionalProperties') return `${parentHint}_value`;
+  if (slot.keyword === 'anyOf' || slot.keyword === 'oneOf') return `${parentHint}_option`;
+  return parentHint;
+}
+
+function sanitize(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_]/g, '_').replace(/^_+|_+$/g, '');
+  return cleaned.length > 0 ? cleaned.slice(0, 48) : 'shared';
+}
+
+/**
+ * Writes a recursion-free schema DAG as a plain tree in which every repeated subschema (equal
+ * content reached at least twice, at least 96 bytes) appears once under `$defs` and is referred to
+ * as `{"$ref": "#/$defs/<name>"}` with no sibling keywords. Names come from the property where the
+ * subschema is first reached. Validation is unchanged; when nothing repeats there is no `$defs`.
+ */
+export function shareRepeated(root: JsonSchema): JsonSchema {
+  const hashes = new WeakMap<object, string>();
+  const sizes = new WeakMap<object, number>();
+  const byHash = new Map<string, JsonSchema>();
+  const hints = new Map<string, string>();
+  const edges = new Map<string, string[]>();
+  const order: string[] = [];
+  // Depth-first post-order over distinct contents; its reverse visits parents before children.
+  const visit = (node: JsonSchema, hint: string): string => {
+    const hash = contentHash(node, hashes);
+    if (byHash.has(hash)) return hash;
+    byHash.set(hash, node);
+    hints.set(hash, hint);
+    const children: string[] = [];
+    forEachChild(node, (child, slot) => {
+      if (isObject(child)) children.push(visit(child, hintFor(slot, hint)));
+    });
+    edges.set(hash, children);
+    order.push(hash);
+    return hash;
+  };
+  const rootHash = visit(root, 'root');
+  const effective = new Map<string, number>([[rootHash, 1]]);
+  const shared = new Set<string>();
+  for (const hash of [...order].reverse()) {
+    const count = effective.get(hash) ?? 0;
+    const node = byHash.get(hash)!;
+    const extract = hash !== rootHash && count >= 2 && serializedSize(node, sizes) >= MIN_SHARED_BYTES;
+    if (extract) shared.add(hash);
+    const emitted = extract ? 1 : count;
+    for (const child of edges.get(hash) ?? []) effective.set(child, (effective.get(child) ?? 0) + emitted);
+  }
+  if (shared.size === 0) return materializeTree(root);
+  const names = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const hash of [...order].reverse()) {
+    if (!shared.has(hash)) continue;
+    const base = sanitize(hints.get(hash)!);
+    let name = base;
+    for (let n = 2; taken.has(name); n += 1) name = `${base}_${n}`;
+    taken.add(name);
+    names.set(hash, name);
+  }
+  const write = (node: unknown, top: boolean): unknown => {
+    if (!isObject(node)) return node;
+    const hash = contentHash(node, hashes);
+    if (!top && shared.has(hash)) return { $ref: `#/$defs/${names.get(hash)!}` };
+    return mapChildren(node, (child) => write(child, false));
+  };
+  const $defs: Record<string, unknown> = {};
+  for (const [hash, name] of [...names].sort((a, b) => (a[1] < b[1] ? -1 : 1))) {
+    $defs[name] = write(byHash.get(hash), true);
+  }
+  return materializeTree({ ...(write(root, true) as JsonSchema), $defs });
+}
+
+function materializeTree(root: JsonSchema): JsonSchema {
+  return JSON.parse(JSON.stringify(root)) as JsonSchema;
+}
