@@ -95,10 +95,12 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
   });
   // Library errors after open arrive as events; keep one listener so none is unhandled.
   zip.on('error', () => undefined);
-  const state = zip as unknown as { centralDirectoryOffset: number };
+  // Before any entry is read, the cursor is the central directory's offset.
+  const state = zip as unknown as { readEntryCursor: number };
+  const centralDirectoryOffset = state.readEntryCursor;
   return {
     entryCount: zip.entryCount,
-    centralDirectoryOffset: state.centralDirectoryOffset,
+    centralDirectoryOffset,
     readEntries(limit) {
       return new Promise((resolve, reject) => {
         const out: ZipEntryInfo[] = [];

@@ -72,8 +72,9 @@ export async function readZipEntry(
 ): Promise<{ digest: Digest | null; contradiction: ObservedContradiction | null }> {
   const base = { path, provenance: 'zip-central-directory' as const, unpacked: false };
   let digest: Digest;
+  // A local header that cannot be read is structural (thrown); only the data stream yields contradictions.
+  const stream = await reader.open(info);
   try {
-    const stream = await reader.open(info);
     digest = await digestStream(stream, {
       crc32: true,
       signal: options.signal,

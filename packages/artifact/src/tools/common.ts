@@ -25,4 +25,6 @@ export const pathInput = z
   );
 
 /** The `integrity_policy` input property. */
-export const policyInput = IntegrityPolicySchema.default('fail-closed');
+export const policyInput = IntegrityPolicySchema.default('fail-closed').describe(
+  'fail-closed (default) stops at the first contradiction with artifact_integrity_mismatch; record-and-continue quarantines contradicted entries, records them in integrity_contradictions and continues with verified siblings (coverage partial).',
+);
