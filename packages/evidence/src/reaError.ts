@@ -70,8 +70,18 @@ export interface Diagnostic {
   };
 }
 
+// Errors from another realm (a vm context, a worker's DOMException) fail `instanceof Error`, so
+// error-likeness is judged by shape.
+function errorLike(value: unknown): { name: string; message: string; code?: unknown } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { name, message } = value as { name?: unknown; message?: unknown };
+  if (typeof name !== 'string' || typeof message !== 'string') return null;
+  return value as { name: string; message: string; code?: unknown };
+}
+
 function describeCause(value: unknown): JsonValue {
-  if (value instanceof Error) return { name: value.name, message: value.message };
+  const error = errorLike(value);
+  if (error !== null) return { name: error.name, message: error.message };
   if (typeof value === 'string') return { name: 'string', message: value };
   return { name: typeof value, message: String(value) };
 }
@@ -83,7 +93,8 @@ function describeCause(value: unknown): JsonValue {
  */
 export function normalizeError(value: unknown, operation?: string): ReaError {
   if (isReaError(value)) return operation === undefined ? value : value.withOperation(operation);
-  if (value instanceof Error && (value.name === 'AbortError' || (value as { code?: unknown }).code === 'ABORT_ERR')) {
+  const error = errorLike(value);
+  if (error !== null && (error.name === 'AbortError' || error.code === 'ABORT_ERR')) {
     return new ReaError('cancelled', 'The operation was cancelled.', { operation: operation ?? null, cause: value });
   }
   const cause = describeCause(value);
