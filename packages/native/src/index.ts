@@ -1,0 +1,39 @@
+/**
+ * @rea/native — every export of this module is public API.
+ *
+ * The engine-neutral native-analysis port a deep provider implements, the canonical address format,
+ * and the Evidence-producing tools built on the port.
+ */
+export { AddressSchema, formatAddress, parseAddress } from './address.js';
+export type { NativeAddress } from './address.js';
+export { NATIVE_CAPABILITIES, createNavigationState, isNativePort, paginate } from './port.js';
+export type {
+  AddressComments,
+  BasicBlock,
+  Bookmark,
+  CallSite,
+  Callees,
+  ControlFlow,
+  FlowEdge,
+  NativeCapability,
+  NativeDocument,
+  NativeInstruction,
+  NativeName,
+  NativePort,
+  NativeReference,
+  NativeReferences,
+  NativeSegment,
+  NativeString,
+  NavigationPosition,
+  NavigationState,
+  Page,
+  PageRequest,
+  ProcedureInfo,
+  ProcedureSource,
+  ProcedureSummary,
+  Pseudocode,
+  UnresolvedTransfer,
+} from './port.js';
+export { createNativeTools } from './tools/index.js';
+export { FunctionDossierSchema } from './tools/dossier.js';
+export type { FunctionDossier } from './tools/dossier.js';

@@ -1,0 +1,161 @@
+import { throwIfAborted } from '@rea/evidence';
+import type { Limitation } from '@rea/evidence';
+import { AddressSchema } from '../address.js';
+import {
+  BasicBlockSchema,
+  CallSiteSchema,
+  FlowEdgeSchema,
+  InstructionSchema,
+  ProcedureInfoSchema,
+  ProcedureSelectorSchema,
+  ReferenceSchema,
+  UnresolvedSchema,
+} from '../schemas.js';
+import type { CallSite, ControlFlow, NativeCapability, NativeReference, UnresolvedTransfer } from '../port.js';
+import { at, defineTool, nativeBase, observe, portOf, requireCapability, resolveProcedure, z } from './common.js';
+import { ASSEMBLY_LIMIT } from './code.js';
+import { unresolvedLimitations } from './relations.js';
+
+const ReferencedStringSchema = z.strictObject({ address: AddressSchema, value: z.string(), site: AddressSchema });
+const ReferencedNameSchema = z.strictObject({ address: AddressSchema, name: z.string(), site: AddressSchema });
+const ApiCallSchema = z.strictObject({ name: z.string(), address: AddressSchema, sites: z.array(AddressSchema) });
+
+/** Schema of the analyze_function result (the function dossier). Null facets are listed in `unavailable`. */
+export const FunctionDossierSchema = z.strictObject({
+  procedure: ProcedureInfoSchema,
+  assembly: z
+    .strictObject({ instructions: z.array(InstructionSchema), total: z.number().int().nonnegative() })
+    .nullable(),
+  basic_blocks: z.array(BasicBlockSchema).nullable(),
+  edges: z.array(FlowEdgeSchema).nullable(),
+  callers: z.array(CallSiteSchema).nullable(),
+  callees: z.array(CallSiteSchema).nullable(),
+  unresolved_calls: z.array(UnresolvedSchema).nullable(),
+  references: z.array(ReferenceSchema).nullable(),
+  strings: z.array(ReferencedStringSchema).nullable(),
+  names: z.array(ReferencedNameSchema).nullable(),
+  api: z.strictObject({ imports: z.array(ApiCallSchema) }).nullable(),
+  pseudocode: z.strictObject({ language: z.string(), text: z.string() }).nullable(),
+  unavailable: z.array(z.string()).describe('Facets the bound provider cannot supply.'),
+});
+
+/** The analyze_function result. */
+export type FunctionDossier = z.infer<typeof FunctionDossierSchema>;
+
+function missing(capability: NativeCapability, facet: string): Limitation {
+  return {
+    kind: 'capability-unavailable',
+    message: `The provider does not supply ${facet} (${capability}).`,
+    scope: facet,
+  };
+}
+
+/** analyze_function: everything the engine knows about one function, in one record. */
+export const analyzeFunction = defineTool({
+  ...nativeBase,
+  name: 'analyze_function',
+  title: 'Analyze function',
+  description:
+    'Builds the function dossier for one procedure: info, assembly, basic blocks and edges, callers and callees, unresolved indirect calls, references, referenced strings and names, imported APIs called, and pseudocode when the provider decompiles. Pass the result to compare_functions.',
+  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
+  result: FunctionDossierSchema,
+  examples: [{ input: { procedure: 'main' } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'procedures');
+    const { signal } = context;
+    const has = (c: NativeCapability) => port.capabilities.has(c);
+    const info = await resolveProcedure(port, input.procedure, signal);
+    const limitations: Limitation[] = [];
+    const unavailable: string[] = [];
+    const lack = (c: NativeCapability, facet: string) => {
+      unavailable.push(facet);
+      limitations.push(missing(c, facet));
+    };
+    let assembly: FunctionDossier['assembly'] = null;
+    if (has('instructions')) {
+      const page = await port.instructions(info.address, { offset: 0, limit: ASSEMBLY_LIMIT }, signal);
+      assembly = { instructions: page.items, total: page.total };
+      if (page.next_offset !== null)
+        limitations.push({
+          kind: 'truncated',
+          message: `Assembly holds the first ${ASSEMBLY_LIMIT} of ${page.total} instructions; page the rest with read_function_instructions.`,
+          scope: 'assembly',
+        });
+    } else lack('instructions', 'assembly');
+    throwIfAborted(signal, 'assembly');
+    let flow: ControlFlow | null = null;
+    if (has('basic_blocks')) flow = await port.controlFlow(info.address, signal);
+    else lack('basic_blocks', 'basic_blocks');
+    let callers: CallSite[] | null = null;
+    let callees: CallSite[] | null = null;
+    let unresolved: UnresolvedTransfer[] | null = null;
+    if (has('callers_callees')) {
+      callers = await port.callers(info.address, signal);
+      const c = await port.callees(info.address, signal);
+      callees = c.calls;
+      unresolved = c.unresolved;
+      limitations.push(...unresolvedLimitations(c.unresolved));
+    } else lack('callers_callees', 'callers_callees');
+    throwIfAborted(signal, 'relations');
+    let references: NativeReference[] | null = null;
+    let strings: FunctionDossier['strings'] = null;
+    let names: FunctionDossier['names'] = null;
+    if (has('references')) {
+      references = await port.procedureReferences(info.address, signal);
+      if (has('strings')) {
+        strings = [];
+        for (const ref of references.filter((r) => r.kind === 'data')) {
+          const s = await port.stringAt(ref.to, signal);
+          if (s) strings.push({ address: s.address, value: s.value, site: ref.from });
+        }
+      } else lack('strings', 'strings');
+      if (has('names')) {
+        names = [];
+        for (const ref of references) {
+          const name = await port.nameAt(ref.to, signal);
+          if (name !== null) names.push({ address: ref.to, name, site: ref.from });
+        }
+      } else lack('names', 'names');
+    } else lack('references', 'references');
+    let api: FunctionDossier['api'] = null;
+    if (callees) {
+      const byName = new Map<string, { name: string; address: string; sites: string[] }>();
+      for (const call of callees) {
+        const isImport =
+          call.kind === 'import-call' || (await port.procedure(call.procedure, signal))?.kind === 'import';
+        if (!isImport) continue;
+        const name = call.name ?? call.procedure;
+        const entry = byName.get(name) ?? { name, address: call.procedure, sites: [] };
+        entry.sites.push(call.site);
+        byName.set(name, entry);
+      }
+      api = { imports: [...byName.values()] };
+    }
+    let pseudocode: FunctionDossier['pseudocode'] = null;
+    if (has('pseudocode') && port.pseudocode) pseudocode = await port.pseudocode(info.address, signal);
+    else lack('pseudocode', 'pseudocode');
+    return observe(context, input, {
+      result: {
+        procedure: info,
+        assembly,
+        basic_blocks: flow?.blocks ?? null,
+        edges: flow?.edges ?? null,
+        callers,
+        callees,
+        unresolved_calls: unresolved,
+        references,
+        strings,
+        names,
+        api,
+        pseudocode,
+        unavailable,
+      },
+      limitations,
+      coverage: limitations.length
+        ? { status: 'partial', reasons: [...new Set(limitations.map((l) => l.kind))] }
+        : { status: 'complete', reasons: [] },
+      locations: [at(info.address)],
+    });
+  },
+});

@@ -1,0 +1,96 @@
+import { throwIfAborted } from '@rea/evidence';
+import type { Limitation } from '@rea/evidence';
+import { DocumentSchema, ProcedureSummarySchema, SegmentSchema, pageSchema, pagingInput } from '../schemas.js';
+import type { NativeSegment, ProcedureSummary } from '../port.js';
+import { defineTool, nativeBase, observe, pageCoverage, pageResult, portOf, requireCapability, z } from './common.js';
+
+const OverviewSchema = z.strictObject({
+  document: DocumentSchema,
+  procedure_count: z.number().int().nonnegative().nullable(),
+  import_count: z.number().int().nonnegative().nullable(),
+  string_count: z.number().int().nonnegative().nullable(),
+  name_count: z.number().int().nonnegative().nullable(),
+  segments: z.array(SegmentSchema).nullable(),
+  entry_procedure: ProcedureSummarySchema.nullable(),
+  first_procedures: z.array(ProcedureSummarySchema),
+});
+
+/** binary_overview: document facts, counts, segments and the first procedures of the bound target. */
+export const binaryOverview = defineTool({
+  ...nativeBase,
+  name: 'binary_overview',
+  title: 'Binary overview',
+  description:
+    'Summarises the open native binary as the analysis engine sees it: format, architecture, entry point, segment map, and counts of procedures, imports, strings and names, with the first procedures. Start here after open_binary.',
+  input: z.strictObject({
+    sample: z.number().int().min(0).max(200).default(20).describe('How many procedures to list (0–200, default 20).'),
+  }),
+  result: OverviewSchema,
+  examples: [{ input: {} }, { input: { sample: 50 } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'documents');
+    const { signal } = context;
+    const limitations: Limitation[] = [];
+    const document = await port.document(signal);
+    let procedureCount: number | null = null;
+    let importCount: number | null = null;
+    let first: ProcedureSummary[] = [];
+    let entry: ProcedureSummary | null = null;
+    if (port.capabilities.has('procedures')) {
+      const page = await port.procedures({ offset: 0, limit: input.sample }, signal);
+      procedureCount = page.total;
+      first = page.items;
+      const all = await port.procedures({ offset: 0, limit: Number.MAX_SAFE_INTEGER }, signal);
+      importCount = all.items.filter((p) => p.kind === 'import').length;
+      if (document.entry !== null) entry = await port.containingProcedure(document.entry, signal);
+    } else {
+      limitations.push({ kind: 'capability-unavailable', message: 'The provider does not list procedures.' });
+    }
+    throwIfAborted(signal, 'overview');
+    let segments: NativeSegment[] | null = null;
+    if (port.capabilities.has('segments')) segments = await port.segments(signal);
+    else limitations.push({ kind: 'capability-unavailable', message: 'The provider does not list segments.' });
+    const stringCount = port.capabilities.has('strings')
+      ? (await port.strings({ offset: 0, limit: 0 }, signal)).total
+      : null;
+    const nameCount = port.capabilities.has('names') ? (await port.names({ offset: 0, limit: 0 }, signal)).total : null;
+    return observe(context, input, {
+      result: {
+        document,
+        procedure_count: procedureCount,
+        import_count: importCount,
+        string_count: stringCount,
+        name_count: nameCount,
+        segments,
+        entry_procedure: entry,
+        first_procedures: first,
+      },
+      limitations,
+      coverage: limitations.length
+        ? { status: 'partial', reasons: limitations.map((l) => l.message) }
+        : { status: 'complete', reasons: [] },
+    });
+  },
+});
+
+/** list_segments: the mapped segments and sections with their permissions. */
+export const listSegments = defineTool({
+  ...nativeBase,
+  name: 'list_segments',
+  title: 'List segments',
+  description:
+    'Lists the memory segments and sections of the open native binary with address ranges, file offsets and read/write/execute permissions. Use it to see where code and data live.',
+  input: z.strictObject({ ...pagingInput }),
+  result: pageSchema(SegmentSchema),
+  examples: [{ input: {} }, { input: { offset: 0, limit: 10 } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'segments');
+    const all = await port.segments(context.signal);
+    const items = all.slice(input.offset, input.offset + input.limit);
+    const end = input.offset + items.length;
+    const page = { items, total: all.length, next_offset: end < all.length ? end : null };
+    return observe(context, input, { result: pageResult(page, input.offset), coverage: pageCoverage(page) });
+  },
+});

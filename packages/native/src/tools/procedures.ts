@@ -1,0 +1,125 @@
+import { ReaError } from '@rea/evidence';
+import { AddressSchema } from '../address.js';
+import {
+  ProcedureInfoSchema,
+  ProcedureSelectorSchema,
+  ProcedureSummarySchema,
+  pageSchema,
+  pagingInput,
+} from '../schemas.js';
+import {
+  at,
+  checkedAddress,
+  defineTool,
+  nativeBase,
+  observe,
+  pageCoverage,
+  pageResult,
+  portOf,
+  requireCapability,
+  resolveProcedure,
+  z,
+} from './common.js';
+
+/** list_procedures: every procedure, in address order, offset-paginated. */
+export const listProcedures = defineTool({
+  ...nativeBase,
+  name: 'list_procedures',
+  title: 'List procedures',
+  description:
+    'Lists the procedures (functions and import stubs) the engine found in the open native binary, in address order, a page at a time. Returns address, name, size, kind and how each was found; follow next_offset for more.',
+  input: z.strictObject({ ...pagingInput }),
+  result: pageSchema(ProcedureSummarySchema),
+  examples: [{ input: {} }, { input: { offset: 100, limit: 50 } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'procedures');
+    const page = await port.procedures({ offset: input.offset, limit: input.limit }, context.signal);
+    return observe(context, input, { result: pageResult(page, input.offset), coverage: pageCoverage(page) });
+  },
+});
+
+/** search_procedures: procedures whose name contains a substring. */
+export const searchProcedures = defineTool({
+  ...nativeBase,
+  name: 'search_procedures',
+  title: 'Search procedures',
+  description:
+    'Finds procedures whose name contains the query (case-insensitive), in address order, a page at a time. Use it to locate a function by part of its name.',
+  input: z.strictObject({
+    query: z.string().min(1).describe('Substring to look for in procedure names (case-insensitive).'),
+    ...pagingInput,
+  }),
+  result: pageSchema(ProcedureSummarySchema),
+  examples: [{ input: { query: 'main' } }, { input: { query: 'crypt', limit: 20 } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'procedures');
+    const page = await port.procedures(input, context.signal);
+    return observe(context, input, { result: pageResult(page, input.offset), coverage: pageCoverage(page) });
+  },
+});
+
+/** procedure_address: the entry address of a named procedure. */
+export const procedureAddress = defineTool({
+  ...nativeBase,
+  name: 'procedure_address',
+  title: 'Procedure address',
+  description:
+    'Returns the entry address of the procedure with exactly this name. Fails with not_found when no procedure has that name; use search_procedures for partial names.',
+  input: z.strictObject({ name: z.string().min(1).describe('Exact procedure name, e.g. "main".') }),
+  result: z.strictObject({ name: z.string(), address: AddressSchema }),
+  examples: [{ input: { name: 'main' } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'procedures');
+    const address = await port.addressOf(input.name, context.signal);
+    const info = address === null ? null : await port.procedure(address, context.signal);
+    if (info === null) {
+      throw new ReaError('not_found', `No procedure is named ${input.name}.`, {
+        remediation: 'Use search_procedures to find procedures by part of their name.',
+        details: { name: input.name },
+      });
+    }
+    return observe(context, input, {
+      result: { name: input.name, address: info.address },
+      locations: [at(info.address)],
+    });
+  },
+});
+
+/** resolve_containing_procedure: the procedure whose extent contains an address. */
+export const resolveContainingProcedure = defineTool({
+  ...nativeBase,
+  name: 'resolve_containing_procedure',
+  title: 'Resolve containing procedure',
+  description:
+    'Returns the procedure whose body contains the given address, or procedure: null when the address lies outside every known procedure. Use it to map a crash address or reference site to its function.',
+  input: z.strictObject({ address: AddressSchema }),
+  result: z.strictObject({ address: AddressSchema, procedure: ProcedureSummarySchema.nullable() }),
+  examples: [{ input: { address: '0x401136' } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'procedures');
+    const procedure = await port.containingProcedure(checkedAddress(input.address), context.signal);
+    return observe(context, input, { result: { address: input.address, procedure }, locations: [at(input.address)] });
+  },
+});
+
+/** procedure_info: one procedure's extent and counts. */
+export const procedureInfo = defineTool({
+  ...nativeBase,
+  name: 'procedure_info',
+  title: 'Procedure info',
+  description:
+    'Describes one procedure: entry and end address, size, instruction and basic-block counts, caller and callee counts, kind and how it was found. Accepts an entry address or exact name.',
+  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
+  result: ProcedureInfoSchema,
+  examples: [{ input: { procedure: 'main' } }, { input: { procedure: '0x401126' } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'procedures');
+    const info = await resolveProcedure(port, input.procedure, context.signal);
+    return observe(context, input, { result: info, locations: [at(info.address)] });
+  },
+});

@@ -1,0 +1,131 @@
+import type { Limitation } from '@rea/evidence';
+import { AddressSchema } from '../address.js';
+import { CallSiteSchema, ProcedureSelectorSchema, ReferenceSchema, UnresolvedSchema } from '../schemas.js';
+import type { UnresolvedTransfer } from '../port.js';
+import {
+  at,
+  checkedAddress,
+  defineTool,
+  nativeBase,
+  observe,
+  portOf,
+  requireCapability,
+  resolveProcedure,
+  z,
+} from './common.js';
+
+/** One limitation per unresolved transfer: the call list is then known to be incomplete. */
+export function unresolvedLimitations(unresolved: readonly UnresolvedTransfer[]): Limitation[] {
+  return unresolved.map((u) => ({
+    kind: u.kind,
+    message: `${u.kind === 'indirect-call' ? 'Indirect call' : 'Indirect jump'} at ${u.site} (${u.instruction}): target not resolved statically.`,
+    scope: u.site,
+  }));
+}
+
+/** procedure_callers: the call sites that reach a procedure. */
+export const procedureCallers = defineTool({
+  ...nativeBase,
+  name: 'procedure_callers',
+  title: 'Procedure callers',
+  description:
+    'Lists the direct call sites that call a procedure (entry address or name), each with the calling procedure. Calls through pointers are not visible statically and are not listed.',
+  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
+  result: z.strictObject({ procedure: AddressSchema, name: z.string(), callers: z.array(CallSiteSchema) }),
+  examples: [{ input: { procedure: 'main' } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'callers_callees');
+    const info = await resolveProcedure(port, input.procedure, context.signal);
+    const callers = await port.callers(info.address, context.signal);
+    return observe(context, input, {
+      result: { procedure: info.address, name: info.name, callers },
+      limitations: [
+        {
+          kind: 'indirect-callers',
+          message: 'Callers that reach this procedure through pointers are not visible statically.',
+          scope: info.address,
+        },
+      ],
+      locations: [at(info.address)],
+    });
+  },
+});
+
+/** procedure_callees: the calls a procedure makes, with unresolved ones as explicit unknowns. */
+export const procedureCallees = defineTool({
+  ...nativeBase,
+  name: 'procedure_callees',
+  title: 'Procedure callees',
+  description:
+    'Lists the calls one procedure makes: resolved direct calls, calls to imports and tail calls, plus every indirect call or jump whose target is unknown (listed in unresolved and as limitations).',
+  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
+  result: z.strictObject({
+    procedure: AddressSchema,
+    name: z.string(),
+    callees: z.array(CallSiteSchema),
+    unresolved: z.array(UnresolvedSchema),
+  }),
+  examples: [{ input: { procedure: 'main' } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'callers_callees');
+    const info = await resolveProcedure(port, input.procedure, context.signal);
+    const callees = await port.callees(info.address, context.signal);
+    const limitations = unresolvedLimitations(callees.unresolved);
+    return observe(context, input, {
+      result: { procedure: info.address, name: info.name, callees: callees.calls, unresolved: callees.unresolved },
+      limitations,
+      coverage: limitations.length
+        ? { status: 'partial', reasons: [`${limitations.length} indirect transfer(s) not resolved`] }
+        : { status: 'complete', reasons: [] },
+      locations: [at(info.address)],
+    });
+  },
+});
+
+/** procedure_references: every reference made from a procedure, and every reference to its entry. */
+export const procedureReferences = defineTool({
+  ...nativeBase,
+  name: 'procedure_references',
+  title: 'Procedure references',
+  description:
+    'Lists the references a procedure makes (calls, jumps, data and code-pointer references from its instructions) and the references to its entry. Use it to see what data a function touches.',
+  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
+  result: z.strictObject({
+    procedure: AddressSchema,
+    name: z.string(),
+    from_procedure: z.array(ReferenceSchema),
+    to_procedure: z.array(ReferenceSchema),
+  }),
+  examples: [{ input: { procedure: 'main' } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'references');
+    const info = await resolveProcedure(port, input.procedure, context.signal);
+    const from = await port.procedureReferences(info.address, context.signal);
+    const to = (await port.references(info.address, context.signal)).to;
+    return observe(context, input, {
+      result: { procedure: info.address, name: info.name, from_procedure: from, to_procedure: to },
+      locations: [at(info.address)],
+    });
+  },
+});
+
+/** xrefs: references to an address and from the instruction at it. */
+export const xrefs = defineTool({
+  ...nativeBase,
+  name: 'xrefs',
+  title: 'Cross-references',
+  description:
+    'Lists cross-references for one address: every reference to it (calls, jumps, data and code-pointer uses, each with its procedure) and the references made by the instruction at it.',
+  input: z.strictObject({ address: AddressSchema }),
+  result: z.strictObject({ address: AddressSchema, to: z.array(ReferenceSchema), from: z.array(ReferenceSchema) }),
+  examples: [{ input: { address: '0x402004' } }],
+  run: async (input, context) => {
+    const port = portOf(context);
+    requireCapability(context, port, 'references');
+    const refs = await port.references(checkedAddress(input.address), context.signal);
+    return observe(context, input, { result: { address: input.address, ...refs }, locations: [at(input.address)] });
+  },
+});

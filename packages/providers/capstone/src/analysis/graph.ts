@@ -1,0 +1,247 @@
+import type { BinaryLayout } from '@rea/artifact';
+import { formatAddress } from '@rea/native';
+import type {
+  BasicBlock,
+  CallSite,
+  Callees,
+  ControlFlow,
+  FlowEdge,
+  NativeReference,
+  UnresolvedTransfer,
+} from '@rea/native';
+import type { Discovery, ProcedureRecord } from './discovery.js';
+import { Flow, RefKind, lowerBound } from './sweep.js';
+
+const hex = (a: number) => formatAddress(a);
+const KIND_CALL = 0;
+const KIND_JUMP = 1;
+const KIND_DATA = 2;
+const KIND_CODE_POINTER = 3;
+const KIND_NAMES = ['call', 'jump', 'data', 'code-pointer'] as const;
+
+/** Relations over discovered procedures: extents, CFGs, calls and cross-references (indexed once). */
+export class ProcedureGraph {
+  private readonly starts: Float64Array;
+  private readonly byStart = new Map<number, ProcedureRecord>();
+  private readonly flows = new Map<number, ControlFlow>();
+  private readonly xFrom: Float64Array;
+  private readonly xTo: Float64Array;
+  private readonly xKind: Uint8Array;
+  /** Indices into x* sorted by target. */
+  private readonly byTarget: Uint32Array;
+  private readonly sortedTargets: Float64Array;
+
+  constructor(
+    private readonly layout: BinaryLayout,
+    private readonly discovery: Discovery,
+  ) {
+    this.starts = Float64Array.from(discovery.procedures.map((p) => p.start));
+    for (const p of discovery.procedures) this.byStart.set(p.start, p);
+    const t = discovery.table;
+    const from: number[] = [];
+    const to: number[] = [];
+    const kind: number[] = [];
+    const mapped = this.mappedTest();
+    for (let i = 0; i < t.count; i += 1) {
+      const f = t.flow[i]!;
+      const target = t.target[i]!;
+      if (!Number.isNaN(target) && (f === Flow.Call || f === Flow.Jump || f === Flow.Conditional)) {
+        from.push(t.address[i]!);
+        to.push(target);
+        kind.push(f === Flow.Call ? KIND_CALL : KIND_JUMP);
+      }
+      const ref = t.ref[i]!;
+      if (!Number.isNaN(ref) && mapped(ref)) {
+        from.push(t.address[i]!);
+        to.push(ref);
+        kind.push(t.refKind[i] === RefKind.Value && mapped(ref) === 'code' ? KIND_CODE_POINTER : KIND_DATA);
+      }
+    }
+    this.xFrom = Float64Array.from(from);
+    this.xTo = Float64Array.from(to);
+    this.xKind = Uint8Array.from(kind);
+    const order = new Uint32Array(to.length);
+    for (let i = 0; i < order.length; i += 1) order[i] = i;
+    order.sort((a, b) => this.xTo[a]! - this.xTo[b]! || this.xFrom[a]! - this.xFrom[b]!);
+    this.byTarget = order;
+    this.sortedTargets = Float64Array.from(order, (i) => this.xTo[i]!);
+  }
+
+  private mappedTest(): (a: number) => 'code' | 'data' | null {
+    const sections = this.layout.sections
+      .filter((s) => s.flags.alloc && s.size > 0 && s.address > 0)
+      .sort((a, b) => a.address - b.address);
+    const starts = sections.map((s) => s.address);
+    return (a) => {
+      const i = lowerBound(starts, a + 1) - 1;
+      const s = sections[i];
+      if (!s || a >= s.address + s.size) return null;
+      return s.flags.execute ? 'code' : 'data';
+    };
+  }
+
+  /** The procedure starting at `address`. */
+  procedureAt(address: number): ProcedureRecord | null {
+    return this.byStart.get(address) ?? null;
+  }
+
+  /** The procedure whose extent contains `address`. */
+  containing(address: number): ProcedureRecord | null {
+    const i = lowerBound(this.starts, address + 1) - 1;
+    const p = this.discovery.procedures[i];
+    return p && address < p.end ? p : null;
+  }
+
+  /** `[lo, hi)` indices of the procedure's instructions in the table. */
+  instructionRange(p: ProcedureRecord): [number, number] {
+    const a = this.discovery.table.address;
+    return [lowerBound(a, p.start), lowerBound(a, p.end)];
+  }
+
+  /** Basic blocks (leaders: entry, in-extent branch targets, instructions after transfers) and edges. */
+  controlFlow(p: ProcedureRecord): ControlFlow {
+    const cached = this.flows.get(p.start);
+    if (cached) return cached;
+    const t = this.discovery.table;
+    const [lo, hi] = this.instructionRange(p);
+    const inside = (a: number) => a >= p.start && a < p.end;
+    const leaders = new Set<number>();
+    if (lo < hi) leaders.add(t.address[lo]!);
+    for (let i = lo; i < hi; i += 1) {
+      const f = t.flow[i]!;
+      if (f === Flow.None || f === Flow.Call || f === Flow.IndirectCall) continue;
+      if ((f === Flow.Jump || f === Flow.Conditional) && inside(t.target[i]!)) leaders.add(t.target[i]!);
+      if (i + 1 < hi) leaders.add(t.address[i + 1]!);
+    }
+    const blocks: BasicBlock[] = [];
+    const edges: FlowEdge[] = [];
+    const unresolved: UnresolvedTransfer[] = [];
+    let blockStart = lo;
+    for (let i = lo; i < hi; i += 1) {
+      const f = t.flow[i]!;
+      if (f === Flow.IndirectCall || f === Flow.IndirectJump) {
+        if (!this.resolvedSlot(t.ref[i]!) && p.kind !== 'import') {
+          unresolved.push({
+            site: hex(t.address[i]!),
+            kind: f === Flow.IndirectCall ? 'indirect-call' : 'indirect-jump',
+            instruction: f === Flow.IndirectCall ? 'call' : 'jump',
+          });
+        }
+      }
+      const nextAddress = t.address[i]! + t.size[i]!;
+      const last = i + 1 >= hi || leaders.has(t.address[i + 1]!);
+      if (!last) continue;
+      const start = t.address[blockStart]!;
+      blocks.push({ start: hex(start), end: hex(nextAddress), instruction_count: i + 1 - blockStart });
+      const target = t.target[i]!;
+      const fallsThrough = f === Flow.None || f === Flow.Call || f === Flow.IndirectCall || f === Flow.Conditional;
+      if ((f === Flow.Jump || f === Flow.Conditional) && inside(target) && leaders.has(target)) {
+        edges.push({ from: hex(start), to: hex(target), kind: f === Flow.Jump ? 'branch' : 'conditional' });
+      }
+      if (fallsThrough && i + 1 < hi && t.address[i + 1] === nextAddress) {
+        edges.push({ from: hex(start), to: hex(nextAddress), kind: 'fallthrough' });
+      }
+      blockStart = i + 1;
+    }
+    const flow = { blocks, edges, unresolved };
+    this.flows.set(p.start, flow);
+    return flow;
+  }
+
+  private resolvedSlot(slot: number): boolean {
+    return !Number.isNaN(slot) && this.discovery.slots.has(slot);
+  }
+
+  private nameOf(address: number): string | null {
+    return this.byStart.get(address)?.name ?? null;
+  }
+
+  /** Calls made from the procedure, in address order, plus unresolved indirect transfers. */
+  callees(p: ProcedureRecord): Callees {
+    const t = this.discovery.table;
+    const [lo, hi] = this.instructionRange(p);
+    const calls: CallSite[] = [];
+    for (let i = lo; i < hi; i += 1) {
+      const f = t.flow[i]!;
+      const site = hex(t.address[i]!);
+      const target = t.target[i]!;
+      if (f === Flow.Call && !Number.isNaN(target)) {
+        calls.push({ site, procedure: hex(target), name: this.nameOf(target), kind: 'call' });
+      } else if (
+        f === Flow.Jump &&
+        !Number.isNaN(target) &&
+        (target < p.start || target >= p.end) &&
+        this.byStart.has(target)
+      ) {
+        calls.push({ site, procedure: hex(target), name: this.nameOf(target), kind: 'tail-call' });
+      } else if ((f === Flow.IndirectCall || f === Flow.IndirectJump) && this.resolvedSlot(t.ref[i]!)) {
+        calls.push({
+          site,
+          procedure: hex(t.ref[i]!),
+          name: this.discovery.slots.get(t.ref[i]!)!.name,
+          kind: 'import-call',
+        });
+      }
+    }
+    return { calls, unresolved: this.controlFlow(p).unresolved };
+  }
+
+  private refsToIndices(address: number): number[] {
+    const out: number[] = [];
+    for (
+      let k = lowerBound(this.sortedTargets, address);
+      k < this.sortedTargets.length && this.sortedTargets[k] === address;
+      k += 1
+    ) {
+      out.push(this.byTarget[k]!);
+    }
+    return out;
+  }
+
+  /** Direct calls (and tail jumps from other procedures) reaching the procedure's entry. */
+  callers(p: ProcedureRecord): CallSite[] {
+    const out: CallSite[] = [];
+    for (const x of this.refsToIndices(p.start)) {
+      const kind = this.xKind[x]!;
+      const from = this.xFrom[x]!;
+      const caller = this.containing(from);
+      if (kind === KIND_CALL) {
+        out.push({ site: hex(from), procedure: hex(caller?.start ?? from), name: caller?.name ?? null, kind: 'call' });
+      } else if (kind === KIND_JUMP && caller && caller.start !== p.start) {
+        out.push({ site: hex(from), procedure: hex(caller.start), name: caller.name, kind: 'tail-call' });
+      }
+    }
+    return out;
+  }
+
+  private reference(x: number): NativeReference {
+    const from = this.xFrom[x]!;
+    return {
+      from: hex(from),
+      to: hex(this.xTo[x]!),
+      kind: KIND_NAMES[this.xKind[x]!]!,
+      from_procedure: this.containing(from) ? hex(this.containing(from)!.start) : null,
+    };
+  }
+
+  /** Every reference to `address`. */
+  referencesTo(address: number): NativeReference[] {
+    return this.refsToIndices(address).map((x) => this.reference(x));
+  }
+
+  /** The references made by the instruction at `address`. */
+  referencesFrom(address: number): NativeReference[] {
+    const out: NativeReference[] = [];
+    for (let x = lowerBound(this.xFrom, address); x < this.xFrom.length && this.xFrom[x] === address; x += 1)
+      out.push(this.reference(x));
+    return out;
+  }
+
+  /** Every reference made from inside the procedure's extent. */
+  referencesWithin(p: ProcedureRecord): NativeReference[] {
+    const out: NativeReference[] = [];
+    for (let x = lowerBound(this.xFrom, p.start); x < this.xFrom.length && this.xFrom[x]! < p.end; x += 1)
+      out.push(this.reference(x));
+    return out;
+  }
+}

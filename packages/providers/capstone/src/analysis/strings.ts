@@ -1,0 +1,78 @@
+import type { BinaryLayout } from '@rea/artifact';
+import { breathe } from './sweep.js';
+
+/** One string found in a data section. */
+export interface StringRecord {
+  address: number;
+  value: string;
+  encoding: 'ascii' | 'utf-16le';
+  section: string;
+}
+
+/** Shortest run reported as a string. */
+export const MIN_STRING = 4;
+/** Upper bound on strings kept, so a data-heavy binary cannot exhaust memory. */
+export const MAX_STRINGS = 500_000;
+
+function printable(b: number): boolean {
+  return (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d;
+}
+
+/**
+ * NUL-terminated printable ASCII runs (and, on PE, UTF-16LE runs) of at least {@link MIN_STRING}
+ * characters in allocated, non-executable sections with file bytes.
+ */
+export async function findStrings(
+  layout: BinaryLayout,
+  signal: AbortSignal,
+): Promise<{ strings: StringRecord[]; truncated: boolean }> {
+  const strings: StringRecord[] = [];
+  const wide = layout.format === 'pe';
+  for (const section of layout.sections) {
+    if (!section.flags.alloc || section.flags.execute || section.fileSize === 0 || section.address === 0) continue;
+    const bytes = layout.readAt(section.address, Math.min(section.size, section.fileSize));
+    if (!bytes) continue;
+    let start = -1;
+    for (let i = 0; i <= bytes.length; i += 1) {
+      const b = i < bytes.length ? bytes[i]! : 0;
+      if (i < bytes.length && printable(b)) {
+        if (start < 0) start = i;
+        continue;
+      }
+      if (start >= 0 && b === 0 && i - start >= MIN_STRING) {
+        strings.push({
+          address: section.address + start,
+          value: Buffer.from(bytes.subarray(start, i)).toString('latin1'),
+          encoding: 'ascii',
+          section: section.name,
+        });
+        if (strings.length >= MAX_STRINGS) return { strings, truncated: true };
+      }
+      start = -1;
+      if ((i & 0xfffff) === 0xfffff) await breathe(signal, 'strings');
+    }
+    if (wide) {
+      start = -1;
+      for (let i = 0; i + 1 < bytes.length + 2; i += 2) {
+        const lo = i < bytes.length ? bytes[i]! : 0;
+        const hi = i + 1 < bytes.length ? bytes[i + 1]! : 0;
+        if (hi === 0 && lo !== 0 && printable(lo)) {
+          if (start < 0) start = i;
+          continue;
+        }
+        if (start >= 0 && lo === 0 && hi === 0 && (i - start) / 2 >= MIN_STRING) {
+          strings.push({
+            address: section.address + start,
+            value: Buffer.from(bytes.subarray(start, i)).toString('utf16le'),
+            encoding: 'utf-16le',
+            section: section.name,
+          });
+          if (strings.length >= MAX_STRINGS) return { strings, truncated: true };
+        }
+        start = -1;
+      }
+    }
+  }
+  strings.sort((a, b) => a.address - b.address);
+  return { strings, truncated: false };
+}

@@ -1,0 +1,280 @@
+import { ReaError, throwIfAborted } from '@rea/evidence';
+import type { BinaryLayout } from '@rea/artifact';
+import { createNavigationState, formatAddress, paginate, parseAddress } from '@rea/native';
+import type {
+  CallSite,
+  Callees,
+  ControlFlow,
+  NativeCapability,
+  NativeDocument,
+  NativeInstruction,
+  NativeName,
+  NativePort,
+  NativeReference,
+  NativeReferences,
+  NativeSegment,
+  NativeString,
+  NavigationState,
+  Page,
+  PageRequest,
+  ProcedureInfo,
+  ProcedureSummary,
+} from '@rea/native';
+import type { Decoder } from './engine.js';
+import type { Discovery, ProcedureRecord } from './analysis/discovery.js';
+import { lowerBound } from './analysis/sweep.js';
+import type { StringRecord } from './analysis/strings.js';
+import { ProcedureGraph } from './analysis/graph.js';
+
+/** What the embedded engine answers. No pseudocode, comments or bookmarks. */
+export const CAPSTONE_CAPABILITIES: readonly NativeCapability[] = [
+  'documents',
+  'procedures',
+  'instructions',
+  'basic_blocks',
+  'callers_callees',
+  'references',
+  'strings',
+  'names',
+  'segments',
+  'navigation',
+];
+
+const hex = (a: number) => formatAddress(a);
+
+function toOffset(address: string): number {
+  const parsed = parseAddress(address);
+  return parsed.space === null ? parsed.offset : -1;
+}
+
+/** The native port over one analysed binary. */
+export class CapstonePort implements NativePort {
+  readonly kind = 'native-port' as const;
+  readonly capabilities: ReadonlySet<NativeCapability> = new Set(CAPSTONE_CAPABILITIES);
+  readonly navigation: NavigationState;
+  private readonly graph: ProcedureGraph;
+  private readonly nameList: NativeName[];
+  private readonly nameByAddress = new Map<number, string>();
+  private readonly addressByName = new Map<string, number>();
+  private readonly stringStarts: Float64Array;
+
+  constructor(
+    private readonly layout: BinaryLayout,
+    private readonly decoder: Decoder,
+    private readonly discovery: Discovery,
+    private readonly stringList: StringRecord[],
+    private readonly documentName: string,
+  ) {
+    this.graph = new ProcedureGraph(layout, discovery);
+    this.nameList = this.collectNames();
+    this.stringStarts = Float64Array.from(stringList.map((s) => s.address));
+    this.navigation = createNavigationState(documentName, layout.entry === null ? null : hex(layout.entry));
+  }
+
+  private collectNames(): NativeName[] {
+    const seen = new Set<string>();
+    const out: NativeName[] = [];
+    const add = (address: number, name: string, kind: NativeName['kind']) => {
+      if (!name || address === 0 || !Number.isSafeInteger(address)) return;
+      const key = `${address}:${name}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push({ address: hex(address), name, kind });
+      if (!this.nameByAddress.has(address)) this.nameByAddress.set(address, name);
+      if (!this.addressByName.has(name)) this.addressByName.set(name, address);
+    };
+    for (const p of this.discovery.procedures)
+      if (!p.synthetic) add(p.start, p.name, p.kind === 'import' ? 'import' : 'function');
+    for (const s of this.layout.symbols)
+      if (s.defined)
+        add(s.address, s.name, s.kind === 'function' ? 'function' : s.kind === 'object' ? 'object' : 'label');
+    for (const e of this.layout.exports) add(e.address, e.name, 'export');
+    for (const i of this.layout.imports) if (i.address !== null) add(i.address, i.name, 'import');
+    for (const p of this.discovery.procedures)
+      if (p.synthetic && !this.addressByName.has(p.name)) this.addressByName.set(p.name, p.start);
+    return out.sort((a, b) => parseInt(a.address.slice(2), 16) - parseInt(b.address.slice(2), 16));
+  }
+
+  private summary(p: ProcedureRecord): ProcedureSummary {
+    return { address: hex(p.start), name: p.name, size: p.end - p.start, kind: p.kind, source: p.source };
+  }
+
+  private required(address: string): ProcedureRecord {
+    const p = this.graph.procedureAt(toOffset(address));
+    if (!p) {
+      throw new ReaError('not_found', `No procedure starts at ${address}.`, {
+        details: { address },
+        remediation: 'Use resolve_containing_procedure to find the procedure around an address.',
+      });
+    }
+    return p;
+  }
+
+  async document(): Promise<NativeDocument> {
+    const l = this.layout;
+    return {
+      name: this.documentName,
+      format: l.format,
+      architecture: l.architecture,
+      bits: l.bits,
+      endianness: l.endianness,
+      entry: l.entry === null ? null : hex(l.entry),
+      image_base: hex(l.imageBase),
+    };
+  }
+
+  async procedures(page: PageRequest, signal: AbortSignal): Promise<Page<ProcedureSummary>> {
+    throwIfAborted(signal, 'procedures');
+    const procs = this.discovery.procedures;
+    if (!page.query) {
+      const items = procs.slice(page.offset, page.offset + page.limit).map((p) => this.summary(p));
+      const end = page.offset + items.length;
+      return { items, total: procs.length, next_offset: end < procs.length ? end : null };
+    }
+    const found = paginate(procs, page, (p) => p.name);
+    return { ...found, items: found.items.map((p) => this.summary(p)) };
+  }
+
+  async procedure(address: string, signal: AbortSignal): Promise<ProcedureInfo | null> {
+    throwIfAborted(signal, 'procedure');
+    const p = this.graph.procedureAt(toOffset(address));
+    if (!p) return null;
+    const flow = this.graph.controlFlow(p);
+    return {
+      ...this.summary(p),
+      end: hex(p.end),
+      instruction_count: this.graph.instructionRange(p)[1] - this.graph.instructionRange(p)[0],
+      basic_block_count: flow.blocks.length,
+      caller_count: this.graph.callers(p).length,
+      callee_count: this.graph.callees(p).calls.length,
+      library: p.library,
+    };
+  }
+
+  async containingProcedure(address: string, signal: AbortSignal): Promise<ProcedureSummary | null> {
+    throwIfAborted(signal, 'procedure');
+    const p = this.graph.containing(toOffset(address));
+    return p ? this.summary(p) : null;
+  }
+
+  async instructions(procedure: string, page: PageRequest, signal: AbortSignal): Promise<Page<NativeInstruction>> {
+    throwIfAborted(signal, 'instructions');
+    const p = this.required(procedure);
+    const [lo, hi] = this.graph.instructionRange(p);
+    const total = hi - lo;
+    const first = Math.min(lo + page.offset, hi);
+    const last = Math.min(first + page.limit, hi);
+    const items: NativeInstruction[] = [];
+    const t = this.discovery.table;
+    let i = first;
+    while (i < last) {
+      const start = t.address[i]!;
+      const stop = t.address[last - 1]! + t.size[last - 1]!;
+      const bytes = this.layout.readAt(start, stop - start);
+      const decoded = bytes ? this.decoder.decode(bytes, start) : [];
+      let progressed = false;
+      for (const d of decoded) {
+        if (i >= last || d.address !== t.address[i]) break;
+        items.push({
+          address: hex(d.address),
+          size: d.size,
+          bytes: Buffer.from(d.bytes).toString('hex'),
+          mnemonic: d.mnemonic,
+          operands: d.operands,
+        });
+        i += 1;
+        progressed = true;
+      }
+      if (!progressed) {
+        items.push({ address: hex(t.address[i]!), size: t.size[i]!, bytes: '', mnemonic: '(bad)', operands: '' });
+        i += 1;
+      }
+    }
+    const end = page.offset + items.length;
+    return { items, total, next_offset: end < total ? end : null };
+  }
+
+  async controlFlow(procedure: string, signal: AbortSignal): Promise<ControlFlow> {
+    throwIfAborted(signal, 'control-flow');
+    return this.graph.controlFlow(this.required(procedure));
+  }
+
+  async callers(procedure: string, signal: AbortSignal): Promise<CallSite[]> {
+    throwIfAborted(signal, 'callers');
+    return this.graph.callers(this.required(procedure));
+  }
+
+  async callees(procedure: string, signal: AbortSignal): Promise<Callees> {
+    throwIfAborted(signal, 'callees');
+    return this.graph.callees(this.required(procedure));
+  }
+
+  async references(address: string, signal: AbortSignal): Promise<NativeReferences> {
+    throwIfAborted(signal, 'references');
+    const a = toOffset(address);
+    return { to: this.graph.referencesTo(a), from: this.graph.referencesFrom(a) };
+  }
+
+  async procedureReferences(procedure: string, signal: AbortSignal): Promise<NativeReference[]> {
+    throwIfAborted(signal, 'references');
+    return this.graph.referencesWithin(this.required(procedure));
+  }
+
+  private stringOut(s: StringRecord): NativeString {
+    return { address: hex(s.address), value: s.value, encoding: s.encoding, section: s.section };
+  }
+
+  async strings(page: PageRequest, signal: AbortSignal): Promise<Page<NativeString>> {
+    throwIfAborted(signal, 'strings');
+    const found = paginate(this.stringList, page, (s) => s.value);
+    return { ...found, items: found.items.map((s) => this.stringOut(s)) };
+  }
+
+  async stringAt(address: string, signal: AbortSignal): Promise<NativeString | null> {
+    throwIfAborted(signal, 'strings');
+    const a = toOffset(address);
+    const i = lowerBound(this.stringStarts, a);
+    const s = this.stringList[i];
+    return s && s.address === a ? this.stringOut(s) : null;
+  }
+
+  async names(page: PageRequest, signal: AbortSignal): Promise<Page<NativeName>> {
+    throwIfAborted(signal, 'names');
+    return paginate(this.nameList, page, (n) => n.name);
+  }
+
+  async nameAt(address: string, signal: AbortSignal): Promise<string | null> {
+    throwIfAborted(signal, 'names');
+    const a = toOffset(address);
+    return this.nameByAddress.get(a) ?? this.graph.procedureAt(a)?.name ?? null;
+  }
+
+  async addressOf(name: string, signal: AbortSignal): Promise<string | null> {
+    throwIfAborted(signal, 'names');
+    const a = this.addressByName.get(name);
+    return a === undefined ? null : hex(a);
+  }
+
+  async segments(signal: AbortSignal): Promise<NativeSegment[]> {
+    throwIfAborted(signal, 'segments');
+    return this.layout.sections
+      .filter((s) => s.flags.alloc && s.size > 0)
+      .sort((a, b) => a.address - b.address)
+      .map((s) => ({
+        name: s.name,
+        start: hex(s.address),
+        end: hex(s.address + s.size),
+        size: s.size,
+        file_offset: s.fileSize > 0 ? s.offset : null,
+        readable: true,
+        writable: s.flags.write,
+        executable: s.flags.execute,
+      }));
+  }
+
+  async isMapped(address: string, signal: AbortSignal): Promise<boolean> {
+    throwIfAborted(signal, 'navigation');
+    const a = toOffset(address);
+    return a >= 0 && this.layout.sections.some((s) => s.flags.alloc && a >= s.address && a < s.address + s.size);
+  }
+}

@@ -1,0 +1,158 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
+import { parseBinaryLayout } from '@rea/artifact';
+import type { BinaryLayout } from '@rea/artifact';
+import { withDeadline } from '@rea/provider-kit';
+import type {
+  ActiveTarget,
+  DeepProvider,
+  DeepSession,
+  OpenOptions,
+  ProbeResult,
+  TargetDescriptor,
+  TargetSupport,
+} from '@rea/provider-kit';
+import { engineVersion, loadEngine, openDecoder } from './engine.js';
+import type { EngineArchitecture } from './engine.js';
+import { discover } from './analysis/discovery.js';
+import { findStrings } from './analysis/strings.js';
+import { CAPSTONE_CAPABILITIES, CapstonePort } from './port.js';
+
+/** This package's version, part of the analysis profile. */
+export const CAPSTONE_PROVIDER_VERSION = '0.1.0';
+
+/** The provider id. */
+export const CAPSTONE_PROVIDER_ID = 'capstone';
+
+const ARCHITECTURES: readonly string[] = ['x86_64', 'x86', 'aarch64'];
+const FORMATS: readonly string[] = ['elf', 'pe', 'macho'];
+
+/** Options for {@link createCapstoneProvider}. */
+export interface CapstoneProviderOptions {
+  /** Deadline for opening a target (parse, decode, discovery), in ms. Default 600000. */
+  openDeadlineMs?: number;
+}
+
+function unsupported(layout: BinaryLayout, reason: string, message: string): ReaError {
+  return new ReaError('unsupported_target', message, {
+    remediation:
+      layout.format === 'macho-fat'
+        ? 'Extract one slice (lipo -thin) and open it, or use a provider that selects slices.'
+        : 'Open an ELF, PE or thin Mach-O file for x86-64, x86 or AArch64, or use a provider that supports this target.',
+    details: {
+      format: layout.format,
+      architecture: layout.architecture,
+      reason,
+      ...(layout.slices ? { slices: layout.slices.map((s) => s.architecture) } : {}),
+    },
+  });
+}
+
+/** The analysis profile: what shaped discovery. Its digest changes when the algorithm does. */
+export function capstoneProfile() {
+  return createAnalysisProfile({
+    name: 'capstone-discovery',
+    version: CAPSTONE_PROVIDER_VERSION,
+    settings: {
+      seeds: ['entry', 'symbols', 'exports', 'import-stubs', 'unwind-info', 'call-targets', 'code-pointers'],
+      decode: 'linear-sweep-restarting-at-seeds',
+      syntax: 'intel',
+      min_string: 4,
+    },
+  });
+}
+
+async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepSession> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(target.path, { signal });
+  } catch (error) {
+    throwIfAborted(signal, 'read');
+    throw new ReaError('target_unavailable', `Cannot read ${target.path}.`, {
+      details: { path: target.path, reason: error instanceof Error ? error.message : String(error) },
+    });
+  }
+  const layout = parseBinaryLayout(bytes, { signal });
+  if (layout.format === 'macho-fat') {
+    const names = (layout.slices ?? []).map((s) => s.architecture).join(', ');
+    throw unsupported(
+      layout,
+      'universal-binary',
+      `This is a universal Mach-O with slices ${names}; the embedded engine analyses one thin slice.`,
+    );
+  }
+  if (!FORMATS.includes(layout.format))
+    throw unsupported(layout, 'format', `The embedded engine does not analyse ${layout.format} files.`);
+  if (!ARCHITECTURES.includes(layout.architecture)) {
+    throw unsupported(
+      layout,
+      'architecture',
+      `The embedded engine decodes x86-64, x86 and AArch64, not ${layout.architecture} (${layout.machine}).`,
+    );
+  }
+  if (layout.endianness !== 'little')
+    throw unsupported(layout, 'endianness', 'The embedded engine decodes little-endian code only.');
+  const decoder = await openDecoder(layout.architecture as EngineArchitecture);
+  try {
+    const discovery = await discover(layout, decoder, signal);
+    const { strings } = await findStrings(layout, signal);
+    throwIfAborted(signal, 'publication');
+    const port = new CapstonePort(layout, decoder, discovery, strings, basename(target.path));
+    const version = await engineVersion();
+    return {
+      provider: { id: CAPSTONE_PROVIDER_ID, name: 'Capstone', version },
+      analysis_profile: capstoneProfile(),
+      session: port,
+      close: async () => {
+        decoder.close();
+      },
+    };
+  } catch (error) {
+    decoder.close();
+    throw error;
+  }
+}
+
+/**
+ * The embedded deep-analysis provider: Capstone compiled to WebAssembly, zero install. Opens ELF, PE
+ * and thin Mach-O on x86-64, x86 and AArch64; its session is a native port (see `@rea/native`)
+ * without pseudocode, comments or bookmarks. `embedded: true`, so `auto` falls back to it.
+ */
+export function createCapstoneProvider(options: CapstoneProviderOptions = {}): DeepProvider {
+  const deadline = options.openDeadlineMs ?? 600_000;
+  return {
+    kind: 'deep',
+    id: CAPSTONE_PROVIDER_ID,
+    name: 'Capstone',
+    version: CAPSTONE_PROVIDER_VERSION,
+    embedded: true,
+    capabilities: [...CAPSTONE_CAPABILITIES],
+    async probe(): Promise<ProbeResult> {
+      try {
+        await loadEngine();
+        return { status: 'ready', version: await engineVersion() };
+      } catch (error) {
+        return {
+          status: 'unavailable',
+          reason: error instanceof Error ? error.message : String(error),
+          remediation: 'Reinstall @rea/provider-capstone so that its WebAssembly engine is present.',
+        };
+      }
+    },
+    tools: () => [],
+    supportsTarget(target: TargetDescriptor): TargetSupport {
+      if (!FORMATS.includes(target.format)) return 'unsupported';
+      if (target.architecture === undefined) return 'unknown';
+      return ARCHITECTURES.includes(target.architecture) ? 'supported' : 'unsupported';
+    },
+    open(target: ActiveTarget, open: OpenOptions): Promise<DeepSession> {
+      return withDeadline((signal) => analyse(target, signal), {
+        ms: deadline,
+        signal: open.signal,
+        phase: 'open',
+        providerId: CAPSTONE_PROVIDER_ID,
+      });
+    },
+  };
+}
