@@ -12,6 +12,8 @@ export interface ByteSource {
   close(): Promise<void>;
 }
 
+const CHUNK = 1 << 20;
+
 /** A source over a buffer. */
 export function bufferSource(buffer: Buffer): ByteSource {
   return {
@@ -40,8 +42,26 @@ export async function fileSource(path: string): Promise<ByteSource> {
       return done === want ? buffer : buffer.subarray(0, done);
     },
     stream(start, end) {
-      if (end <= start) return Readable.from([], { objectMode: false });
-      return handle.createReadStream({ start, end: end - 1, autoClose: false, highWaterMark: 1 << 20 });
+      // Positional reads on the shared handle: many entry streams, one descriptor, closed by the owner.
+      let position = start;
+      return new Readable({
+        highWaterMark: CHUNK,
+        read() {
+          if (position >= end) {
+            this.push(null);
+            return;
+          }
+          const want = Math.min(CHUNK, end - position);
+          handle.read(Buffer.allocUnsafe(want), 0, want, position).then(
+            ({ bytesRead, buffer }) => {
+              if (bytesRead === 0) return this.destroy(new Error('unexpected end of file'));
+              position += bytesRead;
+              this.push(buffer.subarray(0, bytesRead));
+            },
+            (error: Error) => this.destroy(error),
+          );
+        },
+      });
     },
     close: () => handle.close(),
   };
