@@ -54,7 +54,10 @@ export async function fileSource(path: string): Promise<ByteSource> {
           const want = Math.min(CHUNK, end - position);
           handle.read(Buffer.allocUnsafe(want), 0, want, position).then(
             ({ bytesRead, buffer }) => {
-              if (bytesRead === 0) return this.destroy(new Error('unexpected end of file'));
+              if (bytesRead === 0) {
+                this.destroy(new Error('unexpected end of file'));
+                return;
+              }
               position += bytesRead;
               this.push(buffer.subarray(0, bytesRead));
             },
