@@ -5,41 +5,8 @@ import { readElfDynamic, readElfSymbols } from './elfSymbols.js';
 import { resolveElfPlt } from './elfPlt.js';
 import { elfMitigations } from './elfMitigations.js';
 import { createReadAt } from './mapping.js';
+import type { ElfContext, ElfProgramHeader, ElfSectionHeader } from './elfContext.js';
 import type { BinaryLayout, LayoutImport, LayoutSection, LayoutSegment, LayoutExport } from './types.js';
-
-/** One raw ELF section header, with the values REA needs to follow links between sections. */
-export interface ElfSectionHeader {
-  index: number;
-  name: string;
-  type: number;
-  flags: number;
-  address: number;
-  offset: number;
-  size: number;
-  link: number;
-  info: number;
-  entsize: number;
-}
-
-/** One raw ELF program header. */
-export interface ElfProgramHeader {
-  type: number;
-  flags: number;
-  offset: number;
-  address: number;
-  fileSize: number;
-  memorySize: number;
-}
-
-/** The parsed ELF headers shared by the symbol, dynamic and PLT readers. */
-export interface ElfContext {
-  reader: ByteReader;
-  is64: boolean;
-  machine: number;
-  fileType: number;
-  sections: ElfSectionHeader[];
-  programs: ElfProgramHeader[];
-}
 
 const SHF_WRITE = 1;
 const SHF_ALLOC = 2;

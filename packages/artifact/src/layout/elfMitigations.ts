@@ -1,27 +1,12 @@
 import { PT } from './elfNames.js';
-import type { ElfContext } from './elf.js';
+import type { ElfContext } from './elfContext.js';
 import type { ElfDynamic } from './elfSymbols.js';
+import { hasCanary, hasFortify } from './symbolHints.js';
 import type { LayoutMitigations, LayoutSymbol } from './types.js';
 
 const ET_REL = 1;
 const ET_EXEC = 2;
 const ET_DYN = 3;
-const CANARY = new Set(['__stack_chk_fail', '__stack_chk_guard', '__stack_chk_fail_local', '__intel_security_cookie']);
-const FORTIFIED = /^__[a-z0-9_]+_chk$/;
-
-/** True when a symbol table references a stack-protector helper or guard. */
-export function hasCanary(symbols: readonly LayoutSymbol[], prefix = ''): boolean {
-  return symbols.some((s) => CANARY.has(prefix && s.name.startsWith(prefix) ? s.name.slice(prefix.length) : s.name));
-}
-
-/** True when a symbol table references a FORTIFY_SOURCE checked libc function (`__memcpy_chk`, …). */
-export function hasFortify(symbols: readonly LayoutSymbol[], prefix = ''): boolean {
-  return symbols.some((s) => {
-    const name = prefix && s.name.startsWith(prefix) ? s.name.slice(prefix.length) : s.name;
-    return FORTIFIED.test(name) && !CANARY.has(name);
-  });
-}
-
 /**
  * ELF mitigations. NX from PT_GNU_STACK (absent means an executable stack on the ABIs that honour
  * it), PIE for ET_DYN, RELRO from PT_GNU_RELRO plus BIND_NOW. Relocatable objects report NX from

@@ -1,5 +1,5 @@
 import { SHT } from './elfNames.js';
-import type { ElfContext, ElfSectionHeader } from './elf.js';
+import type { ElfContext, ElfSectionHeader } from './elfContext.js';
 
 const EM_386 = 3;
 const EM_X86_64 = 62;

@@ -1,6 +1,6 @@
 import { malformed } from './reader.js';
 import { DT, PT, SHT } from './elfNames.js';
-import type { ElfContext, ElfSectionHeader } from './elf.js';
+import type { ElfContext, ElfSectionHeader } from './elfContext.js';
 import type { LayoutSymbol } from './types.js';
 
 const KINDS: Array<LayoutSymbol['kind']> = ['other', 'object', 'function'];

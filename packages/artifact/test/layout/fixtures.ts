@@ -130,3 +130,43 @@ export const elfMipsObject = (): string =>
     args: [...quiet, '--target=mips-linux-gnu', '-O1', '-c'],
     output: 'hello-mips.o',
   });
+
+/** PE32+ executable and DLL from mingw-w64 (COFF symbol table kept). */
+export const peX64Exe = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'x86_64-w64-mingw32-gcc',
+    args: [...quiet, '-O1'],
+    output: 'hello-x64.exe',
+  });
+export const peX64Dll = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'x86_64-w64-mingw32-gcc',
+    args: [...quiet, '-O1', '-shared'],
+    output: 'hello-x64.dll',
+  });
+
+/** PE32 (i386) executable: clang objects, an import library from msvcrt.def, lld-link with /guard:cf. */
+export const peI386Exe = (): string => {
+  const object = compileFixture({
+    source: source('hello.c'),
+    compiler: 'clang',
+    args: [...quiet, '--target=i686-pc-windows-msvc', '-O1', '-c'],
+    output: 'hello-i386.obj',
+  });
+  const library = compileFixture({
+    source: source('msvcrt.def'),
+    compiler: 'llvm-dlltool',
+    args: ['-m', 'i386', '-d'],
+    output: 'msvcrt-i386.lib',
+    outputFlag: '-l',
+  });
+  return compileFixture({
+    source: [object, library],
+    compiler: 'lld-link',
+    args: ['/entry:main', '/subsystem:console', '/nodefaultlib', '/guard:cf'],
+    output: 'hello-i386.exe',
+    outputFlag: '/out:',
+  });
+};

@@ -162,3 +162,72 @@ export function dumpSection(path: string, section: string, into: string): Buffer
   run('llvm-objcopy', [`--dump-section=${section}=${into}`, path, `${into}.discard`]);
   return readFileSync(into);
 }
+
+/** One `Name {` block of llvm-readobj's text output: its fields (repeatable) and nested blocks. */
+export interface ReadobjBlock {
+  name: string;
+  fields: Map<string, string[]>;
+  children: ReadobjBlock[];
+}
+
+/** Parses llvm-readobj's default text output into blocks (`Key {`/`Key [` open, `}`/`]` close). */
+export function parseReadobjText(text: string): ReadobjBlock {
+  const root: ReadobjBlock = { name: 'root', fields: new Map(), children: [] };
+  const stack = [root];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const top = stack[stack.length - 1]!;
+    const open = /^(.*?)\s*[{[]\s*(?:\((.*)\))?$/.exec(line);
+    if (line === '}' || line === ']') {
+      if (stack.length > 1) stack.pop();
+    } else if (open && !line.includes(': ')) {
+      // `Characteristics [ (0x60000060)`: the raw value is kept under the key "value".
+      const block: ReadobjBlock = {
+        name: open[1]!,
+        fields: new Map(open[2] ? [['value', [open[2]]]] : []),
+        children: [],
+      };
+      top.children.push(block);
+      stack.push(block);
+    } else {
+      const colon = line.indexOf(': ');
+      if (colon < 0) {
+        // A flag line inside a list, e.g. `IMAGE_SCN_CNT_CODE (0x20)`.
+        if (line) top.fields.set(line, [...(top.fields.get(line) ?? []), line]);
+        continue;
+      }
+      const key = line.slice(0, colon);
+      top.fields.set(key, [...(top.fields.get(key) ?? []), line.slice(colon + 2)]);
+    }
+  }
+  return root;
+}
+
+/** All blocks named `name`, at any depth. */
+export function blocks(root: ReadobjBlock, name: string): ReadobjBlock[] {
+  const out: ReadobjBlock[] = [];
+  const walk = (block: ReadobjBlock) => {
+    for (const child of block.children) {
+      if (child.name === name) out.push(child);
+      walk(child);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** The first value of a field, or ''. */
+export function field(block: ReadobjBlock, key: string): string {
+  return block.fields.get(key)?.[0] ?? '';
+}
+
+/** A number as llvm-readobj prints it (`0x1F`, `31`, `.text (1)` → 1 when asked for the parenthesised part). */
+export function num(text: string): number {
+  const hex = /0x([0-9a-f]+)/i.exec(text);
+  return hex ? Number.parseInt(hex[1]!, 16) : Number.parseInt(text, 10);
+}
+
+/** `llvm-readobj` text for a non-ELF file (COFF, Mach-O). */
+export function readobjText(path: string, args: readonly string[]): ReadobjBlock {
+  return parseReadobjText(run('llvm-readobj', [...args, path]));
+}
