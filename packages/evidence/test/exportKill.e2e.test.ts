@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exportBundle, importBundle, sealEvidence } from '@rea/evidence';
+import { withTempDir } from '@rea/test-helpers';
+import { functionObservation } from './records.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '..', '..', '..');
+const script = join(here, 'fixtures', 'exportLarge.mjs');
+const RECORDS = 60;
+
+/** Runs the exporting child and SIGKILLs it `delayMs` after it starts exporting (if still running). */
+function exportAndKill(destination: string, delayMs: number): Promise<{ killed: boolean; stdout: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [script, destination, String(RECORDS), '2000'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let timer: NodeJS.Timeout | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (timer === undefined && stdout.includes('exporting')) {
+        timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', fail);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL') done({ killed: true, stdout });
+      else if (code === 0) done({ killed: false, stdout });
+      else fail(new Error(`export child failed (${code}): ${stderr}`));
+    });
+  });
+}
+
+describe('exportBundle under SIGKILL', () => {
+  beforeAll(() => {
+    // The child imports the built package.
+    const build = spawnSync(process.execPath, ['tools/build.mjs', '@rea/evidence'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
+    if (build.status !== 0) throw new Error(`building @rea/evidence failed: ${build.stderr}`);
+  }, 120_000);
+
+  it('should leave the destination absent, previous, or a complete valid bundle', async () => {
+    const previous = sealEvidence(functionObservation('0x1'));
+    const outcomes = { killed: 0, completed: 0, previousKept: 0, absent: 0, published: 0 };
+    for (let iteration = 0; iteration < 10; iteration += 1) {
+      await withTempDir(async (dir) => {
+        const destination = join(dir, 'session-bundle.json');
+        const withPrevious = iteration % 2 === 1;
+        if (withPrevious) await exportBundle([previous], destination);
+        // Random kill points across the export, including very early and (sometimes) after it ends.
+        const delay = iteration === 0 ? 100 : Math.floor(Math.random() * 1500);
+        const { killed } = await exportAndKill(destination, delay);
+        outcomes[killed ? 'killed' : 'completed'] += 1;
+
+        if (!existsSync(destination)) {
+          expect(withPrevious).toBe(false);
+          expect(killed).toBe(true);
+          outcomes.absent += 1;
+        } else {
+          const bundle = await importBundle(destination);
+          const ids = bundle.records.map((r) => r.evidence_id);
+          if (withPrevious && ids.length === 1 && ids[0] === previous.evidence_id) outcomes.previousKept += 1;
+          else {
+            expect(ids).toHaveLength(RECORDS);
+            expect(new Set(ids).size).toBe(RECORDS);
+            outcomes.published += 1;
+          }
+        }
+        // Anything else in the folder is a hidden staging file, never a bundle under the final name.
+        for (const name of readdirSync(dir).filter((n) => n !== 'session-bundle.json')) {
+          expect(name).toMatch(/^\.session-bundle\.json\.[0-9a-f]{16}\.partial$/);
+        }
+        if (!killed) expect(readdirSync(dir)).toEqual(['session-bundle.json']);
+      });
+    }
+    // The kills must have landed mid-export at least once for the test to mean anything.
+    expect(outcomes.killed).toBeGreaterThan(0);
+    expect(outcomes.absent + outcomes.previousKept).toBeGreaterThan(0);
+    console.log(`SIGKILL export outcomes: ${JSON.stringify(outcomes)}`);
+  }, 120_000);
+});
