@@ -29,12 +29,17 @@ export interface Converted {
   ajvErrors: (value: unknown) => string;
 }
 
+// One engine of each kind for the whole suite, as a server keeps them; compiled schemas are reused
+// by `$id` exactly as the SDK does.
+const sdkValidator = new AjvJsonSchemaValidator();
+const ajv = strictAjv();
+
 /** Passes `schema` through the SDK (`fromJsonSchema`), then compiles what it returns with strict ajv. */
 export function convert(schema: Record<string, unknown>): Converted {
-  const wrapped = fromJsonSchema(schema, new AjvJsonSchemaValidator());
+  const wrapped = fromJsonSchema(schema, sdkValidator);
   const converted = wrapped['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) as Record<string, unknown>;
-  const ajv = strictAjv();
-  const compiled = ajv.compile(converted);
+  const id = converted['$id'];
+  const compiled = (typeof id === 'string' ? ajv.getSchema(id) : undefined) ?? ajv.compile(converted);
   return {
     schema: converted,
     sdkAccepts: (value) => {
