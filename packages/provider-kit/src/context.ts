@@ -5,8 +5,11 @@ export type ClientFeature = 'progress' | 'elicitation' | 'sampling' | 'roots';
 
 /** Reports progress observations. Implementations rate-bound and number them; see createProgressReporter. */
 export interface ProgressSink {
-  /** One status observation: the phase and what was observed (never a fabricated percentage). */
-  report(message: string): void;
+  /**
+   * One status observation: what was observed (never a fabricated percentage), optionally naming the
+   * phase it belongs to.
+   */
+  report(message: string, phase?: string): void;
 }
 
 /** Structured logger; output goes to stderr and MCP logging, never stdout. */

@@ -1,7 +1,9 @@
 /**
  * @rea/provider-kit — every export of this module is public API.
  *
- * Tool contracts (defineTool, executeTool), effects and their MCP annotations, and the tool context.
+ * Tool contracts (defineTool, executeTool), effects and their MCP annotations, the tool context, the
+ * Provider interface, the registry and selection policy, owned processes and resources, configuration,
+ * deadlines, progress and cancellation.
  */
 export { EFFECT_FLAGS, deriveAnnotations, validateEffects } from './effects.js';
 export type { ToolAnnotations, ToolEffects } from './effects.js';
@@ -27,3 +29,39 @@ export type {
   SessionView,
   ToolContext,
 } from './context.js';
+export { createProviderBinding, isDeepProvider, requireCapability, validateProvider } from './provider.js';
+export type {
+  DeepProvider,
+  DeepSession,
+  OpenOptions,
+  ProbeResult,
+  Provider,
+  TargetDescriptor,
+  TargetSupport,
+  ToolsProvider,
+} from './provider.js';
+export { PROVIDER_ID_PATTERN, parseProviderChoice } from './providerId.js';
+export type { ChoiceSource, ProviderChoice } from './providerId.js';
+export { createProviderRegistry, probeProviders } from './registry.js';
+export type { ProviderRegistry } from './registry.js';
+export { describeCandidates, selectProvider } from './selection.js';
+export type { ProviderCandidate, ProviderSelection, SelectProviderOptions, SelectionFailure } from './selection.js';
+export { createProcessSupervisor } from './supervisor/supervisor.js';
+export type { OwnedResource, ProcessSupervisor, SupervisorOptions } from './supervisor/supervisor.js';
+export { cleanupIncomplete } from './supervisor/ownedProcess.js';
+export type {
+  LineageObservation,
+  ObservedProcess,
+  OwnedProcess,
+  OwnedResourceKind,
+  ProcessExit,
+  ProcessIdentity,
+  RemainingResources,
+  StartOptions,
+} from './supervisor/ownedProcess.js';
+export { CONFIG_VARIABLES, ENVELOPE_RESERVE_BYTES, MIN_RESPONSE_BYTES, readConfig } from './config.js';
+export type { ReaConfig } from './config.js';
+export { createProgressReporter, startWaitingNotices } from './progress.js';
+export type { ProgressNotification, ProgressReporter, ProgressReporterOptions, WaitingNotices } from './progress.js';
+export { withDeadline } from './deadline.js';
+export type { DeadlineOptions } from './deadline.js';

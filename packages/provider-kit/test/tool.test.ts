@@ -130,3 +130,142 @@ describe('executeTool', () => {
     expect(error.code).toBe('cancelled');
   });
 });
+
+describe('derived annotations', () => {
+  // Every consistent combination of the flags that feed the annotations, checked against the rule
+  // stated in the design: destructive = mayDiscardData ∨ executesForeignCode ∨ mutatesDevice.
+  const combos: ToolEffects[] = [];
+  for (let bits = 0; bits < 64; bits += 1) {
+    const flag = (n: number) => (bits & (1 << n)) !== 0;
+    const effects: ToolEffects = {
+      ...pure,
+      mayDiscardData: flag(0),
+      executesForeignCode: flag(1),
+      launchesProcess: flag(1),
+      mutatesDevice: flag(2),
+      idempotent: flag(3),
+      openWorld: flag(4),
+      readOnly: flag(5),
+      mutatesSession: !flag(5),
+    };
+    const contradicts =
+      effects.readOnly && (effects.mayDiscardData || effects.executesForeignCode || effects.mutatesDevice);
+    if (!contradicts) combos.push(effects);
+  }
+
+  it('should cover consistent combinations', () => {
+    // 32 non-read-only combinations, plus the 4 read-only ones that neither discard, run foreign code nor touch a device.
+    expect(combos.length).toBe(36);
+  });
+
+  for (const effects of combos) {
+    const label = Object.entries(effects)
+      .filter(([, on]) => on)
+      .map(([flag]) => flag)
+      .join('+');
+    it(`should derive the annotations of ${label}`, () => {
+      const contract = defineTool({
+        ...echoDefinition,
+        produces: 'result',
+        result: z.object({ text: z.string() }),
+        run: async (input: { text: string }) => ({ text: input.text }),
+        effects,
+      });
+      expect(contract.annotations).toEqual({
+        readOnlyHint: effects.readOnly,
+        destructiveHint: effects.mayDiscardData || effects.executesForeignCode || effects.mutatesDevice,
+        idempotentHint: effects.idempotent,
+        openWorldHint: effects.openWorld,
+      });
+    });
+  }
+
+  it('should refuse readOnly with each mutating flag, and foreign code that runs nowhere', () => {
+    for (const flag of ['mutatesSession', 'writesFilesystem', 'mayDiscardData', 'mutatesDevice'] as const) {
+      expect(() =>
+        defineTool({
+          ...echoDefinition,
+          produces: 'result',
+          run: async (input: { text: string }) => ({ text: input.text }),
+          effects: { ...pure, mutatesSession: false, readOnly: true, [flag]: true },
+        }),
+      ).toThrow(new RegExp(`readOnly contradicts ${flag}`));
+    }
+    expect(() => defineTool({ ...echoDefinition, effects: { ...pure, executesForeignCode: true } })).toThrow(
+      /executesForeignCode needs launchesProcess or openWorld/,
+    );
+    expect(() =>
+      defineTool({ ...echoDefinition, effects: { ...pure, unexpected: true } as unknown as ToolEffects }),
+    ).toThrow(/unknown flags: unexpected/);
+  });
+
+  it('should refuse an Evidence tool that does not declare mutatesSession', () => {
+    expect(() => defineTool({ ...echoDefinition, effects: { ...pure, mutatesSession: false } })).toThrow(
+      /must declare mutatesSession/,
+    );
+  });
+});
+
+describe('union inputs', () => {
+  const byName = z.object({
+    kind: z.literal('name').describe('Select by symbol name.'),
+    name: z.string().min(1).describe('Symbol name.'),
+  });
+  const byAddress = z.object({
+    kind: z.literal('address').describe('Select by address.'),
+    address: z
+      .string()
+      .regex(/^0x[0-9a-f]+$/)
+      .describe('Hex address.'),
+  });
+  const unionDefinition = {
+    name: 'locate_symbol',
+    title: 'Locate symbol',
+    description: 'Locates a symbol by name or by address and returns what was selected.',
+    input: z.union([byName, byAddress]),
+    result: z.object({ selected: z.string() }),
+    examples: [
+      { input: { kind: 'name' as const, name: 'main' } },
+      { input: { kind: 'address' as const, address: '0x10' } },
+    ],
+    effects: pure,
+    produces: 'result' as const,
+    run: async (input: { kind: 'name'; name: string } | { kind: 'address'; address: string }) => ({
+      selected: input.kind === 'name' ? input.name : input.address,
+    }),
+  };
+
+  it('should accept a union of described objects and run either member', async () => {
+    const contract = defineTool(unionDefinition);
+    expect(await executeTool(contract, { kind: 'address', address: '0x401000' }, context())).toEqual({
+      kind: 'result',
+      value: { selected: '0x401000' },
+    });
+    expect(await executeTool(contract, { kind: 'name', name: 'main' }, context())).toEqual({
+      kind: 'result',
+      value: { selected: 'main' },
+    });
+  });
+
+  it('should refuse an input that matches no member with invalid_request', async () => {
+    const contract = defineTool(unionDefinition);
+    const error = await failure(executeTool(contract, { kind: 'address', address: 'main' }, context()));
+    expect(error.code).toBe('invalid_request');
+    expect(Array.isArray(error.details['issues'])).toBe(true);
+  });
+
+  it('should refuse an undescribed property in any union member', () => {
+    expect(() =>
+      defineTool({
+        ...unionDefinition,
+        input: z.union([byName, z.object({ kind: z.literal('address'), address: z.string() })]),
+      }),
+    ).toThrow(/"kind" has no description/);
+  });
+
+  it('should refuse a root that is not an object or a union of objects', () => {
+    expect(() => defineTool({ ...unionDefinition, input: z.string(), examples: [{ input: 'x' }] } as never)).toThrow(
+      /must be an object schema or a union of object schemas/,
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReaError } from '@rea/evidence';
+import type { OwnedResourceKind } from './ownedProcess.js';
+
+/** A non-process owned resource and how to release it. */
+export interface ReleasableResource {
+  kind: Exclude<OwnedResourceKind, 'processes'>;
+  id: string;
+  /** Releases it; failures are reported by `present()` afterwards, not thrown. */
+  release(): Promise<void>;
+  /** True while the resource still exists on the host. */
+  present(): boolean;
+}
+
+/** Mount points listed by the host (Linux mountinfo), or null when the host does not list them. */
+function mountPoints(): string[] | null {
+  try {
+    const info = readFileSync('/proc/self/mountinfo', 'utf8');
+    // Field 5 is the mount point, with space, tab, newline and backslash octal-escaped.
+    return info
+      .split('\n')
+      .map((line) => line.split(' ')[4])
+      .filter((field): field is string => field !== undefined)
+      .map((field) => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8))));
+  } catch {
+    return null;
+  }
+}
+
+function mountsUnder(dir: string): string[] {
+  return (mountPoints() ?? []).filter((point) => point.startsWith(`${dir}/`));
+}
+
+function mounted(mountPoint: string): boolean | null {
+  const points = mountPoints();
+  return points === null ? null : points.includes(mountPoint);
+}
+
+const PREFIX = /^[a-z0-9][a-z0-9-]{0,31}$/;
+
+/** Creates a fresh mode-0700 directory under the system temp directory as an owned resource. */
+export async function createOwnedTempDir(prefix: string): Promise<ReleasableResource & { path: string }> {
+  if (!PREFIX.test(prefix)) {
+    throw new ReaError('invalid_request', `Temp directory prefix "${prefix}" is not a short kebab-case word.`, {
+      details: { reason: 'invalid-prefix', prefix },
+    });
+  }
+  const path = await mkdtemp(join(tmpdir(), `rea-${prefix}-`));
+  await chmod(path, 0o700);
+  return {
+    kind: 'temp-directories',
+    id: path,
+    path,
+    release: async () => {
+      // Never delete recursively through a mount (it may expose data REA does not own): leave the directory.
+      if (mountsUnder(path).length > 0) return;
+      await rm(path, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+    },
+    present: () => existsSync(path),
+  };
+}
+
+/** A socket file (and optional closer) as an owned resource: release closes it, then unlinks the file. */
+export function ownedSocket(path: string, close?: () => Promise<void> | void): ReleasableResource {
+  return {
+    kind: 'sockets',
+    id: path,
+    release: async () => {
+      try {
+        await close?.();
+      } catch {
+        // The file check below decides whether anything remains.
+      }
+      try {
+        if (lstatSync(path).isSocket()) await unlink(path);
+      } catch {
+        // Already gone.
+      }
+    },
+    present: () => {
+      try {
+        return lstatSync(path).isSocket();
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** A mount as an owned resource: release runs `unmount`; it remains while the host still lists it. */
+export function ownedMount(mountPoint: string, unmount: () => Promise<void>): ReleasableResource {
+  let failed = false;
+  let released = false;
+  return {
+    kind: 'mounts',
+    id: mountPoint,
+    release: async () => {
+      try {
+        await unmount();
+        released = true;
+      } catch {
+        failed = true;
+      }
+    },
+    present: () => {
+      const listed = mounted(mountPoint);
+      if (listed !== null) return listed;
+      return failed || !released;
+    },
+  };
+}
