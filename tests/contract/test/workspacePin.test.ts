@@ -31,7 +31,7 @@ function manifests(): Array<Record<string, unknown>> {
  */
 const PINNED = [
   { name: '@rea/bench', private: true, exports: [], bin: {} },
-  { name: '@rea/contract-tests', private: true, exports: [], bin: {} },
+  { name: '@rea/contract-tests', private: true, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/evidence', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/provider-kit', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/schema', private: false, exports: ['.', './package.json'], bin: {} },
