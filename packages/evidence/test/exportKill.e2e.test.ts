@@ -1,6 +1,8 @@
+// End-to-end checks against the built package (built once, here): a bundle export killed with
+// SIGKILL at random points, and the README's library example run as a consumer would run it.
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exportBundle, importBundle, sealEvidence } from '@rea/evidence';
@@ -87,4 +89,28 @@ describe('exportBundle under SIGKILL', () => {
     expect(outcomes.absent + outcomes.previousKept).toBeGreaterThan(0);
     console.log(`SIGKILL export outcomes: ${JSON.stringify(outcomes)}`);
   }, 120_000);
+});
+
+describe('README example', () => {
+  it('should run as written and print what its comments say', () =>
+    withTempDir((dir) => {
+      const readme = readFileSync(join(here, '..', 'README.md'), 'utf8');
+      const code = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
+      expect(code).toBeDefined();
+      // Run from the package folder, so `@rea/evidence` resolves to the built package by its own name.
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', code!], {
+        cwd: join(here, '..'),
+        env: { ...process.env, TMPDIR: dir },
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      const expected = [...code!.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => m[1]!);
+      const printed = run.stdout.trimEnd().split('\n');
+      expect(printed).toHaveLength(expected.length);
+      expect(expected[0]).toBe('ev_ followed by 64 hex digits');
+      expect(printed[0]).toMatch(/^ev_[0-9a-f]{64}$/);
+      expect(printed.slice(1)).toEqual(expected.slice(1));
+      expect(readdirSync(dir)).toEqual([`rea-readme-${run.pid}.json`]);
+    }));
 });
