@@ -31,12 +31,14 @@ function manifests(): Array<Record<string, unknown>> {
  */
 const PINNED = [
   { name: '@rea/bench', private: true, exports: [], bin: {} },
+  { name: '@rea/cli', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/contract-tests', private: true, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/evidence', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/provider-kit', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/schema', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/server', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/test-helpers', private: true, exports: ['.', './package.json'], bin: {} },
+  { name: 'rea', private: false, exports: ['.', './package.json'], bin: { rea: './dist/bin.js' } },
 ];
 
 describe('workspace surface', () => {

@@ -1,0 +1,147 @@
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import { ReaError, importBundle, throwIfAborted } from '@rea/evidence';
+import type { EvidenceRecord } from '@rea/evidence';
+import { executeTool } from '@rea/provider-kit';
+import type { AnyToolContract } from '@rea/provider-kit';
+import { formatEvidence } from '../format.js';
+import type { OutputFormat } from '../format.js';
+import type { Invocation } from '../invocation.js';
+import { detectTarget } from './detect.js';
+import type { DetectedTarget, TargetKind } from './detect.js';
+
+/** The overview tools `rea analyze` runs for each kind of target, in order, with their input. */
+export const OVERVIEW_PLAN: Readonly<
+  Record<TargetKind, ReadonlyArray<{ tool: string; input: (path: string) => object }>>
+> = {
+  'native-binary': [
+    { tool: 'inspect_binary_layout', input: (path) => ({ path }) },
+    { tool: 'inspect_artifact', input: (path) => ({ path }) },
+  ],
+  archive: [{ tool: 'inspect_artifact', input: (path) => ({ path }) }],
+  apk: [{ tool: 'inspect_artifact', input: (path) => ({ path }) }],
+  asar: [
+    { tool: 'inspect_artifact', input: (path) => ({ path }) },
+    { tool: 'analyze_javascript_application', input: (path) => ({ path }) },
+  ],
+  directory: [
+    { tool: 'inspect_artifact', input: (path) => ({ path }) },
+    { tool: 'analyze_javascript_application', input: (path) => ({ path }) },
+  ],
+  file: [{ tool: 'inspect_artifact', input: (path) => ({ path }) }],
+  'evidence-bundle': [],
+};
+
+/** One step of an analysis: the record it produced, or why it produced none. */
+export interface AnalyzeStep {
+  tool: string;
+  evidence_id: string | null;
+  /** Why the step was skipped or failed (the error code and message), or null. */
+  note: string | null;
+}
+
+/** What `rea analyze --format json` prints. */
+export interface AnalyzeReport {
+  target: DetectedTarget;
+  steps: AnalyzeStep[];
+  records: EvidenceRecord[];
+  export: { path: string; record_count: number; sha256: string } | null;
+}
+
+async function runSteps(
+  invocation: Invocation,
+  target: DetectedTarget,
+  tools: readonly AnyToolContract[],
+  quiet: boolean,
+) {
+  const steps: AnalyzeStep[] = [];
+  const records: EvidenceRecord[] = [];
+  if (target.kind === 'evidence-bundle') {
+    const bundle = await importBundle(target.path, { signal: invocation.scope.signal });
+    invocation.ledger.merge(bundle.records);
+    records.push(...bundle.records);
+    steps.push({
+      tool: 'import_evidence_bundle',
+      evidence_id: null,
+      note: `${bundle.records.length} verified record(s)`,
+    });
+    return { steps, records };
+  }
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  for (const step of OVERVIEW_PLAN[target.kind]) {
+    throwIfAborted(invocation.scope.signal, step.tool);
+    const contract = byName.get(step.tool);
+    if (contract === undefined) {
+      steps.push({ tool: step.tool, evidence_id: null, note: 'not in this installation’s catalog' });
+      continue;
+    }
+    const context = invocation.toolContext(quiet);
+    context.progress.report(`${step.tool}: ${target.path}`);
+    try {
+      const outcome = await executeTool(contract, step.input(target.path), context);
+      if (outcome.kind === 'evidence') {
+        const record = invocation.ledger.retain(outcome.record);
+        records.push(record);
+        steps.push({ tool: step.tool, evidence_id: record.evidence_id, note: null });
+      }
+    } catch (error) {
+      // A failed overview step is part of the report; cancellation ends the whole analysis.
+      if (invocation.scope.signal.aborted) throw error;
+      const e = error as ReaError;
+      steps.push({ tool: step.tool, evidence_id: null, note: `${e.code}: ${e.message}` });
+    } finally {
+      context.progress.clear();
+    }
+  }
+  return { steps, records };
+}
+
+function human(report: AnalyzeReport): string {
+  const parts = [`${report.target.path}: ${report.target.kind} (${report.target.format})`, ''];
+  for (const record of report.records) parts.push(formatEvidence(record));
+  const notes = report.steps.filter((s) => s.note !== null);
+  if (notes.length > 0) parts.push('notes:', ...notes.map((s) => `  ${s.tool}: ${s.note}`), '');
+  parts.push('evidence ids:', ...report.records.map((r) => `  ${r.evidence_id}  ${r.operation}`));
+  if (report.export) parts.push('', `exported ${report.export.record_count} record(s) to ${report.export.path}`);
+  return `${parts.join('\n')}\n`;
+}
+
+/** `rea analyze <path>`: detect, run the matching overview tools, print one report. */
+export function analyzeCommand(invocation: Invocation): Command {
+  return new Command('analyze')
+    .summary('detect what a path is and run the matching overview tools')
+    .description(
+      "REA's main job for a person. Detects what <path> is — a native binary (ELF, PE, Mach-O), an archive, ASAR or APK, an application directory, or an exported evidence bundle — runs the matching overview tools, and prints one readable report with the evidence ids. --format json prints the records; --export <file> writes them as an evidence bundle.",
+    )
+    .argument('<path>', 'the file or directory to analyze')
+    .addOption(new Option('--format <format>', 'output format').choices(['human', 'json']).default('human'))
+    .option('--export <file>', 'write the records as an evidence bundle to <file> (atomically)')
+    .option('--quiet', 'no progress on stderr')
+    .action(async (path: string, options: { format: OutputFormat; export?: string; quiet?: boolean }) => {
+      const target = await detectTarget(resolve(invocation.io.cwd, path));
+      const tools = target.kind === 'evidence-bundle' ? [] : await invocation.host.loadTools();
+      const { steps, records } = await runSteps(invocation, target, tools, options.quiet === true);
+      if (records.length === 0) {
+        throw new ReaError(
+          'capability_unavailable',
+          `No overview tool could analyze ${target.path} (${target.kind}).`,
+          {
+            details: {
+              capability: `analyze:${target.kind}`,
+              steps: steps.map((s) => ({ tool: s.tool, note: s.note })),
+            },
+            remediation: 'Run `rea doctor` to see which providers are ready, or call a specific tool command.',
+          },
+        );
+      }
+      let exported: AnalyzeReport['export'] = null;
+      if (options.export !== undefined) {
+        const result = await invocation.ledger.exportBundle(resolve(invocation.io.cwd, options.export), {
+          signal: invocation.scope.signal,
+        });
+        exported = { path: result.path, record_count: result.record_count, sha256: result.sha256 };
+      }
+      const report: AnalyzeReport = { target, steps, records, export: exported };
+      await invocation.out(options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : human(report));
+    });
+}

@@ -1,0 +1,79 @@
+import { open, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { ReaError } from '@rea/evidence';
+
+/** What `rea analyze` found at a path. */
+export type TargetKind = 'native-binary' | 'archive' | 'asar' | 'apk' | 'directory' | 'evidence-bundle' | 'file';
+
+/** The detection result: the kind and, for native binaries, the container format. */
+export interface DetectedTarget {
+  path: string;
+  kind: TargetKind;
+  /** elf | pe | macho | zip | asar | directory | json | unknown */
+  format: string;
+}
+
+const MACHO = new Set([0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe, 0xbebafeca]);
+
+/**
+ * Classifies `path` by its bytes (never by name alone): ELF, PE or Mach-O magic is a native binary;
+ * a ZIP signature is an archive (an APK when it is named .apk); an ASAR pickle header is an ASAR;
+ * a JSON object naming Evidence records is an evidence bundle; a folder is a directory.
+ * A missing path is `not_found`; an unreadable one `access_denied` or `target_unavailable`.
+ */
+export async function detectTarget(path: string): Promise<DetectedTarget> {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new ReaError('not_found', `${path} does not exist.`, { details: { reason: 'missing', path } });
+    }
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new ReaError('access_denied', `${path} cannot be read.`, { details: { path, reason: code } });
+    }
+    throw new ReaError('target_unavailable', `${path} cannot be read (${code ?? 'error'}).`, {
+      details: { path, reason: code ?? 'unreadable' },
+    });
+  }
+  if (info.isDirectory()) return { path, kind: 'directory', format: 'directory' };
+  const head = Buffer.alloc(4096);
+  let length: number;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      length = (await handle.read(head, 0, head.length, 0)).bytesRead;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ReaError(code === 'EACCES' ? 'access_denied' : 'target_unavailable', `${path} cannot be read.`, {
+      details: { path, reason: code ?? 'unreadable' },
+    });
+  }
+  const bytes = head.subarray(0, length);
+  if (length >= 4 && bytes.readUInt32BE(0) === 0x7f454c46) return { path, kind: 'native-binary', format: 'elf' };
+  if (length >= 64 && bytes[0] === 0x4d && bytes[1] === 0x5a) {
+    const pe = bytes.readUInt32LE(0x3c);
+    if (pe + 4 > length || bytes.readUInt32BE(pe) === 0x50450000) return { path, kind: 'native-binary', format: 'pe' };
+  }
+  if (length >= 8 && MACHO.has(bytes.readUInt32BE(0))) {
+    // 0xcafebabe is also a Java class file; fat Mach-O headers have a small architecture count.
+    const fat = bytes.readUInt32BE(0) === 0xcafebabe;
+    if (!fat || bytes.readUInt32BE(4) < 32) return { path, kind: 'native-binary', format: 'macho' };
+  }
+  if (length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5)) {
+    return { path, kind: extname(path).toLowerCase() === '.apk' ? 'apk' : 'archive', format: 'zip' };
+  }
+  // ASAR: a Chromium pickle whose first field is 4, then the JSON header starting with {"files".
+  if (length >= 24 && bytes.readUInt32LE(0) === 4 && bytes.subarray(16, 24).toString('latin1') === '{"files"') {
+    return { path, kind: 'asar', format: 'asar' };
+  }
+  const text = bytes.toString('utf8').trimStart();
+  if (text.startsWith('{') && /"records"\s*:/.test(text) && /"(format|version|bundle_version)"\s*:/.test(text)) {
+    return { path, kind: 'evidence-bundle', format: 'json' };
+  }
+  return { path, kind: 'file', format: 'unknown' };
+}

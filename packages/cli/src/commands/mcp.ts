@@ -1,0 +1,31 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Invocation } from '../invocation.js';
+
+/** Parses `[host:]port` (default host 127.0.0.1); throws a usage error otherwise. */
+export function parseListenAddress(value: string): { host: string; port: number } {
+  const m = /^(?:(\[[0-9a-fA-F:]+\]|[^:]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || !Number.isInteger(port) || port > 65535) {
+    throw new InvalidArgumentError(`expected [host:]port with a port from 0 to 65535, got "${value}".`);
+  }
+  const host = m[1] ? m[1].replace(/^\[|\]$/g, '') : '127.0.0.1';
+  return { host, port };
+}
+
+/** `rea mcp`: the MCP server over stdio, or Streamable HTTP with `--http [host:]port`. */
+export function mcpCommand(invocation: Invocation): Command {
+  return new Command('mcp')
+    .summary('run the MCP server (stdio, or --http)')
+    .description(
+      'Runs the MCP server. Without options it speaks JSON-RPC over stdin/stdout (how MCP clients launch it); with --http it serves Streamable HTTP on [host:]port (host defaults to 127.0.0.1).',
+    )
+    .addOption(new Option('--http <address>', '[host:]port to serve Streamable HTTP on').argParser(parseListenAddress))
+    .action(async (options: { http?: { host: string; port: number } }) => {
+      const signal = invocation.scope.signal;
+      if (options.http) {
+        await invocation.host.serve({ transport: 'http', ...options.http, signal });
+      } else {
+        await invocation.host.serve({ transport: 'stdio', signal });
+      }
+    });
+}

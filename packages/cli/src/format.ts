@@ -1,0 +1,80 @@
+import type { Diagnostic, EvidenceRecord } from '@rea/evidence';
+
+/** Output format of a command: `human` (default) or `json`. */
+export type OutputFormat = 'human' | 'json';
+
+const MAX_LINES = 60;
+
+function scalar(value: unknown): string {
+  if (typeof value === 'string') return value.length > 120 ? `${value.slice(0, 117)}…` : value;
+  if (value === null) return 'null';
+  return String(value);
+}
+
+/** A short indented outline of a JSON value; long arrays and deep nesting are summarised. */
+export function outline(value: unknown, indent = '  ', depth = 0): string[] {
+  if (value === null || typeof value !== 'object') return [`${indent}${scalar(value)}`];
+  const lines: string[] = [];
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.slice(0, 8).map((v, i) => [`[${i}]`, v])
+    : Object.entries(value as Record<string, unknown>);
+  for (const [key, child] of entries) {
+    if (child === null || typeof child !== 'object') lines.push(`${indent}${key}: ${scalar(child)}`);
+    else if (Array.isArray(child) && child.length === 0) lines.push(`${indent}${key}: []`);
+    else if (depth >= 2) {
+      lines.push(
+        `${indent}${key}: ${Array.isArray(child) ? `[${child.length} items]` : `{${Object.keys(child).length} fields}`}`,
+      );
+    } else {
+      lines.push(`${indent}${key}:${Array.isArray(child) ? ` (${child.length} items)` : ''}`);
+      lines.push(...outline(child, `${indent}  `, depth + 1));
+    }
+  }
+  if (Array.isArray(value) && value.length > 8) lines.push(`${indent}… ${value.length - 8} more`);
+  return lines;
+}
+
+function clip(lines: string[]): string[] {
+  if (lines.length <= MAX_LINES) return lines;
+  return [...lines.slice(0, MAX_LINES), `  … ${lines.length - MAX_LINES} more lines (use --format json)`];
+}
+
+/** The readable summary of an Evidence record: id, subject, provider, coverage, limitations, result. */
+export function formatEvidence(record: EvidenceRecord): string {
+  const subject = record.subject
+    ? `${record.subject.format}, ${record.subject.size} bytes, sha256 ${record.subject.sha256}`
+    : 'none';
+  const coverage =
+    record.coverage.status === 'complete' ? 'complete' : `partial (${record.coverage.reasons.join('; ')})`;
+  const lines = [
+    `${record.operation}  ${record.evidence_id}`,
+    `  subject:     ${subject}`,
+    `  provider:    ${record.provider.name} ${record.provider.version} (${record.provider.id})`,
+    `  confidence:  ${record.confidence}`,
+    `  coverage:    ${coverage}`,
+    record.limitations.length === 0 ? '  limitations: none' : '  limitations:',
+    ...record.limitations.map((l) => `    - ${l.kind}: ${l.message}${l.scope ? ` (${l.scope})` : ''}`),
+    `  result:`,
+    ...clip(outline(record.normalized_result, '    ')),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The readable form of a plain (non-Evidence) result. */
+export function formatResult(tool: string, value: unknown): string {
+  return `${[tool, ...clip(outline(value, '  '))].join('\n')}\n`;
+}
+
+/** The readable form of a diagnostic: one line with the code, then the remediation and key details. */
+export function formatDiagnostic(diagnostic: Diagnostic): string {
+  const { code, message, operation, remediation, details } = diagnostic.error;
+  const lines = [`rea: error [${code}]${operation ? ` in ${operation}` : ''}: ${message}`];
+  const issues = details['issues'];
+  if (Array.isArray(issues)) {
+    for (const issue of issues.slice(0, 10) as Array<{ path?: unknown; message?: unknown }>) {
+      lines.push(`  - ${String(issue.path)}: ${String(issue.message)}`);
+    }
+  }
+  if (remediation) lines.push(`  remediation: ${remediation}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,67 @@
+import type { AnyToolContract, SessionView } from '@rea/provider-kit';
+import type { SignalSource } from './signals.js';
+import type { TextStream } from './progress.js';
+
+/** The installed package the CLI speaks for (the `rea` meta-package). */
+export interface CliPackageInfo {
+  name: string;
+  version: string;
+}
+
+/** How `rea mcp` serves: stdio, or Streamable HTTP on host:port. Stops when `signal` aborts. */
+export type ServeRequest =
+  | { transport: 'stdio'; signal: AbortSignal }
+  | {
+      transport: 'http';
+      host: string;
+      port: number;
+      signal: AbortSignal;
+    };
+
+/** One provider's readiness as `rea doctor` reports it. Probing never starts an engine. */
+export interface ProviderStatus {
+  id: string;
+  name: string;
+  /** `deep` for deep-analysis engines, `tools` for tool-only providers. */
+  kind: string;
+  ready: boolean;
+  reason: string | null;
+  remediation: string | null;
+}
+
+/** The command an MCP client runs to start this installation's server. */
+export interface LaunchCommand {
+  command: string;
+  args: string[];
+}
+
+/**
+ * What the composition root hands the CLI. The CLI never imports a provider: the tools, the provider
+ * probes and the server all come through here, and each is loaded only by the commands that use it.
+ */
+export interface CliHost {
+  package: CliPackageInfo;
+  /** The complete sorted tool catalog. */
+  loadTools(): Promise<readonly AnyToolContract[]>;
+  /** Each provider's readiness, sorted by id; never starts an engine. */
+  probeProviders(): Promise<readonly ProviderStatus[]>;
+  /** Runs the MCP server until it stops or `request.signal` aborts. */
+  serve(request: ServeRequest): Promise<void>;
+  /** The command vector clients should register for this installation (doctor and setup compare to it). */
+  launchCommand(): LaunchCommand;
+  /** Optional session for tools that need one (active target, binding). Defaults to an empty session. */
+  session?: () => SessionView;
+}
+
+/** The process-facing side of one invocation. Defaults to the real process. */
+export interface CliIo {
+  stdout: TextStream;
+  stderr: TextStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** The user's home directory (HOME), where client configuration files live. */
+  home: string;
+  platform: NodeJS.Platform;
+  signals: SignalSource;
+}

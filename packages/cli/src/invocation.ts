@@ -1,0 +1,60 @@
+import type { ClientFeature, ToolContext } from '@rea/provider-kit';
+import type { CliHost, CliIo } from './host.js';
+import { createSessionLedger } from '@rea/evidence';
+import type { SessionLedger } from '@rea/evidence';
+import { createStderrLogger, createTerminalProgress } from './progress.js';
+import type { TerminalProgress } from './progress.js';
+import { createSignalScope } from './signals.js';
+import type { SignalScope } from './signals.js';
+
+/** The state one `rea …` invocation shares between its commands: signals, ledger, streams. */
+export interface Invocation {
+  host: CliHost;
+  io: CliIo;
+  scope: SignalScope;
+  /** The invocation's Evidence ledger: what its commands produced, for composite commands and export. */
+  ledger: SessionLedger;
+  /** The exit status the command chose; the error boundary overrides it on failure. */
+  exitCode: number;
+  /** Writes to stdout and resolves once the chunk is handed to the OS (so exiting cannot truncate it). */
+  out(text: string): Promise<void>;
+  /** Writes a line to stderr unless quiet was requested. */
+  note(text: string): void;
+  /** A tool context for one run, wired to this invocation's signal and ledger. */
+  toolContext(quiet: boolean, verbose?: boolean): ToolContext & { progress: TerminalProgress };
+}
+
+const CLI_FEATURES: ReadonlySet<ClientFeature> = new Set<ClientFeature>(['progress']);
+
+/** Starts an invocation: installs the signal handlers (removed by `scope.dispose()`). */
+export function createInvocation(host: CliHost, io: CliIo): Invocation {
+  const scope = createSignalScope(io.signals, (message) => io.stderr.write(`rea: ${message}\n`));
+  const ledger = createSessionLedger();
+  const invocation: Invocation = {
+    host,
+    io,
+    scope,
+    ledger,
+    exitCode: 0,
+    out: (text) =>
+      new Promise<void>((resolve) => {
+        const stream = io.stdout as { write(chunk: string, cb: () => void): boolean };
+        stream.write(text, () => resolve());
+      }),
+    note: (text) => {
+      io.stderr.write(`${text}\n`);
+    },
+    toolContext(quiet, verbose = false) {
+      return {
+        signal: scope.signal,
+        progress: createTerminalProgress(io.stderr, quiet),
+        logger: createStderrLogger(io.stderr, quiet, verbose),
+        ledger,
+        clientFeatures: CLI_FEATURES,
+        session: host.session?.() ?? { target: null, binding: null, run_id: null },
+        platform: io.platform,
+      };
+    },
+  };
+  return invocation;
+}

@@ -1,0 +1,100 @@
+import type { AnyToolContract } from '@rea/provider-kit';
+import { commandSpecOf } from './commandSpec.js';
+import { EXIT_CODES } from './exitCodes.js';
+import type { CliPackageInfo } from './host.js';
+import { inputJsonSchema } from './toolCommands.js';
+
+/** A hand-written command as the manifest and help describe it. */
+export interface BuiltinCommandInfo {
+  command: string;
+  usage: string;
+  description: string;
+}
+
+/** The hand-written commands, in help order. Generated commands never take these names. */
+export const BUILTIN_COMMANDS: readonly BuiltinCommandInfo[] = [
+  {
+    command: 'analyze',
+    usage: 'rea analyze <path> [--format json] [--export <file>] [--quiet]',
+    description:
+      'Detects what <path> is (native binary, archive/ASAR/APK, application directory, evidence bundle), runs the matching overview tools and prints one report with the evidence ids.',
+  },
+  {
+    command: 'catalog',
+    usage: 'rea catalog [--profile full|compact] [--format json]',
+    description: 'Prints the advertised tool catalog (as MCP tools/list returns it) and its digest.',
+  },
+  {
+    command: 'doctor',
+    usage: 'rea doctor [--json]',
+    description:
+      "Read-only health report: Node.js version, each provider's readiness (never starting an engine) and REA's registration in each MCP client's configuration.",
+  },
+  {
+    command: 'inspect-evidence-bundle',
+    usage: "rea inspect-evidence-bundle '<json>' [--format json]",
+    description:
+      'Validates an exported evidence bundle and prints its records, or a summary with detail "summary" and optional filters.',
+  },
+  {
+    command: 'mcp',
+    usage: 'rea mcp [--http [host:]port]',
+    description: 'Runs the MCP server over stdio, or over Streamable HTTP with --http.',
+  },
+  {
+    command: 'setup',
+    usage: 'rea setup [--client <id>]... [--dry-run] [--yes] [--json]',
+    description:
+      "Adds or updates REA's registration in MCP clients' configuration files: prints the plan, asks, backs up, writes atomically, verifies.",
+  },
+];
+
+/**
+ * The machine-readable manifest printed by `rea --llms`: every command with its flags, positional,
+ * input schema and examples, the hand-written commands, and the exit-code table.
+ */
+export function llmsManifest(pkg: CliPackageInfo, tools: readonly AnyToolContract[]): unknown {
+  const builtin = new Set(BUILTIN_COMMANDS.map((c) => c.command));
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    usage: 'rea <command> [positional] [--flag value]... [--input <json>|@file.json] [--format human|json] [--quiet]',
+    input_rules: [
+      'Top-level scalar inputs are flags (snake_case property → --kebab-case flag); the first required string property is also positional.',
+      '--input takes the whole input as JSON (or @file.json); flags and the positional override its properties.',
+      '--format json prints exactly the Evidence record (or plain result) on stdout, or the {"error": …} diagnostic.',
+      '<command> --schema prints the input JSON Schema.',
+      'Progress goes to stderr only when it is a terminal; --quiet silences it.',
+    ],
+    exit_codes: EXIT_CODES,
+    builtin_commands: BUILTIN_COMMANDS,
+    commands: tools
+      .filter((tool) => !builtin.has(commandSpecOf(tool).command))
+      .map((tool) => {
+        const spec = commandSpecOf(tool);
+        return {
+          command: spec.command,
+          tool: tool.name,
+          title: tool.title,
+          description: tool.description,
+          produces: tool.produces,
+          annotations: tool.annotations,
+          positional: spec.positional,
+          flags: spec.flags.map((f) => ({
+            flag: f.flag,
+            property: f.property,
+            type: f.type,
+            ...(f.choices.length > 0 ? { choices: f.choices } : {}),
+            repeatable: f.repeatable,
+            required: f.required,
+            description: f.description,
+          })),
+          input_only: spec.jsonOnly,
+          input_schema: inputJsonSchema(tool),
+          examples: tool.examples
+            .filter((e) => e.advertised !== false)
+            .map((e) => `rea ${spec.command} --input '${JSON.stringify(e.input)}'`),
+        };
+      }),
+  };
+}

@@ -1,0 +1,166 @@
+import { Command, CommanderError } from 'commander';
+import { ReaError, toDiagnostic } from '@rea/evidence';
+import type { Diagnostic } from '@rea/evidence';
+import type { AnyToolContract } from '@rea/provider-kit';
+import { commandSpecOf } from './commandSpec.js';
+import { exitCodeFor } from './exitCodes.js';
+import { formatDiagnostic } from './format.js';
+import type { CliHost, CliIo } from './host.js';
+import { createInvocation } from './invocation.js';
+import type { Invocation } from './invocation.js';
+import { BUILTIN_COMMANDS, llmsManifest } from './manifest.js';
+import { mcpCommand } from './commands/mcp.js';
+import { toolCommand } from './toolCommands.js';
+
+const BUILTIN_NAMES = new Set(BUILTIN_COMMANDS.map((c) => c.command));
+
+type CommandFactory = (invocation: Invocation) => Command | Promise<Command>;
+
+const HANDWRITTEN: Record<string, CommandFactory> = {
+  analyze: async (inv) => (await import('./commands/analyze.js')).analyzeCommand(inv),
+  catalog: async (inv) => (await import('./commands/catalog.js')).catalogCommand(inv),
+  doctor: async (inv) => (await import('./commands/doctor.js')).doctorCommand(inv),
+  'inspect-evidence-bundle': async (inv) => (await import('./commands/bundle.js')).inspectBundleCommand(inv),
+  mcp: mcpCommand,
+  setup: async (inv) => (await import('./commands/setup.js')).setupCommand(inv),
+};
+
+/** True when the invocation asked for JSON output, so that even usage errors come out as JSON. */
+function wantsJson(argv: readonly string[]): boolean {
+  return argv.some((a, i) => a === '--json' || a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'));
+}
+
+/** Builds the `rea` program: the hand-written commands, plus one generated command per contract. */
+export async function buildProgram(
+  invocation: Invocation,
+  tools: readonly AnyToolContract[] | null,
+  only?: string,
+): Promise<Command> {
+  const { io, host } = invocation;
+  const program = new Command('rea')
+    .description(
+      'REA — reverse engineer anything. Investigate native binaries, applications, archives and packages; every answer is an Evidence record.',
+    )
+    .version(host.package.version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .usage('<command> [options]')
+    .addHelpText(
+      'after',
+      '\nRun `rea <command> --help` for a command, `rea <command> --schema` for its input schema, `rea --llms` for a machine-readable manifest.\nWith no arguments, REA prints this help on a terminal and serves MCP over stdio otherwise.',
+    )
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: () => undefined,
+      // A fixed width keeps help identical on every terminal (the bin prints a precomputed copy).
+      getOutHelpWidth: () => 100,
+      getErrHelpWidth: () => 100,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    })
+    .exitOverride()
+    .showSuggestionAfterError(true);
+  const add = (command: Command): void => {
+    command.copyInheritedSettings(program);
+    program.addCommand(command);
+  };
+  for (const info of BUILTIN_COMMANDS) {
+    const factory = HANDWRITTEN[info.command]!;
+    if (only === undefined || only === info.command) add(await factory(invocation));
+    else add(new Command(info.command).summary(info.description.split('. ')[0]!.toLowerCase()));
+  }
+  for (const tool of tools ?? []) {
+    if (!BUILTIN_NAMES.has(commandSpecOf(tool).command)) add(toolCommand(invocation, tool));
+  }
+  return program;
+}
+
+/**
+ * The text `rea --help` prints for this host and catalog. The `rea` bin prints a precomputed copy so
+ * that `--help` loads nothing; a test keeps that copy equal to this.
+ */
+export async function renderHelp(host: CliHost, tools: readonly AnyToolContract[]): Promise<string> {
+  let text = '';
+  const sink = {
+    write: (chunk: string) => {
+      text += chunk;
+      return true;
+    },
+  };
+  const io: CliIo = {
+    stdout: sink,
+    stderr: sink,
+    stdin: process.stdin,
+    env: {},
+    cwd: process.cwd(),
+    home: process.cwd(),
+    platform: process.platform,
+    signals: { on: () => undefined, off: () => undefined },
+  };
+  const invocation = createInvocation(host, io);
+  try {
+    const program = await buildProgram(invocation, tools);
+    program.outputHelp();
+    return text;
+  } finally {
+    invocation.scope.dispose();
+  }
+}
+
+function commanderDiagnostic(error: CommanderError): Diagnostic {
+  const message = error.message.replace(/^error:\s*/, '');
+  return toDiagnostic(
+    new ReaError('invalid_request', message.charAt(0).toUpperCase() + message.slice(1), {
+      details: { reason: error.code.replace(/^commander\./, '') },
+      remediation: 'Run `rea --help` (or `rea <command> --help`) for the accepted commands and options.',
+    }),
+  );
+}
+
+async function report(invocation: Invocation, diagnostic: Diagnostic, json: boolean): Promise<number> {
+  if (json) await invocation.out(`${JSON.stringify(diagnostic, null, 2)}\n`);
+  else invocation.io.stderr.write(formatDiagnostic(diagnostic));
+  return exitCodeFor(diagnostic.error.code);
+}
+
+/**
+ * Runs one `rea` invocation and resolves with its exit status (see EXIT_CODES). This is the CLI's one
+ * error boundary: every failure, including usage errors and unexpected exceptions, becomes the
+ * `{ "error": … }` diagnostic (on stdout with `--format json`/`--json`, a readable line on stderr
+ * otherwise) — never a stack trace. SIGINT/SIGTERM abort the running command; it still cleans up.
+ */
+export async function runCli(argv: readonly string[], host: CliHost, io: CliIo): Promise<number> {
+  const invocation = createInvocation(host, io);
+  const json = wantsJson(argv);
+  try {
+    if (argv.length === 0) {
+      if (io.stdin.isTTY === true) argv = ['--help'];
+      else argv = ['mcp'];
+    }
+    const first = argv[0]!;
+    if (first === '--llms') {
+      const tools = await host.loadTools();
+      await invocation.out(`${JSON.stringify(llmsManifest(host.package, tools), null, 2)}\n`);
+      return 0;
+    }
+    const builtin = BUILTIN_NAMES.has(first);
+    const quick = first === '-V' || first === '--version';
+    const tools = builtin || quick ? null : await host.loadTools();
+    const program = await buildProgram(invocation, tools, builtin ? first : undefined);
+    await program.parseAsync([...argv], { from: 'user' });
+    return invocation.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      if (error.code === 'commander.help') return 0;
+      return report(invocation, commanderDiagnostic(error), json);
+    }
+    const aborted = invocation.scope.signal.aborted;
+    const diagnostic = toDiagnostic(
+      aborted && !(error instanceof ReaError && error.code !== 'internal') ? invocation.scope.signal.reason : error,
+    );
+    return report(invocation, diagnostic, json);
+  } finally {
+    invocation.scope.dispose();
+  }
+}

@@ -1,0 +1,113 @@
+import { Command, Option } from 'commander';
+import { executeTool } from '@rea/provider-kit';
+import { inputJsonSchema as advertisedInput } from '@rea/schema';
+import type { AnyToolContract } from '@rea/provider-kit';
+import { commandSpecOf } from './commandSpec.js';
+import type { CommandSpec, FlagSpec } from './commandSpec.js';
+import { formatEvidence, formatResult } from './format.js';
+import type { OutputFormat } from './format.js';
+import { mergeInput, readInputOption } from './input.js';
+import type { Invocation } from './invocation.js';
+
+/** Options every generated command accepts, besides its own flags. */
+export interface CommonToolOptions {
+  input?: string;
+  format: OutputFormat;
+  quiet?: boolean;
+  schema?: boolean;
+}
+
+/** The input JSON Schema of a contract as MCP advertises it (full profile): what `--schema` prints. */
+export function inputJsonSchema(contract: AnyToolContract): unknown {
+  return advertisedInput(contract.input, 'full').schema;
+}
+
+function flagOption(flag: FlagSpec): Option[] {
+  const description = `${flag.description}${flag.required ? ' (required)' : ''}`;
+  if (flag.type === 'boolean') {
+    return [
+      new Option(flag.flag, description),
+      new Option(`--no-${flag.flag.slice(2)}`, `set ${flag.property} to false`),
+    ];
+  }
+  const placeholder = flag.type === 'number' ? 'number' : flag.type === 'enum' ? 'choice' : 'value';
+  const option = new Option(`${flag.flag} <${placeholder}>`, `${description}${flag.repeatable ? ' (repeatable)' : ''}`);
+  if (flag.type === 'enum') option.choices(flag.choices);
+  if (flag.repeatable)
+    option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  return [option];
+}
+
+/** Adds the options every generated command shares (`--input`, `--format`, `--quiet`, `--schema`). */
+export function addCommonOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--input <json>', 'the whole input as JSON, or @file.json to read it from a file'))
+    .addOption(new Option('--format <format>', 'output format').choices(['human', 'json']).default('human'))
+    .addOption(new Option('--quiet', 'no progress or warnings on stderr'))
+    .addOption(new Option('--schema', "print this command's input JSON Schema and exit"));
+}
+
+/** Runs one contract with an assembled input and prints the outcome in the chosen format. */
+export async function runContract(
+  invocation: Invocation,
+  contract: AnyToolContract,
+  input: unknown,
+  options: { format: OutputFormat; quiet: boolean },
+): Promise<void> {
+  const context = invocation.toolContext(options.quiet);
+  try {
+    const outcome = await executeTool(contract, input, context);
+    context.progress.clear();
+    if (outcome.kind === 'evidence') {
+      invocation.ledger.retain(outcome.record);
+      await invocation.out(
+        options.format === 'json' ? `${JSON.stringify(outcome.record, null, 2)}\n` : formatEvidence(outcome.record),
+      );
+    } else {
+      await invocation.out(
+        options.format === 'json'
+          ? `${JSON.stringify(outcome.value, null, 2)}\n`
+          : formatResult(contract.name, outcome.value),
+      );
+    }
+  } finally {
+    context.progress.clear();
+  }
+}
+
+function describeCommand(contract: AnyToolContract, spec: CommandSpec): string {
+  const jsonOnly = spec.jsonOnly.length > 0 ? `\n\nGiven through --input only: ${spec.jsonOnly.join(', ')}.` : '';
+  const examples = contract.examples
+    .filter((e) => e.advertised !== false)
+    .slice(0, 2)
+    .map((e) => `  rea ${spec.command} --input '${JSON.stringify(e.input)}'`)
+    .join('\n');
+  return `${contract.title}\n\n${contract.description}${jsonOnly}${examples ? `\n\nExamples:\n${examples}` : ''}`;
+}
+
+/**
+ * Builds the command of one contract: its flags and positional from {@link commandSpecOf}, the common
+ * options, and an action that assembles the input, runs the tool and prints the result.
+ */
+export function toolCommand(invocation: Invocation, contract: AnyToolContract): Command {
+  const spec = commandSpecOf(contract);
+  const command = new Command(spec.command).summary(contract.title).description(describeCommand(contract, spec));
+  if (spec.positional !== null) {
+    const flag = spec.flags.find((f) => f.property === spec.positional);
+    command.argument(`[${spec.positional}]`, flag?.description ?? spec.positional);
+  }
+  for (const flag of spec.flags) for (const option of flagOption(flag)) command.addOption(option);
+  addCommonOptions(command);
+  command.action(async (...args: unknown[]) => {
+    const positional = spec.positional !== null ? (args[0] as string | undefined) : undefined;
+    const options = (spec.positional !== null ? args[1] : args[0]) as CommonToolOptions & Record<string, unknown>;
+    if (options.schema) {
+      await invocation.out(`${JSON.stringify(inputJsonSchema(contract), null, 2)}\n`);
+      return;
+    }
+    const base = options.input !== undefined ? await readInputOption(options.input, invocation.io.cwd) : {};
+    const input = mergeInput(spec, base, options, positional);
+    await runContract(invocation, contract, input, { format: options.format, quiet: options.quiet === true });
+  });
+  return command;
+}

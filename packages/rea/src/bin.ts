@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// The `rea` executable. `--version` and `--help` are answered here without loading the CLI, the
+// catalog or any provider: start-up cost is part of the interface. Everything else goes to the CLI.
+import { readPackageInfo } from './version.js';
+
+const argv = process.argv.slice(2);
+const only = argv.length === 1 ? argv[0] : undefined;
+
+if (only === '--version' || only === '-V') {
+  process.stdout.write(`${readPackageInfo().version}\n`);
+} else if (only === '--help' || only === '-h' || (argv.length === 0 && process.stdin.isTTY === true)) {
+  const { HELP_TEXT } = await import('./help.js');
+  process.stdout.write(HELP_TEXT);
+} else {
+  const { main } = await import('./main.js');
+  const status = await main(argv);
+  // Every output was flushed by the CLI; owned resources were released before main() returned.
+  process.exit(status);
+}

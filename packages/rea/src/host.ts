@@ -1,0 +1,86 @@
+import { realpathSync } from 'node:fs';
+import type { CliHost, LaunchCommand, ProviderStatus, ServeRequest } from '@rea/cli';
+import type { AnyToolContract, Provider } from '@rea/provider-kit';
+import { createCompositionTools, createDefaultProviders, createDefaultTools } from './defaults.js';
+import { readPackageInfo } from './version.js';
+
+/**
+ * The command vector MCP clients should run for this installation: `npx -y rea mcp` when REA runs
+ * from the npx cache (that path is temporary), otherwise this Node.js binary and this installation's
+ * bin script, so the registration keeps working without a PATH lookup.
+ */
+export function launchCommandFor(script: string | undefined, execPath: string): LaunchCommand {
+  if (script === undefined || /[\\/]_npx[\\/]/.test(script)) return { command: 'npx', args: ['-y', 'rea', 'mcp'] };
+  let resolved = script;
+  try {
+    resolved = realpathSync(script);
+  } catch {
+    // A script path that no longer resolves is still the best description of how we were started.
+  }
+  return { command: execPath, args: [resolved, 'mcp'] };
+}
+
+async function waitForAbort(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/**
+ * The CLI host of the `rea` package: the default providers and catalog (created on first use), the
+ * MCP server over stdio or HTTP, provider probes for `rea doctor`, and this installation's launch
+ * command. Nothing is loaded until a command asks for it.
+ */
+export function createReaHost(options: { script?: string | undefined; execPath?: string } = {}): CliHost {
+  const pkg = readPackageInfo();
+  let providers: Promise<Provider[]> | null = null;
+  let tools: Promise<AnyToolContract[]> | null = null;
+  const loadProviders = (): Promise<Provider[]> => (providers ??= createDefaultProviders());
+  const script = 'script' in options ? options.script : process.argv[1];
+  return {
+    package: pkg,
+    loadTools: () => (tools ??= loadProviders().then((list) => createDefaultTools(list))),
+    async probeProviders(): Promise<ProviderStatus[]> {
+      const list = await loadProviders();
+      return Promise.all(
+        list.map(async (provider) => {
+          const probe = await provider.probe();
+          const ready = probe.status === 'ready';
+          return {
+            id: provider.id,
+            name: provider.name,
+            kind: provider.kind,
+            ready,
+            reason: ready ? (probe.version ? `engine ${probe.version}` : null) : probe.reason,
+            remediation: ready ? null : probe.remediation,
+          };
+        }),
+      );
+    },
+    async serve(request: ServeRequest): Promise<void> {
+      const [server, list, composition] = await Promise.all([
+        import('@rea/server'),
+        loadProviders(),
+        createCompositionTools(),
+      ]);
+      // The server declares the provider seam structurally; provider-kit providers satisfy it.
+      type ServerProviders = Parameters<typeof server.runStdioServer>[0]['providers'];
+      const serverOptions = {
+        providers: list as unknown as ServerProviders,
+        tools: composition,
+        package: pkg,
+        serverPath: script ?? null,
+      };
+      if (request.transport === 'stdio') {
+        const handle = await server.runStdioServer(serverOptions);
+        await Promise.race([handle.closed, waitForAbort(request.signal)]);
+        await handle.close();
+        return;
+      }
+      const handle = await server.runHttpServer({ ...serverOptions, host: request.host, port: request.port });
+      process.stderr.write(`rea: MCP over Streamable HTTP at ${handle.url}\n`);
+      await waitForAbort(request.signal);
+      await handle.close();
+    },
+    launchCommand: () => launchCommandFor(script, options.execPath ?? process.execPath),
+  };
+}
