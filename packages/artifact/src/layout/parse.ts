@@ -1,6 +1,7 @@
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import { parseElf } from './elf.js';
-import { parseMachO, parseFatMachO } from './macho.js';
+import { parseMachO } from './macho.js';
+import { parseFatMachO } from './machoFat.js';
 import { parsePe } from './pe.js';
 import { malformed } from './reader.js';
 import type { BinaryFormat, BinaryLayout, ParseBinaryLayoutOptions } from './types.js';

@@ -170,3 +170,64 @@ export const peI386Exe = (): string => {
     outputFlag: '/out:',
   });
 };
+
+const MACHO_LINKER = 'ld64.lld-14';
+
+function machoObject(target: string, extra: readonly string[] = []): string {
+  return compileFixture({
+    source: source('hello.c'),
+    compiler: 'clang',
+    args: [...quiet, '-target', target, '-O1', ...extra, '-c'],
+    output: `hello-${target}.o`,
+  });
+}
+
+/** Mach-O executables linked by ld64.lld against a text stub of libSystem (no macOS SDK is needed). */
+export const machoX64 = (): string =>
+  compileFixture({
+    source: [machoObject('x86_64-apple-macos11'), source('libSystem.tbd')],
+    compiler: MACHO_LINKER,
+    args: ['-arch', 'x86_64', '-platform_version', 'macos', '11.0', '11.0'],
+    output: 'hello-macho-x86_64',
+  });
+export const machoArm64 = (): string =>
+  compileFixture({
+    source: [machoObject('arm64-apple-macos11', ['-fstack-protector-all']), source('libSystem.tbd')],
+    compiler: MACHO_LINKER,
+    args: ['-arch', 'arm64', '-platform_version', 'macos', '11.0', '11.0'],
+    output: 'hello-macho-arm64',
+  });
+
+/** A Mach-O dylib with an install name and an rpath. */
+export const machoDylib = (): string =>
+  compileFixture({
+    source: [machoObject('x86_64-apple-macos11'), source('libSystem.tbd')],
+    compiler: MACHO_LINKER,
+    args: [
+      '-arch',
+      'x86_64',
+      '-platform_version',
+      'macos',
+      '11.0',
+      '11.0',
+      '-dylib',
+      '-install_name',
+      '@rpath/libhello.dylib',
+      '-rpath',
+      '@loader_path/../lib',
+    ],
+    output: 'libhello.dylib',
+  });
+
+/** A universal binary holding the x86_64 and arm64 executables. */
+export const machoFat = (): string =>
+  compileFixture({
+    source: [machoX64(), machoArm64()],
+    compiler: 'llvm-lipo-14',
+    args: ['-create'],
+    output: 'hello-universal',
+    outputFlag: '-output',
+  });
+
+/** A 32-bit i386 Mach-O object. */
+export const machoI386Object = (): string => machoObject('i386-apple-macos10.13');
