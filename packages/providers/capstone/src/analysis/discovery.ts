@@ -88,7 +88,8 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
     (a, b) => (a.binding === 'global' ? 0 : 1) - (b.binding === 'global' ? 0 : 1),
   );
   for (const sym of symbols) {
-    if (sym.defined && sym.kind === 'function' && sym.address !== 0) {
+    const label = sym.kind === 'other' && !sym.name.startsWith('.') && !sym.name.startsWith('$');
+    if (sym.defined && (sym.kind === 'function' || label) && sym.address !== 0) {
       offer(sym.address, { name: sym.name, size: sym.size, source: 'symbol', kind: 'function', library: null });
     }
   }
@@ -101,6 +102,8 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
   for (const u of [...ehFrameExtents(layout), ...pdataExtents(layout)]) {
     offer(u.start, { name: null, size: u.size, source: 'unwind-info', kind: 'function', library: null });
   }
+  for (const section of sections)
+    offer(section.address, { name: null, size: 0, source: 'engine', kind: 'function', library: null });
   await breathe(signal, 'discovery');
   const table = await sweep(layout, decoder, [...seeds.keys()], signal);
   for (let i = 0; i < table.count; i += 1) {
@@ -126,6 +129,12 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
       offer(t, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
+  for (const pointer of dataPointers(layout)) {
+    if (!seeds.has(pointer) && instructionAt(table, pointer) >= 0 && !coveredFast(pointer)) {
+      offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
+    }
+  }
+  claimGaps(layout, table, seeds, offer);
   await breathe(signal, 'discovery');
   const starts = [...seeds.keys()].sort((a, b) => a - b);
   const procedures: ProcedureRecord[] = [];
@@ -148,4 +157,85 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
     });
   }
   return { table, procedures, stubs, slots };
+}
+
+const TERMINATORS = new Set<number>([Flow.Jump, Flow.Return, Flow.Stop, Flow.IndirectJump]);
+
+/** Whether the instruction is alignment padding (NOP forms, INT3, AArch64 NOP/UDF #0). */
+function isPadding(layout: BinaryLayout, address: number, size: number): boolean {
+  const b = layout.readAt(address, size);
+  if (!b || b.length === 0) return true;
+  if (layout.architecture === 'aarch64') {
+    const word = (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+    return word === 0xd503201f || word === 0;
+  }
+  let i = 0;
+  while (i < b.length && (b[i] === 0x66 || b[i] === 0x2e)) i += 1;
+  const op = b[i];
+  return op === 0x90 || op === 0xcc || (op === 0x0f && b[i + 1] === 0x1f) || (b.every((x) => x === 0) && b.length > 0);
+}
+
+/**
+ * Claims decoded code outside every known extent: the first non-padding instruction of such a gap,
+ * and each one that follows a terminator and padding, starts a procedure (source "engine").
+ */
+function claimGaps(
+  layout: BinaryLayout,
+  table: InstructionTable,
+  seeds: Map<number, Seed>,
+  offer: (address: number, seed: Seed) => void,
+): void {
+  const starts = [...seeds.keys()].sort((a, b) => a - b);
+  const sections = codeSections(layout);
+  const extents: Array<[number, number]> = [];
+  for (let k = 0; k < starts.length; k += 1) {
+    const start = starts[k]!;
+    const seed = seeds.get(start)!;
+    const section = sections.find((s) => start >= s.address && start < s.address + s.size);
+    const sectionEnd = section ? section.address + Math.min(section.size, section.fileSize) : start + 1;
+    const next = Math.min(starts[k + 1] ?? sectionEnd, sectionEnd);
+    extents.push([start, seed.size > 0 ? Math.min(start + seed.size, next) : next]);
+  }
+  let e = 0;
+  let boundary = true;
+  let previousSection = -1;
+  for (let i = 0; i < table.count; i += 1) {
+    const a = table.address[i]!;
+    const sectionIndex = sections.findIndex((s) => a >= s.address && a < s.address + s.size);
+    if (sectionIndex !== previousSection) {
+      boundary = true;
+      previousSection = sectionIndex;
+    }
+    while (e < extents.length && extents[e]![1] <= a) e += 1;
+    const covered = e < extents.length && a >= extents[e]![0] && a < extents[e]![1];
+    if (covered) {
+      boundary = true;
+      continue;
+    }
+    if (isPadding(layout, a, table.size[i]!)) {
+      boundary = true;
+      continue;
+    }
+    if (boundary) offer(a, { name: null, size: 0, source: 'engine', kind: 'function', library: null });
+    boundary = TERMINATORS.has(table.flow[i]!);
+  }
+}
+
+/** Pointer-sized, aligned values in allocated data sections (initialiser arrays, tables, vtables). */
+function dataPointers(layout: BinaryLayout): number[] {
+  const size = layout.bits === 64 ? 8 : 4;
+  const out: number[] = [];
+  for (const section of layout.sections) {
+    if (!section.flags.alloc || section.flags.execute || section.fileSize === 0 || section.address === 0) continue;
+    if (section.fileSize > 64 * 1024 * 1024) continue;
+    const bytes = layout.readAt(section.address, Math.min(section.size, section.fileSize));
+    if (!bytes) continue;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const skew = (size - (section.address % size)) % size;
+    for (let i = skew; i + size <= bytes.length; i += size) {
+      const value = size === 8 ? Number(view.getBigUint64(i, true)) : view.getUint32(i, true);
+      if (value !== 0) out.push(value);
+    }
+  }
+  return out;
 }

@@ -126,7 +126,7 @@ export function ehFrameExtents(layout: BinaryLayout): UnwindExtent[] {
             else if (ch === 'P') encoded(c, c.u8() & 0x7f, section.address, pointerSize);
           }
         }
-        cies.set(idPos, fdeEncoding);
+        cies.set(pos, fdeEncoding);
       } else {
         const encoding = cies.get(idPos - id);
         if (encoding !== undefined) {

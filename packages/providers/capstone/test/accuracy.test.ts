@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { join } from 'node:path';
+import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
+import { FIXTURES, allProcedures, nmFunctions, objdumpCalls, openWithCapstone, portCalls } from './support.js';
+
+const sample = join(FIXTURES, 'sample.c');
+
+type Opened = Awaited<ReturnType<typeof openWithCapstone>>;
+
+/** Checks every symbol-table function of `file` is a procedure at the same address. */
+async function expectAllSymbolsFound(opened: Opened, truth: Map<number, string[]>) {
+  const found = new Set((await allProcedures(opened.port)).map((p) => Number.parseInt(p.address.slice(2), 16)));
+  const missing = [...truth.entries()]
+    .filter(([a]) => !found.has(a))
+    .map(([a, n]) => `${n.join('/')}@0x${a.toString(16)}`);
+  expect(missing).toEqual([]);
+  expect(truth.size).toBeGreaterThan(5);
+}
+
+skipUnless(toolsMissing('gcc', 'objdump', 'nm', 'strip'))('x86-64 ELF (gcc)', () => {
+  let debug: string;
+  let stripped: string;
+  let opened: Opened;
+  beforeAll(async () => {
+    debug = compileFixture({
+      source: sample,
+      compiler: 'gcc',
+      args: ['-O2', '-g', '-fno-inline'],
+      output: 'sample-x64',
+    });
+    stripped = compileFixture({ source: debug, compiler: 'strip', args: ['-s'], output: 'sample-x64-stripped' });
+    opened = await openWithCapstone(debug);
+  });
+  afterAll(async () => opened?.session.close(new AbortController().signal));
+
+  it('finds every nm function at its address', async () => {
+    await expectAllSymbolsFound(opened, nmFunctions('nm', debug));
+  });
+
+  it('reports direct call edges identical to objdump', async () => {
+    const truth = objdumpCalls('objdump', debug);
+    expect(truth.size).toBeGreaterThan(8);
+    expect([...(await portCalls(opened.port))].sort()).toEqual([...truth].sort());
+  });
+
+  it('names PLT stubs by their import and records the switch as an unresolved jump', async () => {
+    const signal = new AbortController().signal;
+    const main = (await opened.port.addressOf('main', signal))!;
+    const callees = await opened.port.callees(main, signal);
+    const names = callees.calls.map((c) => c.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['sort_values', 'classify', 'apply', 'helper_chain', 'printf', 'getenv']),
+    );
+    const apply = await opened.port.callees((await opened.port.addressOf('apply', signal))!, signal);
+    // apply() calls through a pointer: an explicit unknown, not an empty list presented as complete.
+    expect(apply.unresolved.length + apply.calls.length).toBeGreaterThan(0);
+    expect(apply.unresolved.every((u) => u.kind === 'indirect-call' || u.kind === 'indirect-jump')).toBe(true);
+  });
+
+  it('recovers at least 90% of the functions of the stripped build and reports precision', async () => {
+    const truth = nmFunctions('nm', debug);
+    const s = await openWithCapstone(stripped);
+    try {
+      const procs = (await allProcedures(s.port)).filter((p) => p.kind !== 'import');
+      const found = new Set(procs.map((p) => Number.parseInt(p.address.slice(2), 16)));
+      const hits = [...truth.keys()].filter((a) => found.has(a)).length;
+      const recall = hits / truth.size;
+      const precision = procs.filter((p) => truth.has(Number.parseInt(p.address.slice(2), 16))).length / procs.length;
+      console.info(
+        `stripped x86-64 ELF: recall ${(recall * 100).toFixed(1)}% (${hits}/${truth.size}), precision ${(precision * 100).toFixed(1)}% (${procs.length} procedures)`,
+      );
+      expect(recall).toBeGreaterThanOrEqual(0.9);
+      expect([...(await portCalls(s.port))].sort()).toEqual([...objdumpCalls('objdump', stripped)].sort());
+    } finally {
+      await s.session.close(new AbortController().signal);
+    }
+  });
+});
+
+const freestanding = join(FIXTURES, 'freestanding.c');
+
+/** Opens `file`, checks symbols and calls against the given toolchain, and that main references the string. */
+async function checkFreestanding(file: string, nm: string, objdump: string, main = 'main') {
+  const opened = await openWithCapstone(file);
+  try {
+    await expectAllSymbolsFound(opened, nmFunctions(nm, file, false, objdump));
+    expect([...(await portCalls(opened.port))].sort()).toEqual([...objdumpCalls(objdump, file)].sort());
+    const signal = new AbortController().signal;
+    const hits = await opened.port.strings({ offset: 0, limit: 10, query: 'password check' }, signal);
+    expect(hits.items).toHaveLength(1);
+    const refs = await opened.port.references(hits.items[0]!.address, signal);
+    expect(refs.to.map((r) => r.from_procedure)).toContain(await opened.port.addressOf(main, signal));
+    return opened;
+  } finally {
+    await opened.session.close(new AbortController().signal);
+  }
+}
+
+skipUnless(toolsMissing('aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-objdump', 'aarch64-linux-gnu-nm'))(
+  'AArch64 ELF (cross gcc)',
+  () => {
+    it('finds every function, matches objdump direct calls, resolves ADRP+ADD string references', async () => {
+      const file = compileFixture({
+        source: freestanding,
+        compiler: 'aarch64-linux-gnu-gcc',
+        args: ['-O2', '-fno-inline', '-nostdlib', '-static', '-ffreestanding', '-fno-builtin'],
+        output: 'freestanding-a64',
+      });
+      await checkFreestanding(file, 'aarch64-linux-gnu-nm', 'aarch64-linux-gnu-objdump');
+    });
+  },
+);
+
+skipUnless(toolsMissing('clang', 'ld64.lld-14', 'llvm-nm', 'llvm-objdump'))('thin Mach-O (clang + ld64.lld)', () => {
+  for (const [arch, target] of [
+    ['x86_64', 'x86_64-apple-macos11'],
+    ['arm64', 'arm64-apple-macos11'],
+  ] as const) {
+    it(`${arch}: every function, direct calls identical to llvm-objdump, stub named by its import`, async () => {
+      const object = compileFixture({
+        source: freestanding,
+        compiler: 'clang',
+        args: ['-target', target, '-O1', '-fno-inline', '-DWITH_IMPORTS', '-c'],
+        output: `freestanding-${arch}.o`,
+      });
+      const file = compileFixture({
+        source: object,
+        compiler: 'ld64.lld-14',
+        args: [
+          '-arch',
+          arch,
+          '-platform_version',
+          'macos',
+          '11.0',
+          '11.0',
+          '-undefined',
+          'dynamic_lookup',
+          '-e',
+          '_start',
+        ],
+        output: `freestanding-${arch}-macho`,
+      });
+      await checkFreestanding(file, 'llvm-nm', 'llvm-objdump', '_main');
+      const opened = await openWithCapstone(file);
+      try {
+        const signal = new AbortController().signal;
+        const callees = await opened.port.callees((await opened.port.addressOf('_main', signal))!, signal);
+        expect(callees.calls.map((c) => c.name)).toContain('_puts');
+      } finally {
+        await opened.session.close(signal0());
+      }
+    });
+  }
+});
+
+function signal0(): AbortSignal {
+  return new AbortController().signal;
+}
+
+skipUnless(toolsMissing('x86_64-w64-mingw32-gcc', 'x86_64-w64-mingw32-objdump', 'x86_64-w64-mingw32-nm'))(
+  'x86-64 PE (mingw-w64)',
+  () => {
+    it('finds every function and matches objdump direct calls', async () => {
+      const file = compileFixture({
+        source: sample,
+        compiler: 'x86_64-w64-mingw32-gcc',
+        args: ['-O2', '-fno-inline'],
+        output: 'sample.exe',
+      });
+      const opened = await openWithCapstone(file);
+      try {
+        await expectAllSymbolsFound(
+          opened,
+          nmFunctions('x86_64-w64-mingw32-nm', file, false, 'x86_64-w64-mingw32-objdump'),
+        );
+        expect([...(await portCalls(opened.port))].sort()).toEqual(
+          [...objdumpCalls('x86_64-w64-mingw32-objdump', file)].sort(),
+        );
+      } finally {
+        await opened.session.close(new AbortController().signal);
+      }
+    });
+  },
+);
+
+const realBinaries = ['/usr/bin/ls', '/usr/bin/tmux'];
+skipUnless(toolsMissing('nm', 'objdump'))('real binaries from /usr/bin', () => {
+  for (const file of realBinaries) {
+    it(`${file}: every exported function at its address, direct calls identical to objdump`, async () => {
+      const opened = await openWithCapstone(file);
+      try {
+        const truth = new Map([...nmFunctions('nm', file, true), ...nmFunctions('nm', file)]);
+        const found = new Set((await allProcedures(opened.port)).map((p) => Number.parseInt(p.address.slice(2), 16)));
+        const missing = [...truth.entries()]
+          .filter(([a]) => !found.has(a))
+          .map(([a, n]) => `${n.join('/')}@0x${a.toString(16)}`);
+        expect(missing).toEqual([]);
+        expect([...(await portCalls(opened.port))].sort()).toEqual([...objdumpCalls('objdump', file)].sort());
+      } finally {
+        await opened.session.close(new AbortController().signal);
+      }
+    });
+  }
+});

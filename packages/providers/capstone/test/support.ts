@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCapstoneProvider } from '@rea/provider-capstone';
+import type { NativePort, ProcedureSummary } from '@rea/native';
+import type { DeepSession, OpenOptions, ToolContext, LedgerAccess } from '@rea/provider-kit';
+import type { EvidenceRecord, RetainedEvidenceRef } from '@rea/evidence';
+import { ReaError } from '@rea/evidence';
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+
+/** Opens a file with the Capstone provider. */
+export async function openWithCapstone(path: string, signal = new AbortController().signal, deadline?: number) {
+  const provider = createCapstoneProvider(deadline === undefined ? {} : { openDeadlineMs: deadline });
+  const bytes = readFileSync(path);
+  const target = {
+    path,
+    format: 'native',
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    size: bytes.length,
+  };
+  const session: DeepSession = await provider.open(target, { signal } as unknown as OpenOptions);
+  return { session, port: session.session as NativePort, target, provider };
+}
+
+/** Every procedure through the port's paging. */
+export async function allProcedures(port: NativePort): Promise<ProcedureSummary[]> {
+  const out: ProcedureSummary[] = [];
+  const signal = new AbortController().signal;
+  for (let offset: number | null = 0; offset !== null;) {
+    const page = await port.procedures({ offset, limit: 500 }, signal);
+    out.push(...page.items);
+    offset = page.next_offset;
+  }
+  return out;
+}
+
+/** Code section ranges from `objdump -h` (sections flagged CODE). */
+export function codeRanges(objdump: string, file: string): Array<[number, number]> {
+  const lines = execFileSync(objdump, ['-h', file], { encoding: 'utf8' }).split('\n');
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i + 1 < lines.length; i += 1) {
+    const m = /^\s*\d+\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)\s/.exec(lines[i]!);
+    if (m && lines[i + 1]!.includes('CODE')) {
+      const start = Number.parseInt(m[2]!, 16);
+      out.push([start, start + Number.parseInt(m[1]!, 16)]);
+    }
+    const llvm = /^\s*\d+\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)\s+TEXT/.exec(lines[i]!);
+    if (llvm) {
+      const start = Number.parseInt(llvm[2]!, 16);
+      out.push([start, start + Number.parseInt(llvm[1]!, 16)]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Function symbols from nm: text symbols (T, t, W, i) inside a CODE section per objdump, excluding
+ * section symbols (".text"). Address → names.
+ */
+export function nmFunctions(nm: string, file: string, dynamic = false, objdump = 'objdump'): Map<number, string[]> {
+  const text = execFileSync(nm, [...(dynamic ? ['-D'] : []), '--defined-only', file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  const ranges = codeRanges(objdump, file);
+  const out = new Map<number, string[]>();
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]+) ([TtWi]) (\S+)/.exec(line);
+    if (!m || m[3]!.startsWith('.')) continue;
+    const address = Number.parseInt(m[1]!, 16);
+    if (!ranges.some(([a, b]) => address >= a && address < b)) continue;
+    out.set(address, [...(out.get(address) ?? []), m[3]!]);
+  }
+  return out;
+}
+
+/** Direct call sites from objdump: `site>target`. */
+export function objdumpCalls(objdump: string, file: string): Set<string> {
+  const text = execFileSync(objdump, ['-d', '--no-show-raw-insn', file], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const out = new Set<string>();
+  for (const line of text.split('\n')) {
+    const m = /^\s*([0-9a-f]+):\s+(?:bnd\s+|notrack\s+)?(?:call|callq|bl)\s+(?:0x)?([0-9a-f]+)(?:\s|$)/.exec(line);
+    if (m) out.add(`0x${Number.parseInt(m[1]!, 16).toString(16)}>0x${Number.parseInt(m[2]!, 16).toString(16)}`);
+  }
+  return out;
+}
+
+/** Direct call sites through the port: `site>target` over every procedure's callees. */
+export async function portCalls(port: NativePort): Promise<Set<string>> {
+  const signal = new AbortController().signal;
+  const out = new Set<string>();
+  for (const p of await allProcedures(port)) {
+    for (const c of (await port.callees(p.address, signal)).calls)
+      if (c.kind === 'call') out.add(`${c.site}>${c.procedure}`);
+  }
+  return out;
+}
+
+/** A private temporary directory. */
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'rea-capstone-'));
+}
+
+/** Writes `count` chained functions as C source and returns its path. */
+export function writeManyFunctions(count: number): string {
+  const lines = ['/* generated: chained functions for pagination */', 'int sink;'];
+  for (let i = count - 1; i >= 0; i -= 1) {
+    const next = i + 1 < count ? `f${i + 1}(x + ${i % 7})` : 'x';
+    lines.push(`__attribute__((noinline)) int f${i}(int x) { sink += x; return ${next}; }`);
+  }
+  lines.push('int main(void) { return f0(1) & 1; }');
+  const path = join(tempDir(), `many-${count}.c`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+/** A ToolContext bound to an open Capstone session, with an in-memory ledger. */
+export function toolContext(
+  opened: Awaited<ReturnType<typeof openWithCapstone>>,
+  signal = new AbortController().signal,
+) {
+  const records = new Map<string, EvidenceRecord>();
+  const ledger: LedgerAccess = {
+    resolve(ref: RetainedEvidenceRef) {
+      const r = records.get(ref.evidence_id);
+      if (!r)
+        throw new ReaError('not_found', `Evidence ${ref.evidence_id} is not retained.`, {
+          details: { reason: 'missing', evidence_id: ref.evidence_id },
+        });
+      return r;
+    },
+    get: (id: string) => records.get(id),
+  };
+  const context: ToolContext = {
+    session: {
+      target: { path: opened.target.path, format: 'elf', sha256: opened.target.sha256, size: opened.target.size },
+      binding: {
+        provider: opened.session.provider,
+        selection_source: 'argument',
+        analysis_profile: opened.session.analysis_profile,
+        session: opened.session.session,
+      },
+      run_id: 'run-test',
+    },
+    platform: process.platform,
+    signal,
+    progress: { report: () => undefined },
+    logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    ledger,
+    clientFeatures: new Set(),
+  };
+  return { context, retain: (r: EvidenceRecord) => records.set(r.evidence_id, r) };
+}
