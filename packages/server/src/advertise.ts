@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { canonicalSha256 } from '@rea/evidence';
 import type { JsonObject, JsonValue } from '@rea/evidence';
 import type { AnyToolContract } from '@rea/provider-kit';
-import type { SchemaProfile } from './config.js';
+/** The input-schema profile the catalog is advertised in. */
+export type SchemaProfile = 'full' | 'compact';
 
 /** One advertised tool, as `tools/list` sends it (plus the examples and whether it was reduced). */
 export interface AdvertisedTool {

@@ -1,10 +1,6 @@
 import { writeCanonicalJson } from '@rea/evidence';
 
-/** The default response budget: the pinned stdio client's 10 MiB receive buffer. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-
-/** Bytes of every response kept back for the JSON-RPC envelope (id, jsonrpc, content wrapper). */
-export const ENVELOPE_RESERVE_BYTES = 1024;
+import { ENVELOPE_RESERVE_BYTES } from '@rea/provider-kit';
 
 class BudgetExceeded extends Error {
   constructor() {

@@ -1,9 +1,7 @@
 import { ReaError } from '@rea/evidence';
 
-import type { AnyToolContract, ToolContext } from '@rea/provider-kit';
-import type { ServerConfig } from './config.js';
+import type { AnyToolContract, ProviderRegistry, ReaConfig, ToolContext } from '@rea/provider-kit';
 import type { AdvertisedCatalog } from './advertise.js';
-import type { Provider } from './providers.js';
 import type { ConnectionSession } from './session.js';
 
 /** Identity facts of the running server and the negotiated connection. */
@@ -26,8 +24,8 @@ export interface ToolAvailabilityEntry {
 /** What the server's own tools reach beyond the ordinary tool context. */
 export interface ServerHost {
   session: ConnectionSession;
-  providers: readonly Provider[];
-  config: ServerConfig;
+  registry: ProviderRegistry;
+  config: ReaConfig;
   contracts: readonly AnyToolContract[];
   advertised(): AdvertisedCatalog;
   identity(): ServerIdentity;

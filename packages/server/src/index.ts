@@ -12,18 +12,7 @@ export { runStdioServer } from './stdio.js';
 export type { StdioServerHandle, StdioServerOptions } from './stdio.js';
 export { isLoopbackHost, runHttpServer } from './http.js';
 export type { HttpServerHandle, HttpServerOptions } from './http.js';
-export { readServerConfig } from './config.js';
-export type { SchemaProfile, ServerConfig } from './config.js';
-export { DEFAULT_MAX_RESPONSE_BYTES, ENVELOPE_RESERVE_BYTES, measureResponse } from './budget.js';
+export { measureResponse } from './budget.js';
 export type { ResponseCost } from './budget.js';
 export { SERVER_TOOLS } from './tools/index.js';
-export type {
-  CandidateReport,
-  DeepSession,
-  LineageSnapshot,
-  OpenOptions,
-  ProbeResult,
-  Provider,
-  SelectionSource,
-  SessionSupervisor,
-} from './providers.js';
+export type { LineageSnapshot } from './providers.js';

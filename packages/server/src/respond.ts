@@ -1,8 +1,9 @@
 import { ReaError, canonicalJson, normalizeError, toDiagnostic } from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
 import type { AnyToolContract, ToolOutcome } from '@rea/provider-kit';
-import { ENVELOPE_RESERVE_BYTES, contentBudget, measureResponse } from './budget.js';
-import { VIEW_DEFAULTS } from './views.js';
+import { ENVELOPE_RESERVE_BYTES } from '@rea/provider-kit';
+import { contentBudget, measureResponse } from './budget.js';
+import { DEFAULT_VIEW_LIMIT } from '@rea/evidence';
 
 /** The MCP tool result shape this server produces. */
 export interface ToolResult {
@@ -23,9 +24,9 @@ export function continuationFor(record: EvidenceRecord): JsonObject | null {
     arguments: {
       source: { kind: 'retained-evidence', evidence_id: record.evidence_id },
       view: 'page',
-      facet: 'pseudocode',
-      offset: VIEW_DEFAULTS.offset,
-      limit: VIEW_DEFAULTS.limit,
+      collection: 'pseudocode',
+      offset: 0,
+      limit: DEFAULT_VIEW_LIMIT,
     },
   };
 }

@@ -2,15 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sortCatalog } from '@rea/provider-kit';
-import type { AnyToolContract, Logger } from '@rea/provider-kit';
+import { createProviderRegistry, readConfig, sortCatalog } from '@rea/provider-kit';
+import type { AnyToolContract, Logger, Provider, ProviderRegistry, ReaConfig } from '@rea/provider-kit';
 import { advertiseCatalog } from './advertise.js';
 import type { AdvertisedCatalog } from './advertise.js';
-import { readServerConfig } from './config.js';
-import type { ServerConfig } from './config.js';
 import { createStderrLogger } from './logger.js';
 import type { LogForwarder } from './logger.js';
-import type { Provider } from './providers.js';
 import { SERVER_TOOLS } from './tools/index.js';
 
 /** Options of {@link createReaServer}: what the composition root hands the server. */
@@ -21,8 +18,8 @@ export interface ReaServerOptions {
   tools?: readonly AnyToolContract[];
   /** The package users installed (reported by binary_session), e.g. `{ name: "rea", version }`. */
   package: { name: string; version: string };
-  /** Settings; omitted ones are read from `env` (REA_MCP_MAX_RESPONSE_BYTES, REA_MCP_INPUT_SCHEMA_PROFILE, REA_ANALYSIS_PROVIDER). */
-  config?: Partial<ServerConfig>;
+  /** Settings (`readConfig` of @rea/provider-kit); read from `env` once when omitted. */
+  config?: ReaConfig;
   /** Where log entries go; defaults to JSON lines on stderr. MCP logging is added per connection. */
   logger?: Logger;
   /** Environment to read settings from; defaults to `process.env`. Read once. */
@@ -34,7 +31,8 @@ export interface ReaServerOptions {
 /** What every connection of one server shares: the static catalog, settings and logging. */
 export interface Runtime {
   options: ReaServerOptions;
-  config: ServerConfig;
+  config: ReaConfig;
+  registry: ProviderRegistry;
   contracts: readonly AnyToolContract[];
   byName: ReadonlyMap<string, AnyToolContract>;
   logger: Logger;
@@ -58,9 +56,9 @@ function readVersion(packageJson: string): string {
 export function runtimeOf(options: ReaServerOptions): Runtime {
   const existing = runtimes.get(options);
   if (existing) return existing;
-  const config: ServerConfig = { ...readServerConfig(options.env ?? process.env), ...options.config };
-  const provided = options.providers.flatMap((provider) => provider.tools());
-  const contracts = sortCatalog([...SERVER_TOOLS, ...(options.tools ?? []), ...provided]);
+  const config = options.config ?? readConfig(options.env ?? process.env);
+  const registry = createProviderRegistry(options.providers);
+  const contracts = sortCatalog([...SERVER_TOOLS, ...(options.tools ?? []), ...registry.tools()]);
   const forwarders = new Set<LogForwarder>();
   let logger = options.logger;
   if (!logger) logger = createStderrLogger({ forwarders });
@@ -70,11 +68,12 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
   const runtime: Runtime = {
     options,
     config,
+    registry,
     contracts,
     byName: new Map(contracts.map((contract) => [contract.name, contract])),
     logger,
     forwarders,
-    advertised: () => (advertised ??= advertiseCatalog(contracts, config.inputSchemaProfile)),
+    advertised: () => (advertised ??= advertiseCatalog(contracts, config.mcpInputSchemaProfile)),
     serverVersion: () =>
       (serverVersion ??= readVersion(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json'))),
     sdkVersion: () => {

@@ -2,12 +2,11 @@ import { Server } from '@modelcontextprotocol/server';
 import type { ServerContext, Transport } from '@modelcontextprotocol/server';
 import { ReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
-import { executeTool } from '@rea/provider-kit';
+import { createProgressReporter, executeTool } from '@rea/provider-kit';
 import type { ClientFeature, ToolContext } from '@rea/provider-kit';
 import { attachHost } from './host.js';
 import type { ServerHost, ServerIdentity, ToolAvailabilityEntry } from './host.js';
 import type { LogForwarder } from './logger.js';
-import { SILENT_PROGRESS, createProgressReporter } from './progress.js';
 import { checkOutput, encodeFailure, encodeSuccess } from './respond.js';
 import type { ToolResult } from './respond.js';
 import { runtimeOf } from './runtime.js';
@@ -56,7 +55,7 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
         'to see identity and which tools are available now; open_binary selects a target.',
     },
   );
-  const session = new ConnectionSession(options.providers, config);
+  const session = new ConnectionSession(runtime.registry, config);
   const calls = new WeakMap<ToolContext, AbortController>();
   let initialized = false;
   let resolveClosed!: () => void;
@@ -72,7 +71,7 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
 
   const host: ServerHost = {
     session,
-    providers: options.providers,
+    registry: runtime.registry,
     config,
     contracts: runtime.contracts,
     advertised: runtime.advertised,
@@ -178,15 +177,14 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
     if (upstream.aborted) onAbort();
     else upstream.addEventListener('abort', onAbort, { once: true });
     const token = request.params._meta?.progressToken;
-    const progress =
-      token === undefined
-        ? SILENT_PROGRESS
-        : createProgressReporter({
-            send: (update) =>
-              void ctx.mcpReq
-                .notify({ method: 'notifications/progress', params: { progressToken: token, ...update } })
-                .catch(() => undefined),
-          });
+    // Without a token nothing is sent; after cancellation the token is dead, so nothing is sent either.
+    const progress = createProgressReporter({
+      phase: name,
+      send: (update) => {
+        if (token === undefined || controller.signal.aborted) return;
+        return ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } });
+      },
+    });
     const run = async (): Promise<ToolResult> => {
       const contract = runtime.byName.get(name);
       try {
@@ -196,7 +194,7 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
             remediation: 'Call tools/list for the catalog.',
           });
         }
-        progress.report(`${name}: started`);
+        progress.report('started');
         const context = attachHost(
           {
             session: session.view(),
@@ -215,16 +213,13 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
         throwIfAborted(controller.signal, 'publication');
         // Recorded only now: a cancelled or invalid call leaves the ledger untouched.
         if (outcome.kind === 'evidence') session.ledger.retain(outcome.record);
-        const result = encodeSuccess(name, outcome, config.maxResponseBytes);
-        progress.finish(`${name}: completed`);
+        const result = encodeSuccess(name, outcome, config.mcpMaxResponseBytes);
+        progress.finish('completed', 'done');
         return result;
       } catch (error) {
-        if (controller.signal.aborted) {
-          progress.dispose();
-          throw error;
-        }
-        const result = encodeFailure(error, name, config.maxResponseBytes, retainDiagnostic(name));
-        progress.finish(`${name}: failed`);
+        if (controller.signal.aborted) throw error;
+        const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
+        progress.finish(`failed`, 'done');
         return result;
       } finally {
         upstream.removeEventListener('abort', onAbort);

@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { ReaError, normalizeError } from '@rea/evidence';
-import type { JsonObject } from '@rea/evidence';
-import type { ActiveTarget, ProgressSink, ProviderBinding, SessionView } from '@rea/provider-kit';
-import { createSessionLedger } from './ledger.js';
-import type { SessionLedger } from './ledger.js';
-import { selectProvider } from './providers.js';
-import type { DeepSession, LineageSnapshot, Provider, SelectionSource, SessionSupervisor } from './providers.js';
+import { ReaError, createSessionLedger, normalizeError } from '@rea/evidence';
+import type { JsonObject, SessionLedger } from '@rea/evidence';
+import { createProcessSupervisor, createProviderBinding, probeProviders, selectProvider } from '@rea/provider-kit';
+import type {
+  ActiveTarget,
+  ChoiceSource,
+  DeepProvider,
+  DeepSession,
+  ProcessSupervisor,
+  ProgressSink,
+  ProviderBinding,
+  ProviderChoice,
+  ProviderRegistry,
+  ReaConfig,
+  SessionView,
+} from '@rea/provider-kit';
+import type { LineageSnapshot } from './providers.js';
 
 /** The run allocated for a target transition, before any provider starts. */
 export interface AnalysisRun {
@@ -14,12 +24,14 @@ export interface AnalysisRun {
 }
 
 /** Ledger bounds of one connection. */
-export const LEDGER_LIMITS = { maxRecords: 10_000, maxBytes: 1024 * 1024 * 1024 };
+export const LEDGER_LIMITS = { maxRecords: 10_000, maxBytes: 512 * 1024 * 1024 };
 
 interface Bound {
-  provider: Provider;
+  provider: DeepProvider;
   deep: DeepSession;
   binding: ProviderBinding;
+  supervisor: ProcessSupervisor;
+  runId: string;
 }
 
 /** What `close_binary` did. */
@@ -30,13 +42,8 @@ export interface CloseReport {
   drained_calls: number;
 }
 
-function createSupervisor(): SessionSupervisor & { record(snapshot: LineageSnapshot): void } {
-  const observed: LineageSnapshot[] = [];
-  return {
-    snapshots: () => [...observed],
-    record: (snapshot) => observed.push(snapshot),
-  };
-}
+/** Where the provider choice of an `open_binary` came from. */
+export type ChoiceOrigin = ChoiceSource | 'default';
 
 /**
  * One connection's session: at most one active target bound to one immutable provider, the run id,
@@ -47,12 +54,12 @@ export class ConnectionSession {
   target: ActiveTarget | null = null;
   run: AnalysisRun | null = null;
   private bound: Bound | null = null;
-  private supervisor: (SessionSupervisor & { record(snapshot: LineageSnapshot): void }) | null = null;
+  private readonly history: LineageSnapshot[] = [];
   private readonly inflight = new Set<{ controller: AbortController; done: Promise<unknown> }>();
 
   constructor(
-    private readonly providers: readonly Provider[],
-    private readonly config: unknown,
+    private readonly registry: ProviderRegistry,
+    private readonly config: ReaConfig,
   ) {}
 
   /** What tools see of this session. */
@@ -64,10 +71,18 @@ export class ConnectionSession {
     return this.bound?.binding ?? null;
   }
 
-  /** `not_observed` until a provider starts a process, then the snapshots the supervisor holds. */
-  lineage(): { status: 'not_observed' } | { status: 'snapshots'; snapshots: LineageSnapshot[] } {
-    const snapshots = this.supervisor?.snapshots() ?? [];
-    return snapshots.length === 0 ? { status: 'not_observed' } : { status: 'snapshots', snapshots };
+  /**
+   * `not_observed` until a provider has started a process in this session, then one snapshot per
+   * provider session (earlier ones as recorded when they closed, the live one observed now).
+   */
+  lineage(): { status: 'not_observed' } | { status: 'snapshots'; snapshots: JsonObject[] } {
+    const snapshots = [...this.history];
+    const live = this.bound;
+    if (live && live.supervisor.processes().length > 0) {
+      snapshots.push({ provider: live.binding.provider, run_id: live.runId, observations: live.supervisor.lineage() });
+    }
+    if (snapshots.length === 0) return { status: 'not_observed' };
+    return { status: 'snapshots', snapshots: snapshots as unknown as JsonObject[] };
   }
 
   /** Tracks a tool call as owned work until `done` settles; `close_binary` drains these. */
@@ -80,12 +95,12 @@ export class ConnectionSession {
   /**
    * Opens `target` with the chosen provider. The same target with the same provider reuses the open
    * session; otherwise the previous provider is closed (the ledger is kept), a run id is allocated,
-   * and only then is the new provider selected and started.
+   * and only then is a provider selected and started.
    */
   async open(
     target: ActiveTarget,
-    choice: string,
-    source: SelectionSource,
+    choice: ProviderChoice,
+    origin: ChoiceOrigin,
     signal: AbortSignal,
     progress: ProgressSink,
   ): Promise<{ reused: boolean }> {
@@ -94,48 +109,64 @@ export class ConnectionSession {
       current &&
       this.target?.path === target.path &&
       this.target.sha256 === target.sha256 &&
-      (choice === 'auto' || choice === current.provider.id)
+      (choice.kind === 'auto' || choice.id === current.provider.id)
     ) {
       return { reused: true };
     }
     if (this.target || current) await this.releaseProvider(signal);
     const run: AnalysisRun = { run_id: `run_${randomUUID()}`, started_at: new Date().toISOString() };
     this.run = run;
-    this.target = null;
-    progress.report(`selecting a provider (run ${run.run_id})`);
-    const provider = await selectProvider(this.providers, choice, target);
-    if (!provider.open) {
-      throw new ReaError('capability_unavailable', `Provider ${provider.id} cannot open targets.`, {
-        details: { capability: 'open', provider_id: provider.id },
-      });
+    progress.report(`run ${run.run_id} allocated; probing providers`, 'selection');
+    const probes = await probeProviders(this.registry, { signal });
+    const selection = selectProvider({
+      registry: this.registry,
+      choice,
+      source: origin === 'default' ? 'argument' : origin,
+      target: { format: target.format },
+      probes,
+    });
+    const provider = selection.provider;
+    const supervisor = createProcessSupervisor();
+    progress.report(`starting ${provider.id}`, 'startup');
+    let deep: DeepSession;
+    try {
+      deep = await provider.open(target, { signal, supervisor, runId: run.run_id, progress, config: this.config });
+    } catch (error) {
+      await supervisor.closeAll().catch(() => undefined);
+      this.recordHistory(provider.id, provider.name, provider.version, run.run_id, supervisor);
+      throw error;
     }
-    const supervisor = createSupervisor();
-    this.supervisor = supervisor;
-    progress.report(`starting ${provider.id}`);
-    const deep = await provider.open(target, { signal, supervisor, runId: run.run_id, progress, config: this.config });
+    const binding = createProviderBinding(provider, deep, selection.source);
     if (signal.aborted) {
       await deep.close(new AbortController().signal).catch(() => undefined);
-      throw new ReaError('cancelled', 'open_binary was cancelled.', { details: { phase: 'provider-start' } });
+      await supervisor.closeAll().catch(() => undefined);
+      throw new ReaError('cancelled', 'open_binary was cancelled.', { details: { phase: 'startup' } });
     }
     this.target = target;
-    this.bound = {
-      provider,
-      deep,
-      binding: {
-        provider: { id: provider.id, name: provider.name, version: deep.version },
-        selection_source: source,
-        analysis_profile: deep.analysis_profile,
-        session: deep.session,
-      },
-    };
+    this.bound = { provider, deep, binding, supervisor, runId: run.run_id };
     return { reused: false };
+  }
+
+  private recordHistory(id: string, name: string, version: string, runId: string, supervisor: ProcessSupervisor): void {
+    if (supervisor.processes().length === 0) return;
+    this.history.push({ provider: { id, name, version }, run_id: runId, observations: supervisor.lineage() });
   }
 
   private async releaseProvider(signal: AbortSignal): Promise<void> {
     const bound = this.bound;
     this.bound = null;
     this.target = null;
-    if (bound) await bound.deep.close(signal);
+    if (!bound) return;
+    const { provider } = bound.binding;
+    try {
+      await bound.deep.close(signal);
+    } finally {
+      try {
+        await bound.supervisor.closeAll();
+      } finally {
+        this.recordHistory(provider.id, provider.name, provider.version, bound.runId, bound.supervisor);
+      }
+    }
   }
 
   /**
@@ -146,10 +177,10 @@ export class ConnectionSession {
   async close(signal: AbortSignal, self?: AbortController): Promise<CloseReport> {
     const others = [...this.inflight].filter((entry) => entry.controller !== self);
     const drain = Promise.allSettled(others.map((entry) => entry.done));
-    const timer = new Promise((resolve) => setTimeout(resolve, 2000).unref());
-    await Promise.race([drain, timer]);
+    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+    await Promise.race([drain, wait(2000)]);
     for (const entry of others) entry.controller.abort(new ReaError('cancelled', 'The session was closed.'));
-    await Promise.race([drain, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    await Promise.race([drain, wait(2000)]);
     const report: CloseReport = {
       closed_target: this.target,
       closed_provider: this.bound?.provider.id ?? null,
@@ -164,22 +195,21 @@ export class ConnectionSession {
     }
     report.cleared_records = this.ledger.clear();
     this.run = null;
-    this.supervisor = null;
+    this.history.length = 0;
     if (failure) {
       if (failure.code === 'cleanup_incomplete') throw failure;
-      const details: JsonObject = {
-        remaining: [{ kind: 'provider-session', reason: failure.message }],
-        cause: failure.code,
-      };
       throw new ReaError('cleanup_incomplete', `The provider did not close cleanly: ${failure.message}`, {
         operation: 'close_binary',
-        details,
+        details: {
+          remaining: [{ kind: 'provider-session', identifiers: [report.closed_provider ?? 'unknown'] }],
+          cause: failure.code,
+        },
       });
     }
     return report;
   }
 
-  /** Closes everything at the end of the connection (ledger dropped with it). */
+  /** Closes everything at the end of the connection (the ledger goes with it). */
   async dispose(): Promise<void> {
     for (const entry of this.inflight) entry.controller.abort(new ReaError('cancelled', 'The connection closed.'));
     await this.releaseProvider(new AbortController().signal).catch(() => undefined);

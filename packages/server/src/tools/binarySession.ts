@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { AnalysisProfileSchema, JsonObjectSchema, ProviderIdentitySchema, Sha256HexSchema } from '@rea/evidence';
-import { defineTool } from '@rea/provider-kit';
 import { hostOf } from '../host.js';
-import { describeCandidates } from '../providers.js';
+import { defineTool, describeCandidates, probeProviders } from '@rea/provider-kit';
 import { NO_EFFECTS } from './effects.js';
 
 const ExpectationSchema = z.strictObject({
@@ -26,12 +25,10 @@ const ToolAvailabilitySchema = z.strictObject({
 
 const CandidateSchema = z.strictObject({
   id: z.string(),
-  name: z.string(),
-  embedded: z.boolean(),
   available: z.boolean(),
   reason: z.string().nullable(),
-  remediation: z.string().nullable(),
   target_support: z.enum(['supported', 'unsupported', 'unknown']),
+  embedded: z.boolean(),
 });
 
 /** The `binary_session` result. */
@@ -134,7 +131,11 @@ export const binarySessionTool = defineTool({
       },
       expectations,
       tool_availability: host.toolAvailability(),
-      analysis_provider_candidates: await describeCandidates(host.providers, null),
+      analysis_provider_candidates: describeCandidates(
+        host.registry,
+        await probeProviders(host.registry, { signal: context.signal }),
+        null,
+      ),
       target: session.target,
       analysis_provider_binding: binding
         ? {
@@ -145,7 +146,7 @@ export const binarySessionTool = defineTool({
         : null,
       analysis_run: session.run,
       process_lineage: session.lineage(),
-      ledger: session.ledger.size(),
+      ledger: { records: session.ledger.size, bytes: session.ledger.bytes },
     };
   },
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AnalysisProfileSchema, ProviderIdentitySchema, Sha256HexSchema } from '@rea/evidence';
-import { defineTool } from '@rea/provider-kit';
+import { defineTool, parseProviderChoice } from '@rea/provider-kit';
+import type { ProviderChoice } from '@rea/provider-kit';
+import type { ChoiceOrigin } from '../session.js';
 import { hostOf } from '../host.js';
-import { parseProviderChoice } from '../providers.js';
-import type { SelectionSource } from '../providers.js';
 import { readTarget } from '../target.js';
 import { NO_EFFECTS } from './effects.js';
 
@@ -53,18 +53,18 @@ export const openBinaryTool = defineTool({
   clientFeatures: { optional: ['progress'] },
   run: async (input, context) => {
     const host = hostOf(context);
-    let choice = 'auto';
-    let source: SelectionSource = 'auto';
+    let choice: ProviderChoice = { kind: 'auto' };
+    let origin: ChoiceOrigin = 'default';
     if (input.provider_id !== undefined) {
-      choice = parseProviderChoice(input.provider_id);
-      source = choice === 'auto' ? 'auto' : 'argument';
+      choice = parseProviderChoice(input.provider_id, 'argument');
+      origin = 'argument';
     } else if (host.config.analysisProvider) {
-      choice = parseProviderChoice(host.config.analysisProvider, 'REA_ANALYSIS_PROVIDER');
-      source = choice === 'auto' ? 'auto' : 'environment';
+      choice = host.config.analysisProvider;
+      origin = 'environment';
     }
     context.progress.report('reading the target');
     const target = await readTarget(input.path, context.signal);
-    const { reused } = await host.session.open(target, choice, source, context.signal, context.progress);
+    const { reused } = await host.session.open(target, choice, origin, context.signal, context.progress);
     const binding = host.session.binding!;
     return {
       reused,

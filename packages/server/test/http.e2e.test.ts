@@ -1,0 +1,120 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- results are JSON explored by path in assertions */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { describeTransportSuite, valueOf } from './e2eSuite.js';
+import { standInEntry, startHttpEntry } from './httpFixture.js';
+
+async function connectTo(url: string): Promise<Client> {
+  const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+let shared: Awaited<ReturnType<typeof startHttpEntry>>;
+
+describeTransportSuite('Streamable HTTP', async () => {
+  shared = await startHttpEntry();
+  const client = await connectTo(shared.line['url'] as string);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await shared.stop();
+    },
+  };
+});
+
+function post(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; text: string }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+describe('@rea/server over Streamable HTTP: binding and DNS-rebinding protection', () => {
+  let server: Awaited<ReturnType<typeof startHttpEntry>>;
+  let url: string;
+  beforeAll(async () => {
+    server = await startHttpEntry();
+    url = server.line['url'] as string;
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('should bind loopback by default', () => {
+    expect(new URL(url).hostname).toBe('127.0.0.1');
+  });
+
+  it('should refuse a request whose Host is not loopback with 403', async () => {
+    const refused = await post(url, { host: 'rebind.example:80' }, initialize);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Invalid Host');
+  });
+
+  it('should refuse a request from a foreign Origin with 403 and accept a loopback Origin', async () => {
+    const refused = await post(url, { origin: 'http://rebind.example' }, initialize);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Invalid Origin');
+    const accepted = await post(url, { origin: 'http://localhost:5173' }, initialize);
+    expect(accepted.status).toBe(200);
+  });
+
+  it('should refuse an unknown session id with 404 and a session-less non-initialize request with 400', async () => {
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    expect((await post(url, { 'mcp-session-id': 'no-such-session' }, list)).status).toBe(404);
+    expect((await post(url, {}, list)).status).toBe(400);
+  });
+
+  it('should give each session its own ledger', async () => {
+    const first = await connectTo(url);
+    const second = await connectTo(url);
+    try {
+      valueOf(await first.callTool({ name: 'open_binary', arguments: { path: standInEntry } }));
+      valueOf(await first.callTool({ name: 'describe_target', arguments: {} }));
+      const mine = valueOf<Record<string, any>>(await first.callTool({ name: 'get_evidence_bundle', arguments: {} }));
+      const theirs = valueOf<Record<string, any>>(
+        await second.callTool({ name: 'get_evidence_bundle', arguments: {} }),
+      );
+      expect(mine['records']).toHaveLength(1);
+      expect(theirs['records']).toEqual([]);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it('should refuse a non-loopback bind unless explicitly allowed', async () => {
+    const refused = await startHttpEntry(['0.0.0.0']);
+    expect(refused.line['error']).toMatchObject({
+      code: 'access_denied',
+      details: { resource: 'bind', host: '0.0.0.0' },
+    });
+    await refused.stop();
+  });
+});

@@ -1,0 +1,37 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- results are JSON explored by path in assertions */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The stand-in test entry (built server + scripted stand-in providers). */
+export const standInEntry = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'standInServer.mjs');
+
+/** Starts the stand-in entry in HTTP mode and reads its first stdout line ({url} or {error}). */
+export async function startHttpEntry(
+  args: string[] = [],
+): Promise<{ child: ChildProcess; line: Record<string, any>; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [standInEntry, 'http', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const line = await new Promise<Record<string, any>>((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      buffer += chunk;
+      const index = buffer.indexOf('\n');
+      if (index >= 0) resolve(JSON.parse(buffer.slice(0, index)) as Record<string, any>);
+    });
+    // 'close' comes after stdout is drained, so a line printed just before exiting is not lost.
+    child.on('close', (code) => {
+      const text = buffer.trim();
+      if (text) resolve(JSON.parse(text.split('\n')[0]!) as Record<string, any>);
+      else reject(new Error(`the HTTP entry exited (${code}) before printing its address`));
+    });
+  }).catch((error: Error) => ({ exit_error: error.message }));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { child, line, stop };
+}
