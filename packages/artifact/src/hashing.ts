@@ -89,3 +89,35 @@ export async function digestStream(stream: Readable, options: DigestOptions = {}
 export function crcHex(value: number): string {
   return (value >>> 0).toString(16).padStart(8, '0');
 }
+
+/** The digest of bytes already in memory, computed like {@link digestStream}. */
+export async function digestBuffer(bytes: Buffer, options: DigestOptions = {}): Promise<Digest> {
+  throwIfAborted(options.signal, 'hashing');
+  const blocks: string[] | null = options.blockSize ? [] : null;
+  if (blocks !== null && options.blockSize) {
+    let at = 0;
+    while (at + options.blockSize <= bytes.length) {
+      blocks.push(
+        createHash('sha256')
+          .update(bytes.subarray(at, at + options.blockSize))
+          .digest('hex'),
+      );
+      at += options.blockSize;
+    }
+    blocks.push(createHash('sha256').update(bytes.subarray(at)).digest('hex'));
+  }
+  const head = bytes.subarray(0, 16);
+  const keep =
+    options.collectUpTo !== undefined &&
+    bytes.length <= options.collectUpTo &&
+    (options.collectWhen === undefined || options.collectWhen(head));
+  if (options.onChunk && bytes.length > 0) await options.onChunk(bytes);
+  return {
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    size: bytes.length,
+    crc32: options.crc32 ? crc32(bytes) >>> 0 : null,
+    blocks,
+    collected: keep ? bytes : null,
+    head: Buffer.from(head),
+  };
+}

@@ -1,7 +1,9 @@
 // The one module that talks to yauzl. Everything else sees ZipReader and ZipEntryInfo.
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
-import type { Readable } from 'node:stream';
+import { close, fstat, open as openFd, read as readFd } from 'node:fs';
+import { Readable } from 'node:stream';
+import { inflateRawSync } from 'node:zlib';
 import type { ReaError } from '@rea/evidence';
 import { malformed } from '../errors.js';
 
@@ -23,6 +25,13 @@ export interface ZipEntryInfo {
   handle: unknown;
 }
 
+/** The whole decoded bytes of a small entry, or what contradicted its declared size or encoding. */
+export type SmallRead =
+  { bytes: Buffer } | { fault: 'size'; observedAtLeast: number } | { fault: 'data'; message: string };
+
+/** Entries at most this large (both sizes) are read whole from the block cache and inflated in one call. */
+export const SMALL_ENTRY_BYTES = 1 << 20;
+
 /** An open ZIP: its entry count, its central directory, and entry streams. */
 export interface ZipReader {
   readonly entryCount: number;
@@ -31,6 +40,8 @@ export interface ZipReader {
   readEntries(limit: number): Promise<ZipEntryInfo[]>;
   /** The decoded (inflated) bytes of an entry; sizes are asserted while streaming. */
   open(entry: ZipEntryInfo): Promise<Readable>;
+  /** Reads a small entry (see {@link SMALL_ENTRY_BYTES}) whole, checking its size. */
+  readSmall(entry: ZipEntryInfo): Promise<SmallRead>;
   close(): void;
 }
 
@@ -83,6 +94,108 @@ function structural(error: unknown): ReaError {
   return malformed('zip', message.replace(/\.$/, ''));
 }
 
+const BLOCK = 1 << 20;
+
+/**
+ * A random-access reader over a file descriptor with a one-block read cache: central-directory
+ * records, local headers and small entries are read in 1 MiB blocks instead of one system call each.
+ */
+class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () => NodeJS.EventEmitter) {
+  private block: Buffer = Buffer.alloc(0);
+  private blockStart = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly size: number,
+  ) {
+    super();
+  }
+
+  /** Bytes [position, position + length) from the cache, loading a block on a miss. */
+  fetch(position: number, length: number, callback: (error: Error | null, bytes?: Buffer) => void): void {
+    const end = position + length;
+    if (position >= this.blockStart && end <= this.blockStart + this.block.length) {
+      const bytes = this.block.subarray(position - this.blockStart, end - this.blockStart);
+      // Deferred so that a chain of cache hits never grows the stack.
+      queueMicrotask(() => callback(null, bytes));
+      return;
+    }
+    const want = Math.min(Math.max(length, BLOCK), this.size - position);
+    if (want < length || position < 0) {
+      callback(new Error('unexpected EOF'));
+      return;
+    }
+    const buffer = Buffer.allocUnsafe(want);
+    const fill = (done: number): void => {
+      if (done === want) {
+        this.block = buffer;
+        this.blockStart = position;
+        callback(null, buffer.subarray(0, length));
+        return;
+      }
+      readFd(this.fd, buffer, done, want - done, position + done, (error, bytesRead) => {
+        if (error) return callback(error);
+        if (bytesRead === 0) return callback(new Error('unexpected EOF'));
+        fill(done + bytesRead);
+      });
+    };
+    fill(0);
+  }
+
+  read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    callback: (error: Error | null) => void,
+  ): void {
+    this.fetch(position, length, (error, bytes) => {
+      if (error || !bytes) return callback(error ?? new Error('unexpected EOF'));
+      bytes.copy(buffer, offset);
+      callback(null);
+    });
+  }
+
+  _readStreamForRange(start: number, end: number): Readable {
+    let position = start;
+    const fd = this.fd;
+    return new Readable({
+      highWaterMark: BLOCK,
+      read() {
+        if (position >= end) {
+          this.push(null);
+          return;
+        }
+        const want = Math.min(BLOCK, end - position);
+        const buffer = Buffer.allocUnsafe(want);
+        readFd(fd, buffer, 0, want, position, (error, bytesRead) => {
+          if (error) return void this.destroy(error);
+          if (bytesRead === 0) return void this.destroy(new Error('unexpected EOF'));
+          position += bytesRead;
+          this.push(buffer.subarray(0, bytesRead));
+        });
+      },
+    });
+  }
+
+  close(callback: (error: Error | null) => void): void {
+    close(this.fd, (error) => callback(error ?? null));
+  }
+}
+
+function openCached(
+  path: string,
+  callback: (error: Error | null, reader?: CachedFileReader, size?: number) => void,
+): void {
+  openFd(path, 'r', (error, fd) => {
+    if (error) return callback(error);
+    fstat(fd, (statError, stats) => {
+      if (statError) return close(fd, () => callback(statError));
+      callback(null, new CachedFileReader(fd, stats.size), stats.size);
+    });
+  });
+}
+
 const OPTIONS = { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true } as const;
 
 /** Opens a ZIP from a path or a buffer; a structural fault is `unsupported_target` (malformed). */
@@ -90,8 +203,15 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
   const zip = await new Promise<ZipFile>((resolve, reject) => {
     const done = (error: Error | null, file?: ZipFile): void =>
       error || !file ? reject(structural(error)) : resolve(file);
-    if (typeof source === 'string') yauzl.open(source, OPTIONS, done);
-    else yauzl.fromBuffer(source, OPTIONS, done);
+    if (typeof source !== 'string') return yauzl.fromBuffer(source, OPTIONS, done);
+    openCached(source, (error, reader, size) => {
+      if (error || !reader || size === undefined) return reject(error);
+      const raw = reader as unknown as yauzl.RandomAccessReader;
+      yauzl.fromRandomAccessReader(raw, size, OPTIONS, (openError, file) => {
+        if (openError) reader.close(() => undefined);
+        done(openError, file);
+      });
+    });
   });
   // Library errors after open arrive as events; keep one listener so none is unhandled.
   zip.on('error', () => undefined);
@@ -147,8 +267,46 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
         }
       });
     },
+    readSmall(info) {
+      return new Promise((resolve, reject) => {
+        const entry = info.handle as Entry;
+        const withHeader = zip as unknown as {
+          readLocalFileHeader(
+            e: Entry,
+            o: { minimal: true },
+            cb: (error: Error | null, header?: { fileDataStart: number }) => void,
+          ): void;
+          reader: { read(b: Buffer, o: number, l: number, p: number, cb: (error: Error | null) => void): void };
+        };
+        withHeader.readLocalFileHeader(entry, { minimal: true }, (error, header) => {
+          if (error || !header) return reject(structural(error));
+          const raw = Buffer.allocUnsafe(info.compressedSize);
+          withHeader.reader.read(raw, 0, raw.length, header.fileDataStart, (readError) => {
+            if (readError) return reject(structural(readError));
+            resolve(decodeSmall(info, raw));
+          });
+        });
+      });
+    },
     close: () => zip.close(),
   };
+}
+
+function decodeSmall(info: ZipEntryInfo, raw: Buffer): SmallRead {
+  let bytes: Buffer;
+  if (info.compressionMethod === 0) bytes = raw;
+  else {
+    try {
+      // One byte past the declared size is enough to know the declaration lies.
+      bytes = inflateRawSync(raw, { maxOutputLength: info.uncompressedSize + 1 });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'ERR_BUFFER_TOO_LARGE') return { fault: 'size', observedAtLeast: info.uncompressedSize + 1 };
+      return { fault: 'data', message: (error as Error).message };
+    }
+  }
+  if (bytes.length !== info.uncompressedSize) return { fault: 'size', observedAtLeast: bytes.length };
+  return { bytes };
 }
 
 /** Classifies a stream error from an entry: size assertions are integrity facts, the rest structural. */

@@ -1,8 +1,8 @@
 import { throwIfAborted } from '@rea/evidence';
-import { openZip, classifyStreamError } from '../engine/zip.js';
+import { SMALL_ENTRY_BYTES, openZip, classifyStreamError } from '../engine/zip.js';
 import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
-import { digestStream, crcHex } from '../hashing.js';
-import type { Digest } from '../hashing.js';
+import { digestBuffer, digestStream, crcHex } from '../hashing.js';
+import type { Digest, DigestOptions } from '../hashing.js';
 import { containerFromHead, packageTypeFromNames } from '../detect.js';
 import { malformed } from '../errors.js';
 import { logicalPath, nestedPath, pathProblem, symlinkEscapes } from '../paths.js';
@@ -58,7 +58,56 @@ export async function readDirectory(
   }
 }
 
-/** Streams one ZIP entry, checking CRC-32 and size; returns the digest or the contradiction observed. */
+type Base = { path: string; provenance: 'zip-central-directory'; unpacked: false };
+type EntryRead = { digest: Digest | null; contradiction: ObservedContradiction | null };
+
+function faultContradiction(
+  info: ZipEntryInfo,
+  base: Base,
+  fault: ReturnType<typeof classifyStreamError>,
+): ObservedContradiction {
+  const observed =
+    fault.kind === 'size' ? `at least ${fault.observedAtLeast} bytes` : `undecodable data (${fault.message})`;
+  return {
+    ...base,
+    algorithm: fault.kind === 'size' ? 'size' : 'crc32',
+    declared: fault.kind === 'size' ? `${info.uncompressedSize} bytes` : crcHex(info.crc32),
+    observed,
+    observedSha256: null,
+  };
+}
+
+function checked(info: ZipEntryInfo, base: Base, digest: Digest): EntryRead {
+  if (digest.size !== info.uncompressedSize) {
+    const observed = `${digest.size} bytes`;
+    return {
+      digest,
+      contradiction: {
+        ...base,
+        algorithm: 'size',
+        declared: `${info.uncompressedSize} bytes`,
+        observed,
+        observedSha256: digest.sha256,
+      },
+    };
+  }
+  if (digest.crc32 !== info.crc32) {
+    const observed = crcHex(digest.crc32 ?? 0);
+    return {
+      digest,
+      contradiction: {
+        ...base,
+        algorithm: 'crc32',
+        declared: crcHex(info.crc32),
+        observed,
+        observedSha256: digest.sha256,
+      },
+    };
+  }
+  return { digest, contradiction: null };
+}
+
+/** Reads one ZIP entry, checking CRC-32 and size; returns the digest and any contradiction observed. */
 export async function readZipEntry(
   reader: ZipReader,
   info: ZipEntryInfo,
@@ -69,60 +118,33 @@ export async function readZipEntry(
     collect?: { upTo: number; containersOnly: boolean };
     onChunk?: (chunk: Buffer) => Promise<void>;
   },
-): Promise<{ digest: Digest | null; contradiction: ObservedContradiction | null }> {
-  const base = { path, provenance: 'zip-central-directory' as const, unpacked: false };
-  let digest: Digest;
+): Promise<EntryRead> {
+  const base: Base = { path, provenance: 'zip-central-directory', unpacked: false };
+  const digestOptions: DigestOptions = {
+    crc32: true,
+    signal: options.signal,
+    ...(options.collect ? { collectUpTo: options.collect.upTo } : {}),
+    ...(options.collect?.containersOnly ? { collectWhen: (head: Buffer) => containerFromHead(head) !== null } : {}),
+    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+  };
+  if (info.compressedSize <= SMALL_ENTRY_BYTES && info.uncompressedSize <= SMALL_ENTRY_BYTES) {
+    // Small entries: one cached read and one inflate call instead of a stream pipeline.
+    const small = await reader.readSmall(info);
+    if ('bytes' in small) return checked(info, base, await digestBuffer(small.bytes, digestOptions));
+    const fault =
+      small.fault === 'size'
+        ? { kind: 'size' as const, observedAtLeast: small.observedAtLeast }
+        : { kind: 'other' as const, message: small.message };
+    return { digest: null, contradiction: faultContradiction(info, base, fault) };
+  }
   // A local header that cannot be read is structural (thrown); only the data stream yields contradictions.
   const stream = await reader.open(info);
   try {
-    digest = await digestStream(stream, {
-      crc32: true,
-      signal: options.signal,
-      ...(options.collect ? { collectUpTo: options.collect.upTo } : {}),
-      ...(options.collect?.containersOnly ? { collectWhen: (head: Buffer) => containerFromHead(head) !== null } : {}),
-      ...(options.onChunk ? { onChunk: options.onChunk } : {}),
-    });
+    return checked(info, base, await digestStream(stream, digestOptions));
   } catch (error) {
-    const fault = classifyStreamError(error);
     if ((error as { code?: unknown }).code === 'cancelled' || options.signal?.aborted) throw error;
-    const observed =
-      fault.kind === 'size' ? `at least ${fault.observedAtLeast} bytes` : `undecodable data (${fault.message})`;
-    return {
-      digest: null,
-      contradiction: {
-        ...base,
-        algorithm: fault.kind === 'size' ? 'size' : 'crc32',
-        declared: fault.kind === 'size' ? `${info.uncompressedSize} bytes` : crcHex(info.crc32),
-        observed,
-        observedSha256: null,
-      },
-    };
+    return { digest: null, contradiction: faultContradiction(info, base, classifyStreamError(error)) };
   }
-  if (digest.size !== info.uncompressedSize) {
-    return {
-      digest,
-      contradiction: {
-        ...base,
-        algorithm: 'size',
-        declared: `${info.uncompressedSize} bytes`,
-        observed: `${digest.size} bytes`,
-        observedSha256: digest.sha256,
-      },
-    };
-  }
-  if (digest.crc32 !== info.crc32) {
-    return {
-      digest,
-      contradiction: {
-        ...base,
-        algorithm: 'crc32',
-        declared: crcHex(info.crc32),
-        observed: crcHex(digest.crc32 ?? 0),
-        observedSha256: digest.sha256,
-      },
-    };
-  }
-  return { digest, contradiction: null };
 }
 
 function baseEntry(info: ZipEntryInfo, path: string): ArtifactEntry {
