@@ -4,14 +4,15 @@
 // contracts in the same run (what an SDK advertises when handed the zod schemas directly).
 //
 // Uses the composed catalog of the built `rea` package when packages/rea/dist exists, else the
-// synthetic catalog of bench/schema/syntheticCatalog.mjs. Run after building: node bench/schema/run.mjs
+// synthetic catalog of bench/schema/syntheticCatalog.mjs (or when BENCH_SCHEMA_CATALOG=synthetic).
+// Run after building: node bench/schema/run.mjs
 import { existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import * as evidence from '@rea/evidence';
-import { COMPACT_INPUT_SCHEMA_BUDGET, advertiseCatalog } from '@rea/schema';
+import { COMPACT_INPUT_SCHEMA_BUDGET, advertiseCatalog, outputJsonSchema } from '@rea/schema';
 import { createSyntheticCatalog } from './syntheticCatalog.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -19,7 +20,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
 async function loadCatalog() {
   const entry = join(root, 'packages', 'rea', 'dist', 'index.js');
-  if (existsSync(entry)) {
+  if (existsSync(entry) && process.env.BENCH_SCHEMA_CATALOG !== 'synthetic') {
     const rea = await import(pathToFileURL(entry).href);
     return { source: 'rea createDefaultTools() (packages/rea/dist)', tools: await rea.createDefaultTools() };
   }
@@ -136,5 +137,11 @@ const compact = compactRun.result;
 console.log(`reduced (compact): ${compact.reduced.length === 0 ? 'none' : compact.reduced.join(', ')}`);
 console.log(
   `portability: full ${full.tools.filter((t) => t.portability.passed).length}/${full.tools.length}, compact ${compact.tools.filter((t) => t.portability.passed).length}/${compact.tools.length}`,
+);
+const envelope = bytes(outputJsonSchema(evidence.evidenceRecordSchemaFor(z.strictObject({}))));
+const outputs = full.tools.map((t) => bytes(t.outputSchema));
+const outputTotal = outputs.reduce((a, b) => a + b, 0);
+console.log(
+  `output schemas: ${Math.round(outputTotal / outputs.length)} B/tool on average (${((100 * outputTotal) / bytes(toolsList(advertised(full)))).toFixed(0)}% of full tools/list); the Evidence envelope alone is ${envelope} B`,
 );
 console.log(`digests: full ${full.digest} compact ${compact.digest}`);
