@@ -88,4 +88,39 @@ describe('canonicalJson', () => {
     const shared = { y: 2 };
     expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"y":2},"b":{"y":2}}');
   });
+
+  it('should refuse cycles at any depth, and accept shared values below that depth', () => {
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let i = 0; i < 200; i += 1) {
+      const next: Record<string, unknown> = {};
+      deep['n'] = next;
+      deep = next;
+    }
+    const shared = { leaf: true };
+    deep['a'] = [shared, shared];
+    expect(canonicalJson(root)).toContain('"a":[{"leaf":true},{"leaf":true}]');
+    deep['back'] = root['n'];
+    let caught: unknown;
+    try {
+      canonicalJson(root);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ code: 'invalid_request', details: { reason: 'not-json', problem: 'cycle' } });
+  });
+
+  it('should refuse nesting deeper than the stack with a typed error', () => {
+    const text = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    let caught: unknown;
+    try {
+      canonicalJson(JSON.parse(text));
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({
+      code: 'invalid_request',
+      details: { reason: 'not-json', problem: 'nesting too deep' },
+    });
+  });
 });
