@@ -25,7 +25,7 @@ async function loadCatalog() {
     return { source: 'rea createDefaultTools() (packages/rea/dist)', tools: await rea.createDefaultTools() };
   }
   return {
-    source: 'synthetic catalog (packages/rea/dist is not built)',
+    source: 'synthetic catalog (bench/schema/syntheticCatalog.mjs)',
     tools: createSyntheticCatalog({ z, evidence }).tools,
   };
 }
