@@ -136,7 +136,7 @@ skipUnless(toolsMissing('clang', 'ld64.lld-14', 'llvm-nm', 'llvm-objdump'))('thi
           '-undefined',
           'dynamic_lookup',
           '-e',
-          '_start',
+          '__start',
         ],
         output: `freestanding-${arch}-macho`,
       });
