@@ -60,3 +60,22 @@ export type {
   LayoutSymbol,
   ParseBinaryLayoutOptions,
 } from './layout/types.js';
+export { inspectBinaryLayoutTool, MAX_LAYOUT_FILE_BYTES } from './layout/tool.js';
+export { hexAddress, normalizeLayout } from './layout/normalize.js';
+export {
+  BinaryLayoutFacetResultSchema,
+  BinaryLayoutResultSchema,
+  BinaryLayoutSummarySchema,
+  LayoutAddressSchema,
+  LayoutCountsSchema,
+  LayoutFacetSchema,
+  LayoutHeadersSchema,
+  LayoutLinkageSchema,
+  LayoutMitigationsSchema,
+} from './layout/schemas.js';
+export type {
+  BinaryLayoutFacetResult,
+  BinaryLayoutResult,
+  BinaryLayoutSummary,
+  LayoutFacet,
+} from './layout/schemas.js';

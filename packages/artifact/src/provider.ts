@@ -2,6 +2,7 @@ import type { AnyToolContract, ToolsProvider } from '@rea/provider-kit';
 import { compareArtifactsTool } from './tools/compareArtifacts.js';
 import { extractArtifactTool } from './tools/extractArtifact.js';
 import { inspectArtifactTool } from './tools/inspectArtifact.js';
+import { inspectBinaryLayoutTool } from './layout/tool.js';
 import { ARTIFACT_PACKAGE_VERSION } from './version.js';
 
 /** The container tools of this package, sorted by name. */
@@ -9,6 +10,7 @@ export const artifactTools: readonly AnyToolContract[] = Object.freeze([
   compareArtifactsTool,
   extractArtifactTool,
   inspectArtifactTool,
+  inspectBinaryLayoutTool,
 ]);
 
 /** Capabilities the artifact provider declares. */

@@ -62,14 +62,31 @@ function kindOf(entry: Entry, name: string, mode: number | null): ZipEntryInfo['
   return 'file';
 }
 
-function toInfo(entry: Entry): ZipEntryInfo {
-  const raw = entry.fileName as unknown as Buffer;
-  const name = (yauzl as unknown as { getFileNameLowLevel: NameDecoder }).getFileNameLowLevel(
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes an entry name: the UTF-8 flag or Info-ZIP Unicode path field when present; otherwise, like
+ * Info-ZIP and macOS, UTF-8 when the bytes are valid UTF-8, and CP437 as the format specifies if not.
+ */
+function decodeName(entry: Entry, raw: Buffer): string {
+  const decoded = (yauzl as unknown as { getFileNameLowLevel: NameDecoder }).getFileNameLowLevel(
     entry.generalPurposeBitFlag,
     raw,
     entry.extraFields,
     true,
   );
+  if ((entry.generalPurposeBitFlag & 0x800) !== 0 || entry.extraFields.some((f) => f.id === 0x7075)) return decoded;
+  if (!raw.some((byte) => byte >= 0x80)) return decoded;
+  try {
+    return strictUtf8.decode(raw);
+  } catch {
+    return decoded;
+  }
+}
+
+function toInfo(entry: Entry): ZipEntryInfo {
+  const raw = entry.fileName as unknown as Buffer;
+  const name = decodeName(entry, raw);
   const madeOnUnix = entry.versionMadeBy >> 8 === 3;
   const mode = madeOnUnix ? entry.externalFileAttributes >>> 16 : null;
   return {
