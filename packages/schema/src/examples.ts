@@ -45,6 +45,15 @@ function replaceEvidence(value: unknown, counter: { count: number }): unknown {
   return value;
 }
 
+/** Whether the canonical schema accepts `value` (a schema that cannot parse synchronously does not). */
+function accepts(schema: z.ZodType, value: unknown): boolean {
+  try {
+    return schema.safeParse(value).success;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The advertised form of an example for a tool whose canonical input schema is `input`. Every
  * embedded Evidence record is replaced by its `{"kind":"retained-evidence","evidence_id":…}`
@@ -56,7 +65,7 @@ export function advertisedExample(example: ToolExampleLike, input: z.ZodType): E
   if (example.advertised === false) return { advertised: false, reason: 'not-advertised' };
   const counter = { count: 0 };
   const projected = replaceEvidence(example.input, counter);
-  if (input.safeParse(projected).success) return { advertised: true, input: projected, referenced: counter.count };
+  if (accepts(input, projected)) return { advertised: true, input: projected, referenced: counter.count };
   return { advertised: false, reason: counter.count > 0 ? 'inline-evidence' : 'invalid' };
 }
 

@@ -67,7 +67,10 @@ function mergeProperty(variants: unknown[]): unknown {
   const described = descriptions.length > 0 ? { description: descriptions.join(' | ') } : {};
   // Literal-only variants (discriminators) merge into one enum of their values.
   const literals = bare.every(
-    (v) => isObject(v) && Object.keys(v).every((k) => k === 'type' || k === 'const' || k === 'enum'),
+    (v) =>
+      isObject(v) &&
+      ('const' in v || Array.isArray(v['enum'])) &&
+      Object.keys(v).every((k) => k === 'type' || k === 'const' || k === 'enum'),
   );
   if (literals) {
     const values: unknown[] = [];

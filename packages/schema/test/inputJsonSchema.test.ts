@@ -226,6 +226,30 @@ describe('inputJsonSchema: root unions', () => {
     ]);
   });
 
+  it('should merge literal discriminators into one enum, but not when a group takes any value', () => {
+    const input = z.union([
+      z.strictObject({ kind: z.literal('a').describe('Kind.'), n: z.number().describe('N.') }),
+      z.strictObject({ kind: z.enum(['b', 'c']).describe('Kind.'), s: z.string().describe('S.') }),
+      z.strictObject({ kind: z.string().describe('Kind.'), free: z.boolean().describe('Free.') }),
+    ]);
+    const { schema } = inputJsonSchema(input, 'full');
+    expect(props(schema)['kind']!['enum']).toBeUndefined();
+    expectSameVerdicts(schema, input, [
+      { kind: 'a', n: 1 },
+      { kind: 'c', s: 'x' },
+      { kind: 'zzz', free: true },
+      { kind: 5, free: true },
+    ]);
+    const closed = z.union([input.options[0], input.options[1]]);
+    const merged = inputJsonSchema(closed, 'full').schema;
+    expect(props(merged)['kind']).toMatchObject({ type: 'string', enum: ['a', 'b', 'c'] });
+    expectSameVerdicts(merged, closed, [
+      { kind: 'a', n: 1 },
+      { kind: 'b', s: 'x' },
+      { kind: 'd', s: 'x' },
+    ]);
+  });
+
   it('should not close the merged object when a group accepts unknown keys', () => {
     const input = z.union([
       z.object({ a: z.string().describe('A.') }),
