@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { ReaError, canonicalSha256, sealEvidence } from '@rea/evidence';
+import type { EvidenceRecord, Limitation } from '@rea/evidence';
+import { defineTool } from '@rea/provider-kit';
+import type { LedgerAccess } from '@rea/provider-kit';
+import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
+import { normalizeLayout } from './normalize.js';
+import { parseBinaryLayout } from './parse.js';
+import {
+  BinaryLayoutFacetResultSchema,
+  BinaryLayoutResultSchema,
+  BinaryLayoutSummarySchema,
+  LayoutFacetSchema,
+} from './schemas.js';
+import type { BinaryLayoutFacetResult, BinaryLayoutResult, BinaryLayoutSummary, LayoutFacet } from './schemas.js';
+import type { BinaryLayout } from './types.js';
+
+/** Largest file `inspect_binary_layout` reads into memory. */
+export const MAX_LAYOUT_FILE_BYTES = 1 << 30;
+
+const InputSchema = z.strictObject({
+  path: z.string().min(1).describe('Local path of an ELF, PE/PE32+ or Mach-O (thin or universal) file.'),
+  detail: z
+    .enum(['complete', 'summary'])
+    .default('complete')
+    .describe(
+      'complete (default) returns the whole layout; summary retains it in the session and returns headers, counts, mitigations and linkage.',
+    ),
+  facet: LayoutFacetSchema.optional().describe(
+    'Return only this part of the layout (with headers and counts): headers, sections, segments, symbols, imports, exports, mitigations or linkage.',
+  ),
+});
+
+type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
+const ELF_PLT_MACHINES = new Set(['EM_X86_64', 'EM_386', 'EM_AARCH64']);
+
+function readError(path: string, error: unknown): ReaError {
+  const code = (error as { code?: string }).code;
+  if (code === 'ENOENT')
+    return new ReaError('not_found', `No file at ${path}.`, { details: { path, reason: 'missing' } });
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new ReaError('access_denied', `Permission denied reading ${path}.`, { details: { path, reason: code } });
+  }
+  return new ReaError('target_unavailable', `Cannot read ${path}: ${(error as Error).message}`, {
+    details: { path, reason: code ?? 'unknown' },
+  });
+}
+
+async function readTarget(path: string): Promise<Buffer> {
+  const info = await stat(path).catch((error: unknown) => {
+    throw readError(path, error);
+  });
+  if (!info.isFile()) {
+    throw new ReaError('target_unavailable', `${path} is not a regular file.`, {
+      details: { path, reason: info.isDirectory() ? 'directory' : 'not-a-file' },
+      remediation: 'Pass the path of an executable, library or object file.',
+    });
+  }
+  if (info.size > MAX_LAYOUT_FILE_BYTES) {
+    throw new ReaError(
+      'resource_constraint',
+      `${path} is larger than the ${MAX_LAYOUT_FILE_BYTES}-byte layout limit.`,
+      {
+        details: { resource: 'file-size', limit: MAX_LAYOUT_FILE_BYTES, observed: info.size },
+      },
+    );
+  }
+  return readFile(path).catch((error: unknown) => {
+    throw readError(path, error);
+  });
+}
+
+function limitationsOf(layout: BinaryLayout): Limitation[] {
+  const out: Limitation[] = [];
+  const unresolved = layout.imports.filter((i) => i.address === null).length;
+  if (layout.format === 'elf' && !ELF_PLT_MACHINES.has(layout.machine) && layout.imports.length > 0) {
+    out.push({
+      kind: 'plt-resolution-unsupported',
+      message: `PLT stubs are not decoded for ${layout.machine}; import addresses are null.`,
+    });
+  } else if (unresolved > 0) {
+    out.push({
+      kind: 'import-address-unresolved',
+      message: `${unresolved} of ${layout.imports.length} imports have no call stub (data imports, or calls through the GOT).`,
+    });
+  }
+  if (layout.slices && layout.slices.length > 1) {
+    out.push({
+      kind: 'universal-slice-selected',
+      message: `The universal binary has ${layout.slices.length} slices; sections, symbols and imports describe the ${layout.architecture} slice.`,
+    });
+  }
+  return out;
+}
+
+function facetOf(result: BinaryLayoutResult, facet: LayoutFacet): BinaryLayoutFacetResult {
+  const base: BinaryLayoutFacetResult = { view: 'facet', facet, headers: result.headers, counts: result.counts };
+  if (facet === 'headers') return base;
+  return { ...base, [facet]: result[facet] };
+}
+
+function summaryOf(result: BinaryLayoutResult, parent: string): BinaryLayoutSummary {
+  return {
+    view: 'summary',
+    parent_evidence_id: parent,
+    headers: result.headers,
+    counts: result.counts,
+    libraries: result.libraries,
+    mitigations: result.mitigations,
+    linkage: result.linkage,
+    digest: canonicalSha256(result),
+  };
+}
+
+/**
+ * `inspect_binary_layout`: the layout of an ELF, PE or Mach-O file without running it. Evidence with
+ * subject `{ format, sha256, size }`; addresses are lowercase `0x` strings.
+ */
+export const inspectBinaryLayoutTool = defineTool({
+  name: 'inspect_binary_layout',
+  title: 'Inspect binary layout',
+  description:
+    'Parses an ELF (32/64-bit, either byte order), PE/PE32+ (.NET detected) or Mach-O (thin or universal) file without running it and returns its headers, sections, segments, symbols, imports (with the PLT stub, IAT slot or __stubs address code calls through), exports, needed libraries, entry point, a mitigations facet (NX, PIE, RELRO, stack canary, FORTIFY, CFG, ASLR/DEP, code signature) and a linkage facet (static/dynamic, interpreter, rpath/runpath). Use it first on an unknown native binary; pass facet to get one part, or detail "summary" for headers, counts, mitigations and linkage. Returns Evidence.',
+  input: InputSchema,
+  result: z.union([BinaryLayoutResultSchema, BinaryLayoutFacetResultSchema, BinaryLayoutSummarySchema]),
+  examples: [
+    { input: { path: '/usr/bin/ls' }, description: 'The complete layout of an executable.' },
+    { input: { path: '/usr/bin/ls', facet: 'mitigations' }, description: 'Only the mitigations of an executable.' },
+    {
+      input: { path: '/usr/lib/x86_64-linux-gnu/libc.so.6', detail: 'summary' },
+      description: 'Retain the layout of a large library and return its summary.',
+    },
+  ],
+  effects: {
+    readOnly: false,
+    mutatesSession: true,
+    writesFilesystem: false,
+    launchesProcess: false,
+    executesForeignCode: false,
+    mutatesDevice: false,
+    mayDiscardData: false,
+    idempotent: true,
+    openWorld: false,
+  },
+  clientFeatures: { optional: ['progress'] },
+  produces: 'evidence',
+  async run(input, context) {
+    const ledger = context.ledger as Retaining | null;
+    if (input.detail === 'summary' && typeof ledger?.retain !== 'function') {
+      throw new ReaError('capability_unavailable', 'detail "summary" needs a session that retains Evidence.', {
+        details: { capability: 'session-retention', alternatives: [] },
+        remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
+      });
+    }
+    context.progress.report('reading the file', 'layout');
+    const bytes = await readTarget(input.path);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    context.progress.report(`parsing ${bytes.length} bytes`, 'layout');
+    const layout = parseBinaryLayout(bytes, { signal: context.signal });
+    const result = normalizeLayout(layout);
+    const parameters = { detail: input.detail, facet: input.facet ?? null };
+    const complete = {
+      subject: { format: layout.format, sha256, size: bytes.length },
+      provider: ARTIFACT_PROVIDER,
+      analysis_profile: artifactProfile('layout', { address_space: 'virtual', address_format: 'hex' }),
+      parameters,
+      normalized_result: input.facet ? facetOf(result, input.facet) : result,
+      raw_result: null,
+      confidence: 'observed' as const,
+      limitations: limitationsOf(layout),
+      coverage: { status: 'complete' as const, reasons: [] },
+      locations: [],
+      evidence_links: [],
+      local: { path: input.path },
+    };
+    if (input.detail === 'complete') return complete;
+    const parent = sealEvidence({ ...complete, normalized_result: result, operation: 'inspect_binary_layout' });
+    ledger!.retain!(parent as EvidenceRecord);
+    return {
+      ...complete,
+      normalized_result: summaryOf(result, parent.evidence_id),
+      evidence_links: [parent.evidence_id],
+    };
+  },
+});
