@@ -1,7 +1,7 @@
 import { ReaError } from '@rea/evidence';
 
 import type { AnyToolContract, ProviderRegistry, ReaConfig, ToolContext } from '@rea/provider-kit';
-import type { AdvertisedCatalog } from './advertise.js';
+import type { AdvertisedCatalog } from '@rea/schema';
 import type { ConnectionSession } from './session.js';
 
 /** Identity facts of the running server and the negotiated connection. */

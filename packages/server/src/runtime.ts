@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createProviderRegistry, readConfig, sortCatalog } from '@rea/provider-kit';
 import type { AnyToolContract, Logger, Provider, ProviderRegistry, ReaConfig } from '@rea/provider-kit';
 import { advertiseCatalog } from './advertise.js';
-import type { AdvertisedCatalog } from './advertise.js';
+import type { AdvertisedCatalog } from '@rea/schema';
 import { createStderrLogger } from './logger.js';
 import type { LogForwarder } from './logger.js';
 import { SERVER_TOOLS } from './tools/index.js';
