@@ -23,6 +23,7 @@ export const BundleEnvelopeSchema = z.strictObject({
 /** Default largest bundle file {@link importBundle} reads: 256 MiB. */
 export const DEFAULT_MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 
-// The canonical text around the records (keys in JCS order: "format" < "records" < "version").
+/** Canonical text before the records (keys in JCS order: "format" < "records" < "version"). Internal. */
 export const BUNDLE_HEAD = `{"format":"${BUNDLE_FORMAT}","records":[`;
+/** Canonical text after the records. Internal. */
 export const BUNDLE_TAIL = `],"version":${BUNDLE_VERSION}}`;

@@ -30,6 +30,7 @@ export const SubjectSchema = z
     size: z.number().int().nonnegative().describe('Size in bytes.'),
   })
   .nullable();
+/** The artifact identity of a record, or null. */
 export type Subject = z.infer<typeof SubjectSchema>;
 
 /** The engine that produced the observation. */
@@ -38,6 +39,7 @@ export const ProviderIdentitySchema = z.strictObject({
   name: z.string().min(1),
   version: z.string().min(1),
 });
+/** The engine identity of a record. */
 export type ProviderIdentity = z.infer<typeof ProviderIdentitySchema>;
 
 /** The analysis profile: what settings shaped the analysis. `digest` covers name, version and settings. */
@@ -49,6 +51,7 @@ export const AnalysisProfileSchema = z
     digest: Sha256HexSchema,
   })
   .nullable();
+/** An analysis profile with its digest, or null. */
 export type AnalysisProfile = z.infer<typeof AnalysisProfileSchema>;
 
 /** One explicit unknown: something the observation does not cover, and why. */
@@ -57,6 +60,7 @@ export const LimitationSchema = z.strictObject({
   message: z.string().min(1),
   scope: z.string().optional().describe('What the limitation applies to (a path, an address, a node id).'),
 });
+/** One explicit unknown of an observation. */
 export type Limitation = z.infer<typeof LimitationSchema>;
 
 /** Whether the observation is complete, and why not. `next_offset` is set by paged views. */
@@ -65,6 +69,7 @@ export const CoverageSchema = z.strictObject({
   reasons: z.array(z.string()).describe('Why coverage is partial; empty when complete.'),
   next_offset: z.number().int().nonnegative().nullable().optional(),
 });
+/** Coverage of an observation. */
 export type Coverage = z.infer<typeof CoverageSchema>;
 
 /** Where in the subject the observation applies. */
@@ -73,6 +78,7 @@ export const LocationSchema = z.strictObject({
   value: z.string(),
   length: z.number().int().nonnegative().optional(),
 });
+/** Where in the subject an observation applies. */
 export type Location = z.infer<typeof LocationSchema>;
 
 /** Machine-local facts (absolute paths, host names, timestamps): kept outside the identity. */
@@ -118,6 +124,7 @@ export const RetainedEvidenceRefSchema = z
     evidence_id: EvidenceIdSchema,
   })
   .describe('Reference to an Evidence record retained by this session.');
+/** A `{"kind":"retained-evidence","evidence_id":"ev_…"}` reference. */
 export type RetainedEvidenceRef = z.infer<typeof RetainedEvidenceRefSchema>;
 
 /** Builds an analysis profile with its digest (SHA-256 of the canonical { name, version, settings }). */

@@ -16,8 +16,11 @@ export interface SessionLedgerOptions {
 
 /** Default record bound of a session ledger. */
 export const DEFAULT_LEDGER_MAX_RECORDS = 10_000;
-/** Default byte bound of a session ledger: 512 MiB of canonical JSON. */
-export const DEFAULT_LEDGER_MAX_BYTES = 512 * 1024 * 1024;
+/**
+ * Default byte bound of a session ledger: 256 MiB of canonical JSON. Records live as JS objects, which
+ * take a few times their canonical size in the heap; keep the bound well below the heap limit.
+ */
+export const DEFAULT_LEDGER_MAX_BYTES = 256 * 1024 * 1024;
 
 /** The outcome of {@link SessionLedger.merge}. */
 export interface LedgerMergeResult {

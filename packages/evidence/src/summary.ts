@@ -16,6 +16,7 @@ export const SummaryFiltersSchema = z
     procedure_address: z.string().min(1).optional().describe('Only records about the procedure at this address.'),
   })
   .describe('Exact-match filters; all given filters must match.');
+/** Exact-match summary filters; see {@link SummaryFiltersSchema}. */
 export type SummaryFilters = z.infer<typeof SummaryFiltersSchema>;
 
 /** One record described without its payload. */

@@ -35,6 +35,7 @@ export const AnalysisViewRequestSchema = z.discriminatedUnion('view', [
     limit: z.number().int().positive().optional().describe(`Page size; default ${DEFAULT_VIEW_LIMIT}.`),
   }),
 ]);
+/** A view request; see {@link AnalysisViewRequestSchema}. */
 export type AnalysisViewRequest = z.infer<typeof AnalysisViewRequestSchema>;
 
 /** Coverage of a view: `next_offset` is where the next page starts, null at the end and for non-page views. */
