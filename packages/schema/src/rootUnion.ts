@@ -1,5 +1,5 @@
 import { ReaError } from '@rea/evidence';
-import { contentHash, isObject } from './walk.js';
+import { ContentKeys, isObject } from './walk.js';
 import { ALL_JSON_TYPES, isUnconstrained, typeKeyword, typesOf } from './jsonTypes.js';
 import type { JsonSchema } from './types.js';
 
@@ -48,7 +48,7 @@ function withoutDescription(node: unknown): unknown {
 
 /** The merged schema of one property name across the groups that can carry it. */
 function mergeProperty(variants: unknown[]): unknown {
-  const hashes = new WeakMap<object, string>();
+  const keys = new ContentKeys();
   if (variants.some((v) => v === true || isUnconstrained(v))) {
     const described = variants.find((v) => isObject(v) && typeof v['description'] === 'string') as JsonSchema;
     return described
@@ -56,7 +56,7 @@ function mergeProperty(variants: unknown[]): unknown {
       : { type: [...ALL_JSON_TYPES] };
   }
   const distinct = new Map<string, unknown>();
-  for (const variant of variants) distinct.set(contentHash(variant, hashes), variant);
+  for (const variant of variants) distinct.set(keys.of(variant), variant);
   if (distinct.size === 1) return variants[0];
   const descriptions = [
     ...new Set(
@@ -83,7 +83,7 @@ function mergeProperty(variants: unknown[]): unknown {
     if (types !== null && values.length > 0) return { ...described, type: typeKeyword(types), enum: values };
   }
   const distinctBare = new Map<string, unknown>();
-  for (const variant of bare) distinctBare.set(contentHash(variant, hashes), variant);
+  for (const variant of bare) distinctBare.set(keys.of(variant), variant);
   const alternatives = [...distinctBare.values()];
   if (alternatives.length === 1) return { ...described, ...(alternatives[0] as JsonSchema) };
   const types = typesOf({ anyOf: alternatives });
@@ -155,9 +155,9 @@ export function mergeRootUnion(root: JsonSchema): JsonSchema {
     );
     if (shared.length > 0) dependentRequired[name] = shared;
   }
-  const hashes = new WeakMap<object, string>();
+  const keys = new ContentKeys();
   const additional = groups.map((group) => group.additional);
-  const sameAdditional = additional.every((a) => contentHash(a, hashes) === contentHash(additional[0], hashes));
+  const sameAdditional = additional.every((a) => keys.of(a) === keys.of(additional[0]));
   const own = typeof root['description'] === 'string' ? root['description'] : undefined;
   const merged: JsonSchema = {
     type: 'object',

@@ -1,4 +1,4 @@
-import { contentHash, forEachChild, isObject, mapChildren, serializedSize } from './walk.js';
+import { ContentKeys, forEachChild, isObject, mapChildren, serializedSize } from './walk.js';
 import type { ChildSlot } from './walk.js';
 import type { JsonSchema } from './types.js';
 
@@ -25,7 +25,7 @@ function sanitize(name: string): string {
  * subschema is first reached. Validation is unchanged; when nothing repeats there is no `$defs`.
  */
 export function shareRepeated(root: JsonSchema): JsonSchema {
-  const hashes = new WeakMap<object, string>();
+  const keys = new ContentKeys();
   const sizes = new WeakMap<object, number>();
   const byHash = new Map<string, JsonSchema>();
   const hints = new Map<string, string>();
@@ -33,7 +33,7 @@ export function shareRepeated(root: JsonSchema): JsonSchema {
   const order: string[] = [];
   // Depth-first post-order over distinct contents; its reverse visits parents before children.
   const visit = (node: JsonSchema, hint: string): string => {
-    const hash = contentHash(node, hashes);
+    const hash = keys.of(node);
     if (byHash.has(hash)) return hash;
     byHash.set(hash, node);
     hints.set(hash, hint);
@@ -69,7 +69,7 @@ export function shareRepeated(root: JsonSchema): JsonSchema {
   }
   const write = (node: unknown, top: boolean): unknown => {
     if (!isObject(node)) return node;
-    const hash = contentHash(node, hashes);
+    const hash = keys.of(node);
     if (!top && shared.has(hash)) return { $ref: `#/$defs/${names.get(hash)!}` };
     return mapChildren(node, (child) => write(child, false));
   };

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { JsonSchema } from './types.js';
 
 /** Keywords whose value is one subschema. */
@@ -94,24 +93,36 @@ export function serializedSize(value: unknown, memo: WeakMap<object, number> = n
 }
 
 /**
- * A content hash of a JSON value that ignores key order, computed node by node so shared subtrees
- * are hashed once. Equal hashes mean equal JSON content.
+ * Content keys for JSON values: two values get the same key exactly when they are equal JSON
+ * (object key order ignored). Keys are small interned ids computed node by node, so a subtree shared
+ * by identity is keyed once and no key grows with the size of the expansion.
  */
-export function contentHash(value: unknown, memo: WeakMap<object, string> = new WeakMap()): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  const known = memo.get(value);
-  if (known !== undefined) return known;
-  const token = (item: unknown): string =>
-    item !== null && typeof item === 'object' ? `#${contentHash(item, memo)}` : (JSON.stringify(item) ?? 'null');
-  const text = Array.isArray(value)
-    ? `[${value.map(token).join(',')}]`
-    : `{${Object.keys(value)
-        .sort()
-        .map((key) => `${JSON.stringify(key)}:${token((value as Record<string, unknown>)[key])}`)
-        .join(',')}}`;
-  const hash = createHash('sha256').update(text, 'utf8').digest('hex');
-  memo.set(value, hash);
-  return hash;
+export class ContentKeys {
+  private readonly byObject = new WeakMap<object, string>();
+  private readonly interned = new Map<string, string>();
+
+  /** The key of `value`. */
+  of(value: unknown): string {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+    const known = this.byObject.get(value);
+    if (known !== undefined) return known;
+    const token = (item: unknown): string =>
+      item !== null && typeof item === 'object' ? this.of(item) : (JSON.stringify(item) ?? 'null');
+    const text = Array.isArray(value)
+      ? `[${value.map(token).join(',')}]`
+      : `{${Object.keys(value)
+          .sort()
+          .map((key) => `${JSON.stringify(key)}:${token((value as Record<string, unknown>)[key])}`)
+          .join(',')}}`;
+    let key = this.interned.get(text);
+    if (key === undefined) {
+      // `#` never starts the JSON text of a primitive, so ids cannot collide with primitive keys.
+      key = `#${this.interned.size}`;
+      this.interned.set(text, key);
+    }
+    this.byObject.set(value, key);
+    return key;
+  }
 }
 
 /** A deep copy of a JSON value (materializes shared subtrees into a plain tree). */
