@@ -63,5 +63,7 @@ export { CONFIG_VARIABLES, ENVELOPE_RESERVE_BYTES, MIN_RESPONSE_BYTES, readConfi
 export type { ReaConfig } from './config.js';
 export { createProgressReporter, startWaitingNotices } from './progress.js';
 export type { ProgressNotification, ProgressReporter, ProgressReporterOptions, WaitingNotices } from './progress.js';
+export { createSessionObservation } from './observation.js';
+export type { SessionObservationFields } from './observation.js';
 export { withDeadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
