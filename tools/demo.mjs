@@ -1,28 +1,16 @@
-// REA's main job on an example that ships in the repository. Replaced by `rea analyze` once the CLI
-// lands; until then it shows the newest real capability: sealing an observation of a file's bytes as a
-// content-addressed Evidence record, and verifying it again.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+// REA's main job on the example that ships in the repository: `rea analyze examples` with the built
+// executable. Extra arguments replace the path and options: `npm run demo -- some/file --format json`.
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './workspace.mjs';
 
-const { sealEvidence, parseEvidence, canonicalJson } = await import(join(repoRoot, 'packages/evidence/dist/index.js'));
-const path = process.argv[2] ?? join(repoRoot, 'examples', 'hello.json');
-const bytes = readFileSync(path);
-const record = sealEvidence({
-  operation: 'inspect_file',
-  subject: { format: 'json', sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length },
-  provider: { id: 'demo', name: 'REA demo', version: '0.0.0' },
-  analysis_profile: null,
-  parameters: {},
-  normalized_result: JSON.parse(bytes.toString('utf8')),
-  raw_result: null,
-  confidence: 'observed',
-  limitations: [],
-  coverage: { status: 'complete', reasons: [] },
-  locations: [],
-  evidence_links: [],
-  local: { path },
-});
-parseEvidence(record);
-process.stdout.write(canonicalJson(record) + '\n');
+const args = process.argv.slice(2);
+const bin = join(repoRoot, 'packages', 'rea', 'dist', 'bin.js');
+const result = spawnSync(
+  process.execPath,
+  [bin, 'analyze', ...(args.length > 0 ? args : [join(repoRoot, 'examples')])],
+  {
+    stdio: 'inherit',
+  },
+);
+process.exit(result.status ?? 1);

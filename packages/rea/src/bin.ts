@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The `rea` executable. `--version` and `--help` are answered here without loading the CLI, the
-// catalog or any provider: start-up cost is part of the interface. Everything else goes to the CLI.
+// catalog or any provider: start-up cost is part of the interface. Everything else goes to the CLI,
+// whose error boundary reports every failure; this file only guards against an installation so
+// broken that the CLI itself cannot load (still one line, never a stack trace).
 import { readPackageInfo } from './version.js';
 
 const argv = process.argv.slice(2);
@@ -12,8 +14,17 @@ if (only === '--version' || only === '-V') {
   const { HELP_TEXT } = await import('./help.js');
   process.stdout.write(HELP_TEXT);
 } else {
-  const { main } = await import('./main.js');
-  const status = await main(argv);
+  let status: number;
+  try {
+    const { main } = await import('./main.js');
+    status = await main(argv);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    process.stderr.write(
+      `rea: error [internal]: REA could not start: ${message}\n  remediation: Reinstall rea (npm install rea) and try again.\n`,
+    );
+    status = 1;
+  }
   // Every output was flushed by the CLI; owned resources were released before main() returned.
   process.exit(status);
 }

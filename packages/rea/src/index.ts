@@ -8,3 +8,4 @@ export { createCompositionTools, createDefaultProviders, createDefaultTools } fr
 export { createReaHost, launchCommandFor } from './host.js';
 export { main } from './main.js';
 export { renderHelpText } from './helpText.js';
+export { HELP_TEXT } from './help.js';

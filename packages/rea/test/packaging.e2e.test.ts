@@ -1,0 +1,94 @@
+import { describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { parseEvidence } from '@rea/evidence';
+import { withTempDir } from '@rea/test-helpers';
+import { createDefaultTools } from 'rea';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const version = (JSON.parse(readFileSync(join(repo, 'packages', 'rea', 'package.json'), 'utf8')) as { version: string })
+  .version;
+
+interface WorkspacePackage {
+  dir: string;
+  manifest: { name: string; private?: boolean };
+}
+
+/** Every workspace package, as the build and the pack check list them. */
+async function listPackages(): Promise<WorkspacePackage[]> {
+  const workspace = (await import(pathToFileURL(join(repo, 'tools', 'workspace.mjs')).href)) as {
+    listPackages(): WorkspacePackage[];
+  };
+  return workspace.listPackages();
+}
+
+/** pnpm as this test run was started (pnpm sets npm_execpath), else through corepack. */
+function pnpm(args: string[], cwd: string): void {
+  const execPath = process.env['npm_execpath'];
+  const [command, prefix] = execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath]] : ['corepack', ['pnpm']];
+  const result = spawnSync(command, [...prefix, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, COREPACK_ENABLE_DOWNLOAD_PROMPT: '0', COREPACK_INTEGRITY_KEYS: '0' },
+  });
+  if (result.status !== 0) throw new Error(`pnpm ${args.join(' ')} failed in ${cwd}: ${result.stderr}`);
+}
+
+function exec(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 600_000 });
+}
+
+describe('npx rea from packed tarballs', () => {
+  it('should install with plain npm and work as a user would run it', async () => {
+    await withTempDir(async (dir) => {
+      const tarballs = join(dir, 'tarballs');
+      const app = join(dir, 'app');
+      mkdirSync(tarballs);
+      mkdirSync(app);
+      const published = (await listPackages()).filter((pkg) => pkg.manifest.private !== true);
+      for (const pkg of published) pnpm(['pack', '--pack-destination', tarballs], pkg.dir);
+      const files = readdirSync(tarballs).map((f) => join(tarballs, f));
+      expect(files).toHaveLength(published.length);
+
+      // Plain npm, no workspace, no links: internal packages come from the tarballs, the rest from the registry.
+      const install = exec('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], app);
+      expect({ status: install.status, stderr: install.stderr }).toEqual({ status: 0, stderr: '' });
+      const bin = join(app, 'node_modules', '.bin', 'rea');
+      expect(realpathSync(join(app, 'node_modules', 'rea'))).toBe(join(app, 'node_modules', 'rea'));
+
+      expect(exec(bin, ['--version'], app).stdout).toBe(`${version}\n`);
+
+      const home = join(dir, 'home');
+      mkdirSync(home);
+      const doctor = exec(bin, ['doctor', '--json'], app, { HOME: home });
+      expect({ status: doctor.status, stderr: doctor.stderr }).toEqual({ status: 0, stderr: '' });
+      const report = JSON.parse(doctor.stdout) as {
+        launch_command: { args: string[] };
+        providers: Array<{ id: string }>;
+      };
+      expect(report.launch_command.args).toEqual([join(app, 'node_modules', 'rea', 'dist', 'bin.js'), 'mcp']);
+      expect(report.providers.length).toBeGreaterThan(0);
+
+      copyFileSync(join(repo, 'examples', 'hello.json'), join(app, 'hello.json'));
+      const analyze = exec(bin, ['analyze', 'hello.json', '--format', 'json'], app);
+      expect({ status: analyze.status, stderr: analyze.stderr }).toEqual({ status: 0, stderr: '' });
+      const records = (JSON.parse(analyze.stdout) as { records: unknown[] }).records.map((r) => parseEvidence(r));
+      expect(records.map((r) => r.operation)).toContain('inspect_artifact');
+
+      const transport = new StdioClientTransport({ command: bin, args: [], cwd: app, stderr: 'ignore' });
+      const client = new Client({ name: 'rea-packaging', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        expect(client.getServerVersion()?.name).toBe('rea');
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toEqual((await createDefaultTools()).map((t) => t.name));
+      } finally {
+        await client.close();
+      }
+    });
+  }, 900_000);
+});

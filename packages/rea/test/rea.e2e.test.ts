@@ -1,0 +1,120 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { parseEvidence } from '@rea/evidence';
+import { withTempDir } from '@rea/test-helpers';
+import { HELP_TEXT, createDefaultTools } from 'rea';
+import { run } from '../../cli/test/run.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, '..', 'dist', 'bin.js');
+const examples = join(here, '..', '..', '..', 'examples');
+const version = (JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { version: string }).version;
+const rea = (args: string[], env: NodeJS.ProcessEnv = {}) => run(bin, args, { env });
+
+async function listTools(args: string[]): Promise<string[]> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, ...args], stderr: 'ignore' });
+  const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    expect(client.getServerVersion()?.name).toBeTruthy();
+    const { tools } = await client.listTools();
+    return tools.map((t) => t.name);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('rea executable', () => {
+  it('should print its version and the precomputed help, identical to the full program help', async () => {
+    expect(await rea(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
+    const help = await rea(['--help']);
+    expect(help).toMatchObject({ code: 0, stdout: HELP_TEXT });
+    const full = await rea(['help']);
+    expect(full.stdout).toBe(HELP_TEXT);
+  });
+
+  it('should serve the complete catalog over stdio, with and without `mcp`', async () => {
+    const expected = (await createDefaultTools()).map((t) => t.name);
+    expect(await listTools(['mcp'])).toEqual(expected);
+    expect(await listTools([])).toEqual(expected);
+  });
+
+  it('should analyze the bundled example, export the bundle, and read it back', async () => {
+    await withTempDir(async (dir) => {
+      const bundle = join(dir, 'evidence.json');
+      const result = await rea(['analyze', examples, '--format', 'json', '--export', bundle]);
+      expect(result.code).toBe(0);
+      const report = JSON.parse(result.stdout) as {
+        target: { kind: string };
+        records: unknown[];
+        export: { record_count: number };
+      };
+      expect(report.target.kind).toBe('directory');
+      const records = report.records.map((r) => parseEvidence(r));
+      expect(records.map((r) => r.operation)).toContain('inspect_artifact');
+      expect(report.export.record_count).toBe(records.length);
+      const summary = await rea([
+        'inspect-evidence-bundle',
+        JSON.stringify({ path: bundle, detail: 'summary' }),
+        '--format',
+        'json',
+      ]);
+      expect(summary.code).toBe(0);
+      const parsed = JSON.parse(summary.stdout) as { record_count: number; records: Array<{ evidence_id: string }> };
+      expect(parsed.records.map((r) => r.evidence_id)).toEqual(records.map((r) => r.evidence_id));
+      const human = await rea(['analyze', bundle]);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toContain('evidence-bundle');
+      for (const record of records) expect(human.stdout).toContain(record.evidence_id);
+    });
+  });
+
+  it('should run a generated command on a real tool', async () => {
+    const result = await rea(['inspect-artifact', join(examples, 'hello.json'), '--format', 'json']);
+    expect(result.code).toBe(0);
+    const record = parseEvidence(JSON.parse(result.stdout));
+    expect(record.subject?.size).toBe(readFileSync(join(examples, 'hello.json')).length);
+  });
+
+  it('should report its own installation in doctor', async () => {
+    await withTempDir(async (home) => {
+      const result = await rea(['doctor', '--json'], { HOME: home });
+      expect(result.code).toBe(0);
+      const report = JSON.parse(result.stdout) as {
+        package: { name: string; version: string };
+        launch_command: { command: string; args: string[] };
+        providers: Array<{ id: string; ready: boolean }>;
+        clients: Array<{ status: string }>;
+      };
+      expect(report.package).toEqual({ name: 'rea', version });
+      expect(report.launch_command).toEqual({ command: process.execPath, args: [realpathSync(bin), 'mcp'] });
+      expect(report.providers.find((p) => p.id === 'artifact')?.ready).toBe(true);
+      expect(report.clients.every((c) => c.status === 'missing')).toBe(true);
+    });
+  });
+
+  it('should print the advertised catalog and its digest', async () => {
+    const full = JSON.parse((await rea(['catalog', '--format', 'json'])).stdout) as {
+      digest: string;
+      tools: Array<{ name: string }>;
+    };
+    const compact = JSON.parse((await rea(['catalog', '--profile', 'compact', '--format', 'json'])).stdout) as {
+      profile: string;
+      tools: Array<{ name: string }>;
+    };
+    expect(full.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(compact.profile).toBe('compact');
+    expect(compact.tools.map((t) => t.name)).toEqual(full.tools.map((t) => t.name));
+  });
+
+  it('should refuse a missing path with not_found and no stack', async () => {
+    const result = await rea(['analyze', '/nonexistent/rea-target']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('/nonexistent/rea-target does not exist');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
