@@ -5,6 +5,7 @@ import { readElfDynamic, readElfSymbols } from './elfSymbols.js';
 import { resolveElfPlt } from './elfPlt.js';
 import { elfMitigations } from './elfMitigations.js';
 import { createReadAt } from './mapping.js';
+import type { Ensure } from './lazyFile.js';
 import type { ElfContext, ElfProgramHeader, ElfSectionHeader } from './elfContext.js';
 import type { BinaryLayout, LayoutImport, LayoutSection, LayoutSegment, LayoutExport } from './types.js';
 
@@ -107,14 +108,14 @@ function readSectionHeaders(
 }
 
 /** Parses an ELF file (32/64-bit, either byte order). Throws `unsupported_target` for lying headers. */
-export function parseElf(bytes: Uint8Array, signal: AbortSignal | undefined): BinaryLayout {
+export function parseElf(bytes: Uint8Array, signal: AbortSignal | undefined, ensure?: Ensure): BinaryLayout {
   if (bytes.length < 16) throw malformed('elf', 'truncated', 'The ELF identification is truncated.');
   const elfClass = bytes[4];
   const data = bytes[5];
   if (elfClass !== 1 && elfClass !== 2) throw malformed('elf', 'malformed', `Unknown ELF class ${elfClass}.`);
   if (data !== 1 && data !== 2) throw malformed('elf', 'malformed', `Unknown ELF data encoding ${data}.`);
   const is64 = elfClass === 2;
-  const r = new ByteReader(bytes, data === 1, 'elf');
+  const r = new ByteReader(bytes, data === 1, 'elf', ensure);
   r.check(0, is64 ? 64 : 52, 'ELF header');
   const fileType = r.u16(16);
   const machineValue = r.u16(18);
@@ -191,10 +192,12 @@ export function parseElf(bytes: Uint8Array, signal: AbortSignal | undefined): Bi
     loads.length > 0
       ? createReadAt(
           bytes,
+          ensure,
           loads.map((p) => ({ address: p.address, offset: p.offset, memorySize: p.memorySize, fileSize: p.fileSize })),
         )
       : createReadAt(
           bytes,
+          ensure,
           layoutSections
             .filter((s) => s.flags.alloc)
             .map((s) => ({ address: s.address, offset: s.offset, memorySize: s.size, fileSize: s.fileSize })),

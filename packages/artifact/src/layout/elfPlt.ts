@@ -19,8 +19,12 @@ function slotNames(context: ElfContext): Map<number, string> {
   const { reader: r, is64, sections } = context;
   const types = SLOT_TYPES[context.machine] ?? [];
   const slots = new Map<number, string>();
+  // GLOB_DAT slots only matter for .plt.got stubs; large libraries carry megabytes of other dynamic
+  // relocations, so those tables are read only when such stubs exist.
+  const needGlobDat = sections.some((s) => s.name === '.plt.got');
   for (const section of sections) {
     if ((section.type !== SHT.RELA && section.type !== SHT.REL) || (section.flags & SHF_ALLOC) === 0) continue;
+    if (!needGlobDat && !section.name.endsWith('.plt')) continue;
     const symtab = sections[section.link];
     if (!symtab || symtab.type !== SHT.DYNSYM) continue;
     const strings = sections[symtab.link];

@@ -4,6 +4,7 @@ import { isZeroFill, LC, machoCpu, machoFileType, machoSectionType, MH } from '.
 import { readMachOImports, readMachOSymbols } from './machoSymbols.js';
 import { hasCanary, hasFortify } from './symbolHints.js';
 import { createReadAt } from './mapping.js';
+import type { Ensure } from './lazyFile.js';
 import type { MachOContext, MachOSection } from './machoContext.js';
 import type { BinaryLayout, LayoutMitigations, LayoutSegment } from './types.js';
 
@@ -35,7 +36,8 @@ function threadEntry(r: ByteReader, command: number, size: number, cputype: numb
 }
 
 /** Parses a thin Mach-O file (32/64-bit, either byte order). Throws `unsupported_target` for lying headers. */
-export function parseMachO(bytes: Uint8Array, signal: AbortSignal | undefined): BinaryLayout {
+export function parseMachO(bytes: Uint8Array, signal: AbortSignal | undefined, ensure?: Ensure): BinaryLayout {
+  ensure?.(0, 4096);
   if (bytes.length < 28) throw malformed('macho', 'truncated', 'The Mach-O header is truncated.');
   const be = (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!;
   const magic = be >>> 0;
@@ -44,7 +46,7 @@ export function parseMachO(bytes: Uint8Array, signal: AbortSignal | undefined): 
   }
   const little = magic === 0xcefaedfe || magic === 0xcffaedfe;
   const is64 = magic === 0xfeedfacf || magic === 0xcffaedfe;
-  const r = new ByteReader(bytes, little, 'macho');
+  const r = new ByteReader(bytes, little, 'macho', ensure);
   const headerSize = is64 ? 32 : 28;
   r.check(0, headerSize, 'Mach-O header');
   const cputype = r.u32(4);
@@ -210,6 +212,7 @@ export function parseMachO(bytes: Uint8Array, signal: AbortSignal | undefined): 
     // __PAGEZERO and other inaccessible segments map nothing readable.
     readAt: createReadAt(
       bytes,
+      ensure,
       segments.filter((s) => s.protection !== 0 || object),
     ),
   };

@@ -3,6 +3,8 @@ import { parseElf } from './elf.js';
 import { parseMachO } from './macho.js';
 import { parseFatMachO } from './machoFat.js';
 import { parsePe } from './pe.js';
+import { LazyFile } from './lazyFile.js';
+import type { Ensure } from './lazyFile.js';
 import { malformed } from './reader.js';
 import type { BinaryFormat, BinaryLayout, ParseBinaryLayoutOptions } from './types.js';
 
@@ -37,18 +39,38 @@ export function detectBinaryFormat(bytes: Uint8Array): BinaryFormat | null {
  * `machine` name, because layout does not depend on the instruction set.
  */
 export function parseBinaryLayout(bytes: Uint8Array, options: ParseBinaryLayoutOptions = {}): BinaryLayout {
-  throwIfAborted(options.signal, 'start');
+  return parseLayout(bytes, options.signal, undefined);
+}
+
+/**
+ * Parses the layout of the file at `path`, reading only the headers and tables it needs (a layout of
+ * a 100 MB library reads a few megabytes); `readAt` reads further bytes from the file on demand.
+ * Errors as {@link parseBinaryLayout}, plus the file system's own (ENOENT, EACCES) as thrown by
+ * `node:fs` — callers map them.
+ */
+export function parseBinaryLayoutFile(path: string, options: ParseBinaryLayoutOptions = {}): BinaryLayout {
+  const file = LazyFile.open(path);
+  try {
+    return parseLayout(file.bytes, options.signal, file.ensure);
+  } finally {
+    file.close();
+  }
+}
+
+function parseLayout(bytes: Uint8Array, signal: AbortSignal | undefined, ensure: Ensure | undefined): BinaryLayout {
+  throwIfAborted(signal, 'start');
+  ensure?.(0, 4096);
   const format = detectBinaryFormat(bytes);
   try {
     switch (format) {
       case 'elf':
-        return parseElf(bytes, options.signal);
+        return parseElf(bytes, signal, ensure);
       case 'pe':
-        return parsePe(bytes, options.signal);
+        return parsePe(bytes, signal, ensure);
       case 'macho':
-        return parseMachO(bytes, options.signal);
+        return parseMachO(bytes, signal, ensure);
       case 'macho-fat':
-        return parseFatMachO(bytes, options.signal);
+        return parseFatMachO(bytes, signal, ensure);
       default:
         throw malformed(null, 'unknown-format', 'The file is not an ELF, PE or Mach-O binary.');
     }

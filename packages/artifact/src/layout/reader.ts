@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { ReaError } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
+import type { Ensure } from './lazyFile.js';
 import type { BinaryFormat } from './types.js';
 
 /** Why a header was refused; carried in `details.reason` of `unsupported_target`. */
@@ -34,8 +35,11 @@ export class ByteReader {
   readonly little: boolean;
   readonly format: BinaryFormat;
   readonly length: number;
+  /** Present for a lazily loaded file: makes a range present before it is read. */
+  readonly ensure: Ensure | undefined;
 
-  constructor(bytes: Uint8Array, little: boolean, format: BinaryFormat) {
+  constructor(bytes: Uint8Array, little: boolean, format: BinaryFormat, ensure?: Ensure) {
+    this.ensure = ensure;
     this.bytes = bytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -53,36 +57,44 @@ export class ByteReader {
         `The ${what} (offset ${offset}, ${size} bytes) lies outside the ${this.length}-byte file.`,
       );
     }
+    if (this.ensure) this.ensure(offset, size);
   }
 
   /** True when `[offset, offset + size)` lies inside the file. */
   contains(offset: number, size: number): boolean {
-    return offset >= 0 && size >= 0 && offset + size <= this.length;
+    const inside = offset >= 0 && size >= 0 && offset + size <= this.length;
+    if (inside && this.ensure) this.ensure(offset, size);
+    return inside;
   }
 
   u8(offset: number): number {
     if (offset < 0 || offset >= this.length) this.check(offset, 1, 'byte');
+    if (this.ensure) this.ensure(offset, 1);
     return this.bytes[offset]!;
   }
 
   u16(offset: number): number {
     if (offset < 0 || offset + 2 > this.length) this.check(offset, 2, 'field');
+    if (this.ensure) this.ensure(offset, 2);
     return this.view.getUint16(offset, this.little);
   }
 
   u32(offset: number): number {
     if (offset < 0 || offset + 4 > this.length) this.check(offset, 4, 'field');
+    if (this.ensure) this.ensure(offset, 4);
     return this.view.getUint32(offset, this.little);
   }
 
   i32(offset: number): number {
     if (offset < 0 || offset + 4 > this.length) this.check(offset, 4, 'field');
+    if (this.ensure) this.ensure(offset, 4);
     return this.view.getInt32(offset, this.little);
   }
 
   /** An unsigned 64-bit value as an exact number; refuses values above Number.MAX_SAFE_INTEGER. */
   u64(offset: number, what = 'value'): number {
     if (offset < 0 || offset + 8 > this.length) this.check(offset, 8, 'field');
+    if (this.ensure) this.ensure(offset, 8);
     const lo = this.view.getUint32(offset + (this.little ? 0 : 4), this.little);
     const hi = this.view.getUint32(offset + (this.little ? 4 : 0), this.little);
     if (hi > 0x1fffff) {
@@ -104,9 +116,23 @@ export class ByteReader {
   cstring(offset: number, end = this.length): string {
     if (offset < 0 || offset >= end || offset >= this.length) return '';
     const limit = Math.min(end, this.length);
+    if (this.ensure) return this.lazyCstring(offset, limit);
     let stop = this.buffer.indexOf(0, offset);
     if (stop < 0 || stop > limit) stop = limit;
     return this.buffer.toString('utf8', offset, stop);
+  }
+
+  /** cstring over a lazily loaded file: unloaded bytes read as zeros, so load before searching. */
+  private lazyCstring(offset: number, limit: number): string {
+    let searched = offset;
+    for (;;) {
+      const step = Math.min(limit, searched + 4096) - searched;
+      this.ensure!(searched, step);
+      const stop = this.buffer.indexOf(0, searched);
+      if (stop >= 0 && stop < searched + step) return this.buffer.toString('utf8', offset, stop);
+      searched += step;
+      if (searched >= limit) return this.buffer.toString('utf8', offset, limit);
+    }
   }
 
   /** A fixed-width, NUL-padded name (Mach-O segment and section names, PE short section names). */

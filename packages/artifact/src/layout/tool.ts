@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { Buffer } from 'node:buffer';
+import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { ReaError, canonicalSha256, sealEvidence } from '@rea/evidence';
+import { ReaError, canonicalSha256, isReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
 import type { EvidenceRecord, Limitation } from '@rea/evidence';
 import { defineTool } from '@rea/provider-kit';
 import type { LedgerAccess } from '@rea/provider-kit';
 import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
 import { normalizeLayout } from './normalize.js';
-import { parseBinaryLayout } from './parse.js';
+import { parseBinaryLayoutFile } from './parse.js';
 import {
   BinaryLayoutFacetResultSchema,
   BinaryLayoutResultSchema,
@@ -48,7 +49,8 @@ function readError(path: string, error: unknown): ReaError {
   });
 }
 
-async function readTarget(path: string): Promise<Buffer> {
+/** Checks the path names a regular file within the size limit; returns its size. */
+async function checkTarget(path: string): Promise<number> {
   const info = await stat(path).catch((error: unknown) => {
     throw readError(path, error);
   });
@@ -67,9 +69,29 @@ async function readTarget(path: string): Promise<Buffer> {
       },
     );
   }
-  return readFile(path).catch((error: unknown) => {
+  return info.size;
+}
+
+/** Streams the file once through SHA-256 with one reused buffer (no file-sized allocation). */
+async function hashFile(path: string, signal: AbortSignal): Promise<{ sha256: string; size: number }> {
+  const handle = await open(path, 'r').catch((error: unknown) => {
     throw readError(path, error);
   });
+  try {
+    const hash = createHash('sha256');
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    let size = 0;
+    for (;;) {
+      throwIfAborted(signal, 'hashing');
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, size);
+      if (bytesRead === 0) break;
+      hash.update(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+      size += bytesRead;
+    }
+    return { sha256: hash.digest('hex'), size };
+  } finally {
+    await handle.close();
+  }
 }
 
 function limitationsOf(layout: BinaryLayout): Limitation[] {
@@ -154,15 +176,20 @@ export const inspectBinaryLayoutTool = defineTool({
         remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
       });
     }
-    context.progress.report('reading the file', 'layout');
-    const bytes = await readTarget(input.path);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    context.progress.report(`parsing ${bytes.length} bytes`, 'layout');
-    const layout = parseBinaryLayout(bytes, { signal: context.signal });
+    await checkTarget(input.path);
+    context.progress.report('hashing the file', 'layout');
+    const { sha256, size } = await hashFile(input.path, context.signal);
+    context.progress.report(`parsing the headers and tables of ${size} bytes`, 'layout');
+    let layout: BinaryLayout;
+    try {
+      layout = parseBinaryLayoutFile(input.path, { signal: context.signal });
+    } catch (error) {
+      throw isReaError(error) ? error : readError(input.path, error);
+    }
     const result = normalizeLayout(layout);
     const parameters = { detail: input.detail, facet: input.facet ?? null };
     const complete = {
-      subject: { format: layout.format, sha256, size: bytes.length },
+      subject: { format: layout.format, sha256, size },
       provider: ARTIFACT_PROVIDER,
       analysis_profile: artifactProfile('layout', { address_space: 'virtual', address_format: 'hex' }),
       parameters,

@@ -1,0 +1,53 @@
+import { expect, it } from '@jest/globals';
+import { existsSync, readFileSync } from 'node:fs';
+import { parseBinaryLayout, parseBinaryLayoutFile } from '@rea/artifact';
+import type { BinaryLayout } from '@rea/artifact';
+import { skipUnless, toolsMissing } from '@rea/test-helpers';
+import * as fx from './fixtures.js';
+
+function plain(layout: BinaryLayout): Omit<BinaryLayout, 'readAt'> {
+  const { readAt: _readAt, ...rest } = layout;
+  return rest;
+}
+
+/** Reading only the needed parts of the file gives exactly what parsing the whole file in memory gives. */
+function expectSameAsInMemory(path: string): void {
+  const whole = parseBinaryLayout(readFileSync(path));
+  const lazy = parseBinaryLayoutFile(path);
+  expect(plain(lazy)).toEqual(plain(whole));
+  for (const section of whole.sections.filter((s) => s.fileSize > 0 && s.flags.alloc).slice(0, 12)) {
+    const length = Math.min(section.size, 1 << 16);
+    const expected = whole.readAt(section.address, length);
+    const actual = lazy.readAt(section.address, length);
+    expect(actual === null ? null : Buffer.from(actual).equals(Buffer.from(expected!))).toBe(
+      expected === null ? null : true,
+    );
+  }
+}
+
+const builders = [fx.elfX64Pie, fx.elfI386Exec, fx.elfPpcShared, fx.peX64Exe, fx.peI386Exe, fx.machoX64, fx.machoFat];
+skipUnless(
+  toolsMissing(
+    'gcc',
+    'clang',
+    'ld.lld',
+    'x86_64-w64-mingw32-gcc',
+    'lld-link',
+    'llvm-dlltool',
+    'ld64.lld-14',
+    'llvm-lipo-14',
+  ),
+)('parseBinaryLayoutFile', () => {
+  it.each(builders.map((build) => [build.name, build]))('should equal the in-memory parse for %s', (_name, build) => {
+    expectSameAsInMemory(build());
+  });
+
+  it.each(['/usr/bin/ls', '/usr/lib/x86_64-linux-gnu/libstdc++.so.6'].filter((p) => existsSync(p)))(
+    'should equal the in-memory parse for %s',
+    (path) => expectSameAsInMemory(path),
+  );
+
+  it('should refuse the same hostile headers as the in-memory parser', () => {
+    expect(() => parseBinaryLayoutFile('/dev/null')).toThrow(expect.objectContaining({ code: 'unsupported_target' }));
+  });
+});
