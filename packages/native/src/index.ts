@@ -35,5 +35,5 @@ export type {
   UnresolvedTransfer,
 } from './port.js';
 export { createNativeTools } from './tools/index.js';
-export { FunctionDossierSchema } from './tools/dossier.js';
+export { FunctionDossierSchema, NATIVE_VIEW_FACETS } from './tools/dossier.js';
 export type { FunctionDossier } from './tools/dossier.js';

@@ -35,7 +35,13 @@ export const FunctionDossierSchema = z.strictObject({
   strings: z.array(ReferencedStringSchema).nullable(),
   names: z.array(ReferencedNameSchema).nullable(),
   api: z.strictObject({ imports: z.array(ApiCallSchema) }).nullable(),
-  pseudocode: z.strictObject({ language: z.string(), text: z.string() }).nullable(),
+  pseudocode: z.string().nullable().describe('Decompiled source text; null when the provider does not decompile.'),
+  pseudocode_language: z.string().nullable(),
+  comments: z
+    .array(
+      z.strictObject({ address: AddressSchema, comment: z.string().nullable(), inline_comment: z.string().nullable() }),
+    )
+    .nullable(),
   unavailable: z.array(z.string()).describe('Facets the bound provider cannot supply.'),
 });
 
@@ -132,9 +138,17 @@ export const analyzeFunction = defineTool({
       }
       api = { imports: [...byName.values()] };
     }
-    let pseudocode: FunctionDossier['pseudocode'] = null;
+    let pseudocode: { language: string; text: string } | null = null;
     if (has('pseudocode') && port.pseudocode) pseudocode = await port.pseudocode(info.address, signal);
     else lack('pseudocode', 'pseudocode');
+    let comments: FunctionDossier['comments'] = null;
+    if (has('comments') && port.comments && assembly) {
+      comments = [];
+      for (const row of assembly.instructions) {
+        const c = await port.comments(row.address, signal);
+        if (c.comment !== null || c.inline_comment !== null) comments.push({ address: row.address, ...c });
+      }
+    } else lack('comments', 'comments');
     return observe(context, input, {
       result: {
         procedure: info,
@@ -148,7 +162,9 @@ export const analyzeFunction = defineTool({
         strings,
         names,
         api,
-        pseudocode,
+        pseudocode: pseudocode?.text ?? null,
+        pseudocode_language: pseudocode?.language ?? null,
+        comments,
         unavailable,
       },
       limitations,
@@ -159,3 +175,24 @@ export const analyzeFunction = defineTool({
     });
   },
 });
+
+/**
+ * The native views of an analyze_function record: each facet and the dot path of its collection or
+ * text in `normalized_result`, for `inspect_analysis_view` (`view: "page"`, `collection: <path>`).
+ * `pseudocode` pages by UTF-16 code units; the others page by rows.
+ */
+export const NATIVE_VIEW_FACETS = {
+  procedure: 'procedure',
+  pseudocode: 'pseudocode',
+  assembly: 'assembly.instructions',
+  basic_blocks: 'basic_blocks',
+  edges: 'edges',
+  comments: 'comments',
+  callers: 'callers',
+  callees: 'callees',
+  references: 'references',
+  unresolved_calls: 'unresolved_calls',
+  strings: 'strings',
+  names: 'names',
+  api: 'api.imports',
+} as const;

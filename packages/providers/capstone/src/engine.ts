@@ -16,26 +16,35 @@ export interface DecodedInstruction {
   operands: string;
 }
 
+/** Receives one decoded instruction; `index` is its byte offset in the decoded buffer. */
+export type InstructionSink = (
+  address: number,
+  size: number,
+  mnemonic: string,
+  operands: string,
+  index: number,
+) => void;
+
 /** A Capstone handle for one architecture. */
 export interface Decoder {
   readonly architecture: EngineArchitecture;
-  /** Decodes from the start of `bytes` (at `address`) until the bytes end, an invalid instruction, or `count`. */
-  decode(bytes: Uint8Array, address: number, count?: number): DecodedInstruction[];
+  /**
+   * Decodes from the start of `bytes` (at `address`) until the bytes end or an invalid instruction,
+   * calling `sink` for each instruction without allocating instruction objects. Returns the number of
+   * bytes consumed.
+   */
+  scan(bytes: Uint8Array, address: number, sink: InstructionSink): number;
+  /** Decodes like {@link Decoder.scan}, returning instruction rows. */
+  decode(bytes: Uint8Array, address: number): DecodedInstruction[];
   close(): void;
-}
-
-interface RawInstruction {
-  address: bigint | number;
-  size: number;
-  bytes: number[];
-  mnemonic: string;
-  op_str: string;
 }
 
 interface RawCapstone {
-  disasm(buffer: Uint8Array, address: number, max?: number): RawInstruction[];
+  handle_ptr: number;
   close(): void;
 }
+
+type CallArgument = number | bigint;
 
 interface RawModule {
   Capstone: new (arch: number, mode: number) => RawCapstone;
@@ -45,7 +54,19 @@ interface RawModule {
   MODE_64: number;
   MODE_ARM: number;
   version(): number;
+  ccall(name: string, returns: string | null, types: string[], args: CallArgument[]): number;
+  getValue(pointer: number, type: string): number;
+  UTF8ToString(pointer: number): string;
+  writeArrayToMemory(bytes: Uint8Array, pointer: number): void;
+  _malloc(size: number): number;
+  _free(pointer: number): void;
 }
+
+/** Size of Capstone's cs_insn in this build, and its field offsets. */
+const INSN_SIZE = 240;
+const INSN_SIZE_FIELD = 16;
+const INSN_MNEMONIC = 42;
+const INSN_OPERANDS = 74;
 
 let loading: Promise<RawModule> | null = null;
 
@@ -85,30 +106,64 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
       : architecture === 'x86'
         ? [cs.ARCH_X86, cs.MODE_32]
         : [cs.ARCH_ARM64, cs.MODE_ARM];
-  const handle = new cs.Capstone(arch, mode);
+  const raw = new cs.Capstone(arch, mode);
+  const handle = cs.getValue(raw.handle_ptr, 'i32');
+  const out = cs._malloc(4);
+  let capacity = 0;
+  let buffer = 0;
   let open = true;
+  const scan = (bytes: Uint8Array, address: number, sink: InstructionSink): number => {
+    if (!open) throw new ReaError('internal', 'The Capstone decoder was used after close.');
+    if (bytes.length === 0) return 0;
+    if (bytes.length > capacity) {
+      if (buffer) cs._free(buffer);
+      capacity = Math.max(bytes.length, 0x10000);
+      buffer = cs._malloc(capacity);
+    }
+    cs.writeArrayToMemory(bytes, buffer);
+    const count = cs.ccall(
+      'cs_disasm',
+      'number',
+      ['number', 'pointer', 'number', 'number', 'number', 'pointer'],
+      [handle, buffer, bytes.length, BigInt(address), 0, out],
+    );
+    if (count === 0) return 0;
+    const insns = cs.getValue(out, 'i32');
+    let offset = 0;
+    try {
+      for (let i = 0; i < count; i += 1) {
+        const base = insns + i * INSN_SIZE;
+        const size = cs.getValue(base + INSN_SIZE_FIELD, 'i16') & 0xffff;
+        sink(
+          address + offset,
+          size,
+          cs.UTF8ToString(base + INSN_MNEMONIC),
+          cs.UTF8ToString(base + INSN_OPERANDS),
+          offset,
+        );
+        offset += size;
+      }
+    } finally {
+      cs.ccall('cs_free', null, ['number', 'number'], [insns, count]);
+    }
+    return offset;
+  };
   return {
     architecture,
-    decode(bytes, address, count = 0) {
-      if (!open) throw new ReaError('internal', 'The Capstone decoder was used after close.');
-      if (bytes.length === 0) return [];
-      let raw: RawInstruction[];
-      try {
-        raw = handle.disasm(bytes, address, count);
-      } catch {
-        return [];
-      }
-      const out: DecodedInstruction[] = new Array(raw.length);
-      for (let i = 0; i < raw.length; i += 1) {
-        const r = raw[i]!;
-        out[i] = { address: Number(r.address), size: r.size, bytes: r.bytes, mnemonic: r.mnemonic, operands: r.op_str };
-      }
-      return out;
+    scan,
+    decode(bytes, address) {
+      const rows: DecodedInstruction[] = [];
+      scan(bytes, address, (a, size, mnemonic, operands, index) => {
+        rows.push({ address: a, size, bytes: Array.from(bytes.subarray(index, index + size)), mnemonic, operands });
+      });
+      return rows;
     },
     close() {
       if (!open) return;
       open = false;
-      handle.close();
+      if (buffer) cs._free(buffer);
+      cs._free(out);
+      raw.close();
     },
   };
 }

@@ -1,21 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import { createNativeTools } from '@rea/native';
+import { NATIVE_VIEW_FACETS, createNativeTools } from '@rea/native';
 import { executeTool } from '@rea/provider-kit';
 import type { AnyToolContract } from '@rea/provider-kit';
 import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
 import type { EvidenceRecord } from '@rea/evidence';
-import { isReaError } from '@rea/evidence';
+import { isReaError, selectAnalysisView } from '@rea/evidence';
 import { FIXTURES, objdumpCalls, openWithCapstone, toolContext, writeManyFunctions } from './support.js';
 
 const tools = new Map<string, AnyToolContract>(createNativeTools().map((t) => [t.name, t]));
 
 type Opened = Awaited<ReturnType<typeof openWithCapstone>>;
 
+/** Results are read loosely here; each assertion states the exact shape it expects. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = Record<string, any>;
+
 async function run(opened: Opened, name: string, input: object, ctx = toolContext(opened)) {
   const outcome = await executeTool(tools.get(name)!, input, ctx.context);
   if (outcome.kind !== 'evidence') throw new Error('expected evidence');
-  return outcome.record as EvidenceRecord<Record<string, unknown>> & { normalized_result: Record<string, any> };
+  return outcome.record as EvidenceRecord<Loose>;
 }
 
 async function refusal(promise: Promise<unknown>) {
@@ -98,7 +102,7 @@ skipUnless(toolsMissing('gcc', 'objdump'))('native tools on the embedded engine 
     );
     expect(d.api.imports.map((a: { name: string }) => a.name)).toEqual(expect.arrayContaining(['printf', 'getenv']));
     expect(d.pseudocode).toBeNull();
-    expect(d.unavailable).toContain('pseudocode');
+    expect(d.unavailable).toEqual(expect.arrayContaining(['pseudocode', 'comments']));
     const apply = await run(opened, 'analyze_function', { procedure: 'apply' }, ctx);
     expect(apply.normalized_result.unresolved_calls.length).toBeGreaterThan(0);
     expect(apply.limitations.some((l) => l.kind === 'indirect-call' || l.kind === 'indirect-jump')).toBe(true);
@@ -115,6 +119,25 @@ skipUnless(toolsMissing('gcc', 'objdump'))('native tools on the embedded engine 
     const diff = await run(opened, 'compare_functions', { left: main, right: apply }, ctx);
     expect(diff.normalized_result.identical_instructions).toBe(false);
     expect(diff.normalized_result.callees.only_left).toEqual(expect.arrayContaining(['classify']));
+    // Native views page the retained dossier by the documented facet paths.
+    const blocks = selectAnalysisView(main, {
+      view: 'page',
+      collection: NATIVE_VIEW_FACETS.basic_blocks,
+      offset: 0,
+      limit: 1,
+    });
+    expect(blocks).toMatchObject({ view: 'page', items: [d.basic_blocks[0]] });
+    const asmPage = selectAnalysisView(main, {
+      view: 'page',
+      collection: NATIVE_VIEW_FACETS.assembly,
+      offset: 1,
+      limit: 2,
+    });
+    expect(asmPage).toMatchObject({ items: d.assembly.instructions.slice(1, 3) });
+    for (const path of Object.values(NATIVE_VIEW_FACETS)) {
+      if (path === 'pseudocode' || path === 'comments') continue;
+      expect(() => selectAnalysisView(main, { view: 'section', section: path.split('.')[0]! })).not.toThrow();
+    }
     const missing = await refusal(
       run(
         opened,

@@ -41,7 +41,11 @@ function signed(text: string): number {
   return text.startsWith('-') ? -Number(text.slice(1)) : Number(text);
 }
 
-const NONE: Semantics = { flow: Flow.None, target: Number.NaN, ref: Number.NaN, refKind: RefKind.None };
+const NONE: Semantics = Object.freeze({ flow: Flow.None, target: Number.NaN, ref: Number.NaN, refKind: RefKind.None });
+const RETURN: Semantics = Object.freeze({ ...NONE, flow: Flow.Return });
+const STOP: Semantics = Object.freeze({ ...NONE, flow: Flow.Stop });
+const INDIRECT_CALL: Semantics = Object.freeze({ ...NONE, flow: Flow.IndirectCall });
+const INDIRECT_JUMP: Semantics = Object.freeze({ ...NONE, flow: Flow.IndirectJump });
 
 function lastWord(mnemonic: string): string {
   const space = mnemonic.lastIndexOf(' ');
@@ -94,11 +98,11 @@ export function classifyX86(
         ref: Number.NaN,
         refKind: RefKind.None,
       };
-    return { flow: Flow.IndirectJump, target: Number.NaN, ref: Number.NaN, refKind: RefKind.None };
+    return INDIRECT_JUMP;
   }
   if (op === 'ret' || op === 'retf' || op === 'iret' || op === 'iretd' || op === 'iretq' || op === 'sysret')
-    return { ...NONE, flow: Flow.Return };
-  if (op === 'hlt' || op === 'ud2' || op === 'int3') return { ...NONE, flow: Flow.Stop };
+    return RETURN;
+  if (op === 'hlt' || op === 'ud2' || op === 'int3') return STOP;
   if (operands.includes('[')) {
     const ref = memoryRef(operands, next, bits);
     if (!Number.isNaN(ref))
@@ -152,22 +156,22 @@ export class Arm64Pages {
       case 'blraaz':
       case 'blrab':
       case 'blrabz':
-        return { ...NONE, flow: Flow.IndirectCall };
+        return INDIRECT_CALL;
       case 'br':
       case 'braa':
       case 'braaz':
       case 'brab':
       case 'brabz':
-        return { ...NONE, flow: Flow.IndirectJump };
+        return INDIRECT_JUMP;
       case 'ret':
       case 'retaa':
       case 'retab':
       case 'eret':
-        return { ...NONE, flow: Flow.Return };
+        return RETURN;
       case 'brk':
       case 'udf':
       case 'hlt':
-        return { ...NONE, flow: Flow.Stop };
+        return STOP;
       case 'adrp': {
         const m = A64_ADRP.exec(operands);
         if (m) this.pages.set(m[1]!, Number.parseInt(m[2]!.slice(2), 16));

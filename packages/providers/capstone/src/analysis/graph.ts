@@ -60,9 +60,7 @@ export class ProcedureGraph {
     this.xFrom = Float64Array.from(from);
     this.xTo = Float64Array.from(to);
     this.xKind = Uint8Array.from(kind);
-    const order = new Uint32Array(to.length);
-    for (let i = 0; i < order.length; i += 1) order[i] = i;
-    order.sort((a, b) => this.xTo[a]! - this.xTo[b]! || this.xFrom[a]! - this.xFrom[b]!);
+    const order = sortByTarget(this.xTo);
     this.byTarget = order;
     this.sortedTargets = Float64Array.from(order, (i) => this.xTo[i]!);
   }
@@ -244,4 +242,24 @@ export class ProcedureGraph {
       out.push(this.reference(x));
     return out;
   }
+}
+
+/**
+ * Indices of `targets` in ascending target order (ties in index order, i.e. by source address): packs
+ * target and index into one 64-bit key and sorts natively; falls back to a comparator sort when a
+ * target does not fit in 40 bits.
+ */
+function sortByTarget(targets: Float64Array): Uint32Array {
+  const n = targets.length;
+  const order = new Uint32Array(n);
+  if (n < 1 << 24 && targets.every((t) => t < 2 ** 40)) {
+    const keys = new BigUint64Array(n);
+    for (let i = 0; i < n; i += 1) keys[i] = (BigInt(targets[i]!) << 24n) | BigInt(i);
+    keys.sort();
+    for (let i = 0; i < n; i += 1) order[i] = Number(keys[i]! & 0xffffffn);
+    return order;
+  }
+  for (let i = 0; i < n; i += 1) order[i] = i;
+  order.sort((a, b) => targets[a]! - targets[b]! || a - b);
+  return order;
 }

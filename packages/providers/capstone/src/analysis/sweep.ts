@@ -55,6 +55,17 @@ export async function sweep(
   const pages = new Arm64Pages();
   const step = arm ? 4 : 1;
   let calls = 0;
+  const bits = layout.bits;
+  const sink = (address: number, size: number, mnemonic: string, operands: string) => {
+    const sem = arm ? pages.classify(mnemonic, operands) : classifyX86(mnemonic, operands, address, size, bits);
+    out.address.push(address);
+    out.size.push(size);
+    out.flow.push(sem.flow);
+    out.target.push(sem.target);
+    out.ref.push(sem.ref);
+    out.refKind.push(sem.refKind);
+    if (arm && sem.flow !== Flow.None && sem.flow !== Flow.Call) pages.reset();
+  };
   for (const section of codeSections(layout)) {
     const length = Math.min(section.size, section.fileSize);
     const bytes = layout.readAt(section.address, length);
@@ -67,26 +78,14 @@ export async function sweep(
       while (anchorIndex < sorted.length && sorted[anchorIndex]! <= pos) anchorIndex += 1;
       const limit = anchorIndex < sorted.length && sorted[anchorIndex]! < end ? sorted[anchorIndex]! : end;
       const chunkEnd = Math.min(limit, pos + CHUNK);
-      const decoded = decoder.decode(bytes.subarray(pos - base, chunkEnd - base), pos);
+      const consumed = decoder.scan(bytes.subarray(pos - base, chunkEnd - base), pos, sink);
       if ((calls += 1) % 32 === 0) await breathe(signal, 'disassembly');
-      if (decoded.length === 0) {
+      if (consumed === 0) {
         pos = Math.min(pos + step, limit);
         pages.reset();
         continue;
       }
-      for (const insn of decoded) {
-        const s = arm
-          ? pages.classify(insn.mnemonic, insn.operands)
-          : classifyX86(insn.mnemonic, insn.operands, insn.address, insn.size, layout.bits);
-        out.address.push(insn.address);
-        out.size.push(insn.size);
-        out.flow.push(s.flow);
-        out.target.push(s.target);
-        out.ref.push(s.ref);
-        out.refKind.push(s.refKind);
-        if (arm && s.flow !== Flow.None && s.flow !== Flow.Call) pages.reset();
-        pos = insn.address + insn.size;
-      }
+      pos += consumed;
       if (pos === limit) pages.reset();
     }
   }

@@ -1,0 +1,155 @@
+import { describe, expect, it } from '@jest/globals';
+import { NATIVE_CAPABILITIES, createNativeTools, formatAddress, parseAddress } from '@rea/native';
+import { executeTool } from '@rea/provider-kit';
+import type { AnyToolContract } from '@rea/provider-kit';
+import { isReaError } from '@rea/evidence';
+import { contextFor, scriptedPort } from './scriptedPort.js';
+
+const tools = new Map<string, AnyToolContract>(createNativeTools().map((t) => [t.name, t]));
+const ALL = NATIVE_CAPABILITIES.filter((c) => c !== 'pseudocode' && c !== 'comments' && c !== 'bookmarks');
+
+async function outcome(name: string, input: object, context = contextFor(scriptedPort(ALL))) {
+  const result = await executeTool(tools.get(name)!, input, context);
+  if (result.kind !== 'evidence') throw new Error('expected evidence');
+  return result.record as {
+    normalized_result: Record<string, unknown>;
+    limitations: Array<{ kind: string; scope?: string }>;
+    coverage: { status: string };
+  };
+}
+
+async function refusal(name: string, input: object, context = contextFor(scriptedPort(ALL))) {
+  try {
+    await executeTool(tools.get(name)!, input, context);
+  } catch (error) {
+    if (isReaError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('address format', () => {
+  it('formats the default space as lowercase 0x hex and other spaces percent-encoded', () => {
+    expect(formatAddress(0x401000)).toBe('0x401000');
+    expect(formatAddress(255, 'ram')).toBe('ram:0xff');
+    expect(formatAddress(16, 'overlay space')).toBe('overlay%20space:0x10');
+    expect(parseAddress('overlay%20space:0x10')).toEqual({ space: 'overlay space', offset: 16 });
+    expect(parseAddress('0xdeadbeef')).toEqual({ space: null, offset: 0xdeadbeef });
+  });
+
+  it('refuses non-canonical and out-of-range addresses', () => {
+    for (const bad of ['0X10', '0x1A', '4096', '', '0x', `0x${'f'.repeat(20)}`]) {
+      expect(() => parseAddress(bad)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    }
+    expect(() => formatAddress(-1)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+});
+
+describe('native tools on a scripted stand-in port', () => {
+  it('refuse pseudocode with capability_unavailable naming Ghidra and Hopper when undeclared', async () => {
+    const error = await refusal('procedure_pseudo_code', { procedure: 'main' });
+    expect(error.code).toBe('capability_unavailable');
+    expect(error.details).toMatchObject({
+      capability: 'pseudocode',
+      provider_id: 'scripted',
+      alternatives: ['ghidra', 'hopper'],
+    });
+  });
+
+  it('return pseudocode, and carry it into analyze_function, when the port declares it', async () => {
+    const context = contextFor(scriptedPort([...ALL, 'pseudocode', 'comments']));
+    const r = await outcome('procedure_pseudo_code', { procedure: 'main' }, context);
+    expect(r.normalized_result).toMatchObject({ language: 'c', text: expect.stringContaining('work()') });
+    const d = await outcome('analyze_function', { procedure: 'main' }, context);
+    expect(d.normalized_result['pseudocode']).toContain('work()');
+    expect(d.normalized_result['comments']).toEqual([{ address: '0x1000', comment: 'entry', inline_comment: null }]);
+  });
+
+  it('refuse each capability-specific tool when its capability is missing', async () => {
+    const cases: Array<[string, object, string]> = [
+      ['list_strings', {}, 'strings'],
+      ['list_segments', {}, 'segments'],
+      ['procedure_callees', { procedure: 'main' }, 'callers_callees'],
+      ['xrefs', { address: '0x1000' }, 'references'],
+      ['read_function_instructions', { procedure: 'main' }, 'instructions'],
+      ['current_address', {}, 'navigation'],
+    ];
+    for (const [name, input, capability] of cases) {
+      const context = contextFor(scriptedPort(ALL.filter((c) => c !== capability)));
+      const error = await refusal(name, input, context);
+      expect({ name, code: error.code, capability: error.details?.['capability'] }).toEqual({
+        name,
+        code: 'capability_unavailable',
+        capability,
+      });
+    }
+  });
+
+  it('analyze_function lists facets the provider lacks as unavailable, with limitations', async () => {
+    const context = contextFor(scriptedPort(ALL.filter((c) => c !== 'basic_blocks')));
+    const d = await outcome('analyze_function', { procedure: 'main' }, context);
+    expect(d.normalized_result['basic_blocks']).toBeNull();
+    expect(d.normalized_result['unavailable']).toEqual(expect.arrayContaining(['basic_blocks', 'pseudocode']));
+    expect(d.coverage.status).toBe('partial');
+  });
+
+  it('get_call_graph keeps an unresolved call on its node, never an empty list presented as complete', async () => {
+    const g = await outcome('get_call_graph', { procedure: 'main', depth: 5 });
+    const nodes = g.normalized_result['nodes'] as Array<{ name: string; limitations: Array<{ kind: string }> }>;
+    expect(nodes.map((n) => n.name)).toEqual(['main', 'work', 'leaf']);
+    expect(nodes[0]!.limitations.map((l) => l.kind)).toEqual(['indirect-call']);
+    expect(nodes[2]!.limitations).toEqual([]);
+    expect(g.coverage.status).toBe('partial');
+  });
+
+  it('trace_call_path reports limited expansions in residual_unknowns and sets truncated', async () => {
+    const t = await outcome('trace_call_path', { from: 'main', to: 'leaf' });
+    expect(t.normalized_result['paths']).toEqual([['0x1000', '0x1010', '0x1020']]);
+    expect(t.normalized_result['truncated']).toBe(true);
+    expect(t.normalized_result['residual_unknowns']).toEqual([
+      expect.objectContaining({ node: '0x1000', kind: 'indirect-call' }),
+    ]);
+    const short = await outcome('trace_call_path', { from: 'main', to: 'leaf', max_depth: 1 });
+    expect(short.normalized_result['paths']).toEqual([]);
+    expect(short.normalized_result['residual_unknowns']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'depth-limit' })]),
+    );
+  });
+
+  it('get_navigation_context supports explicit_document mode and reports procedure: null outside procedures', async () => {
+    const port = scriptedPort(ALL);
+    const context = contextFor(port);
+    const explicit = await outcome('get_navigation_context', { document: 'scripted' }, context);
+    expect(explicit.normalized_result).toMatchObject({
+      mode: 'explicit_document',
+      address: '0x1000',
+      procedure: { name: 'main' },
+    });
+    port.navigation!.goto('0x2000');
+    const outside = await outcome('get_navigation_context', {}, context);
+    expect(outside.normalized_result).toMatchObject({ mode: 'current_selection', procedure: null });
+    expect((await refusal('get_navigation_context', { document: 'other' }, context)).code).toBe('not_found');
+  });
+
+  it('compare_functions needs a ledger for retained references', async () => {
+    const error = await refusal('compare_functions', {
+      left: { kind: 'retained-evidence', evidence_id: `ev_${'1'.repeat(64)}` },
+      right: { kind: 'retained-evidence', evidence_id: `ev_${'2'.repeat(64)}` },
+    });
+    expect(error.code).toBe('capability_unavailable');
+  });
+
+  it('every tool but compare_functions is unavailable without a target, naming open_binary', () => {
+    const none = contextFor(null);
+    for (const tool of tools.values()) {
+      const a = tool.availability(none);
+      if (tool.name === 'compare_functions') expect(a.available).toBe(true);
+      else
+        expect(a).toEqual({
+          available: false,
+          reason: 'no native target is open',
+          remediation: expect.stringContaining('open_binary'),
+        });
+    }
+  });
+});
