@@ -41,6 +41,74 @@ function sortedKeys(node: object): string[] {
   return keys;
 }
 
+/** The members of one object shape: keys in canonical order, and the text that opens each member. */
+interface Members {
+  keys: string[];
+  /** `"key":` for the first member, `,"key":` for the others. */
+  heads: string[];
+}
+
+interface Shape extends Members {
+  /** The keys in the object's own enumeration order. */
+  order: string[];
+}
+
+const NO_MEMBERS: Members = { keys: [], heads: [] };
+const MAX_SHAPES_PER_KEY = 8;
+
+/**
+ * Canonical members per object shape. Large values repeat a few shapes (rows of a table), so the key
+ * order of an object is compared with the shapes seen that begin with the same key — `for…in` walks
+ * that allocate nothing — and only a new shape pays for `Object.keys`, sorting and quoting.
+ * `quote` returns the JSON string of a key, refusing keys that are not well-formed.
+ */
+function createMemberCache(quote: (key: string) => string): (node: object) => Members {
+  const membersOf = (keys: string[]): Members => ({
+    keys,
+    heads: keys.map((key, i) => `${i === 0 ? '' : ','}${quote(key)}:`),
+  });
+  // `for…in` also walks inherited enumerable keys; if anything made Object.prototype enumerable, the
+  // cache is bypassed and every object gets its own keys.
+  for (const _ in Object.prototype) return (node) => membersOf(sortedKeys(node));
+  // Per first key, the shapes seen, most recently used first.
+  const shapes = new Map<string, Shape[]>();
+  const sameOrder = (a: string[], b: string[]): boolean => a.length === b.length && a.every((key, i) => key === b[i]);
+  const lookUp = (node: object): Members => {
+    const order = Object.keys(node);
+    if (order.length === 0) return NO_MEMBERS;
+    let candidates = shapes.get(order[0]!);
+    if (candidates === undefined) shapes.set(order[0]!, (candidates = []));
+    let index = candidates.findIndex((shape) => sameOrder(shape.order, order));
+    if (index === -1) {
+      // A few shapes per first key cover tables whose rows differ in optional members.
+      if (candidates.length >= MAX_SHAPES_PER_KEY) candidates.pop();
+      candidates.push({ order, ...membersOf(sortedKeys(node)) });
+      index = candidates.length - 1;
+    }
+    const shape = candidates[index]!;
+    candidates.splice(index, 1);
+    candidates.unshift(shape);
+    return shape;
+  };
+  return (node) => {
+    let shape: Shape | undefined;
+    let count = 0;
+    for (const key in node) {
+      if (count === 0) {
+        shape = shapes.get(key)?.[0];
+        if (shape === undefined) break;
+      }
+      if (shape!.order[count] !== key) {
+        shape = undefined;
+        break;
+      }
+      count += 1;
+    }
+    if (shape !== undefined && count === shape.order.length) return shape;
+    return lookUp(node);
+  };
+}
+
 /**
  * Writes the RFC 8785 (JCS) canonical form of `value` to `sink`, in chunks of bounded size, so that a
  * caller can hash or write a large value without holding its whole text.
@@ -48,26 +116,19 @@ function sortedKeys(node: object): string[] {
  * Refuses, with `invalid_request` (`details.reason: "not-json"`, `details.path`), anything JSON cannot
  * carry: NaN and infinities, `undefined`, functions, symbols, BigInt, lone surrogates in strings or
  * keys, cycles, nesting deeper than the call stack allows, and objects that are not plain objects or
- * arrays. Text already passed to `sink`
- * before a refusal is incomplete; callers discard it.
+ * arrays. Text already passed to `sink` before a refusal is incomplete; callers discard it.
  */
 export function writeCanonicalJson(value: unknown, sink: CanonicalSink): void {
   let buffer = '';
   const ancestors: object[] = [];
-  const quotedKeys = new Map<string, string>();
   // The path of the current node, built only when a value is refused.
   const trail: Array<string | number> = [];
   const here = (): string =>
     trail.reduce<string>((path, step) => (typeof step === 'number' ? `${path}[${step}]` : `${path}.${step}`), '$');
-  const quoteKey = (key: string): string => {
-    let quoted = quotedKeys.get(key);
-    if (quoted === undefined) {
-      if (!key.isWellFormed()) refuse(here(), 'a key contains a lone surrogate');
-      quoted = `${JSON.stringify(key)}:`;
-      quotedKeys.set(key, quoted);
-    }
-    return quoted;
-  };
+  const membersOf = createMemberCache((key) => {
+    if (!key.isWellFormed()) refuse(here(), 'a key contains a lone surrogate');
+    return JSON.stringify(key);
+  });
   const write = (node: unknown): void => {
     switch (typeof node) {
       case 'string':
@@ -103,13 +164,12 @@ export function writeCanonicalJson(value: unknown, sink: CanonicalSink): void {
           buffer += ']';
         } else {
           if (!isPlainObject(node)) refuse(here(), `${node.constructor?.name ?? 'object'} is not a plain object`);
-          const keys = sortedKeys(node);
+          const { keys, heads } = membersOf(node);
           buffer += '{';
           for (let i = 0; i < keys.length; i += 1) {
             const key = keys[i]!;
             const item = (node as Record<string, unknown>)[key];
-            if (i > 0) buffer += ',';
-            buffer += quoteKey(key);
+            buffer += heads[i]!;
             trail.push(key);
             if (item === undefined) refuse(here(), 'undefined');
             write(item);

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { canonicalJson, canonicalSha256, isReaError } from '@rea/evidence';
 import { sharedTestdata } from '@rea/test-helpers';
 import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 
 const vectors = sharedTestdata('rfc8785');
 if (vectors === null) console.warn('skipped RFC 8785 vectors: ../shared/testdata/rfc8785 is absent');
@@ -41,6 +42,33 @@ describe('canonicalJson', () => {
       { numRuns: 2000 },
     );
     expect(canonicalJson([-0, 1e21, 1e-7, 5e-324, 0.1 + 0.2])).toBe('[0,1e+21,1e-7,5e-324,0.30000000000000004]');
+  });
+
+  it('should agree with an independent implementation on arbitrary JSON', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value)).toBe(canonicalize(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('should serialize tables whose rows vary in shape like an independent implementation', () => {
+    const row = fc.dictionary(
+      fc.constantFrom('id', 'b', 'a', 'z', 'ä', '10', '2', 'id2'),
+      fc.jsonValue({ maxDepth: 1 }),
+      {
+        minKeys: 1,
+      },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constant('id'), row), { maxLength: 60 }), (rows) => {
+        // Every row begins with "id" so that many shapes share a first key.
+        const table = rows.map(([, rest]) => ({ id: 1, ...rest }));
+        expect(canonicalJson(table)).toBe(canonicalize(table));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('should be idempotent and independent of key order', () => {
