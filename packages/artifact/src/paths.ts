@@ -11,7 +11,7 @@ export function logicalPath(name: string): string {
 export function pathProblem(path: string): UnsafePathProblem | null {
   if (path.includes('\0')) return 'nul-byte';
   if (path.startsWith('/') || /^[a-zA-Z]:/.test(path) || path.startsWith('//')) return 'absolute-path';
-  if (path.split('/').some((segment) => segment === '..')) return 'parent-segment';
+  if (/(?:^|\/)\.\.(?:\/|$)/.test(path)) return 'parent-segment';
   return null;
 }
 

@@ -69,6 +69,11 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  * Info-ZIP and macOS, UTF-8 when the bytes are valid UTF-8, and CP437 as the format specifies if not.
  */
 function decodeName(entry: Entry, raw: Buffer): string {
+  const ascii = !raw.some((byte) => byte >= 0x80);
+  const unicodeField = entry.extraFields.some((f) => f.id === 0x7075);
+  // Fast paths: plain ASCII reads the same in every encoding; the UTF-8 flag means UTF-8.
+  if (ascii && !unicodeField) return raw.toString('latin1');
+  if ((entry.generalPurposeBitFlag & 0x800) !== 0 && !unicodeField) return raw.toString('utf8');
   const decoded = (yauzl as unknown as { getFileNameLowLevel: NameDecoder }).getFileNameLowLevel(
     entry.generalPurposeBitFlag,
     raw,
@@ -297,6 +302,15 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
         };
         withHeader.readLocalFileHeader(entry, { minimal: true }, (error, header) => {
           if (error || !header) return reject(structural(error));
+          const reader = withHeader.reader as unknown as Partial<Pick<CachedFileReader, 'fetch'>>;
+          if (typeof reader.fetch === 'function') {
+            // A view of the cached block: blocks are replaced, never overwritten, so the view stays valid.
+            reader.fetch(header.fileDataStart, info.compressedSize, (readError, bytes) => {
+              if (readError || !bytes) return reject(structural(readError ?? new Error('unexpected EOF')));
+              resolve(decodeSmall(info, bytes));
+            });
+            return;
+          }
           const raw = Buffer.allocUnsafe(info.compressedSize);
           withHeader.reader.read(raw, 0, raw.length, header.fileDataStart, (readError) => {
             if (readError) return reject(structural(readError));

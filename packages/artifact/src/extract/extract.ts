@@ -148,10 +148,10 @@ async function materialize(
   };
   for (const entry of entries) {
     throwIfAborted(signal, 'extraction');
-    if (entry.kind === 'directory') await writer.directory(entry.path);
+    if (entry.kind === 'directory') writer.directory(entry.path);
     if (entry.kind === 'symlink') result.skipped.push({ path: entry.path, reason: 'symlinks are not materialized' });
     if (entry.kind !== 'file') continue;
-    const file = await writer.open(entry.path, entry.executable);
+    const file = writer.open(entry.path, entry.executable);
     try {
       const observed = await read(entry, (chunk) => file.write(chunk));
       if (observed.contradiction) {

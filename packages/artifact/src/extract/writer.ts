@@ -1,11 +1,19 @@
-import { createWriteStream } from 'node:fs';
-import { chmod, mkdir, rename, rm } from 'node:fs/promises';
+import { createWriteStream, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import type { WriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join, resolve, sep } from 'node:path';
 import { unsafePath } from '../errors.js';
 
+/** One file being written: chunks in, then committed (renamed into place) or aborted. */
+export interface StagedFile {
+  write(chunk: Buffer): Promise<void>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
 /**
- * Writes files under a fresh output directory. Every file is streamed to a staging file outside the
+ * Writes files under a fresh output directory. Every file is written to a staging file outside the
  * output directory and renamed into place only when complete, so no partial file is ever presented.
  * The writer never creates symlinks, so no path it writes can be redirected outward.
  */
@@ -16,7 +24,9 @@ export class StagedWriter {
   constructor(
     readonly root: string,
     private readonly staging: string,
-  ) {}
+  ) {
+    this.made.add(root);
+  }
 
   /** The absolute destination of a logical path, refusing anything that would leave the root. */
   destination(path: string): string {
@@ -25,50 +35,70 @@ export class StagedWriter {
     return target;
   }
 
-  /** Creates the directory for a logical path (and its parents). */
-  async directory(path: string): Promise<void> {
-    const target = this.destination(path);
-    if (this.made.has(target)) return;
-    await mkdir(target, { recursive: true, mode: 0o700 });
-    this.made.add(target);
+  private ensure(directory: string): void {
+    if (this.made.has(directory)) return;
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    for (let at = directory; at.startsWith(this.root) && !this.made.has(at); at = dirname(at)) this.made.add(at);
   }
 
-  /** Opens a staging file; `commit` renames it into place, `abort` removes it. */
-  async open(
-    path: string,
-    executable: boolean,
-  ): Promise<{
-    write(chunk: Buffer): Promise<void>;
-    commit(): Promise<void>;
-    abort(): Promise<void>;
-  }> {
+  /** Creates the directory for a logical path (and its parents). */
+  directory(path: string): void {
+    this.ensure(this.destination(path));
+  }
+
+  /**
+   * Opens a staged file. A file that arrives in one chunk is written with one synchronous call (the
+   * common case of small entries); a larger one is streamed. `commit` renames it into place.
+   */
+  open(path: string, executable: boolean): StagedFile {
     const target = this.destination(path);
-    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    this.ensure(dirname(target));
     this.counter += 1;
     const temp = join(this.staging, `${this.counter}.partial`);
-    const stream = createWriteStream(temp, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 });
-    await once(stream, 'open');
+    const mode = executable ? 0o700 : 0o600;
+    let pending: Buffer | null = null;
+    let stream: WriteStream | null = null;
     let failed: Error | null = null;
-    stream.on('error', (error) => {
-      failed = error;
-    });
-    const finish = async (): Promise<void> => {
-      stream.end();
-      if (!stream.writableFinished) await once(stream, 'finish');
+    const startStream = async (): Promise<WriteStream> => {
+      const opened = createWriteStream(temp, { flags: 'wx', mode, highWaterMark: 1 << 20 });
+      opened.on('error', (error) => {
+        failed = error;
+      });
+      await once(opened, 'open');
+      return opened;
+    };
+    const push = async (s: WriteStream, chunk: Buffer): Promise<void> => {
       if (failed) throw failed;
+      if (!s.write(chunk)) await once(s, 'drain');
     };
     return {
       async write(chunk) {
-        if (failed) throw failed;
-        if (!stream.write(chunk)) await once(stream, 'drain');
+        if (stream === null && pending === null) {
+          pending = chunk;
+          return;
+        }
+        if (stream === null) {
+          stream = await startStream();
+          await push(stream, pending!);
+          pending = null;
+        }
+        await push(stream, chunk);
       },
       async commit() {
-        await finish();
-        if (executable) await chmod(temp, 0o700);
+        if (stream === null) {
+          writeFileSync(temp, pending ?? Buffer.alloc(0), { flag: 'wx', mode });
+          renameSync(temp, target);
+          return;
+        }
+        const s: WriteStream = stream;
+        s.end();
+        if (!s.writableFinished) await once(s, 'finish');
+        if (failed) throw failed;
         await rename(temp, target);
       },
       async abort() {
-        stream.destroy();
+        const s: WriteStream | null = stream;
+        s?.destroy();
         await rm(temp, { force: true });
       },
     };
