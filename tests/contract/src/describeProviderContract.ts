@@ -244,19 +244,22 @@ export function describeProviderContract(
       const aborted = new AbortController();
       aborted.abort();
       const supervisor = createProcessSupervisor();
-      const error = await refusal(
-        provider.open(describeTarget(spec), {
-          signal: aborted.signal,
-          supervisor,
-          runId: 'run_contract_aborted',
-          progress: createProgressReporter({ send: noop }),
-          config: options.config ?? readConfig({}),
-        }),
-      );
-      // Hosts normalise at their boundary, so a platform AbortError counts as cancellation.
-      expect(normalizeError(error).code).toBe('cancelled');
-      expect(supervisor.owned()).toEqual([]);
-      await supervisor.closeAll();
+      try {
+        const error = await refusal(
+          provider.open(describeTarget(spec), {
+            signal: aborted.signal,
+            supervisor,
+            runId: 'run_contract_aborted',
+            progress: createProgressReporter({ send: noop }),
+            config: options.config ?? readConfig({}),
+          }),
+        );
+        // Hosts normalise at their boundary, so a platform AbortError counts as cancellation.
+        expect(normalizeError(error).code).toBe('cancelled');
+        expect(supervisor.owned()).toEqual([]);
+      } finally {
+        await supervisor.closeAll({ graceMs: 500 }).catch(() => undefined);
+      }
     });
 
     for (const capability of Object.keys(options.capabilityProbes).sort()) {

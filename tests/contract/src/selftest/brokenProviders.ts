@@ -1,0 +1,85 @@
+// Providers that each break one rule of the provider contract. Not a test of its own: the contract
+// self-test runs this file in a separate jest process and checks that exactly the broken rules fail.
+import { afterAll } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAnalysisProfile, throwIfAborted } from '@rea/evidence';
+import type { DeepProvider } from '@rea/provider-kit';
+import { describeProviderContract } from '../describeProviderContract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rea-contract-selftest-'));
+const target = { path: join(dir, 'target.raw'), format: 'raw' };
+writeFileSync(target.path, 'bytes');
+const stray: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of stray) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function base(id: string, overrides: Partial<DeepProvider> = {}): DeepProvider {
+  return {
+    id,
+    name: id,
+    version: '1.0.0',
+    kind: 'deep',
+    capabilities: ['read-bytes'],
+    probe: async () => ({ status: 'ready' }),
+    tools: () => [],
+    open: async (_target, { signal }) => {
+      throwIfAborted(signal, 'open');
+      return {
+        provider: { id, name: id, version: '1.0.0' },
+        analysis_profile: createAnalysisProfile({ name: id, version: '1', settings: {} }),
+        session: null,
+        close: async () => undefined,
+      };
+    },
+    ...overrides,
+  };
+}
+
+const works = { 'read-bytes': async () => undefined };
+
+describeProviderContract(
+  'probe-starts-engine',
+  () =>
+    base('probe-starts-engine', {
+      probe: async () => {
+        stray.push(spawn('sleep', ['300'], { stdio: 'ignore' }));
+        return { status: 'ready' };
+      },
+    }),
+  { target, capabilityProbes: works },
+);
+
+describeProviderContract(
+  'leaky-close',
+  () =>
+    base('leaky-close', {
+      open: async (_target, { signal, supervisor }) => {
+        throwIfAborted(signal, 'open');
+        await supervisor.start('sleep', ['300']);
+        return {
+          provider: { id: 'leaky-close', name: 'leaky', version: '1.0.0' },
+          analysis_profile: createAnalysisProfile({ name: 'leaky', version: '1', settings: {} }),
+          session: null,
+          close: async () => undefined, // forgets its engine
+        };
+      },
+    }),
+  { target, capabilityProbes: works },
+);
+
+describeProviderContract('undeclared-works', () => base('undeclared-works'), {
+  target,
+  capabilityProbes: works,
+  undeclared: { disassembly: async () => 'it ran anyway' },
+});
+
+describeProviderContract('missing-check', () => base('missing-check', { capabilities: ['read-bytes', 'strings'] }), {
+  target,
+  capabilityProbes: works,
+});
