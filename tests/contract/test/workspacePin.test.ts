@@ -30,6 +30,7 @@ function manifests(): Array<Record<string, unknown>> {
  * this list deliberately, together with a changeset.
  */
 const PINNED = [
+  { name: '@rea/artifact', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/bench', private: true, exports: [], bin: {} },
   { name: '@rea/cli', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/contract-tests', private: true, exports: ['.', './package.json'], bin: {} },
