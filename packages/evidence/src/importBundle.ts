@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleEnvelopeSchema, DEFAULT_MAX_BUNDLE_BYTES } from './bundleFormat.js';
@@ -28,7 +28,21 @@ export interface ImportedBundle {
   byte_size: number;
 }
 
+function notAFile(path: string): ReaError {
+  return new ReaError('invalid_request', `The bundle path ${path} is not a regular file.`, {
+    details: { reason: 'not-a-file', path },
+  });
+}
+
 async function readBounded(path: string, maxBytes: number, signal: AbortSignal | undefined): Promise<Buffer> {
+  // Opening a FIFO or a device could block or never end: only regular files are opened.
+  let kind;
+  try {
+    kind = await stat(path);
+  } catch (error) {
+    throw fileSystemError(error, path, 'open the bundle');
+  }
+  if (!kind.isFile()) throw notAFile(path);
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -37,11 +51,7 @@ async function readBounded(path: string, maxBytes: number, signal: AbortSignal |
   }
   try {
     const info = await handle.stat();
-    if (info.isDirectory()) {
-      throw new ReaError('invalid_request', `The bundle path ${path} is a directory.`, {
-        details: { reason: 'not-a-file', path },
-      });
-    }
+    if (!info.isFile()) throw notAFile(path);
     if (info.size > maxBytes) throw tooLarge(path, maxBytes, info.size);
     // Read at most one byte past the limit, so a file that grows after stat is still refused.
     const buffer = Buffer.allocUnsafe(Math.min(info.size, maxBytes) + 1);

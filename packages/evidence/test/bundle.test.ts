@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, openSync, closeSync, ftruncateSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -182,6 +183,13 @@ describe('importBundle', () => {
       }
       expect((await rejected(importBundle(join(dir, 'absent.json')))).code).toBe('not_found');
       expect((await rejected(importBundle(dir))).code).toBe('invalid_request');
+      // A FIFO with no writer would block an open for reading forever.
+      const fifo = join(dir, 'pipe.json');
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      expect(await rejected(importBundle(fifo))).toMatchObject({
+        code: 'invalid_request',
+        details: { reason: 'not-a-file', path: fifo },
+      });
     }));
 
   it('should honour an aborted signal', () =>
