@@ -62,5 +62,6 @@ export type {
   SummaryView,
   ViewCoverage,
 } from './views.js';
+export { AnalysisViewSchema } from './viewSchema.js';
 export { sealAnalysisView } from './viewEvidence.js';
 export type { SealAnalysisViewOptions } from './viewEvidence.js';

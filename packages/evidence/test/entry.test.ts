@@ -8,6 +8,7 @@ import * as entry from '@rea/evidence';
 const PINNED = [
   'AnalysisProfileSchema',
   'AnalysisViewRequestSchema',
+  'AnalysisViewSchema',
   'BUNDLE_FORMAT',
   'BUNDLE_VERSION',
   'BundleEnvelopeSchema',

@@ -1,8 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { DEFAULT_VIEW_LIMIT, parseEvidence, sealAnalysisView, sealEvidence, selectAnalysisView } from '@rea/evidence';
-import type { JsonValue, PageView } from '@rea/evidence';
+import {
+  AnalysisViewSchema,
+  DEFAULT_VIEW_LIMIT,
+  parseEvidence,
+  sealAnalysisView,
+  sealEvidence,
+  selectAnalysisView,
+} from '@rea/evidence';
+import type { AnalysisView, JsonValue, PageView } from '@rea/evidence';
+import type { z } from 'zod';
 import { caught, functionObservation, functionRecord, recordWith } from './records.js';
 
 const digestOf = (value: unknown): string => createHash('sha256').update(canonicalize(value)!).digest('hex');
@@ -180,6 +188,23 @@ describe('selectAnalysisView', () => {
       reasons: ['parent: budget-reached after 3 rows'],
       next_offset: null,
     });
+  });
+});
+
+describe('AnalysisViewSchema', () => {
+  it('should accept every kind of view and refuse a view without its digest', () => {
+    const views = [
+      selectAnalysisView(parent, { view: 'summary' }),
+      selectAnalysisView(parent, { view: 'section', section: 'format' }),
+      selectAnalysisView(parent, { view: 'item', collection: 'modules', id: 'n1' }),
+      selectAnalysisView(parent, { view: 'page', collection: 'procedure.assembly', offset: 10, limit: 5 }),
+      selectAnalysisView(parent, { view: 'page', collection: 'procedure.pseudocode' }),
+    ];
+    // The TypeScript view types and the schema describe the same values.
+    const typed = (view: AnalysisView): z.infer<typeof AnalysisViewSchema> => view;
+    for (const view of views) expect(AnalysisViewSchema.safeParse(typed(view)).success).toBe(true);
+    const { digest: _digest, ...withoutDigest } = views[3]!;
+    expect(AnalysisViewSchema.safeParse(withoutDigest).success).toBe(false);
   });
 });
 

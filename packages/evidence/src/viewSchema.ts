@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { CoverageSchema, EvidenceIdSchema, JsonValueSchema, Sha256HexSchema } from './evidence.js';
+
+const base = {
+  parent_evidence_id: EvidenceIdSchema,
+  parent_operation: z.string(),
+  coverage: z.strictObject({
+    status: z.enum(['complete', 'partial']),
+    reasons: z.array(z.string()),
+    next_offset: z.number().int().nonnegative().nullable().describe('Where the next page starts; null at the end.'),
+  }),
+  digest: Sha256HexSchema.describe('SHA-256 of the canonical JSON of the selected facts.'),
+};
+
+/**
+ * The result of `selectAnalysisView` as a zod schema (the `normalized_result` of an
+ * `inspect_analysis_view` record), discriminated by `view`.
+ */
+export const AnalysisViewSchema = z.discriminatedUnion('view', [
+  z.strictObject({
+    view: z.literal('summary'),
+    ...base,
+    summary: z.strictObject({
+      sections: z.record(z.string(), z.string()),
+      collections: z.record(z.string(), z.number().int().nonnegative()),
+      text: z.record(z.string(), z.number().int().nonnegative()),
+      parent_coverage: CoverageSchema,
+      limitation_count: z.number().int().nonnegative(),
+    }),
+  }),
+  z.strictObject({ view: z.literal('section'), ...base, section: z.string(), value: JsonValueSchema }),
+  z.strictObject({
+    view: z.literal('item'),
+    ...base,
+    collection: z.string(),
+    id: z.string(),
+    matched_by: z.string(),
+    index: z.number().int().nonnegative(),
+    item: JsonValueSchema,
+  }),
+  z.strictObject({
+    view: z.literal('page'),
+    ...base,
+    collection: z.string(),
+    unit: z.enum(['items', 'utf16-code-units']),
+    offset: z.number().int().nonnegative(),
+    limit: z.number().int().positive(),
+    total: z.number().int().nonnegative(),
+    items: z.array(JsonValueSchema).optional(),
+    text: z.string().optional(),
+  }),
+]);
