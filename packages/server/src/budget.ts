@@ -1,22 +1,9 @@
 import { writeCanonicalJson } from '@rea/evidence';
 
-import { ENVELOPE_RESERVE_BYTES } from '@rea/provider-kit';
-
 class BudgetExceeded extends Error {
   constructor() {
     super('budget exceeded');
   }
-}
-
-/** Bytes that `chunk` adds when it is itself embedded in a JSON string (quotes, backslashes, controls). */
-function escapeOverhead(chunk: string): number {
-  let extra = 0;
-  for (let i = 0; i < chunk.length; i += 1) {
-    const c = chunk.charCodeAt(i);
-    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) extra += 1;
-    else if (c < 0x20) extra += 5;
-  }
-  return extra;
 }
 
 /** What a response costs on the wire. */
@@ -25,39 +12,109 @@ export interface ResponseCost {
   structured: number;
   /** UTF-8 bytes of the same JSON embedded as a JSON string (the text content). */
   text: number;
-  /** `structured + text`, or at least the budget when counting stopped early. */
+  /** What counts against the budget: text, plus structured unless only text is sent. */
   total: number;
   /** True when the value fits the budget. */
   fits: boolean;
 }
 
 /**
- * Measures what sending `value` as both structured content and JSON text would cost, without building
- * the document: canonical JSON is produced in bounded chunks into a counting sink, which stops as soon
- * as the running total passes `budget`. `withStructured: false` counts the text representation only
- * (tool errors carry no structured content).
+ * Measures what sending `value` as structured content and as JSON text would cost, without building
+ * any serialized form: one walk over the value counts the UTF-8 bytes of its canonical JSON and the
+ * extra bytes that escaping that JSON into a string adds, and stops as soon as the running total passes
+ * `budget`. `withStructured: false` counts the text only (tool errors carry no structured content).
+ * A value JSON cannot carry is refused like `writeCanonicalJson` refuses it.
  */
 export function measureResponse(value: unknown, budget: number, withStructured = true): ResponseCost {
   let structured = 0;
-  let text = 2; // the quotes around the text representation
-  try {
-    writeCanonicalJson(value, (chunk) => {
-      const bytes = Buffer.byteLength(chunk, 'utf8');
-      structured += bytes;
-      text += bytes + escapeOverhead(chunk);
-      if ((withStructured ? structured : 0) + text > budget) throw new BudgetExceeded();
-    });
-  } catch (error) {
-    if (error instanceof BudgetExceeded) {
-      return { structured, text, total: Math.max(budget + 1, (withStructured ? structured : 0) + text), fits: false };
+  let extra = 2; // the text is itself a JSON string: its quotes
+  const check = (): void => {
+    if ((withStructured ? structured : 0) + structured + extra > budget) throw new BudgetExceeded();
+  };
+  const string = (text: string): void => {
+    structured += 2;
+    extra += 2;
+    for (let i = 0; i < text.length; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22 || c === 0x5c) {
+        structured += 2; // \" or \\ ...
+        extra += 2; // ... each character escaped again in the text
+      } else if (c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) {
+        structured += 2;
+        extra += 1;
+      } else if (c < 0x20) {
+        structured += 6;
+        extra += 1;
+      } else if (c < 0x80) structured += 1;
+      else if (c < 0x800) structured += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+        const next = text.charCodeAt(i + 1);
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          structured += 4;
+          i += 1;
+        } else structured += 3;
+      } else structured += 3;
     }
-    throw error;
+    check();
+  };
+  const ancestors = new Set<object>();
+  const walk = (node: unknown): void => {
+    switch (typeof node) {
+      case 'string':
+        string(node);
+        return;
+      case 'number':
+        if (!Number.isFinite(node)) break;
+        structured += node === 0 ? 1 : String(node).length;
+        return;
+      case 'boolean':
+        structured += node ? 4 : 5;
+        return;
+      case 'object': {
+        if (node === null) {
+          structured += 4;
+          return;
+        }
+        if (ancestors.has(node)) break;
+        if (Array.isArray(node)) {
+          ancestors.add(node);
+          structured += node.length > 0 ? node.length + 1 : 2; // brackets and commas
+          for (const item of node) walk(item);
+          ancestors.delete(node);
+          return;
+        }
+        const proto = Object.getPrototypeOf(node) as unknown;
+        if (proto !== Object.prototype && proto !== null) break;
+        ancestors.add(node);
+        const keys = Object.keys(node);
+        structured += keys.length > 0 ? keys.length * 2 + 1 : 2; // braces, colons and commas
+        for (const key of keys) {
+          string(key);
+          walk((node as Record<string, unknown>)[key]);
+        }
+        ancestors.delete(node);
+        check();
+        return;
+      }
+      default:
+        break;
+    }
+    // Not JSON: let the canonical writer raise its typed refusal.
+    writeCanonicalJson(value, () => undefined);
+  };
+  try {
+    walk(value);
+  } catch (error) {
+    if (!(error instanceof BudgetExceeded)) throw error;
+    const text = structured + extra;
+    return { structured, text, total: Math.max(budget + 1, (withStructured ? structured : 0) + text), fits: false };
   }
+  const text = structured + extra;
   const total = (withStructured ? structured : 0) + text;
   return { structured, text, total, fits: total <= budget };
 }
 
 /** The byte budget for text + structured content: the configured maximum less the envelope reserve. */
-export function contentBudget(maxResponseBytes: number): number {
-  return maxResponseBytes - ENVELOPE_RESERVE_BYTES;
+export function contentBudget(maxResponseBytes: number, reserve: number): number {
+  return maxResponseBytes - reserve;
 }

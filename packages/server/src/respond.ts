@@ -56,7 +56,7 @@ function transportConstraint(
         : 'Use export_evidence_bundle, or narrow the request (get_evidence_bundle with detail "summary").',
       details: {
         resource: 'transport',
-        limit: contentBudget(maxResponseBytes),
+        limit: contentBudget(maxResponseBytes, ENVELOPE_RESERVE_BYTES),
         observed,
         reported_limits: reported,
       },
@@ -86,7 +86,7 @@ export function checkOutput(contract: AnyToolContract, value: unknown): void {
  */
 export function encodeSuccess(operation: string, outcome: ToolOutcome, maxResponseBytes: number): ToolResult {
   const value = outcome.kind === 'evidence' ? outcome.record : outcome.value;
-  const cost = measureResponse(value, contentBudget(maxResponseBytes), true);
+  const cost = measureResponse(value, contentBudget(maxResponseBytes, ENVELOPE_RESERVE_BYTES), true);
   if (!cost.fits) {
     throw transportConstraint(
       operation,
@@ -111,7 +111,7 @@ export function encodeFailure(
   retain: (diagnostic: Diagnostic) => EvidenceRecord,
 ): ToolResult {
   let diagnostic = toDiagnostic(error, operation);
-  const cost = measureResponse(diagnostic, contentBudget(maxResponseBytes), false);
+  const cost = measureResponse(diagnostic, contentBudget(maxResponseBytes, ENVELOPE_RESERVE_BYTES), false);
   if (!cost.fits) {
     let reference: JsonObject;
     try {

@@ -178,11 +178,16 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
     else upstream.addEventListener('abort', onAbort, { once: true });
     const token = request.params._meta?.progressToken;
     // Without a token nothing is sent; after cancellation the token is dead, so nothing is sent either.
+    // The last delivery is awaited before the result goes out, so the terminal update precedes it.
+    let delivered: Promise<void> = Promise.resolve();
     const progress = createProgressReporter({
       phase: name,
       send: (update) => {
         if (token === undefined || controller.signal.aborted) return;
-        return ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } });
+        delivered = ctx.mcpReq
+          .notify({ method: 'notifications/progress', params: { progressToken: token, ...update } })
+          .catch(() => undefined);
+        return delivered;
       },
     });
     const run = async (): Promise<ToolResult> => {
@@ -215,11 +220,13 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
         if (outcome.kind === 'evidence') session.ledger.retain(outcome.record);
         const result = encodeSuccess(name, outcome, config.mcpMaxResponseBytes);
         progress.finish('completed', 'done');
+        await delivered;
         return result;
       } catch (error) {
         if (controller.signal.aborted) throw error;
         const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
-        progress.finish(`failed`, 'done');
+        progress.finish('failed', 'done');
+        await delivered;
         return result;
       } finally {
         upstream.removeEventListener('abort', onAbort);

@@ -9,10 +9,24 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ERROR_CODE_LIST, computeEvidenceId } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 
-/** A connected client and how to end it. */
+/** A connected client, every message it received (in wire order), and how to end it. */
 export interface Connected {
   client: Client;
+  received: Array<Record<string, any>>;
   close(): Promise<void>;
+}
+
+/** Records every message `transport` delivers to the client, in wire order (call after connect). */
+export function recordInbound(transport: {
+  onmessage?: ((message: any, extra?: any) => void) | undefined;
+}): Array<Record<string, any>> {
+  const received: Array<Record<string, any>> = [];
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    received.push(message as Record<string, any>);
+    deliver(message, extra);
+  };
+  return received;
 }
 
 type CallResult = {
@@ -86,7 +100,6 @@ export function describeTransportSuite(transport: string, connect: () => Promise
     let connected: Connected;
     let client: Client;
     let listChanged = 0;
-    const clientErrors: Error[] = [];
     let dir: string;
     let target: string;
 
@@ -99,7 +112,6 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       client.setNotificationHandler('notifications/tools/list_changed', () => {
         listChanged += 1;
       });
-      client.onerror = (error) => clientErrors.push(error);
     });
     afterAll(async () => {
       await connected?.close();
@@ -251,8 +263,10 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       valueOf(await call(client, 'close_binary'));
     });
 
-    it('should send rate-bounded, strictly increasing progress with a terminal update only when asked', async () => {
-      const updates: Array<{ progress: number; total?: number; message?: string }> = [];
+    it('should send rate-bounded, strictly increasing progress ending in a terminal update before the result', async () => {
+      const wire = connected.received;
+      wire.length = 0;
+      const updates: Array<{ progress: number }> = [];
       const result = await call(
         client,
         'slow_count',
@@ -261,20 +275,27 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       );
       const record = valueOf<EvidenceRecord>(result);
       expect(record.normalized_result).toEqual({ counted: 60 });
-      expect(updates.length).toBeGreaterThan(1);
-      for (let i = 1; i < updates.length; i += 1)
-        expect(updates[i]!.progress).toBeGreaterThan(updates[i - 1]!.progress);
-      expect(updates.every((u) => u.total === undefined)).toBe(true);
-      // 62 observations (start, 60 steps, completion): the rate bound coalesces them into fewer updates.
-      expect(updates.at(-1)!.progress).toBe(62);
-      expect(updates.length).toBeLessThan(62);
-      expect(updates.at(-1)!.message).toMatch(/^done: completed/);
-      const errorsBefore = clientErrors.length;
-      // Without a token: the same kind of result, and no progress notification arrives (an unknown-token
-      // notification would surface as a client error).
+      expect(updates.length).toBeGreaterThan(0);
+      // On the wire: the progress notifications of this call, then its result.
+      const responseAt = wire.findIndex((m) => m['result']?.structuredContent?.evidence_id === record.evidence_id);
+      const progress = wire
+        .slice(0, responseAt)
+        .filter((m) => m['method'] === 'notifications/progress')
+        .map((m) => m['params'] as { progress: number; total?: number; message: string });
+      expect(responseAt).toBeGreaterThan(0);
+      for (let i = 1; i < progress.length; i += 1)
+        expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
+      expect(progress.every((p) => p.total === undefined)).toBe(true);
+      // 62 observations (start, 60 steps, completion): the rate bound coalesces them into fewer updates,
+      // and the terminal one (the 62nd observation) is sent before the result.
+      expect(progress.at(-1)).toMatchObject({ progress: 62, message: expect.stringMatching(/^done: completed/) });
+      expect(progress.length).toBeLessThan(62);
+      expect(wire.slice(responseAt).filter((m) => m['method'] === 'notifications/progress')).toEqual([]);
+      // Without a token: the same kind of result and no progress notification at all.
+      wire.length = 0;
       const quiet = valueOf<EvidenceRecord>(await call(client, 'slow_count', { steps: 5, delay_ms: 1 }));
       expect(quiet.normalized_result).toEqual({ counted: 5 });
-      expect(clientErrors.slice(errorsBefore)).toEqual([]);
+      expect(wire.filter((m) => m['method'] === 'notifications/progress')).toEqual([]);
     });
 
     it('should abort a cancelled call and record nothing', async () => {

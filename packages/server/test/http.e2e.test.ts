@@ -3,22 +3,28 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { describeTransportSuite, valueOf } from './e2eSuite.js';
+import { describeTransportSuite, recordInbound, valueOf } from './e2eSuite.js';
 import { standInEntry, startHttpEntry } from './httpFixture.js';
 
 async function connectTo(url: string): Promise<Client> {
+  return (await connectRecorded(url)).client;
+}
+
+async function connectRecorded(url: string): Promise<{ client: Client; received: Array<Record<string, any>> }> {
   const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  return { client, received: recordInbound(transport) };
 }
 
 let shared: Awaited<ReturnType<typeof startHttpEntry>>;
 
 describeTransportSuite('Streamable HTTP', async () => {
   shared = await startHttpEntry();
-  const client = await connectTo(shared.line['url'] as string);
+  const { client, received } = await connectRecorded(shared.line['url'] as string);
   return {
     client,
+    received,
     close: async () => {
       await client.close();
       await shared.stop();

@@ -11,7 +11,9 @@ export const standInEntry = join(dirname(fileURLToPath(import.meta.url)), 'fixtu
 export async function startHttpEntry(
   args: string[] = [],
 ): Promise<{ child: ChildProcess; line: Record<string, any>; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [standInEntry, 'http', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [standInEntry, 'http', ...args], {
+    stdio: ['ignore', 'pipe', process.env['REA_E2E_SERVER_STDERR'] ? 'inherit' : 'ignore'],
+  });
   const line = await new Promise<Record<string, any>>((resolve, reject) => {
     let buffer = '';
     child.stdout!.setEncoding('utf8');
@@ -27,6 +29,11 @@ export async function startHttpEntry(
       else reject(new Error(`the HTTP entry exited (${code}) before printing its address`));
     });
   }).catch((error: Error) => ({ exit_error: error.message }));
+  if (typeof line['url'] !== 'string' && line['error'] === undefined) {
+    throw new Error(
+      `the HTTP entry did not start: ${JSON.stringify(line)} (run with REA_E2E_SERVER_STDERR=1 to see why)`,
+    );
+  }
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));

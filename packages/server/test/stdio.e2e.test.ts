@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { describeTransportSuite } from './e2eSuite.js';
+import { describeTransportSuite, recordInbound } from './e2eSuite.js';
 
 const entry = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'standInServer.mjs');
 
@@ -13,7 +13,7 @@ describeTransportSuite('stdio', async () => {
   const transport = new StdioClientTransport({ command: process.execPath, args: [entry], stderr: 'ignore' });
   const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
   await client.connect(transport);
-  return { client, close: () => client.close() };
+  return { client, received: recordInbound(transport), close: () => client.close() };
 });
 
 describe('@rea/server stdio framing', () => {

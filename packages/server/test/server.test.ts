@@ -1,0 +1,162 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { defineTool } from '@rea/provider-kit';
+import type { Provider } from '@rea/provider-kit';
+import { SERVER_TOOLS, createReaServer, isLoopbackHost, measureResponse } from '@rea/server';
+
+const bigResult = defineTool({
+  name: 'big_result',
+  title: 'Big result',
+  description: 'Test tool: returns a plain result holding a string of the requested length.',
+  produces: 'result',
+  input: z.strictObject({ chars: z.number().int().positive().describe('Length of the string.') }),
+  result: z.strictObject({ text: z.string() }),
+  examples: [{ input: { chars: 10 } }],
+  effects: {
+    readOnly: true,
+    mutatesSession: false,
+    writesFilesystem: false,
+    launchesProcess: false,
+    executesForeignCode: false,
+    mutatesDevice: false,
+    mayDiscardData: false,
+    idempotent: true,
+    openWorld: false,
+  },
+  run: async (input) => ({ text: 'a'.repeat(input.chars) }),
+});
+
+const toolsProvider: Provider = {
+  id: 'unit-tools',
+  name: 'Unit test tools',
+  version: '0.0.0',
+  kind: 'tools',
+  capabilities: [],
+  probe: async () => ({ status: 'ready' }),
+  tools: () => [bigResult],
+};
+
+async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
+  const server = createReaServer({ providers: [toolsProvider], package: { name: 'unit', version: '1.2.3' }, env });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'unit', version: '1' });
+  await client.connect(clientSide);
+  return client;
+}
+
+describe('measureResponse', () => {
+  it('should count exactly the bytes of the structured and the text representation', () => {
+    const value = { b: 'quote " backslash \\ newline \n tab \t bell \u0007 é 😀', a: [1, -0.5, true, null] };
+    const cost = measureResponse(value, 1_000_000);
+    expect(cost.structured).toBe(Buffer.byteLength(JSON.stringify(value)));
+    expect(cost.text).toBe(Buffer.byteLength(JSON.stringify(JSON.stringify(value))));
+    expect(cost.total).toBe(cost.structured + cost.text);
+    expect(cost.fits).toBe(true);
+    expect(measureResponse(value, 1_000_000, false).total).toBe(cost.text);
+  });
+
+  it('should stop counting once the budget is passed', () => {
+    const cost = measureResponse({ parts: Array.from({ length: 1000 }, () => 'x'.repeat(1000)) }, 100_000);
+    expect(cost.fits).toBe(false);
+    expect(cost.total).toBeGreaterThan(100_000);
+    expect(cost.structured).toBeLessThan(200_000);
+  });
+
+  it('should count nested values, unicode and escapes like the canonical form', () => {
+    const value = { z: [{ k: '\u0001\u001f"\\' }, [], {}], 'é😀': 1e21, n: -0, big: 123456789.125, f: false };
+    const cost = measureResponse(value, 10_000);
+    expect(cost.structured).toBe(Buffer.byteLength(JSON.stringify(value)));
+    expect(cost.text).toBe(Buffer.byteLength(JSON.stringify(JSON.stringify(value))));
+  });
+
+  it('should refuse values JSON cannot carry', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    expect(() => measureResponse(cyclic, 1000)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => measureResponse({ a: undefined }, 1000)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => measureResponse({ a: Number.NaN }, 1000)).toThrow(
+      expect.objectContaining({ code: 'invalid_request' }),
+    );
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it('should accept loopback names and addresses only', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopbackHost(host)).toBe(true);
+    for (const host of ['0.0.0.0', '192.168.1.10', '::', 'example.com', '128.0.0.1'])
+      expect(isLoopbackHost(host)).toBe(false);
+  });
+});
+
+describe('createReaServer', () => {
+  it("should catalog the seven server tools plus the providers' tools", async () => {
+    expect(SERVER_TOOLS.map((tool) => tool.name)).toEqual([
+      'binary_session',
+      'close_binary',
+      'export_evidence_bundle',
+      'get_evidence_bundle',
+      'import_evidence_bundle',
+      'inspect_analysis_view',
+      'open_binary',
+    ]);
+    const client = await connect({});
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['big_result', ...SERVER_TOOLS.map((tool) => tool.name)].sort());
+    await client.close();
+  });
+
+  it('should report the installed SDK version and the configured schema profile', async () => {
+    const sdkEntry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server');
+    const installed = JSON.parse(readFileSync(join(dirname(sdkEntry), '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const client = await connect({ REA_MCP_INPUT_SCHEMA_PROFILE: 'compact' });
+    const result = await client.callTool({ name: 'binary_session', arguments: {} });
+    const session = result.structuredContent as {
+      sdk: { version: string };
+      catalog: { profile: string };
+      package: object;
+    };
+    expect(session.sdk.version).toBe(installed.version);
+    expect(session.catalog.profile).toBe('compact');
+    expect(session.package).toEqual({ name: 'unit', version: '1.2.3' });
+    await client.close();
+  });
+
+  it('should refuse a result above the default budget and deliver it once REA_MCP_MAX_RESPONSE_BYTES allows', async () => {
+    // About 2 × 6 MB of text and structured content: above 10 MiB, below 32 MiB.
+    const chars = 6 * 1024 * 1024;
+    const small = await connect({});
+    const refused = await small.callTool({ name: 'big_result', arguments: { chars } });
+    expect(refused.isError).toBe(true);
+    const diagnostic = JSON.parse((refused.content as Array<{ text: string }>)[0]!.text) as {
+      error: { code: string; details: { resource: string; reported_limits: { evidence_reference: unknown } } };
+    };
+    expect(diagnostic.error.code).toBe('resource_constraint');
+    expect(diagnostic.error.details.resource).toBe('transport');
+    expect(diagnostic.error.details.reported_limits.evidence_reference).toBeNull();
+    await small.close();
+    const large = await connect({ REA_MCP_MAX_RESPONSE_BYTES: String(32 * 1024 * 1024) });
+    const delivered = await large.callTool({ name: 'big_result', arguments: { chars } });
+    expect(delivered.isError).toBeFalsy();
+    expect((delivered.structuredContent as { text: string }).text).toHaveLength(chars);
+    await large.close();
+  });
+
+  it('should refuse an invalid REA_MCP_MAX_RESPONSE_BYTES at startup with configuration_invalid', () => {
+    for (const value of ['5', '10485759', '1e8', 'lots']) {
+      expect(() =>
+        createReaServer({
+          providers: [],
+          package: { name: 'unit', version: '1' },
+          env: { REA_MCP_MAX_RESPONSE_BYTES: value },
+        }),
+      ).toThrow(expect.objectContaining({ code: 'configuration_invalid' }));
+    }
+  });
+});
