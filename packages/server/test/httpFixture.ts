@@ -28,7 +28,7 @@ export async function startHttpEntry(
       if (text) resolve(JSON.parse(text.split('\n')[0]!) as Record<string, any>);
       else reject(new Error(`the HTTP entry exited (${code}) before printing its address`));
     });
-  }).catch((error: Error) => ({ exit_error: error.message }));
+  }).catch((error: Error): Record<string, any> => ({ exit_error: error.message }));
   if (typeof line['url'] !== 'string' && line['error'] === undefined) {
     throw new Error(
       `the HTTP entry did not start: ${JSON.stringify(line)} (run with REA_E2E_SERVER_STDERR=1 to see why)`,
