@@ -41,6 +41,8 @@ export const RESERVED_FLAGS: ReadonlySet<string> = new Set([
   'help',
   'version',
   'json',
+  'target',
+  'provider',
 ]);
 
 interface Def {

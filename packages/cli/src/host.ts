@@ -1,4 +1,4 @@
-import type { AnyToolContract, SessionView } from '@rea/provider-kit';
+import type { AnyToolContract, Provider } from '@rea/provider-kit';
 import type { SignalSource } from './signals.js';
 import type { TextStream } from './progress.js';
 
@@ -43,14 +43,12 @@ export interface CliHost {
   package: CliPackageInfo;
   /** The complete sorted tool catalog. */
   loadTools(): Promise<readonly AnyToolContract[]>;
-  /** Each provider's readiness, sorted by id; never starts an engine. */
-  probeProviders(): Promise<readonly ProviderStatus[]>;
+  /** Every provider, deep and tools-only (for `--target`, `rea analyze` and `rea doctor`). Creating one starts nothing. */
+  loadProviders(): Promise<readonly Provider[]>;
   /** Runs the MCP server until it stops or `request.signal` aborts. */
   serve(request: ServeRequest): Promise<void>;
   /** The command vector clients should register for this installation (doctor and setup compare to it). */
   launchCommand(): LaunchCommand;
-  /** Optional session for tools that need one (active target, binding). Defaults to an empty session. */
-  session?: () => SessionView;
 }
 
 /** The process-facing side of one invocation. Defaults to the real process. */

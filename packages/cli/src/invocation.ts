@@ -1,4 +1,4 @@
-import type { ClientFeature, ToolContext } from '@rea/provider-kit';
+import type { ClientFeature, SessionView, ToolContext } from '@rea/provider-kit';
 import type { CliHost, CliIo } from './host.js';
 import { createSessionLedger } from '@rea/evidence';
 import type { SessionLedger } from '@rea/evidence';
@@ -20,8 +20,8 @@ export interface Invocation {
   out(text: string): Promise<void>;
   /** Writes a line to stderr unless quiet was requested. */
   note(text: string): void;
-  /** A tool context for one run, wired to this invocation's signal and ledger. */
-  toolContext(quiet: boolean, verbose?: boolean): ToolContext & { progress: TerminalProgress };
+  /** A tool context for one run, wired to this invocation's signal and ledger; no target unless given. */
+  toolContext(quiet: boolean, session?: SessionView): ToolContext & { progress: TerminalProgress };
 }
 
 const CLI_FEATURES: ReadonlySet<ClientFeature> = new Set<ClientFeature>(['progress']);
@@ -44,14 +44,14 @@ export function createInvocation(host: CliHost, io: CliIo): Invocation {
     note: (text) => {
       io.stderr.write(`${text}\n`);
     },
-    toolContext(quiet, verbose = false) {
+    toolContext(quiet, session) {
       return {
         signal: scope.signal,
         progress: createTerminalProgress(io.stderr, quiet),
-        logger: createStderrLogger(io.stderr, quiet, verbose),
+        logger: createStderrLogger(io.stderr, quiet, false),
         ledger,
         clientFeatures: CLI_FEATURES,
-        session: host.session?.() ?? { target: null, binding: null, run_id: null },
+        session: session ?? { target: null, binding: null, run_id: null },
         platform: io.platform,
       };
     },

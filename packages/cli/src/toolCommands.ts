@@ -8,10 +8,15 @@ import { formatEvidence, formatResult } from './format.js';
 import type { OutputFormat } from './format.js';
 import { mergeInput, readInputOption } from './input.js';
 import type { Invocation } from './invocation.js';
+import { openTarget } from './target.js';
+import type { OpenedTarget } from './target.js';
+import { ReaError } from '@rea/evidence';
 
 /** Options every generated command accepts, besides its own flags. */
 export interface CommonToolOptions {
   input?: string;
+  target?: string;
+  provider?: string;
   format: OutputFormat;
   quiet?: boolean;
   schema?: boolean;
@@ -43,6 +48,18 @@ export function addCommonOptions(command: Command): Command {
   return command
     .addOption(new Option('--input <json>', 'the whole input as JSON, or @file.json to read it from a file'))
     .addOption(new Option('--format <format>', 'output format').choices(['human', 'json']).default('human'))
+    .addOption(
+      new Option(
+        '--target <path>',
+        'open this binary first, as open_binary does, for tools that analyse the active target',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--provider <id>',
+        'deep-analysis provider for --target: an id or auto (default: REA_ANALYSIS_PROVIDER, else auto)',
+      ),
+    )
     .addOption(new Option('--quiet', 'no progress or warnings on stderr'))
     .addOption(new Option('--schema', "print this command's input JSON Schema and exit"));
 }
@@ -52,9 +69,9 @@ export async function runContract(
   invocation: Invocation,
   contract: AnyToolContract,
   input: unknown,
-  options: { format: OutputFormat; quiet: boolean },
+  options: { format: OutputFormat; quiet: boolean; session?: OpenedTarget['view'] },
 ): Promise<void> {
-  const context = invocation.toolContext(options.quiet);
+  const context = invocation.toolContext(options.quiet, options.session);
   try {
     const outcome = await executeTool(contract, input, context);
     context.progress.clear();
@@ -107,7 +124,35 @@ export function toolCommand(invocation: Invocation, contract: AnyToolContract): 
     }
     const base = options.input !== undefined ? await readInputOption(options.input, invocation.io.cwd) : {};
     const input = mergeInput(spec, base, options, positional);
-    await runContract(invocation, contract, input, { format: options.format, quiet: options.quiet === true });
+    const quiet = options.quiet === true;
+    if (options.target === undefined) {
+      if (options.provider !== undefined) {
+        throw new ReaError('invalid_request', '--provider chooses the engine for --target; pass --target <path> too.', {
+          details: { issues: [{ path: 'provider', message: 'needs --target' }] },
+        });
+      }
+      await runContract(invocation, contract, input, { format: options.format, quiet });
+      return;
+    }
+    const progress = invocation.toolContext(quiet).progress;
+    let opened: OpenedTarget;
+    try {
+      opened = await openTarget({
+        path: options.target,
+        provider: options.provider,
+        providers: await invocation.host.loadProviders(),
+        env: invocation.io.env,
+        signal: invocation.scope.signal,
+        progress,
+      });
+    } finally {
+      progress.clear();
+    }
+    try {
+      await runContract(invocation, contract, input, { format: options.format, quiet, session: opened.view });
+    } finally {
+      await opened.close();
+    }
   });
   return command;
 }

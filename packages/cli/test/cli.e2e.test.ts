@@ -75,6 +75,7 @@ describe('rea CLI: commands generated from contracts', () => {
     expect(manifest.exit_codes['success']).toBe(0);
     expect(manifest.exit_codes['cancelled']).toBe(130);
     expect(manifest.commands.map((c) => c.command)).toEqual([
+      'describe-target',
       'echo-input',
       'fail-internal',
       'hash-text',
@@ -159,6 +160,70 @@ describe('rea CLI: commands generated from contracts', () => {
     const result = await cli();
     expect(result.code).toBe(5);
     expect(result.stderr).toContain('The fixture has no server.');
+  });
+});
+
+describe('rea CLI: --target and --provider', () => {
+  it('should open the target with the auto-selected provider, run the tool, and release what the provider owned', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'target.bin');
+      writeFileSync(file, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]));
+      const result = await cli('describe-target', '--target', file, '--format', 'json');
+      expect(result.code).toBe(0);
+      const described = JSON.parse(result.stdout) as Record<string, unknown>;
+      expect(described).toMatchObject({
+        format: 'elf',
+        sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+        size: 8,
+        provider: 'fixture-deep',
+        selection_source: 'auto',
+      });
+      expect(described['run_id']).toMatch(/^run_/);
+      expect(existsSync(described['owned_dir'] as string)).toBe(false);
+    });
+  });
+
+  it('should apply the shared provider choice parser and policy to --provider and REA_ANALYSIS_PROVIDER', async () => {
+    const argument = await cli(
+      'describe-target',
+      '--target',
+      process.execPath,
+      '--provider',
+      'fixture-deep',
+      '--format',
+      'json',
+    );
+    expect(JSON.parse(argument.stdout)).toMatchObject({ provider: 'fixture-deep', selection_source: 'argument' });
+    const fromEnv = await run(FIXTURE_CLI, ['describe-target', '--target', process.execPath, '--format', 'json'], {
+      env: { REA_ANALYSIS_PROVIDER: 'fixture-deep' },
+    });
+    expect(JSON.parse(fromEnv.stdout)).toMatchObject({ selection_source: 'environment' });
+    const unavailable = await cli(
+      'describe-target',
+      '--target',
+      process.execPath,
+      '--provider',
+      'missing-engine',
+      '--format',
+      'json',
+    );
+    expect(unavailable.code).toBe(7);
+    expect(JSON.parse(unavailable.stdout)).toMatchObject({
+      error: { code: 'provider_selection', details: { reason: 'unavailable' } },
+    });
+    const badArgument = await cli('describe-target', '--target', process.execPath, '--provider', 'Not An Id');
+    expect(badArgument.code).toBe(2);
+    const badEnv = await run(FIXTURE_CLI, ['describe-target', '--target', process.execPath], {
+      env: { REA_ANALYSIS_PROVIDER: 'Not An Id' },
+    });
+    expect(badEnv.code).toBe(4);
+    expect(badEnv.stderr).toContain('REA_ANALYSIS_PROVIDER');
+  });
+
+  it('should refuse a tool that needs a target when none is given', async () => {
+    const result = await cli('describe-target');
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('no target is open');
   });
 });
 

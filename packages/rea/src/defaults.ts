@@ -7,8 +7,10 @@ import type { AnyToolContract, Provider } from '@rea/provider-kit';
  * provider starts nothing.
  */
 export async function createDefaultProviders(): Promise<Provider[]> {
-  const [{ createArtifactProvider }] = await Promise.all([import('@rea/artifact')]);
-  const providers: Provider[] = [createArtifactProvider()];
+  // One import at a time: module graphs that share dependencies load more predictably in sequence.
+  const { createArtifactProvider } = await import('@rea/artifact');
+  const { createCapstoneProvider } = await import('@rea/provider-capstone');
+  const providers: Provider[] = [createArtifactProvider(), createCapstoneProvider()];
   return providers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
@@ -27,10 +29,8 @@ export async function createCompositionTools(): Promise<AnyToolContract[]> {
  * Pass the providers to reuse them; otherwise the default providers are created.
  */
 export async function createDefaultTools(providers?: readonly Provider[]): Promise<AnyToolContract[]> {
-  const [{ SERVER_TOOLS }, composition, chosen] = await Promise.all([
-    import('@rea/server'),
-    createCompositionTools(),
-    providers ? Promise.resolve(providers) : createDefaultProviders(),
-  ]);
+  const chosen = providers ?? (await createDefaultProviders());
+  const composition = await createCompositionTools();
+  const { SERVER_TOOLS } = await import('@rea/server');
   return sortCatalog([...SERVER_TOOLS, ...composition, ...chosen.flatMap((provider) => provider.tools())]);
 }

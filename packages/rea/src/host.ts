@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import type { CliHost, LaunchCommand, ProviderStatus, ServeRequest } from '@rea/cli';
+import type { CliHost, LaunchCommand, ServeRequest } from '@rea/cli';
 import type { AnyToolContract, Provider } from '@rea/provider-kit';
 import { createCompositionTools, createDefaultProviders, createDefaultTools } from './defaults.js';
 import { readPackageInfo } from './version.js';
@@ -39,23 +39,7 @@ export function createReaHost(options: { script?: string | undefined; execPath?:
   return {
     package: pkg,
     loadTools: () => (tools ??= loadProviders().then((list) => createDefaultTools(list))),
-    async probeProviders(): Promise<ProviderStatus[]> {
-      const list = await loadProviders();
-      return Promise.all(
-        list.map(async (provider) => {
-          const probe = await provider.probe();
-          const ready = probe.status === 'ready';
-          return {
-            id: provider.id,
-            name: provider.name,
-            kind: provider.kind,
-            ready,
-            reason: ready ? (probe.version ? `engine ${probe.version}` : null) : probe.reason,
-            remediation: ready ? null : probe.remediation,
-          };
-        }),
-      );
-    },
+    loadProviders,
     async serve(request: ServeRequest): Promise<void> {
       const [server, list, composition] = await Promise.all([
         import('@rea/server'),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync, realpathSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -47,7 +49,7 @@ describe('rea executable', () => {
     await withTempDir(async (dir) => {
       const bundle = join(dir, 'evidence.json');
       const result = await rea(['analyze', examples, '--format', 'json', '--export', bundle]);
-      expect(result.code).toBe(0);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
       const report = JSON.parse(result.stdout) as {
         target: { kind: string };
         records: unknown[];
@@ -70,6 +72,23 @@ describe('rea executable', () => {
       expect(human.code).toBe(0);
       expect(human.stdout).toContain('evidence-bundle');
       for (const record of records) expect(human.stdout).toContain(record.evidence_id);
+    });
+  });
+
+  it('should analyze a native binary compiled here: layout, inventory and an overview by the embedded engine', async () => {
+    await withTempDir(async (dir) => {
+      writeFileSync(join(dir, 'hello.c'), 'int twice(int x) { return 2 * x; }\nint main(void) { return twice(21); }\n');
+      const binary = join(dir, 'hello');
+      execFileSync('gcc', ['-O0', '-o', binary, join(dir, 'hello.c')]);
+      const result = await rea(['analyze', binary, '--format', 'json']);
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      const report = JSON.parse(result.stdout) as { target: { kind: string; format: string }; records: unknown[] };
+      expect(report.target).toMatchObject({ kind: 'native-binary', format: 'elf' });
+      const records = report.records.map((r) => parseEvidence(r));
+      expect(records.map((r) => r.operation)).toEqual(['inspect_binary_layout', 'inspect_artifact', 'binary_overview']);
+      const overview = records[2]!;
+      expect(overview.provider.id).toBe('capstone');
+      expect(overview.subject?.sha256).toBe(createHash('sha256').update(readFileSync(binary)).digest('hex'));
     });
   });
 

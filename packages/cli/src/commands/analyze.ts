@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { ReaError, importBundle, throwIfAborted } from '@rea/evidence';
+import { ReaError, importBundle, normalizeError, throwIfAborted } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 import { executeTool } from '@rea/provider-kit';
 import type { AnyToolContract } from '@rea/provider-kit';
 import { formatEvidence } from '../format.js';
 import type { OutputFormat } from '../format.js';
 import type { Invocation } from '../invocation.js';
+import { openTarget } from '../target.js';
+import type { OpenedTarget } from '../target.js';
 import { detectTarget } from './detect.js';
 import type { DetectedTarget, TargetKind } from './detect.js';
 
@@ -48,11 +50,43 @@ export interface AnalyzeReport {
   export: { path: string; record_count: number; sha256: string } | null;
 }
 
+/** Deep overview tools run on a native binary through the selected provider (`auto` by default). */
+export const DEEP_OVERVIEW: readonly string[] = ['binary_overview'];
+
+async function runStep(
+  invocation: Invocation,
+  contract: AnyToolContract,
+  input: object,
+  quiet: boolean,
+  session?: OpenedTarget['view'],
+): Promise<{ step: AnalyzeStep; record: EvidenceRecord | null }> {
+  const context = invocation.toolContext(quiet, session);
+  context.progress.report(`${contract.name}…`);
+  try {
+    const outcome = await executeTool(contract, input, context);
+    if (outcome.kind !== 'evidence')
+      return { step: { tool: contract.name, evidence_id: null, note: null }, record: null };
+    const record = invocation.ledger.retain(outcome.record);
+    return { step: { tool: contract.name, evidence_id: record.evidence_id, note: null }, record };
+  } catch (error) {
+    // A failed overview step is part of the report; cancellation ends the whole analysis.
+    if (invocation.scope.signal.aborted) throw error;
+    return { step: { tool: contract.name, evidence_id: null, note: describe(error) }, record: null };
+  } finally {
+    context.progress.clear();
+  }
+}
+
+function describe(error: unknown): string {
+  const e = normalizeError(error);
+  return `${e.code}: ${e.message}`;
+}
+
 async function runSteps(
   invocation: Invocation,
   target: DetectedTarget,
   tools: readonly AnyToolContract[],
-  quiet: boolean,
+  options: { quiet: boolean; provider: string | undefined },
 ) {
   const steps: AnalyzeStep[] = [];
   const records: EvidenceRecord[] = [];
@@ -68,30 +102,41 @@ async function runSteps(
     return { steps, records };
   }
   const byName = new Map(tools.map((t) => [t.name, t]));
+  const collect = ({ step, record }: { step: AnalyzeStep; record: EvidenceRecord | null }): void => {
+    steps.push(step);
+    if (record) records.push(record);
+  };
   for (const step of OVERVIEW_PLAN[target.kind]) {
     throwIfAborted(invocation.scope.signal, step.tool);
     const contract = byName.get(step.tool);
-    if (contract === undefined) {
+    if (contract === undefined)
       steps.push({ tool: step.tool, evidence_id: null, note: 'not in this installation’s catalog' });
-      continue;
-    }
-    const context = invocation.toolContext(quiet);
-    context.progress.report(`${step.tool}: ${target.path}`);
-    try {
-      const outcome = await executeTool(contract, step.input(target.path), context);
-      if (outcome.kind === 'evidence') {
-        const record = invocation.ledger.retain(outcome.record);
-        records.push(record);
-        steps.push({ tool: step.tool, evidence_id: record.evidence_id, note: null });
-      }
-    } catch (error) {
-      // A failed overview step is part of the report; cancellation ends the whole analysis.
-      if (invocation.scope.signal.aborted) throw error;
-      const e = error as ReaError;
-      steps.push({ tool: step.tool, evidence_id: null, note: `${e.code}: ${e.message}` });
-    } finally {
-      context.progress.clear();
-    }
+    else collect(await runStep(invocation, contract, step.input(target.path), options.quiet));
+  }
+  const deep = DEEP_OVERVIEW.map((name) => byName.get(name)).filter((c) => c !== undefined);
+  if (target.kind !== 'native-binary' || deep.length === 0) return { steps, records };
+  const progress = invocation.toolContext(options.quiet).progress;
+  let opened: OpenedTarget;
+  try {
+    opened = await openTarget({
+      path: target.path,
+      provider: options.provider,
+      providers: await invocation.host.loadProviders(),
+      env: invocation.io.env,
+      signal: invocation.scope.signal,
+      progress,
+    });
+  } catch (error) {
+    if (invocation.scope.signal.aborted) throw error;
+    steps.push({ tool: 'open_binary', evidence_id: null, note: describe(error) });
+    return { steps, records };
+  } finally {
+    progress.clear();
+  }
+  try {
+    for (const contract of deep) collect(await runStep(invocation, contract, {}, options.quiet, opened.view));
+  } finally {
+    await opened.close();
   }
   return { steps, records };
 }
@@ -116,32 +161,41 @@ export function analyzeCommand(invocation: Invocation): Command {
     .argument('<path>', 'the file or directory to analyze')
     .addOption(new Option('--format <format>', 'output format').choices(['human', 'json']).default('human'))
     .option('--export <file>', 'write the records as an evidence bundle to <file> (atomically)')
+    .option(
+      '--provider <id>',
+      'deep-analysis provider for native binaries: an id or auto (default: REA_ANALYSIS_PROVIDER, else auto)',
+    )
     .option('--quiet', 'no progress on stderr')
-    .action(async (path: string, options: { format: OutputFormat; export?: string; quiet?: boolean }) => {
-      const target = await detectTarget(resolve(invocation.io.cwd, path));
-      const tools = target.kind === 'evidence-bundle' ? [] : await invocation.host.loadTools();
-      const { steps, records } = await runSteps(invocation, target, tools, options.quiet === true);
-      if (records.length === 0) {
-        throw new ReaError(
-          'capability_unavailable',
-          `No overview tool could analyze ${target.path} (${target.kind}).`,
-          {
-            details: {
-              capability: `analyze:${target.kind}`,
-              steps: steps.map((s) => ({ tool: s.tool, note: s.note })),
-            },
-            remediation: 'Run `rea doctor` to see which providers are ready, or call a specific tool command.',
-          },
-        );
-      }
-      let exported: AnalyzeReport['export'] = null;
-      if (options.export !== undefined) {
-        const result = await invocation.ledger.exportBundle(resolve(invocation.io.cwd, options.export), {
-          signal: invocation.scope.signal,
+    .action(
+      async (path: string, options: { format: OutputFormat; export?: string; quiet?: boolean; provider?: string }) => {
+        const target = await detectTarget(resolve(invocation.io.cwd, path));
+        const tools = target.kind === 'evidence-bundle' ? [] : await invocation.host.loadTools();
+        const { steps, records } = await runSteps(invocation, target, tools, {
+          quiet: options.quiet === true,
+          provider: options.provider,
         });
-        exported = { path: result.path, record_count: result.record_count, sha256: result.sha256 };
-      }
-      const report: AnalyzeReport = { target, steps, records, export: exported };
-      await invocation.out(options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : human(report));
-    });
+        if (records.length === 0) {
+          throw new ReaError(
+            'capability_unavailable',
+            `No overview tool could analyze ${target.path} (${target.kind}).`,
+            {
+              details: {
+                capability: `analyze:${target.kind}`,
+                steps: steps.map((s) => ({ tool: s.tool, note: s.note })),
+              },
+              remediation: 'Run `rea doctor` to see which providers are ready, or call a specific tool command.',
+            },
+          );
+        }
+        let exported: AnalyzeReport['export'] = null;
+        if (options.export !== undefined) {
+          const result = await invocation.ledger.exportBundle(resolve(invocation.io.cwd, options.export), {
+            signal: invocation.scope.signal,
+          });
+          exported = { path: result.path, record_count: result.record_count, sha256: result.sha256 };
+        }
+        const report: AnalyzeReport = { target, steps, records, export: exported };
+        await invocation.out(options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : human(report));
+      },
+    );
 }

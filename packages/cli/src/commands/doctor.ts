@@ -4,6 +4,7 @@ import { readClientConfig } from '../clients/configFile.js';
 import type { ClientConfigState } from '../clients/configFile.js';
 import type { CliIo, LaunchCommand, ProviderStatus } from '../host.js';
 import type { Invocation } from '../invocation.js';
+import type { ProbeResult, Provider } from '@rea/provider-kit';
 
 /** The minimum Node.js version REA supports. */
 export const MIN_NODE = [20, 19] as const;
@@ -46,11 +47,43 @@ export async function inspectClients(io: CliIo, expected: LaunchCommand): Promis
   );
 }
 
+/** Each provider's readiness from its probe (cheap; never starts an engine), sorted by id. */
+export async function providerStatuses(providers: readonly Provider[], signal: AbortSignal): Promise<ProviderStatus[]> {
+  const statuses = await Promise.all(
+    providers.map(async (provider): Promise<ProviderStatus> => {
+      let probe: ProbeResult;
+      try {
+        probe = await provider.probe({ signal });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        probe = {
+          status: 'unavailable',
+          reason: `probe failed: ${reason}`,
+          remediation: 'Reinstall the provider package.',
+        };
+      }
+      const ready = probe.status === 'ready';
+      return {
+        id: provider.id,
+        name: provider.name,
+        kind: provider.kind,
+        ready,
+        reason: probe.status === 'ready' ? (probe.version ? `engine ${probe.version}` : null) : probe.reason,
+        remediation: probe.status === 'ready' ? null : probe.remediation,
+      };
+    }),
+  );
+  return statuses.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** Builds the doctor report. Read-only: probes providers without starting engines, reads config files. */
 export async function doctorReport(invocation: Invocation): Promise<DoctorReport> {
   const { host, io } = invocation;
   const expected = host.launchCommand();
-  const [providers, states] = await Promise.all([host.probeProviders(), inspectClients(io, expected)]);
+  const [providers, states] = await Promise.all([
+    host.loadProviders().then((list) => providerStatuses(list, invocation.scope.signal)),
+    inspectClients(io, expected),
+  ]);
   return {
     package: { ...host.package },
     node: { version: process.version, required: `>=${MIN_NODE.join('.')}`, supported: nodeSupported(process.version) },
