@@ -158,9 +158,11 @@ export async function exportBundle(
     await rename(staging, path);
   } catch (error) {
     await handle.close().catch(() => undefined);
+    // Node's file-system errors name their system call; anything else came from the records' source.
+    const fromFileSystem = typeof error === 'object' && error !== null && 'syscall' in error;
     const failure = isReaError(error)
       ? error
-      : (error as { code?: unknown }).code !== undefined
+      : fromFileSystem
         ? fileSystemError(error, path, 'write the bundle')
         : normalizeError(error);
     throw await removeStaging(staging, failure);

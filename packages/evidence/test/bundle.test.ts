@@ -101,6 +101,13 @@ describe('exportBundle', () => {
       expect(error.code).toBe('internal');
       expect(error.details).toEqual({ cause: { name: 'Error', message: 'source broke' } });
       expect(readdirSync(dir)).toEqual([]);
+      function* throwsNothing(): Generator<EvidenceRecord> {
+        yield records()[0]!;
+        throw undefined; // a hostile source
+      }
+      const odd = await rejected(exportBundle(throwsNothing(), join(dir, 'bundle.json')));
+      expect(odd).toMatchObject({ code: 'internal', details: { cause: { name: 'undefined' } } });
+      expect(readdirSync(dir)).toEqual([]);
     }));
 
   it('should refuse a missing folder and a directory destination', () =>
