@@ -104,7 +104,6 @@ export async function startOwnedProcess(
   command: string,
   args: readonly string[],
   options: StartOptions,
-  onExit: () => void,
 ): Promise<OwnedProcess> {
   const subprocess = execa(command, args, {
     detached: true,
@@ -149,7 +148,6 @@ export async function startOwnedProcess(
   );
   void exited.then((value) => {
     exit = value;
-    onExit();
   });
   return createHandle(
     identity,

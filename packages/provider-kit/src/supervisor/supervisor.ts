@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ReaError, isReaError } from '@rea/evidence';
+import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
 import { cleanupIncomplete, startOwnedProcess } from './ownedProcess.js';
 import type {
@@ -35,8 +35,8 @@ export interface SupervisorOptions {
 export interface ProcessSupervisor {
   /**
    * Starts `command` in its own process group and records its identity. Resolves once spawned;
-   * `execution_failure` (`details.command`, `details.reason`) when it cannot start; `cancelled` after
-   * the supervisor's signal aborted; `invalid_request` after `closeAll`.
+   * `execution_failure` (`details.command`, `details.reason`) when it cannot start; `cancelled` when
+   * the supervisor's or the start's signal has aborted; `invalid_request` after `closeAll`.
    */
   start(command: string, args: readonly string[], options?: StartOptions): Promise<OwnedProcess>;
   /** A fresh mode-0700 directory `<tmp>/rea-<prefix>-XXXXXX`, removed by cleanup. */
@@ -133,7 +133,8 @@ export function createProcessSupervisor(options: SupervisorOptions = {}): Proces
   const supervisor: ProcessSupervisor = {
     async start(command, args, startOptions = {}) {
       refuseWhenClosed(`start ${command}`);
-      const owned = await startOwnedProcess(command, args, startOptions, () => undefined);
+      throwIfAborted(startOptions.signal, `start ${command}`);
+      const owned = await startOwnedProcess(command, args, startOptions);
       started.push(owned);
       killOnExit(supervisor, () => started.map((p) => p.identity));
       if (closed) {

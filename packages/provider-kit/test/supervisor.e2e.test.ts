@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Runs against the built package: a host process that exits without closing its supervisor.
+const entry = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'index.js');
+
+function alive(pid: number): boolean {
+  try {
+    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+async function runHost(script: string): Promise<{ pids: number[]; code: number | null }> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+  return { pids: out.trim().split(/\s+/).filter(Boolean).map(Number), code };
+}
+
+describe('process supervisor in a host that exits', () => {
+  it('should kill owned process groups when the host exits without closing', async () => {
+    expect(existsSync(entry)).toBe(true);
+    const script = `
+      import { createProcessSupervisor } from ${JSON.stringify(pathToFileURL(entry).href)};
+      const supervisor = createProcessSupervisor();
+      const engine = await supervisor.start('sh', ['-c', 'sleep 300 & echo $!; wait'], { stdout: 'pipe' });
+      const helper = await new Promise((resolve) => engine.stdout.once('data', (d) => resolve(String(d).trim())));
+      console.log(engine.identity.pid, helper);
+      process.exit(3);
+    `;
+    const { pids, code } = await runHost(script);
+    expect(code).toBe(3);
+    expect(pids).toHaveLength(2);
+    for (let i = 0; i < 200 && pids.some(alive); i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(pids.filter(alive)).toEqual([]);
+  });
+
+  it('should terminate owned engines with SIGTERM from the built package', async () => {
+    const script = `
+      import { createProcessSupervisor } from ${JSON.stringify(pathToFileURL(entry).href)};
+      const supervisor = createProcessSupervisor();
+      const engine = await supervisor.start('sleep', ['300']);
+      await supervisor.closeAll({ graceMs: 500 });
+      console.log(engine.identity.pid, (await engine.exited).signal === 'SIGTERM' ? 1 : 0);
+      process.exit(0);
+    `;
+    const { pids, code } = await runHost(script);
+    expect(code).toBe(0);
+    expect(pids[1]).toBe(1);
+    expect(alive(pids[0]!)).toBe(false);
+  });
+});
