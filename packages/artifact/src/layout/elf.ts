@@ -5,7 +5,7 @@ import { readElfDynamic, readElfSymbols } from './elfSymbols.js';
 import { resolveElfPlt } from './elfPlt.js';
 import { elfMitigations } from './elfMitigations.js';
 import { createReadAt } from './mapping.js';
-import type { Ensure } from './lazyFile.js';
+import type { ByteSource } from './source.js';
 import type { ElfContext, ElfProgramHeader, ElfSectionHeader } from './elfContext.js';
 import type { BinaryLayout, LayoutImport, LayoutSection, LayoutSegment, LayoutExport } from './types.js';
 
@@ -108,14 +108,15 @@ function readSectionHeaders(
 }
 
 /** Parses an ELF file (32/64-bit, either byte order). Throws `unsupported_target` for lying headers. */
-export function parseElf(bytes: Uint8Array, signal: AbortSignal | undefined, ensure?: Ensure): BinaryLayout {
-  if (bytes.length < 16) throw malformed('elf', 'truncated', 'The ELF identification is truncated.');
-  const elfClass = bytes[4];
-  const data = bytes[5];
+export function parseElf(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
+  if (source.length < 16) throw malformed('elf', 'truncated', 'The ELF identification is truncated.');
+  const ident = new ByteReader(source, true, 'elf');
+  const elfClass = ident.u8(4);
+  const data = ident.u8(5);
   if (elfClass !== 1 && elfClass !== 2) throw malformed('elf', 'malformed', `Unknown ELF class ${elfClass}.`);
   if (data !== 1 && data !== 2) throw malformed('elf', 'malformed', `Unknown ELF data encoding ${data}.`);
   const is64 = elfClass === 2;
-  const r = new ByteReader(bytes, data === 1, 'elf', ensure);
+  const r = new ByteReader(source, data === 1, 'elf');
   r.check(0, is64 ? 64 : 52, 'ELF header');
   const fileType = r.u16(16);
   const machineValue = r.u16(18);
@@ -191,13 +192,11 @@ export function parseElf(bytes: Uint8Array, signal: AbortSignal | undefined, ens
   const readAt =
     loads.length > 0
       ? createReadAt(
-          bytes,
-          ensure,
+          source,
           loads.map((p) => ({ address: p.address, offset: p.offset, memorySize: p.memorySize, fileSize: p.fileSize })),
         )
       : createReadAt(
-          bytes,
-          ensure,
+          source,
           layoutSections
             .filter((s) => s.flags.alloc)
             .map((s) => ({ address: s.address, offset: s.offset, memorySize: s.size, fileSize: s.fileSize })),
@@ -208,7 +207,7 @@ export function parseElf(bytes: Uint8Array, signal: AbortSignal | undefined, ens
     machine,
     bits: is64 ? 64 : 32,
     endianness: r.little ? 'little' : 'big',
-    header: { fileType: elfFileType(fileType), abi: elfOsAbi(bytes[7]!) },
+    header: { fileType: elfFileType(fileType), abi: elfOsAbi(ident.u8(7)) },
     entry: entryValue === 0 ? null : entryValue,
     imageBase,
     sections: layoutSections,

@@ -67,35 +67,35 @@ function pltSections(context: ElfContext): ElfSectionHeader[] {
 
 /** x86 and x86-64: `jmp *slot` stubs, with an optional `endbr`/`bnd` lead-in (.plt, .plt.sec, .plt.got). */
 function scanX86(context: ElfContext, slots: Map<number, string>, found: Map<string, number>): void {
-  const { bytes } = context.reader;
   const r = context.reader;
   const is64 = context.machine === EM_X86_64;
   const gotBase =
     context.sections.find((s) => s.name === '.got.plt') ?? context.sections.find((s) => s.name === '.got');
   for (const section of pltSections(context)) {
+    const region = r.region(section.offset, section.size, `section ${section.name}`);
+    const bytes = region.bytes;
     const end = section.offset + section.size - 6;
-    for (let o = section.offset; o <= end; o += 1) {
+    for (let at = section.offset; at <= end; at += 1) {
+      // `at` is a file offset; `o` indexes the region.
+      const o = at - region.base;
       if (bytes[o] !== 0xff) continue;
       const modrm = bytes[o + 1];
-      const address = section.address + (o - section.offset);
+      const address = section.address + (at - section.offset);
       let slot: number | null = null;
-      if (modrm === 0x25) slot = is64 ? address + 6 + r.i32(o + 2) : r.u32(o + 2);
-      else if (modrm === 0xa3 && !is64 && gotBase) slot = gotBase.address + r.i32(o + 2);
+      if (modrm === 0x25)
+        slot = is64 ? address + 6 + region.view.getInt32(o + 2, true) : region.view.getUint32(o + 2, true);
+      else if (modrm === 0xa3 && !is64 && gotBase) slot = gotBase.address + region.view.getInt32(o + 2, true);
       if (slot === null) continue;
       const name = slots.get(slot);
       if (name === undefined) continue;
       let start = o;
-      if (start > section.offset && bytes[start - 1] === 0xf2) start -= 1; // bnd prefix
-      if (
-        start - 4 >= section.offset &&
-        bytes[start - 4] === 0xf3 &&
-        bytes[start - 3] === 0x0f &&
-        bytes[start - 2] === 0x1e
-      ) {
+      const first = section.offset - region.base;
+      if (start > first && bytes[start - 1] === 0xf2) start -= 1; // bnd prefix
+      if (start - 4 >= first && bytes[start - 4] === 0xf3 && bytes[start - 3] === 0x0f && bytes[start - 2] === 0x1e) {
         start -= 4; // endbr64 / endbr32
       }
-      if (!found.has(name)) found.set(name, section.address + (start - section.offset));
-      o += 5;
+      if (!found.has(name)) found.set(name, section.address + (start - first));
+      at += 5;
     }
   }
 }

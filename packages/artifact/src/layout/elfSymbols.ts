@@ -1,4 +1,4 @@
-import { malformed } from './reader.js';
+import { cstringIn, malformed } from './reader.js';
 import { DT, PT, SHT } from './elfNames.js';
 import type { ElfContext, ElfSectionHeader } from './elfContext.js';
 import type { LayoutSymbol } from './types.js';
@@ -21,39 +21,53 @@ function readTable(
   const entsize = table.entsize || (is64 ? 24 : 16);
   if (entsize < (is64 ? 24 : 16))
     throw malformed('elf', 'malformed', `Symbol table ${table.name} has ${entsize}-byte entries.`);
-  r.check(table.offset, table.size, `symbol table ${table.name}`);
+  const tableRegion = r.region(table.offset, table.size, `symbol table ${table.name}`);
   const strings = sections[table.link];
   if (!strings) throw malformed('elf', 'malformed', `Symbol table ${table.name} links to a missing string table.`);
   const strStart = strings.offset;
   const strEnd = strings.offset + strings.size;
-  if (strings.size > 0) r.check(strStart, strings.size, `string table ${strings.name}`);
+  const strRegion = strings.size > 0 ? r.region(strStart, strings.size, `string table ${strings.name}`) : null;
   const count = Math.floor(table.size / entsize);
-  const { view, little } = r;
+  const little = r.little;
+  const { view, bytes } = tableRegion;
+  const base = tableRegion.base;
+  const lo = little ? 0 : 4;
+  const hi = little ? 4 : 0;
+  const wide = (o: number, what: string): number => {
+    const high = view.getUint32(o + hi, little);
+    if (high > 0x1fffff) {
+      throw malformed(
+        'elf',
+        'value-out-of-range',
+        `A symbol ${what} exceeds the largest exactly representable number.`,
+      );
+    }
+    return high * 0x1_0000_0000 + view.getUint32(o + lo, little);
+  };
+  const nameAt = (offset: number): string =>
+    strRegion && offset < strings.size ? cstringIn(strRegion, strStart + offset, strEnd) : '';
   // Entry 0 is the reserved null symbol.
   for (let i = 1; i < count; i += 1) {
-    const o = table.offset + i * entsize;
-    let nameOffset: number;
+    const o = table.offset + i * entsize - base;
+    const nameOffset = view.getUint32(o, little);
     let info: number;
     let shndx: number;
     let value: number;
     let size: number;
     if (is64) {
-      nameOffset = view.getUint32(o, little);
-      info = r.bytes[o + 4]!;
+      info = bytes[o + 4]!;
       shndx = view.getUint16(o + 6, little);
-      value = r.u64(o + 8, 'symbol value');
-      size = r.u64(o + 16, 'symbol size');
+      value = wide(o + 8, 'value');
+      size = wide(o + 16, 'size');
     } else {
-      nameOffset = view.getUint32(o, little);
       value = view.getUint32(o + 4, little);
       size = view.getUint32(o + 8, little);
-      info = r.bytes[o + 12]!;
+      info = bytes[o + 12]!;
       shndx = view.getUint16(o + 14, little);
     }
     const type = info & 0xf;
     // A section symbol is named after its section (as readelf and llvm-readobj show it).
-    const name =
-      nameOffset !== 0 ? r.cstring(strStart + nameOffset, strEnd) : type === 3 ? (sections[shndx]?.name ?? '') : '';
+    const name = nameOffset !== 0 ? nameAt(nameOffset) : type === 3 ? (sections[shndx]?.name ?? '') : '';
     out.push({
       name,
       address: value,

@@ -1,30 +1,31 @@
 import { Buffer } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { freshRegion } from './source.js';
+import type { ByteSource, Region } from './source.js';
 
-/** Makes `[offset, offset + length)` of a lazily loaded file present in its buffer. */
-export type Ensure = (offset: number, length: number) => void;
-
-const CHUNK_SHIFT = 16; // 64 KiB
+const CHUNK = 1 << 16;
+/** Regions at most this large are served from cached 64 KiB chunks; larger ones are read exactly. */
+const SMALL = 4096;
 
 /**
- * A file presented as one file-sized buffer whose chunks are read on first use. The buffer is
- * allocated zero-filled (the host maps such memory lazily), so only the headers and tables a parser
- * touches are ever read and paged in — a layout of a 100 MB library reads a few megabytes.
+ * A file read on demand: small reads (header fields) come from cached 64 KiB chunks, tables are read
+ * exactly once into buffers of their own size. Nothing file-sized is allocated, so a layout of a
+ * 100 MB library reads and holds a few megabytes.
  */
-export class LazyFile {
-  readonly bytes: Buffer;
+export class LazyFile implements ByteSource {
+  readonly length: number;
   private readonly path: string;
   private fd: number | null;
-  private readonly loaded: Uint8Array;
+  private readonly chunks = new Map<number, Region>();
+  private readonly tables = new Map<string, Region>();
 
   private constructor(path: string, fd: number, size: number) {
     this.path = path;
     this.fd = fd;
-    this.bytes = Buffer.alloc(size);
-    this.loaded = new Uint8Array((size >>> CHUNK_SHIFT) + 1);
+    this.length = size;
   }
 
-  /** Opens `path` for lazy reading; the caller closes it (reads after close reopen the file). */
+  /** Opens `path`; the caller closes it (reads after close reopen the file for each read). */
   static open(path: string): LazyFile {
     const fd = openSync(path, 'r');
     try {
@@ -35,47 +36,48 @@ export class LazyFile {
     }
   }
 
-  /** Loads every missing chunk overlapping `[offset, offset + length)` (clamped to the file). */
-  readonly ensure: Ensure = (offset, length) => {
-    const size = this.bytes.length;
-    if (length <= 0 || offset >= size || offset < 0) return;
-    const first = offset >>> CHUNK_SHIFT;
-    const last = (Math.min(size, offset + length) - 1) >>> CHUNK_SHIFT;
-    let chunk = first;
-    while (chunk <= last) {
-      if (this.loaded[chunk]) {
-        chunk += 1;
-        continue;
+  region(offset: number, length: number): Region {
+    const first = Math.floor(offset / CHUNK);
+    if (length <= SMALL && Math.floor((offset + Math.max(length, 1) - 1) / CHUNK) === first) {
+      let chunk = this.chunks.get(first);
+      if (!chunk) {
+        const start = first * CHUNK;
+        chunk = freshRegion(this.read(start, Math.min(CHUNK, this.length - start)), start);
+        this.chunks.set(first, chunk);
       }
-      // Coalesce a run of missing chunks into one read.
-      let end = chunk;
-      while (end + 1 <= last && !this.loaded[end + 1]) end += 1;
-      const start = chunk << CHUNK_SHIFT;
-      const stop = Math.min(size, (end + 1) << CHUNK_SHIFT);
-      this.read(start, stop - start);
-      this.loaded.fill(1, chunk, end + 1);
-      chunk = end + 1;
+      return chunk;
     }
-  };
+    const key = `${offset}:${length}`;
+    let table = this.tables.get(key);
+    if (!table) {
+      table = freshRegion(this.read(offset, Math.min(length, this.length - offset)), offset);
+      // Tables are cached while parsing; later reads (readAt after close) are not retained.
+      if (this.fd !== null) this.tables.set(key, table);
+    }
+    return table;
+  }
 
-  private read(position: number, length: number): void {
+  private read(position: number, length: number): Buffer {
+    const out = Buffer.alloc(Math.max(0, length));
     const reopened = this.fd === null;
     const fd = this.fd ?? openSync(this.path, 'r');
     try {
       let done = 0;
-      while (done < length) {
-        const n = readSync(fd, this.bytes, position + done, length - done, position + done);
-        if (n === 0) break; // the file shrank: the rest stays zero
+      while (done < out.length) {
+        const n = readSync(fd, out, done, out.length - done, position + done);
+        if (n === 0) break; // the file shrank: the rest reads as zeros
         done += n;
       }
     } finally {
       if (reopened) closeSync(fd);
     }
+    return out;
   }
 
-  /** Closes the descriptor. Later `ensure` calls reopen the file for each missing range. */
+  /** Closes the descriptor and drops cached table buffers (chunks stay for later `readAt`). */
   close(): void {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+    this.tables.clear();
   }
 }

@@ -4,7 +4,7 @@ import { isZeroFill, LC, machoCpu, machoFileType, machoSectionType, MH } from '.
 import { readMachOImports, readMachOSymbols } from './machoSymbols.js';
 import { hasCanary, hasFortify } from './symbolHints.js';
 import { createReadAt } from './mapping.js';
-import type { Ensure } from './lazyFile.js';
+import type { ByteSource } from './source.js';
 import type { MachOContext, MachOSection } from './machoContext.js';
 import type { BinaryLayout, LayoutMitigations, LayoutSegment } from './types.js';
 
@@ -36,17 +36,15 @@ function threadEntry(r: ByteReader, command: number, size: number, cputype: numb
 }
 
 /** Parses a thin Mach-O file (32/64-bit, either byte order). Throws `unsupported_target` for lying headers. */
-export function parseMachO(bytes: Uint8Array, signal: AbortSignal | undefined, ensure?: Ensure): BinaryLayout {
-  ensure?.(0, 4096);
-  if (bytes.length < 28) throw malformed('macho', 'truncated', 'The Mach-O header is truncated.');
-  const be = (bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!;
-  const magic = be >>> 0;
+export function parseMachO(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
+  if (source.length < 28) throw malformed('macho', 'truncated', 'The Mach-O header is truncated.');
+  const magic = new ByteReader(source, false, 'macho').u32(0);
   if (magic !== 0xfeedface && magic !== 0xfeedfacf && magic !== 0xcefaedfe && magic !== 0xcffaedfe) {
     throw malformed('macho', 'malformed', 'The bytes do not start with a Mach-O header.');
   }
   const little = magic === 0xcefaedfe || magic === 0xcffaedfe;
   const is64 = magic === 0xfeedfacf || magic === 0xcffaedfe;
-  const r = new ByteReader(bytes, little, 'macho', ensure);
+  const r = new ByteReader(source, little, 'macho');
   const headerSize = is64 ? 32 : 28;
   r.check(0, headerSize, 'Mach-O header');
   const cputype = r.u32(4);
@@ -211,8 +209,7 @@ export function parseMachO(bytes: Uint8Array, signal: AbortSignal | undefined, e
     },
     // __PAGEZERO and other inaccessible segments map nothing readable.
     readAt: createReadAt(
-      bytes,
-      ensure,
+      source,
       segments.filter((s) => s.protection !== 0 || object),
     ),
   };

@@ -2,7 +2,8 @@ import { throwIfAborted } from '@rea/evidence';
 import { ByteReader, malformed } from './reader.js';
 import { parseMachO } from './macho.js';
 import { sliceName } from './machoNames.js';
-import type { Ensure } from './lazyFile.js';
+import { subSource } from './source.js';
+import type { ByteSource } from './source.js';
 import type { BinaryLayout, LayoutSlice } from './types.js';
 
 const PREFERENCE = ['x86_64', 'x86_64h', 'arm64', 'arm64e'];
@@ -12,8 +13,8 @@ const PREFERENCE = ['x86_64', 'x86_64h', 'arm64', 'arm64e'];
  * else the first). Offsets of the described slice are file offsets in the fat file; `readAt` reads
  * that slice.
  */
-export function parseFatMachO(bytes: Uint8Array, signal: AbortSignal | undefined, ensure?: Ensure): BinaryLayout {
-  const r = new ByteReader(bytes, false, 'macho-fat', ensure);
+export function parseFatMachO(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
+  const r = new ByteReader(source, false, 'macho-fat');
   r.check(0, 8, 'fat header');
   const wide = r.u32(0) === 0xcafebabf;
   const count = r.u32(4);
@@ -39,12 +40,7 @@ export function parseFatMachO(bytes: Uint8Array, signal: AbortSignal | undefined
   throwIfAborted(signal, 'fat header');
   const chosen =
     PREFERENCE.map((name) => slices.find((s) => s.architecture === name)).find((s) => s !== undefined) ?? slices[0]!;
-  const inner = bytes.subarray(chosen.offset, chosen.offset + chosen.size);
-  const layout = parseMachO(
-    inner,
-    signal,
-    ensure ? (offset, length) => ensure(offset + chosen.offset, length) : undefined,
-  );
+  const layout = parseMachO(subSource(source, chosen.offset, chosen.size), signal);
   const shift = chosen.offset;
   return {
     ...layout,

@@ -1,4 +1,9 @@
-import type { Ensure } from './lazyFile.js';
+import type { ByteSource } from './source.js';
+
+function slice(source: ByteSource, offset: number, length: number): Uint8Array {
+  const region = source.region(offset, length);
+  return region.bytes.subarray(offset - region.base, offset - region.base + length);
+}
 
 /** One mapped range: `memorySize` bytes at `address`, the first `fileSize` of them from `offset`. */
 export interface MappedRange {
@@ -14,8 +19,7 @@ export interface MappedRange {
  * is shorter than the range claims.
  */
 export function createReadAt(
-  bytes: Uint8Array,
-  ensure: Ensure | undefined,
+  source: ByteSource,
   ranges: readonly MappedRange[],
 ): (address: number, length: number) => Uint8Array | null {
   const sorted = ranges.filter((r) => r.memorySize > 0);
@@ -24,15 +28,13 @@ export function createReadAt(
     for (const range of sorted) {
       if (address < range.address || address + length > range.address + range.memorySize) continue;
       const start = address - range.address;
-      const fileBytes = Math.max(0, Math.min(range.fileSize, bytes.length - range.offset));
-      if (start + length <= fileBytes) ensure?.(range.offset + start, length);
-      if (start + length <= fileBytes) return bytes.subarray(range.offset + start, range.offset + start + length);
+      const fileBytes = Math.max(0, Math.min(range.fileSize, source.length - range.offset));
+      if (start + length <= fileBytes) return slice(source, range.offset + start, length);
       // Past the file bytes: only genuine zero-fill (memory beyond the declared file size) reads as zeros.
       const fromFile = Math.max(0, fileBytes - start);
-      if (fromFile > 0) ensure?.(range.offset + start, fromFile);
       if (start + fromFile < range.fileSize && start + length > fileBytes) return null;
       const out = new Uint8Array(length);
-      if (fromFile > 0) out.set(bytes.subarray(range.offset + start, range.offset + start + fromFile));
+      if (fromFile > 0) out.set(slice(source, range.offset + start, fromFile));
       return out;
     }
     return null;

@@ -4,7 +4,8 @@ import { parseMachO } from './macho.js';
 import { parseFatMachO } from './machoFat.js';
 import { parsePe } from './pe.js';
 import { LazyFile } from './lazyFile.js';
-import type { Ensure } from './lazyFile.js';
+import { memorySource } from './source.js';
+import type { ByteSource } from './source.js';
 import { malformed } from './reader.js';
 import type { BinaryFormat, BinaryLayout, ParseBinaryLayoutOptions } from './types.js';
 
@@ -39,7 +40,7 @@ export function detectBinaryFormat(bytes: Uint8Array): BinaryFormat | null {
  * `machine` name, because layout does not depend on the instruction set.
  */
 export function parseBinaryLayout(bytes: Uint8Array, options: ParseBinaryLayoutOptions = {}): BinaryLayout {
-  return parseLayout(bytes, options.signal, undefined);
+  return parseLayout(memorySource(bytes), options.signal);
 }
 
 /**
@@ -51,26 +52,29 @@ export function parseBinaryLayout(bytes: Uint8Array, options: ParseBinaryLayoutO
 export function parseBinaryLayoutFile(path: string, options: ParseBinaryLayoutOptions = {}): BinaryLayout {
   const file = LazyFile.open(path);
   try {
-    return parseLayout(file.bytes, options.signal, file.ensure);
+    return parseLayout(file, options.signal);
   } finally {
     file.close();
   }
 }
 
-function parseLayout(bytes: Uint8Array, signal: AbortSignal | undefined, ensure: Ensure | undefined): BinaryLayout {
+function parseLayout(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
   throwIfAborted(signal, 'start');
-  ensure?.(0, 4096);
-  const format = detectBinaryFormat(bytes);
+  const n = Math.min(8, source.length);
+  const region = n > 0 ? source.region(0, n) : null;
+  const format = detectBinaryFormat(
+    region ? region.bytes.subarray(0 - region.base, n - region.base) : new Uint8Array(0),
+  );
   try {
     switch (format) {
       case 'elf':
-        return parseElf(bytes, signal, ensure);
+        return parseElf(source, signal);
       case 'pe':
-        return parsePe(bytes, signal, ensure);
+        return parsePe(source, signal);
       case 'macho':
-        return parseMachO(bytes, signal, ensure);
+        return parseMachO(source, signal);
       case 'macho-fat':
-        return parseFatMachO(bytes, signal, ensure);
+        return parseFatMachO(source, signal);
       default:
         throw malformed(null, 'unknown-format', 'The file is not an ELF, PE or Mach-O binary.');
     }

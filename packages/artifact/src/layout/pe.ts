@@ -5,7 +5,7 @@ import { readPeExports, readPeImports } from './peDirectories.js';
 import { readCoffSymbols } from './peSymbols.js';
 import { peMitigations } from './peMitigations.js';
 import { createReadAt } from './mapping.js';
-import type { Ensure } from './lazyFile.js';
+import type { ByteSource } from './source.js';
 import { rvaToOffset } from './peContext.js';
 import type { PeContext, PeSectionHeader } from './peContext.js';
 import type { BinaryLayout, LayoutSection, LayoutSegment, LayoutSymbol } from './types.js';
@@ -38,8 +38,8 @@ function readSections(r: ByteReader, at: number, count: number, stringTable: num
 }
 
 /** Parses a PE/PE32+ image. Throws `unsupported_target` for lying headers. */
-export function parsePe(bytes: Uint8Array, signal: AbortSignal | undefined, ensure?: Ensure): BinaryLayout {
-  const r = new ByteReader(bytes, true, 'pe', ensure);
+export function parsePe(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
+  const r = new ByteReader(source, true, 'pe');
   r.check(0, 64, 'DOS header');
   const peOffset = r.u32(0x3c);
   r.check(peOffset, 24, 'PE header');
@@ -185,6 +185,6 @@ export function parsePe(bytes: Uint8Array, signal: AbortSignal | undefined, ensu
       rpath: [],
       runpath: [],
     },
-    readAt: createReadAt(bytes, ensure, mapped),
+    readAt: createReadAt(source, mapped),
   };
 }

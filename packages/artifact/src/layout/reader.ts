@@ -1,7 +1,8 @@
 import { Buffer } from 'node:buffer';
 import { ReaError } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
-import type { Ensure } from './lazyFile.js';
+import { memorySource } from './source.js';
+import type { ByteSource, Region } from './source.js';
 import type { BinaryFormat } from './types.js';
 
 /** Why a header was refused; carried in `details.reason` of `unsupported_target`. */
@@ -24,28 +25,25 @@ export function malformed(
 }
 
 /**
- * Bounds-checked little/big-endian reads over a byte array. Every read past the end throws
+ * Bounds-checked little/big-endian reads over a {@link ByteSource}. Every read past the end throws
  * `unsupported_target` (`details.reason: "truncated"`); every 64-bit value beyond
  * Number.MAX_SAFE_INTEGER throws `value-out-of-range`.
  */
 export class ByteReader {
-  readonly bytes: Uint8Array;
-  readonly view: DataView;
-  readonly buffer: Buffer;
+  readonly source: ByteSource;
   readonly little: boolean;
   readonly format: BinaryFormat;
   readonly length: number;
-  /** Present for a lazily loaded file: makes a range present before it is read. */
-  readonly ensure: Ensure | undefined;
+  /** The whole file when it is in memory (the fast path), else null. */
+  private readonly whole: Region | null;
 
-  constructor(bytes: Uint8Array, little: boolean, format: BinaryFormat, ensure?: Ensure) {
-    this.ensure = ensure;
-    this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  constructor(source: ByteSource | Uint8Array, little: boolean, format: BinaryFormat) {
+    const resolved = source instanceof Uint8Array ? memorySource(source) : source;
+    this.source = resolved;
+    this.whole = 'whole' in resolved ? (resolved as { whole: Region }).whole : null;
     this.little = little;
     this.format = format;
-    this.length = bytes.byteLength;
+    this.length = resolved.length;
   }
 
   /** Throws `truncated` unless `[offset, offset + size)` lies inside the file. */
@@ -57,46 +55,50 @@ export class ByteReader {
         `The ${what} (offset ${offset}, ${size} bytes) lies outside the ${this.length}-byte file.`,
       );
     }
-    if (this.ensure) this.ensure(offset, size);
   }
 
   /** True when `[offset, offset + size)` lies inside the file. */
   contains(offset: number, size: number): boolean {
-    const inside = offset >= 0 && size >= 0 && offset + size <= this.length;
-    if (inside && this.ensure) this.ensure(offset, size);
-    return inside;
+    return offset >= 0 && size >= 0 && offset + size <= this.length;
+  }
+
+  /** The bytes `[offset, offset + size)` after a bounds check (index with `offset - region.base`). */
+  region(offset: number, size: number, what: string): Region {
+    this.check(offset, size, what);
+    return this.whole ?? this.source.region(offset, size);
+  }
+
+  private at(offset: number, size: number): Region {
+    if (offset < 0 || offset + size > this.length) this.check(offset, size, 'field');
+    return this.whole ?? this.source.region(offset, size);
   }
 
   u8(offset: number): number {
-    if (offset < 0 || offset >= this.length) this.check(offset, 1, 'byte');
-    if (this.ensure) this.ensure(offset, 1);
-    return this.bytes[offset]!;
+    const r = this.at(offset, 1);
+    return r.bytes[offset - r.base]!;
   }
 
   u16(offset: number): number {
-    if (offset < 0 || offset + 2 > this.length) this.check(offset, 2, 'field');
-    if (this.ensure) this.ensure(offset, 2);
-    return this.view.getUint16(offset, this.little);
+    const r = this.at(offset, 2);
+    return r.view.getUint16(offset - r.base, this.little);
   }
 
   u32(offset: number): number {
-    if (offset < 0 || offset + 4 > this.length) this.check(offset, 4, 'field');
-    if (this.ensure) this.ensure(offset, 4);
-    return this.view.getUint32(offset, this.little);
+    const r = this.at(offset, 4);
+    return r.view.getUint32(offset - r.base, this.little);
   }
 
   i32(offset: number): number {
-    if (offset < 0 || offset + 4 > this.length) this.check(offset, 4, 'field');
-    if (this.ensure) this.ensure(offset, 4);
-    return this.view.getInt32(offset, this.little);
+    const r = this.at(offset, 4);
+    return r.view.getInt32(offset - r.base, this.little);
   }
 
   /** An unsigned 64-bit value as an exact number; refuses values above Number.MAX_SAFE_INTEGER. */
   u64(offset: number, what = 'value'): number {
-    if (offset < 0 || offset + 8 > this.length) this.check(offset, 8, 'field');
-    if (this.ensure) this.ensure(offset, 8);
-    const lo = this.view.getUint32(offset + (this.little ? 0 : 4), this.little);
-    const hi = this.view.getUint32(offset + (this.little ? 4 : 0), this.little);
+    const r = this.at(offset, 8);
+    const o = offset - r.base;
+    const lo = r.view.getUint32(o + (this.little ? 0 : 4), this.little);
+    const hi = r.view.getUint32(o + (this.little ? 4 : 0), this.little);
     if (hi > 0x1fffff) {
       throw malformed(
         this.format,
@@ -114,34 +116,45 @@ export class ByteReader {
 
   /** The NUL-terminated string at `offset`, reading at most up to `end` (default: end of file). */
   cstring(offset: number, end = this.length): string {
-    if (offset < 0 || offset >= end || offset >= this.length) return '';
     const limit = Math.min(end, this.length);
-    if (this.ensure) return this.lazyCstring(offset, limit);
-    let stop = this.buffer.indexOf(0, offset);
-    if (stop < 0 || stop > limit) stop = limit;
-    return this.buffer.toString('utf8', offset, stop);
-  }
-
-  /** cstring over a lazily loaded file: unloaded bytes read as zeros, so load before searching. */
-  private lazyCstring(offset: number, limit: number): string {
-    let searched = offset;
-    for (;;) {
-      const step = Math.min(limit, searched + 4096) - searched;
-      this.ensure!(searched, step);
-      const stop = this.buffer.indexOf(0, searched);
-      if (stop >= 0 && stop < searched + step) return this.buffer.toString('utf8', offset, stop);
-      searched += step;
-      if (searched >= limit) return this.buffer.toString('utf8', offset, limit);
+    if (offset < 0 || offset >= limit) return '';
+    if (this.whole) return cstringIn(this.whole, offset, limit);
+    // On demand: search window by window so that a long string never loads the rest of the file.
+    const parts: Buffer[] = [];
+    for (let from = offset; from < limit;) {
+      const size = Math.min(limit - from, 4096 - (from % 4096));
+      const r = this.source.region(from, size);
+      const rel = from - r.base;
+      const stop = r.buffer.indexOf(0, rel);
+      if (stop >= 0 && stop < rel + size) {
+        parts.push(r.buffer.subarray(rel, stop));
+        break;
+      }
+      parts.push(r.buffer.subarray(rel, rel + size));
+      from += size;
     }
+    return Buffer.concat(parts).toString('utf8');
   }
 
   /** A fixed-width, NUL-padded name (Mach-O segment and section names, PE short section names). */
   fixedString(offset: number, width: number): string {
-    this.check(offset, width, 'name');
-    let stop = offset;
-    while (stop < offset + width && this.bytes[stop] !== 0) stop += 1;
-    return this.buffer.toString('latin1', offset, stop);
+    const r = this.region(offset, width, 'name');
+    const bytes = r.bytes;
+    const start = offset - r.base;
+    let stop = start;
+    while (stop < start + width && bytes[stop] !== 0) stop += 1;
+    return r.buffer.toString('latin1', start, stop);
   }
+}
+
+/** The NUL-terminated string at absolute `offset` of a region, stopping at absolute `limit`. */
+export function cstringIn(region: Region, offset: number, limit: number): string {
+  const start = offset - region.base;
+  const end = limit - region.base;
+  if (start < 0 || start >= end) return '';
+  let stop = region.buffer.indexOf(0, start);
+  if (stop < 0 || stop > end) stop = end;
+  return region.buffer.toString('utf8', start, stop);
 }
 
 /** Throws `value-out-of-range` unless `value` is a safe non-negative integer. */
