@@ -55,8 +55,11 @@ export interface StartOptions {
   /** Variables added to (or, with `extendEnv: false`, replacing) this process's environment. */
   env?: Readonly<Record<string, string>>;
   extendEnv?: boolean;
+  /** Default "ignore". A piped stdout must be read, or the engine blocks once the pipe is full. */
   stdin?: 'pipe' | 'ignore';
+  /** Default "ignore". */
   stdout?: 'pipe' | 'ignore';
+  /** Default "pipe": always drained, its last 4 KiB kept for {@link OwnedProcess.stderrTail}. */
   stderr?: 'pipe' | 'ignore';
   /** Aborting terminates this process's group (graceful signal, bounded wait, then kill). */
   signal?: AbortSignal;

@@ -67,8 +67,13 @@ export interface ProcessSupervisor {
 const NAME = /^[a-z0-9][a-z0-9._-]{0,31}$/;
 
 /**
- * Creates a supervisor. Nothing is started until `start` is called. Owned process groups are also
- * killed if this host process exits without closing the supervisor.
+ * Creates a supervisor. Nothing is started until `start` is called. Owned process groups whose
+ * launcher is still alive are also killed (SIGKILL) if this host process exits without closing the
+ * supervisor; a host that handles SIGINT or SIGTERM should abort and `closeAll` instead.
+ *
+ * Ownership is proven from the Linux process table (pid plus start time, process group, parent links).
+ * Where the host has none, only the launcher's group is signalled, and only before its exit is reaped;
+ * lineage is then `unavailable` (`process-table-unavailable`).
  */
 export function createProcessSupervisor(options: SupervisorOptions = {}): ProcessSupervisor {
   const started: OwnedProcess[] = [];
