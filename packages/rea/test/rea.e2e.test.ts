@@ -5,11 +5,12 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { parseEvidence } from '@rea/evidence';
 import { withTempDir } from '@rea/test-helpers';
 import { HELP_TEXT, createDefaultTools } from 'rea';
-import { run } from '../../cli/test/run.js';
+import { run, start } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, '..', 'dist', 'bin.js');
@@ -43,6 +44,27 @@ describe('rea executable', () => {
     const expected = (await createDefaultTools()).map((t) => t.name);
     expect(await listTools(['mcp'])).toEqual(expected);
     expect(await listTools([])).toEqual(expected);
+  });
+
+  it('should serve Streamable HTTP with `mcp --http` and stop cleanly on SIGINT', async () => {
+    const { child, done } = start(bin, ['mcp', '--http', '127.0.0.1:0']);
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr!.on('data', (chunk: string) => {
+        stderr += chunk;
+        const m = /MCP over Streamable HTTP at (\S+)/.exec(stderr);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual((await createDefaultTools()).map((t) => t.name));
+    await client.close();
+    child.kill('SIGINT');
+    expect((await done).code).toBe(0);
   });
 
   it('should analyze the bundled example, export the bundle, and read it back', async () => {
