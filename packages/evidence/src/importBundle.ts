@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { constants } from 'node:buffer';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleEnvelopeSchema, DEFAULT_MAX_BUNDLE_BYTES } from './bundleFormat.js';
 import { canonicalByteLength, parseJson } from './canonicalJson.js';
 import { parseEvidence } from './evidence.js';
@@ -33,6 +34,8 @@ function notAFile(path: string): ReaError {
     details: { reason: 'not-a-file', path },
   });
 }
+
+const MAX_STRING_LENGTH = constants.MAX_STRING_LENGTH;
 
 async function readBounded(path: string, maxBytes: number, signal: AbortSignal | undefined): Promise<Buffer> {
   // Opening a FIFO or a device could block or never end: only regular files are opened.
@@ -78,6 +81,19 @@ function tooLarge(path: string, limit: number, observed: number): ReaError {
   });
 }
 
+// Node cannot hold text beyond its largest string (about 512 Mi code units), whatever maxBytes says.
+function decode(bytes: Buffer, path: string): string {
+  try {
+    return bytes.toString('utf8');
+  } catch (error) {
+    throw new ReaError('resource_constraint', `The bundle ${path} is too large to decode in one piece.`, {
+      details: { resource: 'memory', limit: MAX_STRING_LENGTH, observed: bytes.length, path },
+      remediation: 'Export smaller bundles (filter the ledger first).',
+      cause: error,
+    });
+  }
+}
+
 function atRecord(error: unknown, index: number): unknown {
   if (!isReaError(error)) return error;
   return new ReaError(error.code, `Bundle record ${index}: ${error.message}`, {
@@ -105,7 +121,7 @@ export async function importBundle(path: string, options: ImportBundleOptions = 
   throwIfAborted(signal, 'bundle import');
   const absolute = resolve(path);
   const bytes = await readBounded(absolute, maxBytes, signal);
-  const envelope = BundleEnvelopeSchema.safeParse(parseJson(bytes.toString('utf8')));
+  const envelope = BundleEnvelopeSchema.safeParse(parseJson(decode(bytes, absolute)));
   if (!envelope.success) {
     throw new ReaError('invalid_request', `${absolute} is not an Evidence bundle.`, {
       details: {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { constants } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, openSync, closeSync, ftruncateSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -148,6 +149,17 @@ describe('importBundle', () => {
       const error = await rejected(importBundle(path, { maxBytes: 1024 * 1024 }));
       expect(error.code).toBe('resource_constraint');
       expect(error.details).toEqual({ resource: 'file-size', limit: 1024 * 1024, observed: 8 * 1024 ** 3, path });
+    }));
+
+  it('should refuse a file too large to decode even when maxBytes allows it', () =>
+    withTempDir(async (dir) => {
+      const path = join(dir, 'huge.json');
+      const size = constants.MAX_STRING_LENGTH + 16;
+      const fd = openSync(path, 'w');
+      ftruncateSync(fd, size);
+      closeSync(fd);
+      const error = await rejected(importBundle(path, { maxBytes: size }));
+      expect(error).toMatchObject({ code: 'resource_constraint', details: { resource: 'memory', observed: size } });
     }));
 
   it('should accept a file of exactly maxBytes', () =>
