@@ -278,6 +278,24 @@ export function describeProviderContract(
       });
     }
 
+    engineIt('should answer every tool example with a result or a typed error, never internal', async () => {
+      await ensureOpen();
+      const provider = state.provider!;
+      const outcomes: string[] = [];
+      for (const tool of provider.tools()) {
+        for (const [index, example] of tool.examples.entries()) {
+          try {
+            await context().runTool(tool.name, example.input);
+            outcomes.push(`${tool.name}#${index}: ok`);
+          } catch (error) {
+            const code = isReaError(error) ? error.code : 'untyped';
+            outcomes.push(`${tool.name}#${index}: ${code === 'internal' || code === 'untyped' ? code : 'typed'}`);
+          }
+        }
+      }
+      expect(outcomes.filter((o) => o.endsWith(': internal') || o.endsWith(': untyped'))).toEqual([]);
+    });
+
     it('should refuse a capability it never declared through requireCapability', () => {
       const provider = state.provider!;
       let error: unknown;

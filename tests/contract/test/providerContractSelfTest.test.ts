@@ -72,6 +72,7 @@ describe('describeProviderContract', () => {
       // The process its probe left behind is also still there when the session closes.
       'provider contract: probe-starts-engine :: should close leaving no owned resource',
       'provider contract: probe-starts-engine :: should probe without starting an engine',
+      'provider contract: tool-crashes :: should answer every tool example with a result or a typed error, never internal',
       'provider contract: undeclared-works :: should refuse the undeclared capability disassembly with capability_unavailable',
     ]);
     // Everything else in those suites still ran and passed: the failures are specific, not a crash.

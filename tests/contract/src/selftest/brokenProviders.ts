@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAnalysisProfile, throwIfAborted } from '@rea/evidence';
+import { z } from 'zod';
+import { defineTool } from '@rea/provider-kit';
 import type { DeepProvider } from '@rea/provider-kit';
 import { describeProviderContract } from '../describeProviderContract.js';
 
@@ -80,6 +82,35 @@ describeProviderContract('undeclared-works', () => base('undeclared-works'), {
 });
 
 describeProviderContract('missing-check', () => base('missing-check', { capabilities: ['read-bytes', 'strings'] }), {
+  target,
+  capabilityProbes: works,
+});
+
+const crashing = defineTool({
+  name: 'crash_on_example',
+  title: 'Crash',
+  description: 'Fails with an untyped exception on its own advertised example, which the suite must catch.',
+  input: z.object({ at: z.number().describe('Anything.') }),
+  result: z.object({}),
+  examples: [{ input: { at: 1 } }],
+  effects: {
+    readOnly: true,
+    mutatesSession: false,
+    writesFilesystem: false,
+    launchesProcess: false,
+    executesForeignCode: false,
+    mutatesDevice: false,
+    mayDiscardData: false,
+    idempotent: true,
+    openWorld: false,
+  },
+  produces: 'result',
+  run: async () => {
+    throw new TypeError('cannot read properties of undefined');
+  },
+});
+
+describeProviderContract('tool-crashes', () => base('tool-crashes', { tools: () => [crashing] }), {
   target,
   capabilityProbes: works,
 });
