@@ -129,7 +129,9 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
       offer(t, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
-  for (const pointer of dataPointers(layout)) {
+  const low = sections[0]?.address ?? 0;
+  const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
+  for (const pointer of dataPointers(layout, low, high)) {
     if (!seeds.has(pointer) && instructionAt(table, pointer) >= 0 && !coveredFast(pointer)) {
       offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
@@ -222,7 +224,7 @@ function claimGaps(
 }
 
 /** Pointer-sized, aligned values in allocated data sections (initialiser arrays, tables, vtables). */
-function dataPointers(layout: BinaryLayout): number[] {
+function dataPointers(layout: BinaryLayout, low: number, high: number): number[] {
   const size = layout.bits === 64 ? 8 : 4;
   const out: number[] = [];
   for (const section of layout.sections) {
@@ -234,7 +236,7 @@ function dataPointers(layout: BinaryLayout): number[] {
     const skew = (size - (section.address % size)) % size;
     for (let i = skew; i + size <= bytes.length; i += size) {
       const value = size === 8 ? Number(view.getBigUint64(i, true)) : view.getUint32(i, true);
-      if (value !== 0) out.push(value);
+      if (value >= low && value < high) out.push(value);
     }
   }
   return out;

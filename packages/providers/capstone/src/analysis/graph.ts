@@ -38,28 +38,34 @@ export class ProcedureGraph {
     this.starts = Float64Array.from(discovery.procedures.map((p) => p.start));
     for (const p of discovery.procedures) this.byStart.set(p.start, p);
     const t = discovery.table;
-    const from: number[] = [];
-    const to: number[] = [];
-    const kind: number[] = [];
+    const from = new Float64Array(t.count * 2);
+    const to = new Float64Array(t.count * 2);
+    const kind = new Uint8Array(t.count * 2);
+    let n = 0;
     const mapped = this.mappedTest();
     for (let i = 0; i < t.count; i += 1) {
       const f = t.flow[i]!;
       const target = t.target[i]!;
-      if (!Number.isNaN(target) && (f === Flow.Call || f === Flow.Jump || f === Flow.Conditional)) {
-        from.push(t.address[i]!);
-        to.push(target);
-        kind.push(f === Flow.Call ? KIND_CALL : KIND_JUMP);
+      if (target === target && (f === Flow.Call || f === Flow.Jump || f === Flow.Conditional)) {
+        from[n] = t.address[i]!;
+        to[n] = target;
+        kind[n] = f === Flow.Call ? KIND_CALL : KIND_JUMP;
+        n += 1;
       }
       const ref = t.ref[i]!;
-      if (!Number.isNaN(ref) && mapped(ref)) {
-        from.push(t.address[i]!);
-        to.push(ref);
-        kind.push(t.refKind[i] === RefKind.Value && mapped(ref) === 'code' ? KIND_CODE_POINTER : KIND_DATA);
+      if (ref === ref) {
+        const where = mapped(ref);
+        if (where !== null) {
+          from[n] = t.address[i]!;
+          to[n] = ref;
+          kind[n] = t.refKind[i] === RefKind.Value && where === 'code' ? KIND_CODE_POINTER : KIND_DATA;
+          n += 1;
+        }
       }
     }
-    this.xFrom = Float64Array.from(from);
-    this.xTo = Float64Array.from(to);
-    this.xKind = Uint8Array.from(kind);
+    this.xFrom = from.slice(0, n);
+    this.xTo = to.slice(0, n);
+    this.xKind = kind.slice(0, n);
     const order = sortByTarget(this.xTo);
     this.byTarget = order;
     this.sortedTargets = Float64Array.from(order, (i) => this.xTo[i]!);

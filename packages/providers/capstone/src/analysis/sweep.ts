@@ -21,13 +21,64 @@ export function codeSections(layout: BinaryLayout): LayoutSection[] {
     .sort((a, b) => a.address - b.address);
 }
 
-class Growable {
-  address: number[] = [];
-  size: number[] = [];
-  flow: number[] = [];
-  target: number[] = [];
-  ref: number[] = [];
-  refKind: number[] = [];
+/** Typed columns that double when full: no per-instruction allocation, no element-kind transitions. */
+class Columns {
+  count = 0;
+  address: Float64Array;
+  size: Uint8Array;
+  flow: Uint8Array;
+  target: Float64Array;
+  ref: Float64Array;
+  refKind: Uint8Array;
+
+  constructor(capacity: number) {
+    this.address = new Float64Array(capacity);
+    this.size = new Uint8Array(capacity);
+    this.flow = new Uint8Array(capacity);
+    this.target = new Float64Array(capacity);
+    this.ref = new Float64Array(capacity);
+    this.refKind = new Uint8Array(capacity);
+  }
+
+  push(address: number, size: number, flow: number, target: number, ref: number, refKind: number): void {
+    if (this.count === this.address.length) this.grow();
+    const i = this.count;
+    this.address[i] = address;
+    this.size[i] = size;
+    this.flow[i] = flow;
+    this.target[i] = target;
+    this.ref[i] = ref;
+    this.refKind[i] = refKind;
+    this.count = i + 1;
+  }
+
+  private grow(): void {
+    const n = this.address.length * 2;
+    const widen = <T extends Float64Array | Uint8Array>(old: T, make: (n: number) => T): T => {
+      const next = make(n);
+      next.set(old);
+      return next;
+    };
+    this.address = widen(this.address, (k) => new Float64Array(k));
+    this.size = widen(this.size, (k) => new Uint8Array(k));
+    this.flow = widen(this.flow, (k) => new Uint8Array(k));
+    this.target = widen(this.target, (k) => new Float64Array(k));
+    this.ref = widen(this.ref, (k) => new Float64Array(k));
+    this.refKind = widen(this.refKind, (k) => new Uint8Array(k));
+  }
+
+  table(): InstructionTable {
+    const n = this.count;
+    return {
+      count: n,
+      address: this.address.subarray(0, n),
+      size: this.size.subarray(0, n),
+      flow: this.flow.subarray(0, n),
+      target: this.target.subarray(0, n),
+      ref: this.ref.subarray(0, n),
+      refKind: this.refKind.subarray(0, n),
+    };
+  }
 }
 
 const CHUNK = 0x4000;
@@ -49,7 +100,9 @@ export async function sweep(
   anchors: readonly number[],
   signal: AbortSignal,
 ): Promise<InstructionTable> {
-  const out = new Growable();
+  // Typical code averages 3.5-4 bytes per instruction (x86) or exactly 4 (AArch64): size the columns once.
+  const codeBytes = codeSections(layout).reduce((sum, s) => sum + Math.min(s.size, s.fileSize), 0);
+  const out = new Columns(Math.max(1024, Math.ceil(codeBytes / (decoder.architecture === 'aarch64' ? 4 : 3.5))));
   const sorted = [...new Set(anchors)].sort((a, b) => a - b);
   const arm = decoder.architecture === 'aarch64';
   const pages = new Arm64Pages();
@@ -58,12 +111,7 @@ export async function sweep(
   const bits = layout.bits;
   const sink = (address: number, size: number, mnemonic: string, operands: string) => {
     const sem = arm ? pages.classify(mnemonic, operands) : classifyX86(mnemonic, operands, address, size, bits);
-    out.address.push(address);
-    out.size.push(size);
-    out.flow.push(sem.flow);
-    out.target.push(sem.target);
-    out.ref.push(sem.ref);
-    out.refKind.push(sem.refKind);
+    out.push(address, size, sem.flow, sem.target, sem.ref, sem.refKind);
     if (arm && sem.flow !== Flow.None && sem.flow !== Flow.Call) pages.reset();
   };
   for (const section of codeSections(layout)) {
@@ -78,7 +126,7 @@ export async function sweep(
       while (anchorIndex < sorted.length && sorted[anchorIndex]! <= pos) anchorIndex += 1;
       const limit = anchorIndex < sorted.length && sorted[anchorIndex]! < end ? sorted[anchorIndex]! : end;
       const chunkEnd = Math.min(limit, pos + CHUNK);
-      const consumed = decoder.scan(bytes.subarray(pos - base, chunkEnd - base), pos, sink);
+      const consumed = decoder.scan(bytes.subarray(pos - base, chunkEnd - base), pos, sink, { sparseOperands: !arm });
       if ((calls += 1) % 32 === 0) await breathe(signal, 'disassembly');
       if (consumed === 0) {
         pos = Math.min(pos + step, limit);
@@ -89,15 +137,7 @@ export async function sweep(
       if (pos === limit) pages.reset();
     }
   }
-  return {
-    count: out.address.length,
-    address: Float64Array.from(out.address),
-    size: Uint8Array.from(out.size),
-    flow: Uint8Array.from(out.flow),
-    target: Float64Array.from(out.target),
-    ref: Float64Array.from(out.ref),
-    refKind: Uint8Array.from(out.refKind),
-  };
+  return out.table();
 }
 
 /** The first index whose value is >= `value` in a sorted array. */
