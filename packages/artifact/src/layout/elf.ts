@@ -143,19 +143,27 @@ export function parseElf(source: ByteSource, signal: AbortSignal | undefined): B
   const stubs = resolveElfPlt(context);
   throwIfAborted(signal, 'imports');
 
-  const dynamicSymbols = symbols.filter((s) => s.source === 'dynsym');
   const imports: LayoutImport[] = [];
+  const exports: LayoutExport[] = [];
   const seenImports = new Set<string>();
-  for (const symbol of dynamicSymbols) {
-    if (symbol.defined || symbol.name === '' || seenImports.has(symbol.name)) continue;
-    seenImports.add(symbol.name);
-    imports.push({ name: symbol.name, library: null, address: stubs.get(symbol.name) ?? null });
+  // Exports come from .dynsym; a relocatable object (no .dynsym) exports its global .symtab symbols.
+  const hasDynsym = symbols.length > 0 && symbols[symbols.length - 1]!.source === 'dynsym';
+  const exportSource = hasDynsym ? 'dynsym' : fileType === 1 ? 'symtab' : null;
+  for (const symbol of symbols) {
+    if (symbol.source === 'dynsym' && !symbol.defined && symbol.name !== '' && !seenImports.has(symbol.name)) {
+      seenImports.add(symbol.name);
+      imports.push({ name: symbol.name, library: null, address: stubs.get(symbol.name) ?? null });
+    }
+    if (
+      symbol.source === exportSource &&
+      symbol.defined &&
+      symbol.binding !== 'local' &&
+      symbol.kind !== 'other' &&
+      symbol.name !== ''
+    ) {
+      exports.push({ name: symbol.name, address: symbol.address });
+    }
   }
-  const exportSource = dynamicSymbols.length > 0 ? dynamicSymbols : fileType === 1 ? symbols : [];
-  const exports: LayoutExport[] = exportSource
-    .filter((s) => s.defined && s.binding !== 'local' && s.name !== '' && s.kind !== 'other')
-    .map((s) => ({ name: s.name, address: s.address }));
-
   const layoutSections: LayoutSection[] = sections
     .slice(sections.length > 0 && sections[0]!.type === 0 ? 1 : 0)
     .map((s) => ({
