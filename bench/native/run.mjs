@@ -39,6 +39,8 @@ if (process.argv[2] === '--worker') {
   process.stdout.write(
     JSON.stringify({
       ms,
+      cpuMs,
+      loadMs,
       procedures: procedures.total,
       strings: strings.total,
       instructions,
