@@ -75,6 +75,8 @@ export function formatDiagnostic(diagnostic: Diagnostic): string {
       lines.push(`  - ${String(issue.path)}: ${String(issue.message)}`);
     }
   }
+  const cause = details['cause'] as { name?: unknown; message?: unknown } | undefined;
+  if (cause && typeof cause === 'object') lines.push(`  cause: ${String(cause.name)}: ${String(cause.message)}`);
   if (remediation) lines.push(`  remediation: ${remediation}`);
   return `${lines.join('\n')}\n`;
 }

@@ -275,6 +275,7 @@ describe('rea CLI: errors and exit codes', () => {
     const human = await cli('fail-internal');
     expect(human.code).toBe(1);
     expect(human.stderr).toContain('error [internal] in fail_internal');
+    expect(human.stderr).toContain('cause: TypeError: boom: unexpected');
     expect(hasStack(human.stderr)).toBe(false);
     const json = await cli('fail-internal', '--format', 'json');
     expect(JSON.parse(json.stdout)).toMatchObject({

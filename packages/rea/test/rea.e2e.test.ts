@@ -18,6 +18,29 @@ const examples = join(here, '..', '..', '..', 'examples');
 const version = (JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { version: string }).version;
 const rea = (args: string[], env: NodeJS.ProcessEnv = {}) => run(bin, args, { env });
 
+/** A minimal ASAR archive, written by hand from the format: a size pickle, a JSON header pickle, then the files. */
+function asarOf(files: Record<string, string>): Buffer {
+  let offset = 0;
+  const entries: Record<string, { size: number; offset: string }> = {};
+  const contents: Buffer[] = [];
+  for (const [name, text] of Object.entries(files)) {
+    const bytes = Buffer.from(text);
+    entries[name] = { size: bytes.length, offset: String(offset) };
+    offset += bytes.length;
+    contents.push(bytes);
+  }
+  const json = Buffer.from(JSON.stringify({ files: entries }));
+  const padded = Math.ceil(json.length / 4) * 4;
+  const header = Buffer.alloc(8 + padded);
+  header.writeUInt32LE(4 + padded, 0);
+  header.writeUInt32LE(json.length, 4);
+  json.copy(header, 8);
+  const size = Buffer.alloc(8);
+  size.writeUInt32LE(4, 0);
+  size.writeUInt32LE(header.length, 4);
+  return Buffer.concat([size, header, ...contents]);
+}
+
 async function listTools(args: string[]): Promise<string[]> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, ...args], stderr: 'ignore' });
   const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
@@ -111,6 +134,34 @@ describe('rea executable', () => {
       const overview = records[2]!;
       expect(overview.provider.id).toBe('capstone');
       expect(overview.subject?.sha256).toBe(createHash('sha256').update(readFileSync(binary)).digest('hex'));
+    });
+  });
+
+  it('should detect archives, APKs and ASARs by their bytes and inventory them', async () => {
+    await withTempDir(async (dir) => {
+      const zip = join(dir, 'bundle.zip');
+      execFileSync('zip', ['-q', '-j', zip, join(examples, 'hello.json')]);
+      const apk = join(dir, 'app.apk');
+      writeFileSync(apk, readFileSync(zip));
+      const asar = join(dir, 'app.asar');
+      writeFileSync(asar, asarOf({ 'package.json': '{"name":"demo"}', 'index.js': 'console.log(1);\n' }));
+      const disguised = join(dir, 'not-an-archive.zip');
+      writeFileSync(disguised, 'plain text');
+      const cases: Array<[string, string, string]> = [
+        [zip, 'archive', 'zip'],
+        [apk, 'apk', 'zip'],
+        [asar, 'asar', 'asar'],
+        [disguised, 'file', 'file'],
+      ];
+      for (const [path, kind, format] of cases) {
+        const result = await rea(['analyze', path, '--format', 'json']);
+        expect({ path, code: result.code, stderr: result.stderr }).toEqual({ path, code: 0, stderr: '' });
+        const report = JSON.parse(result.stdout) as { target: { kind: string }; records: unknown[] };
+        expect(report.target.kind).toBe(kind);
+        const inventory = parseEvidence(report.records[0]);
+        expect(inventory.operation).toBe('inspect_artifact');
+        expect((inventory.normalized_result as { format: string }).format).toBe(format);
+      }
     });
   });
 
