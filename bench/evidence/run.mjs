@@ -62,10 +62,31 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+/** Wall time and on-CPU time (user + system) of a synchronous call, in ms. */
 function time(fn) {
   const start = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   const result = fn();
-  return { result, ms: Number(process.hrtime.bigint() - start) / 1e6 };
+  const used = process.cpuUsage(cpu);
+  return { result, ms: Number(process.hrtime.bigint() - start) / 1e6, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** Wall time and the children's CPU time of a shell command, in ms (bash `times`). */
+function timeShell(command, args) {
+  const start = process.hrtime.bigint();
+  const run = spawnSync('bash', ['-c', `${command}; times`, 'bench', ...args], { encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (run.status !== 0) throw new Error(`${command} failed: ${run.stderr}`);
+  const [user, system] = run.stdout
+    .trim()
+    .split('\n')
+    .at(-1)
+    .split(/\s+/)
+    .map((t) => {
+      const [, m, sec] = /^(\d+)m([\d.]+)s$/.exec(t);
+      return (Number(m) * 60 + Number(sec)) * 1000;
+    });
+  return { ms, cpuMs: user + system };
 }
 
 function hashBench() {
@@ -77,20 +98,30 @@ function hashBench() {
     const rea = time(() => canonicalSha256(record));
     const reference = time(() => createHash('sha256').update(canonicalize(record)).digest('hex'));
     const plain = time(() => createHash('sha256').update(bytes).digest('hex'));
-    rounds.rea.push(rea.ms);
-    rounds.reference.push(reference.ms);
-    rounds.plain.push(plain.ms);
+    rounds.rea.push(rea);
+    rounds.reference.push(reference);
+    rounds.plain.push(plain);
     digests = [rea.result, reference.result, plain.result];
   }
   if (new Set(digests).size !== 1) throw new Error(`digests differ: ${digests.join(' ')}`);
+  const pick = (runs) => ({ ms: median(runs.map((r) => r.ms)), cpuMs: median(runs.map((r) => r.cpuMs)) });
+  const [rea, reference, plain] = [pick(rounds.rea), pick(rounds.reference), pick(rounds.plain)];
   const mbps = (ms) => (bytes.length / MB / (ms / 1000)).toFixed(1);
-  const [rea, reference, plain] = [median(rounds.rea), median(rounds.reference), median(rounds.plain)];
+  const line = (label, t) =>
+    `    ${label.padEnd(40)}${t.ms.toFixed(0).padStart(7)} ms wall ${mbps(t.ms).padStart(7)} MB/s  ` +
+    `${t.cpuMs.toFixed(0).padStart(7)} ms cpu ${mbps(t.cpuMs).padStart(7)} MB/s`;
   console.log(`(1) canonicalize + SHA-256 of one ${(bytes.length / MB).toFixed(1)} MB record (median of 5)`);
-  console.log(`    @rea/evidence canonicalSha256     ${rea.toFixed(0).padStart(6)} ms  ${mbps(rea)} MB/s`);
-  console.log(`    canonicalize + node:crypto        ${reference.toFixed(0).padStart(6)} ms  ${mbps(reference)} MB/s`);
-  console.log(`    plain SHA-256 of the same bytes   ${plain.toFixed(0).padStart(6)} ms  ${mbps(plain)} MB/s`);
-  console.log(`    ratio vs canonicalize+crypto: ${(reference / rea).toFixed(2)}x (target >= 1)`);
-  console.log(`    ratio vs plain SHA-256:       ${(plain / rea).toFixed(3)}x (target >= 0.5)`);
+  console.log(line('@rea/evidence canonicalSha256', rea));
+  console.log(line('canonicalize + node:crypto', reference));
+  console.log(line('plain SHA-256 of the same bytes', plain));
+  console.log(
+    `    ratio vs canonicalize+crypto: ${(reference.ms / rea.ms).toFixed(2)}x wall, ` +
+      `${(reference.cpuMs / rea.cpuMs).toFixed(2)}x cpu (target >= 1)`,
+  );
+  console.log(
+    `    ratio vs plain SHA-256:       ${(plain.ms / rea.ms).toFixed(3)}x wall, ` +
+      `${(plain.cpuMs / rea.cpuMs).toFixed(3)}x cpu (target >= 0.5)`,
+  );
 }
 
 /** Child mode: exports `total` bytes of records built lazily, then prints timings and peak RSS. */
@@ -105,11 +136,13 @@ async function exportChild(destination, total) {
   }
   const rssBefore = process.memoryUsage().rss;
   const start = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   const result = await exportBundle(ledger(), destination);
+  const used = process.cpuUsage(cpu);
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  process.stdout.write(
-    JSON.stringify({ ms, rssBefore, maxRss: process.resourceUsage().maxRSS * 1024, bytes: result.byte_size, count }),
-  );
+  const cpuMs = (used.user + used.system) / 1000;
+  const maxRss = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(JSON.stringify({ ms, cpuMs, rssBefore, maxRss, bytes: result.byte_size, count }));
 }
 
 function exportBench() {
@@ -129,19 +162,26 @@ function exportBench() {
     const run = JSON.parse(child.stdout);
     if (statSync(destination).size !== run.bytes) throw new Error('bundle size differs from the reported size');
     const copy = join(dir, 'copy.json');
-    const cp = time(() => spawnSync('cp', [destination, copy], { stdio: 'inherit' }));
-    rmSync(copy);
-    const cpSync = time(() =>
-      spawnSync('sh', ['-c', 'cp "$0" "$1" && sync "$1"', destination, copy], { stdio: 'inherit' }),
-    );
+    const copies = { cp: [], cpSync: [] };
+    for (let round = 0; round < 3; round += 1) {
+      copies.cp.push(timeShell('cp "$1" "$2"', [destination, copy]));
+      rmSync(copy);
+      copies.cpSync.push(timeShell('cp "$1" "$2" && sync "$2"', [destination, copy]));
+      rmSync(copy);
+    }
+    const pick = (runs) => ({ ms: median(runs.map((r) => r.ms)), cpuMs: median(runs.map((r) => r.cpuMs)) });
+    const [cp, cpSync] = [pick(copies.cp), pick(copies.cpSync)];
     const mbps = (ms) => (run.bytes / MB / (ms / 1000)).toFixed(1);
+    const line = (label, t) =>
+      `    ${label.padEnd(40)}${t.ms.toFixed(0).padStart(7)} ms wall ${mbps(t.ms).padStart(7)} MB/s  ` +
+      `${t.cpuMs.toFixed(0).padStart(7)} ms cpu`;
     console.log(`(2) export of ${run.count} records, ${(run.bytes / MiB).toFixed(0)} MiB bundle (child process)`);
-    console.log(`    exportBundle (fsync + rename)     ${run.ms.toFixed(0).padStart(6)} ms  ${mbps(run.ms)} MB/s`);
-    console.log(`    cp of the bundle                  ${cp.ms.toFixed(0).padStart(6)} ms  ${mbps(cp.ms)} MB/s`);
+    console.log(line('exportBundle (fsync + rename)', run));
+    console.log(line('cp of the bundle (median of 3)', cp));
+    console.log(line('cp + sync of the bundle (median of 3)', cpSync));
     console.log(
-      `    cp + sync of the bundle           ${cpSync.ms.toFixed(0).padStart(6)} ms  ${mbps(cpSync.ms)} MB/s`,
+      `    ratio vs cp: ${(cp.ms / run.ms).toFixed(3)}x wall; vs cp+sync: ${(cpSync.ms / run.ms).toFixed(3)}x wall`,
     );
-    console.log(`    ratio vs cp: ${(cp.ms / run.ms).toFixed(3)}x, vs cp+sync: ${(cpSync.ms / run.ms).toFixed(3)}x`);
     console.log(
       `    peak RSS ${(run.maxRss / MiB).toFixed(0)} MiB (target < 256 MB); RSS before export ${(run.rssBefore / MiB).toFixed(0)} MiB`,
     );
