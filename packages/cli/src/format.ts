@@ -39,8 +39,21 @@ function clip(lines: string[]): string[] {
   return [...lines.slice(0, MAX_LINES), `  … ${lines.length - MAX_LINES} more lines (use --format json)`];
 }
 
-/** The readable summary of an Evidence record: id, subject, provider, coverage, limitations, result. */
-export function formatEvidence(record: EvidenceRecord): string {
+/** The top-level facts of a result: scalars as they are, arrays and objects by their size. */
+function brief(value: unknown): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return outline(value, '    ');
+  return Object.entries(value as Record<string, unknown>).map(([key, child]) => {
+    if (Array.isArray(child)) return `    ${key}: ${child.length} item${child.length === 1 ? '' : 's'}`;
+    if (child !== null && typeof child === 'object') return `    ${key}: {${Object.keys(child).length} fields}`;
+    return `    ${key}: ${scalar(child)}`;
+  });
+}
+
+/**
+ * The readable summary of an Evidence record: id, subject, provider, coverage, limitations, and the
+ * result (an outline, or with `briefly` only its top-level facts).
+ */
+export function formatEvidence(record: EvidenceRecord, briefly = false): string {
   const subject = record.subject
     ? `${record.subject.format}, ${record.subject.size} bytes, sha256 ${record.subject.sha256}`
     : 'none';
@@ -55,7 +68,7 @@ export function formatEvidence(record: EvidenceRecord): string {
     record.limitations.length === 0 ? '  limitations: none' : '  limitations:',
     ...record.limitations.map((l) => `    - ${l.kind}: ${l.message}${l.scope ? ` (${l.scope})` : ''}`),
     `  result:`,
-    ...clip(outline(record.normalized_result, '    ')),
+    ...clip(briefly ? brief(record.normalized_result) : outline(record.normalized_result, '    ')),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -143,10 +143,11 @@ async function runSteps(
 
 function human(report: AnalyzeReport): string {
   const parts = [`${report.target.path}: ${report.target.kind} (${report.target.format})`, ''];
-  for (const record of report.records) parts.push(formatEvidence(record));
+  for (const record of report.records) parts.push(formatEvidence(record, true));
   const notes = report.steps.filter((s) => s.note !== null);
   if (notes.length > 0) parts.push('notes:', ...notes.map((s) => `  ${s.tool}: ${s.note}`), '');
   parts.push('evidence ids:', ...report.records.map((r) => `  ${r.evidence_id}  ${r.operation}`));
+  if (!report.export) parts.push('', 'Complete records: --format json. Keep them as a bundle: --export <file>.');
   if (report.export) parts.push('', `exported ${report.export.record_count} record(s) to ${report.export.path}`);
   return `${parts.join('\n')}\n`;
 }
