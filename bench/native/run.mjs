@@ -57,14 +57,14 @@ function median(values) {
 
 function objdump(file) {
   const started = performance.now();
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', 'objdump', '-d', file], {
+  const result = spawnSync('/usr/bin/time', ['-f', '%M %U %S', 'objdump', '-d', file], {
     maxBuffer: 1 << 30,
     encoding: 'buffer',
   });
   const ms = performance.now() - started;
   if (result.status !== 0) throw new Error(`objdump failed on ${file}`);
-  const rssKb = Number(result.stderr.toString().trim().split('\n').pop());
-  return { ms, rssKb, lines: result.stdout.toString('latin1').split('\n').length };
+  const [rssKb, user, system] = result.stderr.toString().trim().split('\n').pop().split(' ').map(Number);
+  return { ms, cpuMs: (user + system) * 1000, rssKb, lines: result.stdout.toString('latin1').split('\n').length };
 }
 
 function capstone(file) {
