@@ -6,6 +6,7 @@ import { createProviderRegistry, readConfig, sortCatalog } from '@rea/provider-k
 import type { AnyToolContract, Logger, Provider, ProviderRegistry, ReaConfig } from '@rea/provider-kit';
 import { advertiseCatalog } from './advertise.js';
 import type { AdvertisedCatalog } from '@rea/schema';
+import type { JsonObject } from '@rea/evidence';
 import { createStderrLogger } from './logger.js';
 import type { LogForwarder } from './logger.js';
 import { SERVER_TOOLS } from './tools/index.js';
@@ -35,11 +36,25 @@ export interface Runtime {
   registry: ProviderRegistry;
   contracts: readonly AnyToolContract[];
   byName: ReadonlyMap<string, AnyToolContract>;
+  /** Server-wide log: stderr (or the given logger) and every connection's MCP logging. */
   logger: Logger;
+  /** The same destination without MCP forwarding, for entries that belong to one connection. */
+  localLogger: Logger;
   forwarders: Set<LogForwarder>;
   advertised(): AdvertisedCatalog;
   serverVersion(): string;
   sdkVersion(): string;
+}
+
+/** `base` plus every forwarder in `forwarders` (read at each entry, so connections can come and go). */
+export function forwarding(base: Logger, forwarders: ReadonlySet<LogForwarder>): Logger {
+  const entry =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (message: string, data?: JsonObject): void => {
+      base[level](message, data);
+      for (const forward of forwarders) forward(level, message, data);
+    };
+  return { debug: entry('debug'), info: entry('info'), warn: entry('warn'), error: entry('error') };
 }
 
 const runtimes = new WeakMap<ReaServerOptions, Runtime>();
@@ -60,8 +75,8 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
   const registry = createProviderRegistry(options.providers);
   const contracts = sortCatalog([...SERVER_TOOLS, ...(options.tools ?? []), ...registry.tools()]);
   const forwarders = new Set<LogForwarder>();
-  let logger = options.logger;
-  if (!logger) logger = createStderrLogger({ forwarders });
+  const localLogger = options.logger ?? createStderrLogger({});
+  const logger = forwarding(localLogger, forwarders);
   let advertised: AdvertisedCatalog | null = null;
   let serverVersion: string | null = null;
   let sdkVersion: string | null = null;
@@ -72,6 +87,7 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
     contracts,
     byName: new Map(contracts.map((contract) => [contract.name, contract])),
     logger,
+    localLogger,
     forwarders,
     advertised: () => (advertised ??= advertiseCatalog(contracts, config.mcpInputSchemaProfile)),
     serverVersion: () =>

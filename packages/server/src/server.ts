@@ -9,7 +9,7 @@ import type { ServerHost, ServerIdentity, ToolAvailabilityEntry } from './host.j
 import type { LogForwarder } from './logger.js';
 import { checkOutput, encodeFailure, encodeSuccess } from './respond.js';
 import type { ToolResult } from './respond.js';
-import { runtimeOf } from './runtime.js';
+import { forwarding, runtimeOf } from './runtime.js';
 import type { ReaServerOptions, Runtime } from './runtime.js';
 import { ConnectionSession } from './session.js';
 
@@ -45,7 +45,7 @@ export function createReaServer(options: ReaServerOptions): ReaServer {
 
 /** Internal: a connection over a known transport kind (reported by binary_session). */
 export function createConnection(runtime: Runtime, transportKind: ServerIdentity['server']['transport']): ReaServer {
-  const { options, config, logger } = runtime;
+  const { options, config } = runtime;
   const server = new Server(
     { name: options.package.name, version: options.package.version },
     {
@@ -68,6 +68,7 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       .catch(() => undefined);
   };
   runtime.forwarders.add(forward);
+  const logger = runtime.logger;
 
   const host: ServerHost = {
     session,
@@ -178,18 +179,35 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
     else upstream.addEventListener('abort', onAbort, { once: true });
     const token = request.params._meta?.progressToken;
     // Without a token nothing is sent; after cancellation the token is dead, so nothing is sent either.
-    // The last delivery is awaited before the result goes out, so the terminal update precedes it.
-    let delivered: Promise<void> = Promise.resolve();
+    // Notifications of this call (progress, log entries) travel with the request, and every one is
+    // delivered before the result goes out: the terminal progress update precedes the result.
+    let delivered: Promise<unknown> = Promise.resolve();
+    const outbound = (sending: Promise<unknown>): Promise<void> => {
+      const settled = sending.then(
+        () => undefined,
+        () => undefined,
+      );
+      delivered = Promise.all([delivered, settled]);
+      return settled;
+    };
     const progress = createProgressReporter({
       phase: name,
       send: (update) => {
         if (token === undefined || controller.signal.aborted) return;
-        delivered = ctx.mcpReq
-          .notify({ method: 'notifications/progress', params: { progressToken: token, ...update } })
-          .catch(() => undefined);
-        return delivered;
+        return outbound(
+          ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } }),
+        );
       },
     });
+    const callLogger = forwarding(
+      runtime.localLogger,
+      new Set<LogForwarder>([
+        (level, message, data) => {
+          if (!controller.signal.aborted)
+            void outbound(ctx.mcpReq.log(LOG_LEVELS[level], { message, ...(data ?? {}) }, 'rea'));
+        },
+      ]),
+    );
     const run = async (): Promise<ToolResult> => {
       const contract = runtime.byName.get(name);
       try {
@@ -206,7 +224,7 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
             platform: process.platform,
             signal: controller.signal,
             progress,
-            logger,
+            logger: callLogger,
             ledger: session.ledger,
             clientFeatures: clientFeaturesOf(server),
           },

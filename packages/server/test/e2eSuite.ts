@@ -298,6 +298,23 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       expect(wire.filter((m) => m['method'] === 'notifications/progress')).toEqual([]);
     });
 
+    it('should send tool log entries to MCP logging at the level the client set', async () => {
+      const wire = connected.received;
+      await client.setLoggingLevel('info');
+      wire.length = 0;
+      valueOf(await call(client, 'slow_count', { steps: 1, delay_ms: 1 }));
+      const logged = wire.filter((m) => m['method'] === 'notifications/message').map((m) => m['params']);
+      expect(logged).toContainEqual({
+        level: 'info',
+        logger: 'rea',
+        data: { message: 'stand-in counting finished', steps: 1 },
+      });
+      await client.setLoggingLevel('error');
+      wire.length = 0;
+      valueOf(await call(client, 'slow_count', { steps: 1, delay_ms: 1 }));
+      expect(wire.filter((m) => m['method'] === 'notifications/message')).toEqual([]);
+    });
+
     it('should abort a cancelled call and record nothing', async () => {
       valueOf(await call(client, 'close_binary'));
       const controller = new AbortController();

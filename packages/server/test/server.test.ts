@@ -160,3 +160,51 @@ describe('createReaServer', () => {
     }
   });
 });
+
+describe('close_binary', () => {
+  it('should clear the ledger and report cleanup_incomplete when the provider cannot release what it owns', async () => {
+    const { createAnalysisProfile } = await import('@rea/evidence');
+    const leaky: Provider = {
+      id: 'leaky',
+      name: 'Leaky engine (test only)',
+      version: '0.0.0',
+      kind: 'deep',
+      embedded: true,
+      capabilities: [],
+      probe: async () => ({ status: 'ready' }),
+      tools: () => [],
+      open: async () => ({
+        provider: { id: 'leaky', name: 'Leaky engine (test only)', version: '1' },
+        analysis_profile: createAnalysisProfile({ name: 'leaky', version: '1', settings: {} }),
+        session: null,
+        close: async () => {
+          const { ReaError } = await import('@rea/evidence');
+          throw new ReaError('cleanup_incomplete', 'A temp directory remains.', {
+            details: { remaining: [{ kind: 'temp-directories', identifiers: ['/tmp/rea-leaky-x'] }] },
+          });
+        },
+      }),
+    };
+    const server = createReaServer({ providers: [leaky], package: { name: 'unit', version: '1' }, env: {} });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'unit', version: '1' });
+    await client.connect(clientSide);
+    const opened = await client.callTool({ name: 'open_binary', arguments: { path: process.argv[1]! } });
+    expect(opened.isError).toBeFalsy();
+    const closed = await client.callTool({ name: 'close_binary', arguments: {} });
+    expect(closed.isError).toBe(true);
+    const error = JSON.parse((closed.content as Array<{ text: string }>)[0]!.text) as {
+      error: { code: string; details: { remaining: Array<{ kind: string }> } };
+    };
+    expect(error.error.code).toBe('cleanup_incomplete');
+    expect(error.error.details.remaining.map((r) => r.kind)).toEqual(['temp-directories']);
+    const session = (await client.callTool({ name: 'binary_session', arguments: {} })).structuredContent as {
+      target: unknown;
+      analysis_provider_binding: unknown;
+      ledger: { records: number };
+    };
+    expect(session).toMatchObject({ target: null, analysis_provider_binding: null, ledger: { records: 0 } });
+    await client.close();
+  });
+});
