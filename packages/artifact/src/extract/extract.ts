@@ -134,6 +134,9 @@ function asarReader(source: ByteSource, companion: string, signal: AbortSignal |
   };
 }
 
+/** Commits in flight at once: small files are written on the thread pool while the next is decoded. */
+const WRITE_WINDOW = 32;
+
 async function materialize(
   writer: StagedWriter,
   entries: PlannedEntry<unknown>[],
@@ -146,33 +149,54 @@ async function materialize(
     skipped: [],
     integrity_contradictions: [],
   };
-  for (const entry of entries) {
-    throwIfAborted(signal, 'extraction');
-    if (entry.kind === 'directory') writer.directory(entry.path);
-    if (entry.kind === 'symlink') result.skipped.push({ path: entry.path, reason: 'symlinks are not materialized' });
-    if (entry.kind !== 'file') continue;
-    const file = writer.open(entry.path, entry.executable);
-    try {
-      const observed = await read(entry, (chunk) => file.write(chunk));
-      if (observed.contradiction) {
-        if (policy === 'fail-closed') throw integrityMismatch(observed.contradiction, 'extract_artifact');
-        result.integrity_contradictions.push(contradictionRecord(observed.contradiction, false));
+  const inflight = new Set<Promise<void>>();
+  let failure: unknown = null;
+  try {
+    for (const entry of entries) {
+      throwIfAborted(signal, 'extraction');
+      if (failure !== null) throw failure;
+      if (entry.kind === 'directory') writer.directory(entry.path);
+      if (entry.kind === 'symlink') result.skipped.push({ path: entry.path, reason: 'symlinks are not materialized' });
+      if (entry.kind !== 'file') continue;
+      const file = writer.open(entry.path, entry.executable);
+      let observed: Awaited<ReturnType<Reader>>;
+      try {
+        observed = await read(entry, (chunk) => file.write(chunk));
+        if (observed.contradiction) {
+          if (policy === 'fail-closed') throw integrityMismatch(observed.contradiction, 'extract_artifact');
+          result.integrity_contradictions.push(contradictionRecord(observed.contradiction, false));
+        }
+        if (observed.sha256 === null) throw integrityMismatch(observed.contradiction!, 'extract_artifact');
+      } catch (error) {
+        await file.abort();
+        throw error;
       }
-      if (observed.sha256 === null) throw integrityMismatch(observed.contradiction!, 'extract_artifact');
-      await file.commit();
-      const unpacked = (entry.handle as { unpacked?: unknown }).unpacked === true;
-      result.files.push({
+      const record = {
         path: entry.path,
         size: observed.size,
         sha256: observed.sha256,
-        unpacked,
-        integrity: observed.contradiction ? 'contradicted' : 'verified',
-      });
-    } catch (error) {
-      await file.abort();
-      throw error;
+        unpacked: (entry.handle as { unpacked?: unknown }).unpacked === true,
+        integrity: observed.contradiction ? ('contradicted' as const) : ('verified' as const),
+      };
+      const commit: Promise<void> = file.commit().then(
+        () => {
+          result.files.push(record);
+          inflight.delete(commit);
+        },
+        async (error: unknown) => {
+          failure ??= error;
+          inflight.delete(commit);
+          await file.abort();
+        },
+      );
+      inflight.add(commit);
+      if (inflight.size >= WRITE_WINDOW) await Promise.race(inflight);
     }
+  } finally {
+    // Every write settles before returning or failing, so cleanup never races a late write.
+    await Promise.allSettled([...inflight]);
   }
+  if (failure !== null) throw failure;
   return result;
 }
 

@@ -1,6 +1,6 @@
-import { createWriteStream, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join, resolve, sep } from 'node:path';
 import { unsafePath } from '../errors.js';
@@ -47,8 +47,8 @@ export class StagedWriter {
   }
 
   /**
-   * Opens a staged file. A file that arrives in one chunk is written with one synchronous call (the
-   * common case of small entries); a larger one is streamed. `commit` renames it into place.
+   * Opens a staged file. A file that arrives in one chunk is written with one call (the common case of
+   * small entries); a larger one is streamed. `commit` renames it into place.
    */
   open(path: string, executable: boolean): StagedFile {
     const target = this.destination(path);
@@ -86,8 +86,8 @@ export class StagedWriter {
       },
       async commit() {
         if (stream === null) {
-          writeFileSync(temp, pending ?? Buffer.alloc(0), { flag: 'wx', mode });
-          renameSync(temp, target);
+          await writeFile(temp, pending ?? Buffer.alloc(0), { flag: 'wx', mode });
+          await rename(temp, target);
           return;
         }
         const s: WriteStream = stream;
