@@ -12,6 +12,8 @@ import type { EvidenceRecord } from './evidence.js';
 export interface ExportBundleOptions {
   /** Stops serialization between records and writes; the staging file is removed and nothing is published. */
   signal?: AbortSignal;
+  /** Called after each record is written, with the records and bytes written so far. */
+  onProgress?: (progress: { records: number; bytes: number }) => void;
 }
 
 /** What a published bundle holds. */
@@ -148,6 +150,7 @@ export async function exportBundle(
       writeCanonicalJson(record, (chunk) => packer.add(chunk));
       count += 1;
       await flush();
+      options.onProgress?.({ records: count, bytes: byteSize });
     }
     packer.add(BUNDLE_TAIL);
     await flush();

@@ -2,6 +2,8 @@ import { RetainedEvidenceRefSchema, verifyEvidence } from './evidence.js';
 import type { EvidenceRecord, RetainedEvidenceRef } from './evidence.js';
 import { exportBundle } from './exportBundle.js';
 import type { ExportBundleOptions, ExportBundleResult } from './exportBundle.js';
+import { importBundle } from './importBundle.js';
+import type { ImportBundleOptions } from './importBundle.js';
 import { ReaError } from './reaError.js';
 import { matchesSummaryFilters, parseSummaryFilters, summarizeEvidence } from './summary.js';
 import type { EvidenceSummary, SummaryFilters } from './summary.js';
@@ -70,6 +72,11 @@ export interface SessionLedger {
    * exceed a bound, nothing is retained and `resource_constraint` is thrown.
    */
   merge(records: Iterable<EvidenceRecord<unknown>>): LedgerMergeResult;
+  /**
+   * Reads a bundle file with `importBundle` (same options and errors) and merges its records, all or
+   * nothing; identical records already retained are idempotent.
+   */
+  importBundle(path: string, options?: ImportBundleOptions): Promise<LedgerMergeResult>;
   /** Exports every retained record as a bundle; see `exportBundle`. */
   exportBundle(destination: string, options?: ExportBundleOptions): Promise<ExportBundleResult>;
   /** Drops every record (`close_binary`) and returns how many there were. */
@@ -182,6 +189,10 @@ export function createSessionLedger(options: SessionLedgerOptions = {}): Session
       }
       admit([...fresh.values()]);
       return { added: [...fresh.keys()], already_present };
+    },
+    async importBundle(path, options) {
+      const bundle = await importBundle(path, options);
+      return ledger.merge(bundle.records);
     },
     exportBundle(destination, options) {
       return exportBundle(ledger.list(), destination, options);

@@ -40,8 +40,12 @@ describe('exportBundle', () => {
           yield record;
         }
       }
-      const result = await exportBundle(lazy(), destination);
+      const progress: Array<{ records: number; bytes: number }> = [];
+      const result = await exportBundle(lazy(), destination, { onProgress: (p) => progress.push(p) });
       expect(result.record_count).toBe(3);
+      expect(progress.map((p) => p.records)).toEqual([1, 2, 3]);
+      // Bytes grow with each record; the closing text is written after the last report.
+      expect(progress[2]!.bytes).toBe(result.byte_size - '],"version":1}'.length);
       const imported = await importBundle(destination);
       expect(imported.records.map((r) => r.evidence_id)).toEqual(records().map((r) => r.evidence_id));
     }));
@@ -135,6 +139,13 @@ describe('importBundle', () => {
       const target = createSessionLedger();
       expect(target.merge(bundle.records).added).toEqual(source.list().map((r) => r.evidence_id));
       expect(target.merge((await importBundle(path)).records).added).toEqual([]);
+      expect(await target.importBundle(path)).toEqual({
+        added: [],
+        already_present: source.list().map((r) => r.evidence_id),
+      });
+      const fresh = createSessionLedger({ maxRecords: 2 });
+      expect((await rejected(fresh.importBundle(path))).code).toBe('resource_constraint');
+      expect(fresh.size).toBe(0);
       expect(target.size).toBe(3);
       expect(target.bytes).toBe(source.bytes);
     }));
