@@ -1,9 +1,20 @@
 import { expect, it } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
 import { parseBinaryLayout, parseBinaryLayoutFile } from '@rea/artifact';
 import type { BinaryLayout } from '@rea/artifact';
-import { skipUnless, toolsMissing } from '@rea/test-helpers';
+import { skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
 import * as fx from './fixtures.js';
+
+function outcome(parse: () => BinaryLayout): unknown {
+  try {
+    return plain(parse());
+  } catch (error) {
+    const { code, details } = error as { code?: unknown; details?: Record<string, unknown> };
+    return { code, reason: details?.['reason'], format: details?.['format'] };
+  }
+}
 
 function plain(layout: BinaryLayout): Omit<BinaryLayout, 'readAt'> {
   const { readAt: _readAt, ...rest } = layout;
@@ -50,5 +61,29 @@ skipUnless(
 
   it('should refuse an empty file as the in-memory parser does', () => {
     expect(() => parseBinaryLayoutFile('/dev/null')).toThrow(expect.objectContaining({ code: 'unsupported_target' }));
+  });
+
+  it('should agree with the in-memory parser on mutated binaries, error for error', async () => {
+    const corpus = [fx.elfX64Pie, fx.elfPpcShared, fx.peX64Exe, fx.machoFat].map((build) => readFileSync(build()));
+    await withTempDir((dir) => {
+      const path = join(dir, 'mutated');
+      fc.assert(
+        fc.property(
+          fc.nat({ max: corpus.length - 1 }),
+          fc.array(fc.record({ at: fc.nat({ max: 4095 }), value: fc.integer({ min: 0, max: 255 }) }), { maxLength: 8 }),
+          fc.option(fc.nat(), { nil: undefined }),
+          (file, writes, truncate) => {
+            const original = corpus[file]!;
+            const bytes = Buffer.from(
+              truncate === undefined ? original : original.subarray(0, truncate % original.length),
+            );
+            for (const { at, value } of writes) if (at < bytes.length) bytes[at] = value;
+            writeFileSync(path, bytes);
+            expect(outcome(() => parseBinaryLayoutFile(path))).toEqual(outcome(() => parseBinaryLayout(bytes)));
+          },
+        ),
+        { numRuns: 300, seed: 1130 },
+      );
+    });
   });
 });
