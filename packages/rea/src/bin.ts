@@ -5,6 +5,9 @@
 // broken that the CLI itself cannot load (still one line, never a stack trace).
 import { readPackageInfo } from './version.js';
 
+// A reader that goes away (`rea --llms | head`) ends the output, not with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => process.exit(error.code === 'EPIPE' ? 0 : 1));
+
 const argv = process.argv.slice(2);
 const only = argv.length === 1 ? argv[0] : undefined;
 

@@ -203,6 +203,15 @@ describe('rea executable', () => {
     expect(compact.tools.map((t) => t.name)).toEqual(full.tools.map((t) => t.name));
   });
 
+  it('should end quietly when the reader of its output goes away', async () => {
+    for (const args of [['--help'], ['--llms']]) {
+      const { child, done } = start(bin, args);
+      child.stdout!.once('data', () => child.stdout!.destroy());
+      const result = await done;
+      expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+    }
+  });
+
   it('should refuse a missing path with not_found and no stack', async () => {
     const result = await rea(['analyze', '/nonexistent/rea-target']);
     expect(result.code).toBe(3);
