@@ -264,3 +264,17 @@ describe('entries that cannot be read', () => {
     });
   });
 });
+
+describe('failure after many files were written', () => {
+  it('should remove everything when a late entry contradicts its CRC, with writes still in flight', async () => {
+    await withTempDir(async (tmp) => {
+      const specs: ZipSpec[] = Array.from({ length: 300 }, (_, i) => ({
+        name: `d${i % 7}/f${i}.txt`,
+        data: Buffer.from(`file ${i}`),
+      }));
+      specs.push({ name: 'late.bin', data: randomBytes(2000), crc: 3 });
+      const error = await extractRefused(tmp, buildZip(specs));
+      expect(error).toMatchObject({ code: 'artifact_integrity_mismatch', details: { path: 'late.bin' } });
+    });
+  });
+});
