@@ -172,6 +172,22 @@ describe('selectAnalysisView', () => {
     expect(past.details).toEqual({ reason: 'offset-out-of-range', offset: 4, total: 3 });
   });
 
+  it('should address a root array as $ and array elements by index in dot paths', () => {
+    const list = recordWith([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+    expect(selectAnalysisView(list, { view: 'summary' })).toMatchObject({
+      summary: { sections: {}, collections: { $: 3 } },
+    });
+    expect(selectAnalysisView(list, { view: 'page', collection: '$', offset: 1, limit: 1 })).toMatchObject({
+      items: [{ id: 'b' }],
+      coverage: { next_offset: 2 },
+    });
+    expect(selectAnalysisView(parent, { view: 'section', section: 'modules.1.name' })).toMatchObject({ value: 'a.js' });
+    expect(caught(() => selectAnalysisView(parent, { view: 'section', section: 'modules.01' })).code).toBe('not_found');
+    expect(caught(() => selectAnalysisView(parent, { view: 'section', section: 'constructor' })).code).toBe(
+      'not_found',
+    );
+  });
+
   it('should carry the parent coverage into views of a partial record', () => {
     const partial = sealEvidence({
       ...functionObservation('0x1'),
