@@ -18,8 +18,35 @@ if (only === '--version' || only === '-V') {
   process.stdout.write(HELP_TEXT);
 } else {
   let status: number;
+  // Until the CLI takes over the signals, nothing has started: a signal just ends the process as
+  // cancelled (in the error model's shape when JSON was asked for).
+  const early = (signal: NodeJS.Signals): void => {
+    const json = argv.some(
+      (a, i) => a === '--json' || a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'),
+    );
+    const message = `Cancelled by ${signal} before anything started.`;
+    if (json) {
+      const error = {
+        code: 'cancelled',
+        message,
+        operation: null,
+        retryable: true,
+        remediation: 'Call again when ready.',
+        details: { phase: 'startup', signal },
+      };
+      process.stdout.write(`${JSON.stringify({ error }, null, 2)}\n`);
+    } else {
+      process.stderr.write(`rea: error [cancelled]: ${message}\n`);
+    }
+    process.exit(130);
+  };
+  process.on('SIGINT', early);
+  process.on('SIGTERM', early);
   try {
     const { main } = await import('./main.js');
+    // main() installs the CLI's own handlers synchronously, before its first await.
+    process.off('SIGINT', early);
+    process.off('SIGTERM', early);
     status = await main(argv);
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -201,6 +201,35 @@ describe('rea executable', () => {
     expect(full.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(compact.profile).toBe('compact');
     expect(compact.tools.map((t) => t.name)).toEqual(full.tools.map((t) => t.name));
+  });
+
+  it('should cancel a real tool on SIGINT with status 130 once it is reading its input', async () => {
+    await withTempDir(async (dir) => {
+      const big = join(dir, 'big.bin');
+      writeFileSync(big, '');
+      truncateSync(big, 16 * 1024 ** 3); // sparse: hashing it takes long, storing it takes nothing
+      const { child, done } = start(bin, ['inspect-artifact', big, '--format', 'json']);
+      const reading = (): boolean => {
+        try {
+          return readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
+            try {
+              return readlinkSync(`/proc/${child.pid}/fd/${fd}`) === big;
+            } catch {
+              return false;
+            }
+          });
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 1200 && !reading(); i += 1) await new Promise((r) => setTimeout(r, 25));
+      expect(reading()).toBe(true);
+      child.kill('SIGINT');
+      const result = await done;
+      expect(result.code).toBe(130);
+      expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'cancelled', operation: 'inspect_artifact' } });
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    });
   });
 
   it('should end quietly when the reader of its output goes away', async () => {
