@@ -4,6 +4,7 @@ import type { ElfContext, ElfSectionHeader } from './elfContext.js';
 const EM_386 = 3;
 const EM_X86_64 = 62;
 const EM_AARCH64 = 183;
+const EM_ARM = 40;
 const SHF_ALLOC = 2;
 const SHF_EXECINSTR = 4;
 
@@ -12,6 +13,7 @@ const SLOT_TYPES: Record<number, readonly number[]> = {
   [EM_X86_64]: [7, 6],
   [EM_386]: [7, 6],
   [EM_AARCH64]: [1026, 1025],
+  [EM_ARM]: [22, 21],
 };
 
 /** GOT slot address → imported symbol name, from the allocated (dynamic) relocation sections. */
@@ -124,9 +126,35 @@ function scanAarch64(context: ElfContext, slots: Map<number, string>, found: Map
   }
 }
 
+/** An ARM modified immediate: an 8-bit value rotated right by twice the 4-bit rotation. */
+function armImmediate(insn: number): number {
+  const value = insn & 0xff;
+  const rotation = ((insn >>> 8) & 0xf) * 2;
+  return rotation === 0 ? value : ((value >>> rotation) | (value << (32 - rotation))) >>> 0;
+}
+
+/** ARM (A32): `add ip, pc, #a; add ip, ip, #b; ldr pc, [ip, #c]!` stubs, the slot at pc + 8 + a + b + c. */
+function scanArm(context: ElfContext, slots: Map<number, string>, found: Map<string, number>): void {
+  const r = context.reader;
+  for (const section of pltSections(context)) {
+    for (let o = section.offset; o + 12 <= section.offset + section.size; o += 4) {
+      const first = r.u32(o);
+      if ((first & 0xfffff000) >>> 0 !== 0xe28fc000) continue;
+      const second = r.u32(o + 4);
+      const third = r.u32(o + 8);
+      if ((second & 0xfffff000) >>> 0 !== 0xe28cc000 || (third & 0xfffff000) >>> 0 !== 0xe5bcf000) continue;
+      const pc = section.address + (o - section.offset);
+      const slot = (pc + 8 + armImmediate(first) + armImmediate(second) + (third & 0xfff)) >>> 0;
+      const name = slots.get(slot);
+      if (name !== undefined && !found.has(name)) found.set(name, pc);
+    }
+  }
+}
+
 /**
  * Resolves PLT stubs to the names of the symbols they jump through: symbol name → stub address.
- * Supports x86-64 (.plt, .plt.sec, .plt.got), i386 (absolute and %ebx-relative) and AArch64 .plt.
+ * Supports x86-64 (.plt, .plt.sec, .plt.got), i386 (absolute and %ebx-relative), AArch64 and ARM
+ * (A32 three-instruction stubs) .plt.
  */
 export function resolveElfPlt(context: ElfContext): Map<string, number> {
   const found = new Map<string, number>();
@@ -134,6 +162,7 @@ export function resolveElfPlt(context: ElfContext): Map<string, number> {
   const slots = slotNames(context);
   if (slots.size === 0) return found;
   if (context.machine === EM_AARCH64) scanAarch64(context, slots, found);
+  else if (context.machine === EM_ARM) scanArm(context, slots, found);
   else scanX86(context, slots, found);
   return found;
 }

@@ -35,7 +35,7 @@ const InputSchema = z.strictObject({
 });
 
 type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
-const ELF_PLT_MACHINES = new Set(['EM_X86_64', 'EM_386', 'EM_AARCH64']);
+const ELF_PLT_MACHINES = new Set(['EM_X86_64', 'EM_386', 'EM_AARCH64', 'EM_ARM']);
 
 function readError(path: string, error: unknown): ReaError {
   const code = (error as { code?: string }).code;

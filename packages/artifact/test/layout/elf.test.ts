@@ -1,4 +1,5 @@
 import { expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseBinaryLayout } from '@rea/artifact';
@@ -208,6 +209,49 @@ skipUnless(toolsMissing('clang', 'ld.lld', 'llvm-readobj', 'objdump'))(
       expect([ppc64.endianness, ppc64.bits]).toEqual(['big', 64]);
       const mips = expectMatchesReadobj(fx.elfMipsObject());
       expect([mips.endianness, mips.bits, mips.machine]).toEqual(['big', 32, 'EM_MIPS']);
+    });
+  },
+);
+
+/**
+ * ARM PLT stubs as LLVM's own disassembler decodes them (`add r12, pc, #a, #ra; add r12, r12, #b, #rb;
+ * ldr pc, [r12, #c]!`), resolved to names through `llvm-readelf -r`: name → stub address.
+ */
+function armStubsFromLlvm(path: string): Map<string, number> {
+  const slots = new Map<number, string>();
+  for (const line of execFileSync('llvm-readelf', ['-r', path], { encoding: 'utf8' }).split('\n')) {
+    const match = /^([0-9a-f]+)\s+[0-9a-f]+\s+R_ARM_JUMP_SLOT\s+[0-9a-f]+\s+(\S+)/.exec(line);
+    if (match) slots.set(Number.parseInt(match[1]!, 16), match[2]!);
+  }
+  const lines = execFileSync('llvm-objdump', ['-d', '--section=.plt', path], { encoding: 'utf8' }).split('\n');
+  const rotated = (value: number, rotation: number) =>
+    rotation === 0 ? value : ((value >>> rotation) | (value << (32 - rotation))) >>> 0;
+  const stubs = new Map<string, number>();
+  for (let i = 0; i + 2 < lines.length; i += 1) {
+    const a = /^\s*([0-9a-f]+):.*\tadd\tr12, pc, #(\d+), #(\d+)/.exec(lines[i]!);
+    const b = /\tadd\tr12, r12, #(\d+), #(\d+)/.exec(lines[i + 1]!);
+    const c = /\tldr\tpc, \[r12, #(\d+)\]!/.exec(lines[i + 2]!);
+    if (!a || !b || !c) continue;
+    const pc = Number.parseInt(a[1]!, 16);
+    const slot = pc + 8 + rotated(Number(a[2]), Number(a[3])) + rotated(Number(b[1]), Number(b[2])) + Number(c[1]);
+    const name = slots.get(slot);
+    if (name) stubs.set(name, pc);
+  }
+  return stubs;
+}
+
+skipUnless(toolsMissing('clang', 'ld.lld', 'llvm-readobj', 'llvm-readelf', 'llvm-objdump'))(
+  'ELF layout (ARM, ld.lld)',
+  () => {
+    it('should match llvm-readobj and resolve A32 PLT stubs as LLVM decodes them', () => {
+      const path = fx.elfArmShared();
+      const layout = expectMatchesReadobj(path);
+      expect([layout.architecture, layout.bits, layout.machine]).toEqual(['arm', 32, 'EM_ARM']);
+      const expected = armStubsFromLlvm(path);
+      expect(expected.size).toBeGreaterThanOrEqual(4);
+      expect(new Map(layout.imports.filter((i) => i.address !== null).map((i) => [i.name, i.address]))).toEqual(
+        expected,
+      );
     });
   },
 );

@@ -231,3 +231,14 @@ export const machoFat = (): string =>
 
 /** A 32-bit i386 Mach-O object. */
 export const machoI386Object = (): string => machoObject('i386-apple-macos10.13');
+
+/** 32-bit ARM (A32) shared object linked by ld.lld. */
+export const elfArmShared = (): string => {
+  const object = compileFixture({
+    source: source('hello.c'),
+    compiler: 'clang',
+    args: [...quiet, '--target=arm-linux-gnueabihf', '-marm', '-fPIC', '-O1', '-c'],
+    output: 'hello-arm.o',
+  });
+  return compileFixture({ source: object, compiler: 'ld.lld', args: ['-shared'], output: 'libhello-arm.so' });
+};
