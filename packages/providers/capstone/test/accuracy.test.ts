@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
-import { FIXTURES, allProcedures, nmFunctions, objdumpCalls, openWithCapstone, portCalls } from './support.js';
+import {
+  FIXTURES,
+  allProcedures,
+  nmFunctions,
+  objdumpCalls,
+  openWithCapstone,
+  portCalls,
+  writeManyFunctions,
+} from './support.js';
 
 const sample = join(FIXTURES, 'sample.c');
 
@@ -96,6 +104,39 @@ async function checkFreestanding(file: string, nm: string, objdump: string, main
   }
 }
 
+skipUnless(toolsMissing('gcc', 'nm', 'strip'))('stripped discovery without unwind tables', () => {
+  it('recovers at least 90% of 1,200 chained functions from call targets alone and reports precision', async () => {
+    const debug = compileFixture({
+      source: writeManyFunctions(1200),
+      compiler: 'gcc',
+      args: ['-O1', '-fno-inline', '-fno-asynchronous-unwind-tables', '-fno-unwind-tables'],
+      output: 'many-nounwind',
+    });
+    const stripped = compileFixture({
+      source: debug,
+      compiler: 'strip',
+      args: ['-s'],
+      output: 'many-nounwind-stripped',
+    });
+    const truth = nmFunctions('nm', debug);
+    const opened = await openWithCapstone(stripped);
+    try {
+      const procs = (await allProcedures(opened.port)).filter((p) => p.kind !== 'import');
+      const found = new Set(procs.map((p) => Number.parseInt(p.address.slice(2), 16)));
+      const hits = [...truth.keys()].filter((a) => found.has(a)).length;
+      const recall = hits / truth.size;
+      const precision = procs.filter((p) => truth.has(Number.parseInt(p.address.slice(2), 16))).length / procs.length;
+      console.info(
+        `stripped x86-64 ELF without unwind tables: recall ${(recall * 100).toFixed(1)}% (${hits}/${truth.size}), precision ${(precision * 100).toFixed(1)}% (${procs.length} procedures)`,
+      );
+      expect(truth.size).toBeGreaterThan(1200);
+      expect(recall).toBeGreaterThanOrEqual(0.9);
+    } finally {
+      await opened.session.close(new AbortController().signal);
+    }
+  });
+});
+
 skipUnless(toolsMissing('aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-objdump', 'aarch64-linux-gnu-nm'))(
   'AArch64 ELF (cross gcc)',
   () => {
@@ -110,6 +151,28 @@ skipUnless(toolsMissing('aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-objdump', 'a
     });
   },
 );
+
+skipUnless(toolsMissing('gcc', 'objdump', 'nm'))('x86 (32-bit) ELF (gcc -m32)', () => {
+  it('finds every function, matches objdump direct calls, resolves absolute string references', async () => {
+    const file = compileFixture({
+      source: freestanding,
+      compiler: 'gcc',
+      args: [
+        '-m32',
+        '-O2',
+        '-fno-inline',
+        '-nostdlib',
+        '-static',
+        '-ffreestanding',
+        '-fno-builtin',
+        '-fno-pie',
+        '-no-pie',
+      ],
+      output: 'freestanding-x86',
+    });
+    await checkFreestanding(file, 'nm', 'objdump');
+  });
+});
 
 skipUnless(toolsMissing('clang', 'ld64.lld-14', 'llvm-nm', 'llvm-objdump'))('thin Mach-O (clang + ld64.lld)', () => {
   for (const [arch, target] of [
@@ -176,6 +239,33 @@ skipUnless(toolsMissing('x86_64-w64-mingw32-gcc', 'x86_64-w64-mingw32-objdump', 
         expect([...(await portCalls(opened.port))].sort()).toEqual(
           [...objdumpCalls('x86_64-w64-mingw32-objdump', file)].sort(),
         );
+        const signal = new AbortController().signal;
+        const thunk = await opened.port.procedure((await opened.port.addressOf('GetLastError', signal))!, signal);
+        expect(thunk).toMatchObject({ kind: 'thunk', library: 'KERNEL32.dll' });
+        const called = [];
+        for (const p of await allProcedures(opened.port)) {
+          const info = await opened.port.procedure(p.address, signal);
+          if (info?.kind === 'thunk' && info.caller_count > 0) called.push(info);
+        }
+        expect(called.length).toBeGreaterThan(3);
+        const stripped = await openWithCapstone(
+          compileFixture({
+            source: file,
+            compiler: 'x86_64-w64-mingw32-strip',
+            args: ['-s'],
+            output: 'sample-stripped.exe',
+          }),
+        );
+        try {
+          // Without the COFF symbol table, each called thunk is still named by the import it jumps through.
+          for (const t of called)
+            expect({ name: t.name, address: await stripped.port.addressOf(t.name, signal) }).toEqual({
+              name: t.name,
+              address: t.address,
+            });
+        } finally {
+          await stripped.session.close(signal);
+        }
       } finally {
         await opened.session.close(new AbortController().signal);
       }

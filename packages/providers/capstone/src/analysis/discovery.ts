@@ -111,6 +111,12 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
       const t = table.target[i]!;
       if (!seeds.has(t) && instructionAt(table, t) >= 0)
         offer(t, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
+    } else if (table.flow[i] === Flow.Jump) {
+      // A tail jump to an import thunk (`jmp [slot]`) reaches a procedure of its own.
+      const k = instructionAt(table, table.target[i]!);
+      if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref[k]!)) {
+        offer(table.address[k]!, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
+      }
     }
   }
   const sized = [...seeds.entries()]
@@ -147,15 +153,18 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
     const sectionEnd = section.address + Math.min(section.size, section.fileSize);
     const next = Math.min(starts[k + 1] ?? sectionEnd, sectionEnd);
     const end = seed.size > 0 ? Math.min(start + seed.size, next) : next;
-    const name = seed.name ?? (start === layout.entry ? 'entry' : null);
+    // A procedure that only jumps through an import slot is a thunk for that import (PE `jmp [__imp_x]`).
+    const first = instructionAt(table, start);
+    const thunkOf = first >= 0 && table.flow[first] === Flow.IndirectJump ? slots.get(table.ref[first]!) : undefined;
+    const name = seed.name ?? thunkOf?.name ?? (start === layout.entry ? 'entry' : null);
     procedures.push({
       start,
       end: Math.max(end, start + 1),
       name: name ?? `sub_${start.toString(16)}`,
       synthetic: name === null,
-      kind: seed.kind,
+      kind: thunkOf && seed.kind === 'function' ? 'thunk' : seed.kind,
       source: seed.source,
-      library: seed.library,
+      library: seed.library ?? thunkOf?.library ?? null,
     });
   }
   return { table, procedures, stubs, slots };
