@@ -13,13 +13,16 @@ export const artifactTools: readonly AnyToolContract[] = Object.freeze([
   inspectBinaryLayoutTool,
 ]);
 
-/** Capabilities the artifact provider declares. */
+/**
+ * Capabilities the artifact provider declares on every host. `dmg` is added on macOS only, where
+ * `hdiutil` can attach images; elsewhere DMG inventory refuses with `capability_unavailable`
+ * (`details.capability: "dmg"`).
+ */
 export const ARTIFACT_CAPABILITIES = Object.freeze([
   'artifact-comparison',
   'artifact-extraction',
   'artifact-inventory',
   'asar',
-  'dmg',
   'zip',
 ] as const);
 
@@ -27,6 +30,8 @@ export const ARTIFACT_CAPABILITIES = Object.freeze([
 export interface ArtifactProviderOptions {
   /** Extra tool contracts contributed by this package (e.g. binary layout), merged and sorted. */
   extraTools?: readonly AnyToolContract[];
+  /** The host platform, which decides the `dmg` capability; default `process.platform`. */
+  platform?: NodeJS.Platform;
 }
 
 /**
@@ -42,7 +47,10 @@ export function createArtifactProvider(options: ArtifactProviderOptions = {}): T
     id: 'artifact',
     name: '@rea/artifact',
     version: ARTIFACT_PACKAGE_VERSION,
-    capabilities: ARTIFACT_CAPABILITIES,
+    capabilities:
+      (options.platform ?? process.platform) === 'darwin'
+        ? [...ARTIFACT_CAPABILITIES, 'dmg'].sort()
+        : ARTIFACT_CAPABILITIES,
     probe: () => Promise.resolve({ status: 'ready' as const, version: ARTIFACT_PACKAGE_VERSION }),
     tools: () => tools,
   });

@@ -93,7 +93,7 @@ describe('DMG images', () => {
       const error = await inspectArtifact(image, { platform: 'linux' }).catch((e: unknown) => e);
       expect(error).toMatchObject({
         code: 'capability_unavailable',
-        details: { capability: 'dmg-mount', platform: 'linux' },
+        details: { capability: 'dmg', platform: 'linux' },
       });
       expect((error as { remediation: string }).remediation).toMatch(/macOS/);
     });

@@ -26,7 +26,7 @@ export function dmgUnavailable(platform: NodeJS.Platform): ReaError {
     'capability_unavailable',
     `DMG images can only be inventoried on macOS (this host is ${platform}).`,
     {
-      details: { capability: 'dmg-mount', platform, alternatives: [] },
+      details: { capability: 'dmg', platform, alternatives: [] },
       remediation:
         'Run inspect_artifact on a macOS host (it uses hdiutil), or convert the image to a directory there first.',
     },
