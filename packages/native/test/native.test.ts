@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { NATIVE_CAPABILITIES, createNativeTools, formatAddress, parseAddress } from '@rea/native';
 import { executeTool } from '@rea/provider-kit';
 import type { AnyToolContract } from '@rea/provider-kit';
-import { isReaError } from '@rea/evidence';
+import { ReaError, isReaError } from '@rea/evidence';
 import { contextFor, scriptedPort } from './scriptedPort.js';
 
 const tools = new Map<string, AnyToolContract>(createNativeTools().map((t) => [t.name, t]));
@@ -100,6 +100,34 @@ describe('native tools on a scripted stand-in port', () => {
     expect(nodes[0]!.limitations.map((l) => l.kind)).toEqual(['indirect-call']);
     expect(nodes[2]!.limitations).toEqual([]);
     expect(g.coverage.status).toBe('partial');
+  });
+
+  it('keeps a provider-limited read on its node in get_call_graph and in trace_call_path residual_unknowns', async () => {
+    const port = scriptedPort(ALL);
+    const callees = port.callees.bind(port);
+    port.callees = async (p, signal) => {
+      if (p === '0x1010')
+        throw new ReaError('provider_timeout', 'The engine did not answer in time.', {
+          details: { provider_id: 'scripted' },
+        });
+      return callees(p, signal);
+    };
+    const context = contextFor(port);
+    const g = await outcome('get_call_graph', { procedure: 'main', depth: 5 }, context);
+    const nodes = g.normalized_result['nodes'] as Array<{
+      name: string;
+      calls?: unknown;
+      limitations: Array<{ kind: string }>;
+    }>;
+    expect(nodes.map((n) => n.name)).toEqual(['main', 'work']);
+    expect(nodes[1]!.limitations.map((l) => l.kind)).toEqual(['provider-limited']);
+    expect(g.coverage.status).toBe('partial');
+    const t = await outcome('trace_call_path', { from: 'main', to: 'leaf' }, context);
+    expect(t.normalized_result['paths']).toEqual([]);
+    expect(t.normalized_result['truncated']).toBe(true);
+    expect(t.normalized_result['residual_unknowns']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ node: '0x1010', kind: 'provider-limited' })]),
+    );
   });
 
   it('trace_call_path reports limited expansions in residual_unknowns and sets truncated', async () => {

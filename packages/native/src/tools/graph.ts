@@ -1,4 +1,4 @@
-import { throwIfAborted } from '@rea/evidence';
+import { isReaError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { LimitationSchemaLike, ProcedureSelectorSchema } from '../schemas.js';
@@ -24,7 +24,34 @@ interface Expansion {
   limitations: Limitation[];
 }
 
+/**
+ * Expands one node. A provider-limited read (the engine refuses or times out on this node) becomes a
+ * limitation on the node instead of failing the whole graph; cancellation still ends the request.
+ */
 async function expand(
+  port: NativePort,
+  address: string,
+  direction: 'callees' | 'callers',
+  signal: AbortSignal,
+): Promise<Expansion> {
+  try {
+    return await expandOnce(port, address, direction, signal);
+  } catch (error) {
+    if (signal.aborted || !isReaError(error) || error.code === 'cancelled' || error.code === 'internal') throw error;
+    return {
+      next: [],
+      limitations: [
+        {
+          kind: 'provider-limited',
+          message: `The provider could not read the ${direction} of ${address} (${error.code}): ${error.message}`,
+          scope: address,
+        },
+      ],
+    };
+  }
+}
+
+async function expandOnce(
   port: NativePort,
   address: string,
   direction: 'callees' | 'callers',
