@@ -14,8 +14,14 @@ const repoRoot = resolve(here, '..', '..', '..');
 const script = join(here, 'fixtures', 'exportLarge.mjs');
 const RECORDS = 60;
 
-/** Runs the exporting child and SIGKILLs it `delayMs` after it starts exporting (if still running). */
-function exportAndKill(destination: string, delayMs: number): Promise<{ killed: boolean; stdout: string }> {
+/**
+ * Runs the exporting child and SIGKILLs it `delayMs` after it starts exporting (if still running;
+ * never for an infinite delay). Reports how long the export ran.
+ */
+function exportAndKill(
+  destination: string,
+  delayMs: number,
+): Promise<{ killed: boolean; stdout: string; exportMs: number }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [script, destination, String(RECORDS), '2000'], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -23,18 +29,21 @@ function exportAndKill(destination: string, delayMs: number): Promise<{ killed: 
     let stdout = '';
     let stderr = '';
     let timer: NodeJS.Timeout | undefined;
+    let started = 0;
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (timer === undefined && stdout.includes('exporting')) {
-        timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
+      if (started === 0 && stdout.includes('exporting')) {
+        started = performance.now();
+        if (Number.isFinite(delayMs)) timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', fail);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      if (signal === 'SIGKILL') done({ killed: true, stdout });
-      else if (code === 0) done({ killed: false, stdout });
+      const exportMs = performance.now() - started;
+      if (signal === 'SIGKILL') done({ killed: true, stdout, exportMs });
+      else if (code === 0) done({ killed: false, stdout, exportMs });
       else fail(new Error(`export child failed (${code}): ${stderr}`));
     });
   });
@@ -53,14 +62,22 @@ describe('exportBundle under SIGKILL', () => {
   it('should leave the destination absent, previous, or a complete valid bundle', async () => {
     const previous = sealEvidence(functionObservation('0x1'));
     const outcomes = { killed: 0, completed: 0, previousKept: 0, absent: 0, published: 0 };
-    for (let iteration = 0; iteration < 10; iteration += 1) {
+    // A first, uninterrupted export measures how long one takes on this machine now, so that the
+    // random kill points spread over the whole export however loaded the machine is.
+    let fullMs = 0;
+    for (let iteration = 0; iteration < 11; iteration += 1) {
       await withTempDir(async (dir) => {
         const destination = join(dir, 'session-bundle.json');
         const withPrevious = iteration % 2 === 1;
         if (withPrevious) await exportBundle([previous], destination);
-        // Random kill points across the export, including very early and (sometimes) after it ends.
-        const delay = iteration === 0 ? 100 : Math.floor(Math.random() * 1500);
-        const { killed } = await exportAndKill(destination, delay);
+        // Random kill points across the export (the first a tenth of the way in), some after its end.
+        const fraction = iteration === 1 ? 0.1 : Math.random() * 1.1;
+        const delay = iteration === 0 ? Number.POSITIVE_INFINITY : Math.floor(fraction * fullMs);
+        const { killed, exportMs } = await exportAndKill(destination, delay);
+        if (iteration === 0) {
+          expect(killed).toBe(false);
+          fullMs = exportMs;
+        }
         outcomes[killed ? 'killed' : 'completed'] += 1;
 
         if (!existsSync(destination)) {
@@ -87,8 +104,8 @@ describe('exportBundle under SIGKILL', () => {
     // The kills must have landed mid-export at least once for the test to mean anything.
     expect(outcomes.killed).toBeGreaterThan(0);
     expect(outcomes.absent + outcomes.previousKept).toBeGreaterThan(0);
-    console.log(`SIGKILL export outcomes: ${JSON.stringify(outcomes)}`);
-  }, 120_000);
+    console.log(`SIGKILL export outcomes (one export takes ${Math.round(fullMs)} ms): ${JSON.stringify(outcomes)}`);
+  }, 300_000);
 });
 
 describe('README example', () => {
