@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Command, CommanderError } from 'commander';
 import { ReaError, toDiagnostic } from '@rea/evidence';
 import type { Diagnostic } from '@rea/evidence';
@@ -90,7 +91,8 @@ export async function renderHelp(host: CliHost, tools: readonly AnyToolContract[
   const io: CliIo = {
     stdout: sink,
     stderr: sink,
-    stdin: process.stdin,
+    // Not process.stdin: touching it opens the stream, which would keep an embedding process alive.
+    stdin: Readable.from([]),
     env: {},
     cwd: process.cwd(),
     home: process.cwd(),
