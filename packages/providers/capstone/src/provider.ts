@@ -26,7 +26,9 @@ export const CAPSTONE_PROVIDER_VERSION = '0.1.0';
 export const CAPSTONE_PROVIDER_ID = 'capstone';
 
 const ARCHITECTURES: readonly string[] = ['x86_64', 'x86', 'aarch64'];
-const FORMATS: readonly string[] = ['elf', 'pe', 'macho'];
+/** Container formats as `@rea/artifact` names them and as hosts sniff them (`mach-o`). */
+const FORMATS: readonly string[] = ['elf', 'pe', 'macho', 'mach-o'];
+const UNIVERSAL: readonly string[] = ['macho-fat', 'mach-o-universal'];
 
 /** Options for {@link createCapstoneProvider}. */
 export interface CapstoneProviderOptions {
@@ -142,6 +144,8 @@ export function createCapstoneProvider(options: CapstoneProviderOptions = {}): D
     },
     tools: () => [],
     supportsTarget(target: TargetDescriptor): TargetSupport {
+      // A universal binary is opened so that the refusal can name its slices (unsupported_target).
+      if (UNIVERSAL.includes(target.format)) return 'unknown';
       if (!FORMATS.includes(target.format)) return 'unsupported';
       if (target.architecture === undefined) return 'unknown';
       return ARCHITECTURES.includes(target.architecture) ? 'supported' : 'unsupported';
