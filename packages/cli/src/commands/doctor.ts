@@ -115,7 +115,7 @@ function human(report: DoctorReport): string {
     'providers:',
     ...report.providers.map(
       (p) =>
-        `  ${p.ready ? 'ready  ' : 'not ready'} ${p.id} (${p.kind})${p.reason ? ` — ${p.reason}` : ''}${!p.ready && p.remediation ? `\n             remediation: ${p.remediation}` : ''}`,
+        `  ${(p.ready ? 'ready' : 'not ready').padEnd(9)} ${p.id} (${p.kind})${p.reason ? ` — ${p.reason}` : ''}${!p.ready && p.remediation ? `\n             remediation: ${p.remediation}` : ''}`,
     ),
     '',
     'MCP clients (live server state: unknown):',
