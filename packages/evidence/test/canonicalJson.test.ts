@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { canonicalJson, canonicalSha256, isReaError } from '@rea/evidence';
+import { canonicalByteLength, canonicalJson, canonicalSha256, isReaError } from '@rea/evidence';
 import { sharedTestdata } from '@rea/test-helpers';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
@@ -51,6 +51,17 @@ describe('canonicalJson', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('should measure the UTF-8 size of the canonical form', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (value, text) => {
+        expect(canonicalByteLength(value)).toBe(Buffer.byteLength(canonicalize(value)!, 'utf8'));
+        expect(canonicalByteLength({ text })).toBe(Buffer.byteLength(canonicalize({ text })!, 'utf8'));
+      }),
+      { numRuns: 300 },
+    );
+    expect(canonicalByteLength({ é: '😀' })).toBe(13); // {"é":"😀"}: 1+1+2+1+1+1+4+1+1 bytes
   });
 
   it('should serialize tables whose rows vary in shape like an independent implementation', () => {
