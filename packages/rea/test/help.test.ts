@@ -3,8 +3,14 @@ import { HELP_TEXT, createDefaultTools, renderHelpText } from 'rea';
 
 describe('rea help', () => {
   it('should keep the precomputed help equal to the help of the default catalog', async () => {
-    // When this fails, the catalog changed: run `node tools/build.mjs && node packages/rea/scripts/help.mjs`.
-    expect(HELP_TEXT).toBe(await renderHelpText());
+    const current = await renderHelpText();
+    if (HELP_TEXT !== current) {
+      throw new Error(
+        'The tool catalog changed, so the precomputed `rea --help` is stale. Regenerate it: ' +
+          '`node tools/build.mjs && node packages/rea/scripts/help.mjs`, then commit packages/rea/src/help.ts.',
+      );
+    }
+    expect(HELP_TEXT).toBe(current);
   });
 
   it('should list every tool of the default catalog as a kebab-case command', async () => {
