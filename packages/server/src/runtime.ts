@@ -6,6 +6,7 @@ import { createProviderRegistry, readConfig, sortCatalog } from '@rea/provider-k
 import type { AnyToolContract, Logger, Provider, ProviderRegistry, ReaConfig } from '@rea/provider-kit';
 import { advertiseCatalog } from './advertise.js';
 import type { AdvertisedCatalog } from '@rea/schema';
+import { ReaError } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
 import { createStderrLogger } from './logger.js';
 import type { LogForwarder } from './logger.js';
@@ -27,6 +28,13 @@ export interface ReaServerOptions {
   env?: NodeJS.ProcessEnv;
   /** The server entry path reported and compared by binary_session; defaults to `process.argv[1]`. */
   serverPath?: string | null;
+  /**
+   * The advertised catalog, projected ahead of time with `advertiseCatalog` of @rea/schema from exactly
+   * this catalog (server tools, `tools`, providers' tools) in the configured profile. Projection is the
+   * costliest part of a cold `tools/list`; a precomputed one is used as is after checking that it
+   * names exactly the catalog's tools in the configured profile (otherwise `invalid_request`).
+   */
+  advertised?: AdvertisedCatalog;
 }
 
 /** What every connection of one server shares: the static catalog, settings and logging. */
@@ -78,6 +86,27 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
   const localLogger = options.logger ?? createStderrLogger({});
   const logger = forwarding(localLogger, forwarders);
   let advertised: AdvertisedCatalog | null = null;
+  if (options.advertised) {
+    const names = options.advertised.tools.map((tool) => tool.name);
+    const expected = contracts.map((contract) => contract.name);
+    if (options.advertised.profile !== config.mcpInputSchemaProfile || names.join('\n') !== expected.join('\n')) {
+      throw new ReaError(
+        'invalid_request',
+        "The precomputed advertised catalog does not match this server's catalog.",
+        {
+          details: {
+            reason: 'stale-advertised-catalog',
+            profile: options.advertised.profile,
+            expected_profile: config.mcpInputSchemaProfile,
+            missing: expected.filter((name) => !names.includes(name)),
+            unexpected: names.filter((name) => !expected.includes(name)),
+          },
+          remediation: 'Regenerate the advertised catalog from the current tool contracts, or omit it.',
+        },
+      );
+    }
+    advertised = options.advertised;
+  }
   let serverVersion: string | null = null;
   let sdkVersion: string | null = null;
   const runtime: Runtime = {

@@ -208,3 +208,47 @@ describe('close_binary', () => {
     await client.close();
   });
 });
+
+describe('precomputed advertised catalog', () => {
+  it('should serve a matching precomputed catalog and refuse a stale one', async () => {
+    const { advertiseCatalog } = await import('@rea/schema');
+    const { sortCatalog } = await import('@rea/provider-kit');
+    const catalog = sortCatalog([...SERVER_TOOLS, bigResult]);
+    const advertised = advertiseCatalog(catalog, 'full');
+    const server = createReaServer({
+      providers: [toolsProvider],
+      package: { name: 'unit', version: '1' },
+      env: {},
+      advertised,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'unit', version: '1' });
+    await client.connect(clientSide);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.inputSchema)).toEqual(advertised.tools.map((tool) => tool.inputSchema));
+    await client.close();
+    const stale = advertiseCatalog(SERVER_TOOLS, 'full');
+    expect(() =>
+      createReaServer({
+        providers: [toolsProvider],
+        package: { name: 'unit', version: '1' },
+        env: {},
+        advertised: stale,
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'invalid_request',
+        details: expect.objectContaining({ missing: ['big_result'] }),
+      }),
+    );
+    expect(() =>
+      createReaServer({
+        providers: [toolsProvider],
+        package: { name: 'unit', version: '1' },
+        env: { REA_MCP_INPUT_SCHEMA_PROFILE: 'compact' },
+        advertised,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+});

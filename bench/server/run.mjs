@@ -1,0 +1,149 @@
+// MCP server start-up: spawn → initialize → tools/list complete, median of 20, for `rea mcp` (the
+// built `rea` package over stdio) against @playwright/mcp measured the same way in the same run
+// (interleaved, raw JSON-RPC lines, no client library on either side). Also prints the tools/list
+// response size and REA's peak RSS (VmHWM) over the run.
+//
+//   node tools/build.mjs && node bench/server/run.mjs [runs]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const require = createRequire(import.meta.url);
+const runs = Number(process.argv[2] ?? 20);
+const reaBin = join(dirname(require.resolve('rea/package.json')), 'dist', 'bin.js');
+const playwrightBin = join(dirname(require.resolve('@playwright/mcp/package.json')), 'cli.js');
+
+// The same catalog projected ahead of time, for the precomputed variant.
+const scratch = mkdtempSync(join(tmpdir(), 'rea-bench-server-'));
+const catalogFile = join(scratch, 'advertised.json');
+{
+  const { createDefaultTools } = await import('rea');
+  const { advertiseCatalog } = await import('@rea/schema');
+  writeFileSync(catalogFile, JSON.stringify(advertiseCatalog(await createDefaultTools(), 'full')));
+}
+
+const servers = [
+  { name: 'rea mcp', command: process.execPath, args: [reaBin, 'mcp'] },
+  { name: '@playwright/mcp', command: process.execPath, args: [playwrightBin, '--headless', '--isolated'] },
+  {
+    name: 'rea, precomputed',
+    command: process.execPath,
+    args: [join(import.meta.dirname, 'precomputedEntry.mjs'), catalogFile],
+  },
+];
+
+function peakRss(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /VmHWM:\s+(\d+) kB/.exec(status);
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One cold start: returns the time to a complete tools/list, its byte size and the peak RSS. */
+function measure(server) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(server.command, server.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)));
+    let buffer = '';
+    let done = false;
+    const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const finish = (result) => {
+      done = true;
+      const rss = peakRss(child.pid);
+      child.kill('SIGTERM');
+      child.once('exit', () => resolve({ ...result, rss }));
+    };
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (!done) reject(new Error(`${server.name} exited (${code}) before answering: ${stderr}`));
+    });
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      let index;
+      while ((index = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, index);
+        buffer = buffer.slice(index + 1);
+        const message = JSON.parse(line);
+        if (message.id === 1) {
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        } else if (message.id === 2) {
+          finish({
+            ms: performance.now() - started,
+            bytes: Buffer.byteLength(line),
+            tools: message.result.tools.length,
+          });
+        }
+      }
+    });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'rea-bench', version: '1' } },
+    });
+  });
+}
+
+/** One measured start; a start that fails (e.g. packages being rebuilt meanwhile) is retried a few times. */
+async function sample(server) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await measure(server);
+    } catch (error) {
+      if (attempt >= 10) throw error;
+      console.error(`retrying ${server.name}: ${error.message.split('\n')[0]}`);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+    }
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const samples = new Map(servers.map((s) => [s.name, []]));
+await Promise.all(servers.map((server) => sample(server))); // warm the file-system cache for both
+for (let i = 0; i < runs; i += 1) {
+  for (const server of servers) samples.get(server.name).push(await sample(server));
+}
+
+const mib = (bytes) => (bytes === null ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+const summary = servers.map((server) => {
+  const list = samples.get(server.name);
+  return {
+    server: server.name,
+    median_ms: Math.round(median(list.map((s) => s.ms))),
+    tools: list[0].tools,
+    tools_list_bytes: list[0].bytes,
+    peak_rss: Math.max(...list.map((s) => s.rss ?? 0)),
+  };
+});
+rmSync(scratch, { recursive: true, force: true });
+const [rea, playwright, precomputed] = summary;
+console.log(`spawn → initialize → tools/list, median of ${runs} cold starts each (interleaved)`);
+for (const row of summary) {
+  console.log(
+    `  ${row.server.padEnd(18)} ${String(row.median_ms).padStart(6)} ms  ${String(row.tools).padStart(3)} tools  ` +
+      `tools/list ${row.tools_list_bytes} bytes (${Math.round(row.tools_list_bytes / row.tools)} per tool)  peak RSS ${mib(row.peak_rss)}`,
+  );
+}
+console.log(
+  `  ratio rea / playwright: ${(rea.median_ms / playwright.median_ms).toFixed(2)}× (target ≤ 0.6×, and < 500 ms)`,
+);
+console.log(`  rea peak RSS ${mib(rea.peak_rss)} (target < 120 MiB)`);
+console.log(
+  `  with the catalog precomputed: ${precomputed.median_ms} ms, ${(precomputed.median_ms / playwright.median_ms).toFixed(2)}× playwright`,
+);
