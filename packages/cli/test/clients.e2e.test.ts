@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { withTempDir } from '@rea/test-helpers';
@@ -206,6 +206,20 @@ describe('rea setup', () => {
       expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ mcpServers: { rea: ALIGNED } });
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(readdirSync(dirname(path))).toEqual(['mcp_config.json']);
+    });
+  });
+
+  it('should update a symlinked configuration where it lives, keeping the link', async () => {
+    await withTempDir(async (home) => {
+      const real = put(home, 'dotfiles/cursor-mcp.json', '{"mcpServers": {}}\n');
+      mkdirSync(join(home, '.cursor'));
+      const link = join(home, files.cursor);
+      symlinkSync(real, link);
+      const result = await cli(home, 'setup', '--client', 'cursor', '--yes');
+      expect(result.code).toBe(0);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(readFileSync(real, 'utf8'))).toEqual({ mcpServers: { rea: ALIGNED } });
+      expect(readdirSync(join(home, 'dotfiles')).filter((f) => f.includes('.rea-backup-'))).toHaveLength(1);
     });
   });
 

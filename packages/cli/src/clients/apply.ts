@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import type { ClientDefinition } from './clients.js';
@@ -34,11 +34,12 @@ function backupPath(file: string, now: Date): string {
 /**
  * Writes one planned configuration change safely: refuses when the file changed since the plan,
  * copies the original to a backup first, writes a temporary file beside it (same mode), flushes it,
- * renames it over the original, then reads it back and checks that REA's entry is exactly the planned
+ * renames it over the original (the target of a symlink, so the link survives), then reads it back and checks that REA's entry is exactly the planned
  * one and nothing else changed. On a failed check the backup is restored. Returns the backup path.
  */
 export async function applyConfigWrite(write: ConfigWrite, now = new Date()): Promise<string | null> {
-  const { file } = write;
+  // A symlinked configuration (dotfile managers) is updated where it lives; the link stays a link.
+  const file = await realpath(write.file).catch(() => write.file);
   const present = await currentText(file);
   if (present !== write.before) {
     throw new ReaError('execution_failure', `${file} changed while setup was running; it was not modified.`, {
