@@ -28,19 +28,35 @@ export function bufferSource(buffer: Buffer): ByteSource {
 export async function fileSource(path: string): Promise<ByteSource> {
   const handle: FileHandle = await open(path, 'r');
   const { size } = await handle.stat();
+  let block: Buffer = Buffer.alloc(0);
+  let blockStart = 0;
+  const readExactly = async (offset: number, length: number): Promise<Buffer> => {
+    const want = Math.max(0, Math.min(length, size - offset));
+    const buffer = Buffer.allocUnsafe(want);
+    let done = 0;
+    while (done < want) {
+      const { bytesRead } = await handle.read(buffer, done, want - done, offset + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === want ? buffer : buffer.subarray(0, done);
+  };
   return {
     size,
     async read(offset, length) {
-      const want = Math.max(0, Math.min(length, size - offset));
-      const buffer = Buffer.allocUnsafe(want);
-      let done = 0;
-      while (done < want) {
-        const { bytesRead } = await handle.read(buffer, done, want - done, offset + done);
-        if (bytesRead === 0) break;
-        done += bytesRead;
+      // Small sequential reads (ASAR entries, headers) are served from one cached 1 MiB block.
+      if (length <= CHUNK && offset >= blockStart && offset + length <= blockStart + block.length) {
+        return block.subarray(offset - blockStart, offset + length - blockStart);
       }
-      return done === want ? buffer : buffer.subarray(0, done);
+      if (length <= CHUNK / 2 && offset < size) {
+        const loaded = await readExactly(offset, Math.min(CHUNK, size - offset));
+        block = loaded;
+        blockStart = offset;
+        return loaded.subarray(0, Math.min(length, loaded.length));
+      }
+      return readExactly(offset, length);
     },
+
     stream(start, end) {
       // Positional reads on the shared handle: many entry streams, one descriptor, closed by the owner.
       let position = start;

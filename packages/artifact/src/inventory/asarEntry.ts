@@ -3,13 +3,14 @@ import { lstat, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { AsarNode } from '../engine/asar.js';
-import { digestStream } from '../hashing.js';
+import { digestBuffer, digestStream } from '../hashing.js';
 import type { Digest, DigestOptions } from '../hashing.js';
 import type { ObservedContradiction } from '../integrity.js';
 import type { ByteSource } from '../source.js';
 import { containerFromHead } from '../detect.js';
 
 const DEFAULT_BLOCK = 4 * 1024 * 1024;
+const SMALL_BYTES = 512 * 1024;
 
 /** The outcome of reading one ASAR file entry. */
 export type AsarRead =
@@ -48,6 +49,19 @@ export async function readAsarEntry(
   path: string,
   options: Pick<DigestOptions, 'signal' | 'onChunk'> & { collectUpTo?: number },
 ): Promise<AsarRead> {
+  const digestOptions: DigestOptions = {
+    blockSize: node.integrity?.blockSize ?? DEFAULT_BLOCK,
+    signal: options.signal,
+    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+    ...(options.collectUpTo !== undefined
+      ? { collectUpTo: options.collectUpTo, collectWhen: (head: Buffer) => containerFromHead(head) !== null }
+      : {}),
+  };
+  if (!node.unpacked && node.size <= SMALL_BYTES) {
+    // Small packed entries: one (usually cached) read instead of a stream.
+    const bytes = await source.read(node.offset!, node.size);
+    return judged(node, path, await digestBuffer(bytes, digestOptions));
+  }
   let stream: NodeJS.ReadableStream;
   if (node.unpacked) {
     if (companion === null)
@@ -58,14 +72,11 @@ export async function readAsarEntry(
   } else {
     stream = source.stream(node.offset!, node.offset! + node.size);
   }
-  const digest = await digestStream(stream as Readable, {
-    blockSize: node.integrity?.blockSize ?? DEFAULT_BLOCK,
-    signal: options.signal,
-    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
-    ...(options.collectUpTo !== undefined
-      ? { collectUpTo: options.collectUpTo, collectWhen: (head: Buffer) => containerFromHead(head) !== null }
-      : {}),
-  });
+  return judged(node, path, await digestStream(stream as Readable, digestOptions));
+}
+
+/** Compares what was read with the header's declared size, whole-file hash and block hashes. */
+function judged(node: AsarNode, path: string, digest: Digest): AsarRead {
   const base = { path, provenance: 'asar-header' as const, unpacked: node.unpacked, observedSha256: digest.sha256 };
   let contradiction: ObservedContradiction | null = null;
   if (digest.size !== node.size) {
