@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isReaError } from '@rea/evidence';
 import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
-import { FIXTURES, openWithCapstone, tempDir } from './support.js';
+import { FIXTURES, openWithCapstone, systemBinaries, tempDir } from './support.js';
 
 async function failure(promise: Promise<unknown>) {
   try {
@@ -119,14 +119,14 @@ describe('deadlines and cancellation', () => {
 
   it('cancellation during discovery ends the open with cancelled', async () => {
     const controller = new AbortController();
-    const pending = openWithCapstone('/usr/bin/tmux', controller.signal);
-    setTimeout(() => controller.abort(), 150);
+    const pending = openWithCapstone(systemBinaries().at(-1)!, controller.signal);
+    setTimeout(() => controller.abort(), 20);
     const error = await failure(pending);
     expect(error.code).toBe('cancelled');
   });
 
   it('a deadline shorter than the work is provider_timeout', async () => {
-    const error = await failure(openWithCapstone('/usr/bin/tmux', new AbortController().signal, 50));
+    const error = await failure(openWithCapstone(systemBinaries().at(-1)!, new AbortController().signal, 50));
     expect(error.code).toBe('provider_timeout');
     expect(error.details).toMatchObject({ provider_id: 'capstone', deadline_ms: 50 });
   });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -159,4 +159,11 @@ export function toolContext(
     clientFeatures: new Set(),
   };
   return { context, retain: (r: EvidenceRecord) => records.set(r.evidence_id, r) };
+}
+
+/** System binaries present on this host, largest last: ls always, then whichever larger ones exist. */
+export function systemBinaries(): string[] {
+  return ['/usr/bin/ls', '/usr/bin/tmux', '/usr/bin/bash', '/usr/bin/gpg', '/usr/bin/git']
+    .filter((f) => existsSync(f))
+    .sort((a, b) => statSync(a).size - statSync(b).size);
 }
