@@ -3,6 +3,7 @@ import { ByteReader, malformed, safeSum } from './reader.js';
 import { elfFileType, elfMachine, elfOsAbi, elfSectionType, elfSegmentType, PT, SHT } from './elfNames.js';
 import { readElfDynamic, readElfSymbols } from './elfSymbols.js';
 import { resolveElfPlt } from './elfPlt.js';
+import { readElfImportLibraries } from './elfVersions.js';
 import { elfMitigations } from './elfMitigations.js';
 import { createReadAt } from './mapping.js';
 import type { ByteSource } from './source.js';
@@ -149,10 +150,17 @@ export function parseElf(source: ByteSource, signal: AbortSignal | undefined): B
   // Exports come from .dynsym; a relocatable object (no .dynsym) exports its global .symtab symbols.
   const hasDynsym = symbols.length > 0 && symbols[symbols.length - 1]!.source === 'dynsym';
   const exportSource = hasDynsym ? 'dynsym' : fileType === 1 ? 'symtab' : null;
+  const libraries = readElfImportLibraries(context);
+  let dynIndex = 0;
   for (const symbol of symbols) {
+    if (symbol.source === 'dynsym') dynIndex += 1; // .dynsym entry 0 (the null symbol) is not listed
     if (symbol.source === 'dynsym' && !symbol.defined && symbol.name !== '' && !seenImports.has(symbol.name)) {
       seenImports.add(symbol.name);
-      imports.push({ name: symbol.name, library: null, address: stubs.get(symbol.name) ?? null });
+      imports.push({
+        name: symbol.name,
+        library: libraries.get(dynIndex) ?? null,
+        address: stubs.get(symbol.name) ?? null,
+      });
     }
     if (
       symbol.source === exportSource &&

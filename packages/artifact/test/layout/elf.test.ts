@@ -6,7 +6,13 @@ import { parseBinaryLayout } from '@rea/artifact';
 import type { BinaryLayout } from '@rea/artifact';
 import { skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
 import * as fx from './fixtures.js';
-import { dumpSection, readElfDynamicReference, readElfReference, readPltLabels } from './reference.js';
+import {
+  dumpSection,
+  readElfDynamicReference,
+  readElfImportLibraries,
+  readElfReference,
+  readPltLabels,
+} from './reference.js';
 
 const KIND: Record<string, string> = { Function: 'function', GNU_IFunc: 'function', Object: 'object', TLS: 'object' };
 const BINDING: Record<string, string> = { Local: 'local', Global: 'global', Weak: 'weak', Unique: 'global' };
@@ -51,6 +57,11 @@ function expectMatchesReadobj(path: string): BinaryLayout {
   expect(layout.linkage.soname).toBe(dynamic.soname);
   expect(layout.linkage.rpath).toEqual(dynamic.rpath);
   expect(layout.linkage.runpath).toEqual(dynamic.runpath);
+  // Import libraries from GNU symbol versioning agree with llvm-readelf -V / --dyn-syms.
+  const libraries = readElfImportLibraries(path);
+  expect(layout.imports.map((i) => [i.name, i.library])).toEqual(
+    layout.imports.map((i) => [i.name, libraries.get(i.name) ?? null]),
+  );
   return layout;
 }
 
@@ -82,6 +93,7 @@ skipUnless(toolsMissing('gcc', 'llvm-readobj', 'llvm-readelf', 'objdump', 'llvm-
       );
       expect(layout.linkage.kind).toBe('dynamic');
       expect(layout.linkage.interpreter).toMatch(/ld-linux-x86-64\.so\.2$/);
+      expect(layout.imports.find((i) => i.name === 'puts')?.library).toBe('libc.so.6');
       // Built with -pie, -z relro -z now, -z noexecstack and -fstack-protector-all.
       expect(layout.mitigations).toMatchObject({
         nx: true,

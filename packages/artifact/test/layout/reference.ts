@@ -231,3 +231,40 @@ export function num(text: string): number {
 export function readobjText(path: string, args: readonly string[]): ReadobjBlock {
   return parseReadobjText(run('llvm-readobj', [...args, path]));
 }
+
+/**
+ * The library each versioned undefined dynamic symbol binds to, from `llvm-readelf -V` (the version
+ * index of every .dynsym entry, and the file that provides each needed version index) and
+ * `llvm-readelf --dyn-syms` (entry numbers and names): name → file.
+ */
+export function readElfImportLibraries(path: string): Map<string, string> {
+  const fileOfIndex = new Map<number, string>();
+  const versionOfEntry: number[] = [];
+  let file: string | null = null;
+  let section: 'needs' | 'symbols' | null = null;
+  for (const line of run('llvm-readelf', ['-V', path]).split('\n')) {
+    if (line.startsWith('Version needs')) section = 'needs';
+    else if (line.startsWith('Version symbols')) section = 'symbols';
+    else if (/^\S/.test(line)) section = null;
+    if (section === 'needs') {
+      const needed = /File: (\S+)/.exec(line);
+      if (needed) file = needed[1]!;
+      const version = /Name: \S+\s+Flags: .*Version: (\d+)/.exec(line);
+      if (version && file) fileOfIndex.set(Number(version[1]), file);
+    } else if (section === 'symbols' && /^\s+[0-9a-f]+:/.test(line)) {
+      const start = Number.parseInt(/^\s+([0-9a-f]+):/.exec(line)![1]!, 16);
+      // Version indices are printed in hexadecimal, hidden ones with an `h` suffix.
+      [...line.slice(line.indexOf(':') + 1).matchAll(/([0-9a-f]+)h? \(/g)].forEach((m, k) => {
+        versionOfEntry[start + k] = Number.parseInt(m[1]!, 16);
+      });
+    }
+  }
+  const out = new Map<string, string>();
+  for (const line of run('llvm-readelf', ['--dyn-syms', '-W', path]).split('\n')) {
+    const match = /^\s*(\d+):.*\sUND\s+([^@\s]+)@/.exec(line);
+    if (!match) continue;
+    const library = fileOfIndex.get((versionOfEntry[Number(match[1])] ?? 0) & 0x7fff);
+    if (library && !out.has(match[2]!)) out.set(match[2]!, library);
+  }
+  return out;
+}
