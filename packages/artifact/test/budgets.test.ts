@@ -61,7 +61,29 @@ describe('nested containers and budgets', () => {
       const { inventory, coverage } = await inspectArtifact(file, { budgets: { max_nested_bytes: 10 } });
       expect(coverage.status).toBe('partial');
       expect(inventory.nested_containers).toEqual([
-        { path: 'inner.zip', format: 'zip', expanded: false, reason: 'larger than max_nested_bytes 10' },
+        {
+          path: 'inner.zip',
+          format: 'zip',
+          expanded: false,
+          reason: 'larger than the room left in max_nested_bytes 10',
+        },
+      ]);
+    });
+  });
+
+  it('should count max_nested_bytes along the whole chain of held containers', async () => {
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'chain.zip');
+      writeFileSync(file, nestedZip(2));
+      const outer = await inspectArtifact(file);
+      const first = outer.inventory.entries.find((e) => e.path === 'inner.zip')!;
+      const second = outer.inventory.entries.find((e) => e.path === 'inner.zip!/inner.zip')!;
+      expect(second.size).toBeLessThan(first.size);
+      // Room for the first container alone: the second fits the budget by itself, but not beside the first.
+      const { inventory } = await inspectArtifact(file, { budgets: { max_nested_bytes: first.size + 10 } });
+      expect(inventory.nested_containers.map((n) => [n.path, n.expanded])).toEqual([
+        ['inner.zip!/inner.zip', false],
+        ['inner.zip', true],
       ]);
     });
   });

@@ -57,7 +57,7 @@ async function inventoryNode(
   }
   const read = await readAsarEntry(source, companion, node, path, {
     signal: state.signal,
-    collectUpTo: state.budgets.max_nested_bytes,
+    collectUpTo: state.nestedRoom(),
   });
   if (read.status === 'missing') {
     state.partial(

@@ -24,13 +24,17 @@ export async function considerNested(
     state.partial(`nested ${format} ${JSON.stringify(path)} was not expanded: ${reason}`, 'nested-not-expanded', path);
   };
   if (depth + 1 > state.budgets.max_depth) return skip(`depth budget max_depth ${state.budgets.max_depth} reached`);
-  if (digest.collected === null) return skip(`larger than max_nested_bytes ${state.budgets.max_nested_bytes}`);
+  if (digest.collected === null)
+    return skip(`larger than the room left in max_nested_bytes ${state.budgets.max_nested_bytes}`);
   if (state.remainingEntries() === 0) return skip('entry budget reached');
+  state.heldBytes += digest.collected.length;
   try {
     await state.expand(state, digest.collected, format, path, depth + 1);
     state.nested.push({ path, format, expanded: true, reason: null });
   } catch (error) {
     if (!isReaError(error) || error.code === 'artifact_integrity_mismatch' || error.code === 'cancelled') throw error;
     skip(error.message);
+  } finally {
+    state.heldBytes -= digest.collected.length;
   }
 }

@@ -27,6 +27,8 @@ export class InventoryState {
   readonly reasons: string[] = [];
   readonly limitations: Limitation[] = [];
   bytesRead = 0;
+  /** Bytes of nested containers held in memory along the current expansion chain. */
+  heldBytes = 0;
   entryBudgetHit = false;
 
   constructor(
@@ -60,6 +62,11 @@ export class InventoryState {
       'budget-reached',
       where,
     );
+  }
+
+  /** How many more bytes of a nested container may be held in memory (max_nested_bytes spans the chain). */
+  nestedRoom(): number {
+    return Math.max(0, this.budgets.max_nested_bytes - this.heldBytes);
   }
 
   /** True when `bytes` more may be read within the byte budget. */

@@ -211,7 +211,7 @@ async function inventoryEntry(
   const nestable = info.kind === 'file' && problem === null;
   const { digest, contradiction } = await readZipEntry(reader, info, path, {
     signal: state.signal,
-    ...(nestable ? { collect: { upTo: state.budgets.max_nested_bytes, containersOnly: true } } : {}),
+    ...(nestable ? { collect: { upTo: state.nestedRoom(), containersOnly: true } } : {}),
     ...(info.kind === 'symlink' ? { collect: { upTo: MAX_LINK_BYTES, containersOnly: false } } : {}),
   });
   state.bytesRead += digest?.size ?? info.uncompressedSize;
