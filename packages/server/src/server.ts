@@ -241,7 +241,9 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
         await delivered;
         return result;
       } catch (error) {
-        if (controller.signal.aborted) throw error;
+        // Cancelled by the client: its request is gone, so nothing is answered. Cancelled by the server
+        // (close_binary draining owned work, connection end): answered as `cancelled`.
+        if (upstream.aborted) throw error;
         const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
         progress.finish('failed', 'done');
         await delivered;

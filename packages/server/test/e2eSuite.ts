@@ -270,11 +270,11 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       const result = await call(
         client,
         'slow_count',
-        { steps: 60, delay_ms: 5 },
+        { steps: 200, delay_ms: 1 },
         { onprogress: (p: never) => updates.push(p) },
       );
       const record = valueOf<EvidenceRecord>(result);
-      expect(record.normalized_result).toEqual({ counted: 60 });
+      expect(record.normalized_result).toEqual({ counted: 200 });
       expect(updates.length).toBeGreaterThan(0);
       // On the wire: the progress notifications of this call, then its result.
       const responseAt = wire.findIndex((m) => m['result']?.structuredContent?.evidence_id === record.evidence_id);
@@ -286,10 +286,10 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       for (let i = 1; i < progress.length; i += 1)
         expect(progress[i]!.progress).toBeGreaterThan(progress[i - 1]!.progress);
       expect(progress.every((p) => p.total === undefined)).toBe(true);
-      // 62 observations (start, 60 steps, completion): the rate bound coalesces them into fewer updates,
-      // and the terminal one (the 62nd observation) is sent before the result.
-      expect(progress.at(-1)).toMatchObject({ progress: 62, message: expect.stringMatching(/^done: completed/) });
-      expect(progress.length).toBeLessThan(62);
+      // 202 observations (start, 200 steps, completion): the rate bound (one intermediate update per
+      // 100 ms) coalesces them into fewer updates, and the terminal one (the 202nd) precedes the result.
+      expect(progress.at(-1)).toMatchObject({ progress: 202, message: expect.stringMatching(/^done: completed/) });
+      expect(progress.length).toBeLessThan(202);
       expect(wire.slice(responseAt).filter((m) => m['method'] === 'notifications/progress')).toEqual([]);
       // Without a token: the same kind of result and no progress notification at all.
       wire.length = 0;
@@ -331,6 +331,20 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       const summary = valueOf<Record<string, any>>(await call(client, 'get_evidence_bundle', { detail: 'summary' }));
       expect(summary['records']).toEqual([]);
       valueOf(await call(client, 'binary_session'));
+    });
+
+    it('should drain owned work on close_binary: an in-flight call ends as cancelled and records nothing', async () => {
+      valueOf(await call(client, 'close_binary'));
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const pending = call(client, 'slow_count', { steps: 10000, delay_ms: 10 }, { onprogress: () => started() });
+      await running;
+      const closed = valueOf<Record<string, any>>(await call(client, 'close_binary'));
+      expect(closed['drained_calls']).toBe(1);
+      const error = diagnosticOf(await pending);
+      expect(error.code).toBe('cancelled');
+      const summary = valueOf<Record<string, any>>(await call(client, 'get_evidence_bundle', { detail: 'summary' }));
+      expect(summary['records']).toEqual([]);
     });
 
     it('should refuse an oversized result by reference, keep it retained, and offer a continuation', async () => {

@@ -32,7 +32,7 @@ describe('@rea/server stdio framing', () => {
     });
     const send = (line: string) => child.stdin.write(`${line}\n`);
     const waitFor = async (id: number) => {
-      for (let i = 0; i < 400; i += 1) {
+      for (let i = 0; i < 1200; i += 1) {
         const found = lines.map((l) => JSON.parse(l) as { id?: number }).find((m) => m.id === id);
         if (found) return found as Record<string, any>;
         await new Promise((resolve) => setTimeout(resolve, 25));
