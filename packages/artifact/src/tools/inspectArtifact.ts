@@ -24,7 +24,7 @@ const InspectInputSchema = z.strictObject({
     .int()
     .min(0)
     .optional()
-    .describe('Largest nested container held in memory for expansion (default 256 MiB).'),
+    .describe('Bytes of nested containers held in memory at once while expanding a chain (default 256 MiB).'),
 });
 
 type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
