@@ -142,6 +142,7 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
       offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
+  seedTailJumpTargets(layout, table, seeds, offer);
   claimGaps(layout, table, seeds, offer);
   await breathe(signal, 'discovery');
   const starts = [...seeds.keys()].sort((a, b) => a - b);
@@ -249,4 +250,41 @@ function dataPointers(layout: BinaryLayout, low: number, high: number): number[]
     }
   }
   return out;
+}
+
+/**
+ * Tail-call targets: an unconditional direct jump that leaves its procedure (as the seeds so far
+ * delimit it) and lands right after a terminator or padding starts a procedure of its own.
+ */
+function seedTailJumpTargets(
+  layout: BinaryLayout,
+  table: InstructionTable,
+  seeds: Map<number, Seed>,
+  offer: (address: number, seed: Seed) => void,
+): void {
+  const starts = Float64Array.from([...seeds.keys()].sort((a, b) => a - b));
+  const found: number[] = [];
+  for (let i = 0; i < table.count; i += 1) {
+    if (table.flow[i] !== Flow.Jump) continue;
+    const target = table.target[i]!;
+    if (seeds.has(target)) continue;
+    const k = instructionAt(table, target);
+    if (k <= 0) continue;
+    const from = table.address[i]!;
+    const own = lowerBound(starts, from + 1) - 1;
+    const next = own + 1 < starts.length ? starts[own + 1]! : Number.POSITIVE_INFINITY;
+    const ownStart = own >= 0 ? starts[own]! : Number.NEGATIVE_INFINITY;
+    if (target >= ownStart && target < next) continue;
+    const before = k - 1;
+    const adjacent = table.address[before]! + table.size[before]! === target;
+    if (
+      !adjacent ||
+      TERMINATORS.has(table.flow[before]!) ||
+      isPadding(layout, table.address[before]!, table.size[before]!)
+    ) {
+      found.push(target);
+    }
+  }
+  for (const target of found)
+    offer(target, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
 }
