@@ -12,6 +12,8 @@ export { EXIT_CODES, exitCodeFor } from './exitCodes.js';
 export { RESERVED_FLAGS, commandName, commandSpecOf } from './commandSpec.js';
 export type { CommandSpec, FlagSpec, FlagType } from './commandSpec.js';
 export { BUILTIN_COMMANDS, llmsManifest } from './manifest.js';
+export { locateJsonError } from './jsonText.js';
+export type { TextPosition } from './jsonText.js';
 export type { BuiltinCommandInfo } from './manifest.js';
 export { CLIENTS, CLIENT_IDS, ENTRY_NAME, clientById } from './clients/clients.js';
 export type { ClientDefinition, ClientId } from './clients/clients.js';
