@@ -2,6 +2,7 @@ import { throwIfAborted } from '@rea/evidence';
 import { ByteReader, malformed, safeSum } from './reader.js';
 import { isZeroFill, LC, machoCpu, machoFileType, machoSectionType, MH } from './machoNames.js';
 import { readMachOImports, readMachOSymbols } from './machoSymbols.js';
+import { readExportsTrie } from './machoExports.js';
 import { hasCanary, hasFortify } from './symbolHints.js';
 import { createReadAt } from './mapping.js';
 import type { ByteSource } from './source.js';
@@ -64,6 +65,7 @@ export function parseMachO(source: ByteSource, signal: AbortSignal | undefined):
   let soname: string | null = null;
   const rpath: string[] = [];
   let codeSignature = false;
+  let trie: { offset: number; size: number } | null = null;
   let at = headerSize;
   const end = headerSize + sizeofcmds;
   for (let i = 0; i < ncmds; i += 1) {
@@ -131,6 +133,9 @@ export function parseMachO(source: ByteSource, signal: AbortSignal | undefined):
     else if (cmd === LC.MAIN && size >= 24) entryOffset = r.u64(at + 8, 'entry offset');
     else if (cmd === LC.UNIXTHREAD) threadAddress = threadEntry(r, at, size, cputype);
     else if (cmd === LC.CODE_SIGNATURE) codeSignature = true;
+    else if ((cmd === LC.DYLD_INFO || cmd === LC.DYLD_INFO_ONLY) && size >= 48) {
+      trie = { offset: r.u32(at + 40), size: r.u32(at + 44) };
+    } else if (cmd === LC.DYLD_EXPORTS_TRIE && size >= 16) trie = { offset: r.u32(at + 8), size: r.u32(at + 12) };
     at += size;
   }
   throwIfAborted(signal, 'load commands');
@@ -138,12 +143,14 @@ export function parseMachO(source: ByteSource, signal: AbortSignal | undefined):
   const symbols = readMachOSymbols(context);
   const imports = readMachOImports(context);
   throwIfAborted(signal, 'symbols');
-  const exports = symbols
-    .filter((s) => s.defined && s.binding !== 'local' && s.kind !== 'other')
-    .map((s) => ({ name: s.name, address: s.address }));
-
   const text = segments.find((s) => s.name === '__TEXT') ?? segments.find((s) => s.offset === 0 && s.fileSize > 0);
   const imageBase = text?.address ?? 0;
+  // The exports trie is what dyld binds against; the symbol table is the fallback (objects, old files).
+  const exports =
+    (trie ? readExportsTrie(r, trie.offset, trie.size, imageBase) : null) ??
+    symbols
+      .filter((s) => s.defined && s.binding !== 'local' && s.kind !== 'other')
+      .map((s) => ({ name: s.name, address: s.address }));
   let entry: number | null = threadAddress;
   if (entryOffset !== null && text) entry = safeSum('macho', text.address, entryOffset - text.offset, 'entry point');
   const { machine, architecture } = machoCpu(cputype);

@@ -123,6 +123,9 @@ export const LC = {
   LAZY_LOAD_DYLIB: 0x20,
   LOAD_UPWARD_DYLIB: 0x80000023,
   MAIN: 0x80000028,
+  DYLD_INFO: 0x22,
+  DYLD_INFO_ONLY: 0x80000022,
+  DYLD_EXPORTS_TRIE: 0x80000033,
 } as const;
 
 /** Mach-O header flags REA reads. */

@@ -50,7 +50,10 @@ export interface LayoutSymbol {
  */
 export interface LayoutImport {
   name: string;
-  /** The library that provides it, when the format says (PE, Mach-O two-level namespace); else null. */
+  /**
+   * The library that provides it, when the file says: PE import directory, Mach-O two-level namespace,
+   * ELF GNU symbol versioning (`.gnu.version_r`); else null (e.g. an unversioned ELF import).
+   */
   library: string | null;
   address: number | null;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { isReaError } from '@rea/evidence';
@@ -172,6 +173,22 @@ skipUnless(toolsMissing('gcc', 'clang', 'x86_64-w64-mingw32-gcc', 'ld64.lld-14',
       expect(refusal(patched((b) => b.writeUInt32LE(100000, 16))).details['reason']).toBe('malformed');
       expect(refusal(patched((b) => b.writeUInt32LE(0, 32 + 4))).details['reason']).toBe('malformed');
       expect(refusal(macho.subarray(0, 40)).details['reason']).toBe('truncated');
+    });
+
+    it('should fall back to the symbol table when the exports trie loops back on itself', () => {
+      const path = fx.machoX64();
+      const macho = load(() => path);
+      const headers = execFileSync('llvm-objdump', ['--macho', '--private-headers', path], { encoding: 'utf8' });
+      const trie = Number(/export_off (\d+)/.exec(headers)![1]);
+      // Root node: terminal size 0, one child, edge "_", then the child's offset: point it at the root.
+      expect([macho[trie], macho[trie + 1]]).toEqual([0, 1]);
+      const edgeEnd = macho.indexOf(0, trie + 2);
+      const looping = Buffer.from(macho);
+      looping[edgeEnd + 1] = 0;
+      const layout = parseBinaryLayout(looping);
+      const fromSymbols = layout.symbols.filter((s) => s.defined && s.binding !== 'local' && s.kind !== 'other');
+      expect(layout.exports.map((e) => e.name)).toEqual(fromSymbols.map((s) => s.name));
+      expect(parseBinaryLayout(macho).exports.map((e) => e.name)).toContain('__mh_execute_header');
     });
 
     it('should refuse universal headers whose slices overlap or run past the end', () => {

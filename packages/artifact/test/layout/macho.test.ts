@@ -37,6 +37,15 @@ function expectMatchesReadobj(
   return layout;
 }
 
+/** The exports trie as `llvm-objdump --macho --exports-trie` lists it. */
+function exportsFromObjdump(path: string): Array<{ name: string; address: number }> {
+  const text = execFileSync('llvm-objdump', ['--macho', '--exports-trie', path], { encoding: 'utf8' });
+  return [...text.matchAll(/^0x([0-9a-f]+)\s+(\S+)$/gim)].map((m) => ({
+    name: m[2]!,
+    address: Number.parseInt(m[1]!, 16),
+  }));
+}
+
 /** `__stubs` entries as `llvm-objdump --macho --indirect-symbols` lists them: name → address. */
 function stubsFromObjdump(path: string, arch?: string): Map<string, number> {
   const text = execFileSync(
@@ -78,6 +87,7 @@ skipUnless(toolsMissing('clang', 'ld64.lld-14', 'llvm-readobj', 'llvm-objdump'))
       expect(layout.entry).toBe(layout.symbols.find((s) => s.name === '_main')!.address);
       expect(layout.mitigations).toMatchObject({ pie: true, nx: true, stackCanary: false, relro: null });
       expect(layout.exports.map((e) => e.name)).toEqual(expect.arrayContaining(['_add', '_main', '_counter']));
+      expect(layout.exports).toEqual(exportsFromObjdump(path));
     });
 
     it('should read arm64 code, the stack protector and the code signature ld64.lld adds', () => {
@@ -109,6 +119,8 @@ skipUnless(toolsMissing('clang', 'ld64.lld-14', 'llvm-readobj', 'llvm-objdump'))
       const layout = expectMatchesReadobj(fx.machoDylib());
       expect(layout.header.fileType).toBe('MH_DYLIB');
       expect(layout.linkage).toMatchObject({ soname: '@rpath/libhello.dylib', rpath: ['@loader_path/../lib'] });
+      expect(layout.exports).toEqual(exportsFromObjdump(fx.machoDylib()));
+      expect(layout.exports.map((e) => e.name).sort()).toEqual(['_add', '_counter', '_greeting', '_main']);
       expect(layout.entry).toBeNull();
     });
 
