@@ -27,7 +27,7 @@ export interface ServerHost {
   registry: ProviderRegistry;
   config: ReaConfig;
   contracts: readonly AnyToolContract[];
-  advertised(): AdvertisedCatalog;
+  advertised(): Promise<AdvertisedCatalog>;
   identity(): ServerIdentity;
   toolAvailability(): ToolAvailabilityEntry[];
   /** Provider identity of records the server derives itself (views). */

@@ -2,14 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  WebStandardStreamableHTTPServerTransport,
-  isInitializeRequest,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  validateHostHeader,
-  validateOriginHeader,
-} from '@modelcontextprotocol/server';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { ReaError } from '@rea/evidence';
 import { createConnection } from './server.js';
 import type { ReaServer } from './server.js';
@@ -101,6 +94,14 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     });
   }
   const runtime = runtimeOf(options);
+  const {
+    WebStandardStreamableHTTPServerTransport: HttpTransport,
+    isInitializeRequest,
+    localhostAllowedHostnames,
+    localhostAllowedOrigins,
+    validateHostHeader,
+    validateOriginHeader,
+  } = await import('@modelcontextprotocol/server');
   const path = options.path ?? '/mcp';
   const maxRequestBytes = options.maxRequestBytes ?? 4 * 1024 * 1024;
   const allowedHosts = [...localhostAllowedHostnames()];
@@ -150,7 +151,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     if (!initializing)
       return rpcError(res, 400, -32000, 'Bad request: no mcp-session-id, and not an initialize request.');
     const connection = createConnection(runtime, 'http');
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new HttpTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, connection });

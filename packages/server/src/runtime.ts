@@ -49,7 +49,8 @@ export interface Runtime {
   /** The same destination without MCP forwarding, for entries that belong to one connection. */
   localLogger: Logger;
   forwarders: Set<LogForwarder>;
-  advertised(): AdvertisedCatalog;
+  /** The advertised catalog, projected on first use (or the precomputed one). */
+  advertised(): Promise<AdvertisedCatalog>;
   serverVersion(): string;
   sdkVersion(): string;
 }
@@ -85,7 +86,7 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
   const forwarders = new Set<LogForwarder>();
   const localLogger = options.logger ?? createStderrLogger({});
   const logger = forwarding(localLogger, forwarders);
-  let advertised: AdvertisedCatalog | null = null;
+  let advertised: Promise<AdvertisedCatalog> | null = null;
   if (options.advertised) {
     const names = options.advertised.tools.map((tool) => tool.name);
     const expected = contracts.map((contract) => contract.name);
@@ -105,7 +106,7 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
         },
       );
     }
-    advertised = options.advertised;
+    advertised = Promise.resolve(options.advertised);
   }
   let serverVersion: string | null = null;
   let sdkVersion: string | null = null;

@@ -1,5 +1,4 @@
-import { Server } from '@modelcontextprotocol/server';
-import type { ServerContext, Transport } from '@modelcontextprotocol/server';
+import type { Server, ServerContext, Transport } from '@modelcontextprotocol/server';
 import { ReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
 import { createProgressReporter, executeTool } from '@rea/provider-kit';
@@ -46,15 +45,8 @@ export function createReaServer(options: ReaServerOptions): ReaServer {
 /** Internal: a connection over a known transport kind (reported by binary_session). */
 export function createConnection(runtime: Runtime, transportKind: ServerIdentity['server']['transport']): ReaServer {
   const { options, config } = runtime;
-  const server = new Server(
-    { name: options.package.name, version: options.package.version },
-    {
-      capabilities: { tools: { listChanged: false }, logging: {} },
-      instructions:
-        'REA investigates software without source and answers with Evidence records. Call binary_session with {} ' +
-        'to see identity and which tools are available now; open_binary selects a target.',
-    },
-  );
+  // The SDK loads on connect, so importing this package (e.g. for SERVER_TOOLS) stays cheap.
+  let server!: Server;
   const session = new ConnectionSession(runtime.registry, config);
   const calls = new WeakMap<ToolContext, AbortController>();
   let initialized = false;
@@ -155,112 +147,116 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       return record;
     };
 
-  let listResult: { tools: Array<Record<string, unknown>> } | null = null;
-  server.setRequestHandler('tools/list', () => {
-    listResult ??= {
-      tools: runtime.advertised().tools.map((tool) => ({
-        name: tool.name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
-        annotations: tool.annotations,
-      })),
-    };
-    return listResult as never;
-  });
-
-  server.setRequestHandler('tools/call', (request, ctx: ServerContext) => {
-    const name = request.params.name;
-    const controller = new AbortController();
-    const upstream = ctx.mcpReq.signal;
-    const onAbort = (): void => controller.abort(upstream.reason);
-    if (upstream.aborted) onAbort();
-    else upstream.addEventListener('abort', onAbort, { once: true });
-    const token = request.params._meta?.progressToken;
-    // Without a token nothing is sent; after cancellation the token is dead, so nothing is sent either.
-    // Notifications of this call (progress, log entries) travel with the request, and every one is
-    // delivered before the result goes out: the terminal progress update precedes the result.
-    let delivered: Promise<unknown> = Promise.resolve();
-    const outbound = (sending: Promise<unknown>): Promise<void> => {
-      const settled = sending.then(
-        () => undefined,
-        () => undefined,
-      );
-      delivered = Promise.all([delivered, settled]);
-      return settled;
-    };
-    const progress = createProgressReporter({
-      phase: name,
-      send: (update) => {
-        if (token === undefined || controller.signal.aborted) return;
-        return outbound(
-          ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } }),
-        );
-      },
+  const attach = (): void => {
+    let listResult: { tools: Array<Record<string, unknown>> } | null = null;
+    server.setRequestHandler('tools/list', async () => {
+      listResult ??= {
+        tools: (await runtime.advertised()).tools.map((tool) => ({
+          name: tool.name,
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          outputSchema: tool.outputSchema,
+          annotations: tool.annotations,
+        })),
+      };
+      return listResult as never;
     });
-    const callLogger = forwarding(
-      runtime.localLogger,
-      new Set<LogForwarder>([
-        (level, message, data) => {
-          if (!controller.signal.aborted)
-            void outbound(ctx.mcpReq.log(LOG_LEVELS[level], { message, ...(data ?? {}) }, 'rea'));
-        },
-      ]),
-    );
-    const run = async (): Promise<ToolResult> => {
-      const contract = runtime.byName.get(name);
-      try {
-        if (!contract) {
-          throw new ReaError('not_found', `No tool is named ${name}.`, {
-            details: { reason: 'unknown-tool', tool: name },
-            remediation: 'Call tools/list for the catalog.',
-          });
-        }
-        progress.report('started');
-        const context = attachHost(
-          {
-            session: session.view(),
-            platform: process.platform,
-            signal: controller.signal,
-            progress,
-            logger: callLogger,
-            ledger: session.ledger,
-            clientFeatures: clientFeaturesOf(server),
-          },
-          host,
-        );
-        calls.set(context, controller);
-        const outcome = await executeTool(contract, request.params.arguments ?? {}, context);
-        checkOutput(contract, outcome.kind === 'evidence' ? outcome.record : outcome.value);
-        throwIfAborted(controller.signal, 'publication');
-        // Recorded only now: a cancelled or invalid call leaves the ledger untouched.
-        if (outcome.kind === 'evidence') session.ledger.retain(outcome.record);
-        const result = encodeSuccess(name, outcome, config.mcpMaxResponseBytes);
-        progress.finish('completed', 'done');
-        await delivered;
-        return result;
-      } catch (error) {
-        // Cancelled by the client: its request is gone, so nothing is answered. Cancelled by the server
-        // (close_binary draining owned work, connection end): answered as `cancelled`.
-        if (upstream.aborted) throw error;
-        const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
-        progress.finish('failed', 'done');
-        await delivered;
-        return result;
-      } finally {
-        upstream.removeEventListener('abort', onAbort);
-      }
-    };
-    const done = run();
-    session.track(controller, done);
-    return done as never;
-  });
 
-  server.oninitialized = () => {
-    initialized = true;
+    server.setRequestHandler('tools/call', (request, ctx: ServerContext) => {
+      const name = request.params.name;
+      const controller = new AbortController();
+      const upstream = ctx.mcpReq.signal;
+      const onAbort = (): void => controller.abort(upstream.reason);
+      if (upstream.aborted) onAbort();
+      else upstream.addEventListener('abort', onAbort, { once: true });
+      const token = request.params._meta?.progressToken;
+      // Without a token nothing is sent; after cancellation the token is dead, so nothing is sent either.
+      // Notifications of this call (progress, log entries) travel with the request, and every one is
+      // delivered before the result goes out: the terminal progress update precedes the result.
+      let delivered: Promise<unknown> = Promise.resolve();
+      const outbound = (sending: Promise<unknown>): Promise<void> => {
+        const settled = sending.then(
+          () => undefined,
+          () => undefined,
+        );
+        delivered = Promise.all([delivered, settled]);
+        return settled;
+      };
+      const progress = createProgressReporter({
+        phase: name,
+        send: (update) => {
+          if (token === undefined || controller.signal.aborted) return;
+          return outbound(
+            ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } }),
+          );
+        },
+      });
+      const callLogger = forwarding(
+        runtime.localLogger,
+        new Set<LogForwarder>([
+          (level, message, data) => {
+            if (!controller.signal.aborted)
+              void outbound(ctx.mcpReq.log(LOG_LEVELS[level], { message, ...(data ?? {}) }, 'rea'));
+          },
+        ]),
+      );
+      const run = async (): Promise<ToolResult> => {
+        const contract = runtime.byName.get(name);
+        try {
+          if (!contract) {
+            throw new ReaError('not_found', `No tool is named ${name}.`, {
+              details: { reason: 'unknown-tool', tool: name },
+              remediation: 'Call tools/list for the catalog.',
+            });
+          }
+          progress.report('started');
+          const context = attachHost(
+            {
+              session: session.view(),
+              platform: process.platform,
+              signal: controller.signal,
+              progress,
+              logger: callLogger,
+              ledger: session.ledger,
+              clientFeatures: clientFeaturesOf(server),
+            },
+            host,
+          );
+          calls.set(context, controller);
+          const outcome = await executeTool(contract, request.params.arguments ?? {}, context);
+          checkOutput(contract, outcome.kind === 'evidence' ? outcome.record : outcome.value);
+          throwIfAborted(controller.signal, 'publication');
+          // Recorded only now: a cancelled or invalid call leaves the ledger untouched.
+          if (outcome.kind === 'evidence') session.ledger.retain(outcome.record);
+          const result = encodeSuccess(name, outcome, config.mcpMaxResponseBytes);
+          progress.finish('completed', 'done');
+          await delivered;
+          return result;
+        } catch (error) {
+          // Cancelled by the client: its request is gone, so nothing is answered. Cancelled by the server
+          // (close_binary draining owned work, connection end): answered as `cancelled`.
+          if (upstream.aborted) throw error;
+          const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
+          progress.finish('failed', 'done');
+          await delivered;
+          return result;
+        } finally {
+          upstream.removeEventListener('abort', onAbort);
+        }
+      };
+      const done = run();
+      session.track(controller, done);
+      return done as never;
+    });
+
+    server.oninitialized = () => {
+      initialized = true;
+    };
+    server.onerror = (error) => logger.warn('protocol error', { message: error.message });
+    server.onclose = () => void shutdown();
   };
-  server.onerror = (error) => logger.warn('protocol error', { message: error.message });
+
   let closing: Promise<void> | null = null;
   const shutdown = (): Promise<void> =>
     (closing ??= (async () => {
@@ -268,13 +264,25 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       await session.dispose();
       resolveClosed();
     })());
-  server.onclose = () => void shutdown();
 
   return {
-    connect: (transport) => server.connect(transport),
+    connect: async (transport) => {
+      const { Server: SdkServer } = await import('@modelcontextprotocol/server');
+      server = new SdkServer(
+        { name: options.package.name, version: options.package.version },
+        {
+          capabilities: { tools: { listChanged: false }, logging: {} },
+          instructions:
+            'REA investigates software without source and answers with Evidence records. Call binary_session with ' +
+            '{} to see identity and which tools are available now; open_binary selects a target.',
+        },
+      );
+      attach();
+      await server.connect(transport);
+    },
     close: async () => {
       await shutdown();
-      await server.close().catch(() => undefined);
+      if (server) await server.close().catch(() => undefined);
     },
     closed,
   };

@@ -1,5 +1,4 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createConnection } from './server.js';
 import { runtimeOf } from './runtime.js';
 import type { ReaServerOptions } from './runtime.js';
@@ -30,6 +29,7 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
   }
   const runtime = runtimeOf(options);
   const connection = createConnection(runtime, 'stdio');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
   await connection.connect(new StdioServerTransport(options.stdin ?? process.stdin, stdout));
   runtime.logger.info('REA MCP server listening on stdio', { tools: runtime.contracts.length });
   return { close: () => connection.close(), closed: connection.closed };
