@@ -137,6 +137,35 @@ describe('rea executable', () => {
     });
   });
 
+  it('should refuse a tampered bundle and malformed bundle requests with their exit codes', async () => {
+    await withTempDir(async (dir) => {
+      const bundle = join(dir, 'evidence.json');
+      expect((await rea(['analyze', examples, '--export', bundle, '--quiet'])).code).toBe(0);
+      const parsed = JSON.parse(readFileSync(bundle, 'utf8')) as {
+        records: Array<{ normalized_result: { total_size: number } }>;
+      };
+      parsed.records[0]!.normalized_result.total_size += 1;
+      const tampered = join(dir, 'tampered.json');
+      writeFileSync(tampered, JSON.stringify(parsed));
+      const integrity = await rea(['inspect-evidence-bundle', JSON.stringify({ path: tampered }), '--format', 'json']);
+      expect(integrity.code).toBe(13);
+      expect(JSON.parse(integrity.stdout)).toMatchObject({
+        error: { code: 'evidence_integrity_mismatch', details: { record_index: 0 } },
+      });
+      const filters = await rea([
+        'inspect-evidence-bundle',
+        JSON.stringify({ path: bundle, filters: { operation: 'x' } }),
+      ]);
+      expect(filters.code).toBe(2);
+      expect(filters.stderr).toContain('filters require detail "summary"');
+      const missing = await rea(['inspect-evidence-bundle', JSON.stringify({ path: join(dir, 'absent.json') })]);
+      expect(missing.code).toBe(3);
+      const notJson = await rea(['inspect-evidence-bundle', '{path:']);
+      expect(notJson.code).toBe(2);
+      expect(notJson.stderr).toContain('line 1, column 2');
+    });
+  });
+
   it('should detect archives, APKs and ASARs by their bytes and inventory them', async () => {
     await withTempDir(async (dir) => {
       const zip = join(dir, 'bundle.zip');
