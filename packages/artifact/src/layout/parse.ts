@@ -45,7 +45,9 @@ export function parseBinaryLayout(bytes: Uint8Array, options: ParseBinaryLayoutO
 
 /**
  * Parses the layout of the file at `path`, reading only the headers and tables it needs (a layout of
- * a 100 MB library reads a few megabytes); `readAt` reads further bytes from the file on demand.
+ * a 100 MB library reads a few megabytes); `readAt` reads further bytes from the file on demand and
+ * keeps the 64 KiB chunks it read for later calls (so a consumer that reads all of `.text` ends up
+ * holding `.text`).
  * Errors as {@link parseBinaryLayout}, plus the file system's own (ENOENT, EACCES) as thrown by
  * `node:fs` — callers map them.
  */
