@@ -28,6 +28,15 @@ if (process.argv[2] === '--worker') {
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu0);
   const cpuMs = (used.user + used.system) / 1000;
+  // A second open in the same process: what a long-running server pays once its code is warm.
+  const cpu1 = process.cpuUsage();
+  const again = await provider.open(
+    { path: file, format: 'native', sha256: '0'.repeat(64), size: statSync(file).size },
+    { signal: new AbortController().signal },
+  );
+  const warm = process.cpuUsage(cpu1);
+  const warmCpuMs = (warm.user + warm.system) / 1000;
+  await again.close(new AbortController().signal);
   const port = session.session;
   const signal = new AbortController().signal;
   const procedures = await port.procedures({ offset: 0, limit: 0 }, signal);
@@ -40,6 +49,7 @@ if (process.argv[2] === '--worker') {
     JSON.stringify({
       ms,
       cpuMs,
+      warmCpuMs,
       loadMs,
       procedures: procedures.total,
       strings: strings.total,
@@ -86,6 +96,7 @@ for (const file of files) {
   const cMs = median(c.map((r) => r.ms));
   const oCpu = median(o.map((r) => r.cpuMs));
   const cCpu = median(c.map((r) => r.cpuMs));
+  const cWarm = median(c.map((r) => r.warmCpuMs));
   const last = c[c.length - 1];
   console.log(`${file} (${(size / 1e6).toFixed(2)} MB)`);
   console.log(
@@ -98,7 +109,8 @@ for (const file of files) {
   console.log(
     `  cpu time: objdump ${oCpu.toFixed(0)} ms, capstone ${cCpu.toFixed(0)} ms (engine load ${last.loadMs.toFixed(0)} ms wall, once per process)`,
   );
+  console.log(`  warm second open in the same process: cpu ${cWarm.toFixed(0)} ms`);
   console.log(
-    `  ratio capstone/objdump: wall ${(cMs / oMs).toFixed(2)}x, cpu ${(cCpu / oCpu).toFixed(2)}x (target <= 2x)`,
+    `  ratio capstone/objdump: wall ${(cMs / oMs).toFixed(2)}x, cpu ${(cCpu / oCpu).toFixed(2)}x, warm cpu ${(cWarm / oCpu).toFixed(2)}x (target <= 2x)`,
   );
 }
