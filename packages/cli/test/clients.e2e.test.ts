@@ -198,6 +198,32 @@ describe('rea setup', () => {
     });
   });
 
+  it("should change only REA's member of a JSON file, keeping every other byte", async () => {
+    await withTempDir(async (home) => {
+      const added = put(
+        home,
+        files.gemini,
+        '{\n  "theme" :  "dark",\n  "mcpServers": {\n    "other": { "command": "o" }\n  },\n  "list": [1,2,   3]\n}\n',
+      );
+      const replaced = put(
+        home,
+        files.windsurf,
+        '{"mcpServers": {"rea": {"command": "old", "args": [], "env": {"K": "v"}},   "x": {"command": "y"}}}',
+      );
+      const result = await cli(home, 'setup', '--client', 'gemini-cli', '--client', 'windsurf', '--yes', '--json');
+      expect(result.code).toBe(0);
+      expect(readFileSync(added, 'utf8')).toBe(
+        '{\n  "theme" :  "dark",\n  "mcpServers": {\n    "other": { "command": "o" },\n    "rea": {\n' +
+          '      "command": "fixture-rea",\n      "args": [\n        "mcp"\n      ]\n    }\n  },\n  "list": [1,2,   3]\n}\n',
+      );
+      expect(readFileSync(replaced, 'utf8')).toBe(
+        '{"mcpServers": {"rea": {"command":"fixture-rea","args":["mcp"],"env":{"K":"v"}},   "x": {"command": "y"}}}',
+      );
+      const plan = (JSON.parse(result.stdout) as { plan: Array<{ formatting: string }> }).plan;
+      expect(plan.map((p) => p.formatting)).toEqual(['exact', 'exact']);
+    });
+  });
+
   it('should create a missing file without a backup, keeping the file private', async () => {
     await withTempDir(async (home) => {
       const result = await cli(home, 'setup', '--client', 'windsurf', '--yes');

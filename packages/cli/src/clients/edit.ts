@@ -2,6 +2,7 @@ import { stringify as stringifyToml } from 'smol-toml';
 import type { LaunchCommand } from '../host.js';
 import { ENTRY_NAME } from './clients.js';
 import type { ClientConfigState } from './configFile.js';
+import { spliceJsonEntry } from './jsonSplice.js';
 import { verifyConfigText } from './verify.js';
 
 /** A client file's new text and whether everything but REA's entry kept its exact formatting. */
@@ -39,8 +40,13 @@ function renderJson(state: ClientConfigState, entry: Record<string, unknown>): R
   const next = { ...document, [key]: { ...servers, [ENTRY_NAME]: entry } };
   const { indent, newline } = jsonLayout(text);
   const serialize = (value: unknown): string => `${JSON.stringify(value, null, indent)}${newline ? '\n' : ''}`;
-  const exact = text.trim() === '' || serialize(document) === text;
-  return { text: serialize(next), formatting: exact ? 'exact' : 'normalized', entry };
+  if (text.trim() === '') return { text: serialize(next), formatting: 'exact', entry };
+  // Splice only REA's member so that every other byte keeps its formatting; re-serialize otherwise.
+  const spliced = spliceJsonEntry(text, key, ENTRY_NAME, entry, indent);
+  if (spliced !== null && verifyConfigText(state.client, state.document, spliced, entry)) {
+    return { text: spliced, formatting: 'exact', entry };
+  }
+  return { text: serialize(next), formatting: serialize(document) === text ? 'exact' : 'normalized', entry };
 }
 
 /** The end (exclusive) of a TOML key/value line that may continue over several lines (arrays). */
