@@ -159,6 +159,36 @@ describe('native tools on a scripted stand-in port', () => {
     expect((await refusal('get_navigation_context', { document: 'other' }, context)).code).toBe('not_found');
   });
 
+  it('honours cancellation: an aborted request is cancelled and records nothing', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const context = { ...contextFor(scriptedPort(ALL)), signal: controller.signal };
+    for (const name of ['list_procedures', 'analyze_function', 'get_call_graph', 'trace_call_path']) {
+      const input =
+        name === 'list_procedures'
+          ? {}
+          : name === 'trace_call_path'
+            ? { from: 'main', to: 'leaf' }
+            : { procedure: 'main' };
+      expect((await refusal(name, input, context)).code).toBe('cancelled');
+    }
+  });
+
+  it('a cancellation during a call-graph expansion ends the request instead of becoming a node limitation', async () => {
+    const controller = new AbortController();
+    const port = scriptedPort(ALL);
+    const callees = port.callees.bind(port);
+    port.callees = async (p, signal) => {
+      if (p === '0x1010') {
+        controller.abort();
+        throw new ReaError('cancelled', 'Cancelled while reading callees.');
+      }
+      return callees(p, signal);
+    };
+    const context = { ...contextFor(port), signal: controller.signal };
+    expect((await refusal('get_call_graph', { procedure: 'main', depth: 5 }, context)).code).toBe('cancelled');
+  });
+
   it('compare_functions needs a ledger for retained references', async () => {
     const error = await refusal('compare_functions', {
       left: { kind: 'retained-evidence', evidence_id: `ev_${'1'.repeat(64)}` },
