@@ -47,7 +47,7 @@ export async function buildProgram(
     .usage('<command> [options]')
     .addHelpText(
       'after',
-      '\nRun `rea <command> --help` for a command, `rea <command> --schema` for its input schema, `rea --llms` for a machine-readable manifest.\nWith no arguments, REA prints this help on a terminal and serves MCP over stdio otherwise.',
+      '\nRun `rea <command> --help` for a command, `rea <command> --schema` for its input schema, `rea --llms` for a machine-readable manifest.\nWith no arguments, REA prints this help on a terminal and serves MCP over stdio otherwise.\nExit status: 0 success, 1 internal, 2 invalid request or usage, 3 not found, 130 cancelled; `rea --llms` lists every code.',
     )
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
