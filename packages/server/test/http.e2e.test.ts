@@ -41,6 +41,7 @@ function post(url: string, headers: Record<string, string>, body: unknown): Prom
         port: target.port,
         path: target.pathname,
         method: 'POST',
+        agent: false,
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
       },
       (res) => {
