@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, readlinkSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -54,6 +54,11 @@ async function listTools(args: string[]): Promise<string[]> {
   }
 }
 
+// `script` (util-linux) gives a process a pseudo-terminal; without it the terminal checks are skipped, saying why.
+const hasScript = spawnSync('script', ['--version']).status === 0;
+if (!hasScript) console.warn('skipped: terminal checks need the `script` command (util-linux)');
+const onTerminal = hasScript ? it : it.skip;
+
 describe('rea executable', () => {
   it('should print its version and the precomputed help, identical to the full program help', async () => {
     expect(await rea(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
@@ -61,6 +66,11 @@ describe('rea executable', () => {
     expect(help).toMatchObject({ code: 0, stdout: HELP_TEXT });
     const full = await rea(['help']);
     expect(full.stdout).toBe(HELP_TEXT);
+  });
+
+  onTerminal('should print the precomputed help when started without arguments on a terminal', () => {
+    const result = spawnSync('script', ['-qec', `'${process.execPath}' '${bin}'`, '/dev/null'], { encoding: 'utf8' });
+    expect(result.stdout.replace(/\r\n/g, '\n')).toBe(HELP_TEXT);
   });
 
   it('should serve the complete catalog over stdio, with and without `mcp`', async () => {
