@@ -1,5 +1,5 @@
 import { ReaError } from '@rea/evidence';
-
+import type { SessionLedger } from '@rea/evidence';
 import type { AnyToolContract, ProviderRegistry, ReaConfig, ToolContext } from '@rea/provider-kit';
 import type { AdvertisedCatalog } from '@rea/schema';
 import type { ConnectionSession } from './session.js';
@@ -54,4 +54,30 @@ export function hostOf(context: ToolContext): ServerHost {
     });
   }
   return host;
+}
+
+function isSessionLedger(value: unknown): value is SessionLedger {
+  const ledger = value as Partial<SessionLedger> | null;
+  return (
+    typeof ledger === 'object' &&
+    ledger !== null &&
+    ['retain', 'get', 'resolve', 'list', 'summaries', 'merge', 'clear'].every(
+      (method) => typeof (ledger as Record<string, unknown>)[method] === 'function',
+    )
+  );
+}
+
+/**
+ * The Evidence ledger a tool works on: the MCP connection's, or outside the server (a CLI invocation)
+ * the complete session ledger the host put in `context.ledger`. `capability_unavailable` when neither
+ * exists.
+ */
+export function ledgerOf(context: ToolContext): SessionLedger {
+  const host = hosts.get(context);
+  if (host) return host.session.ledger;
+  if (isSessionLedger(context.ledger)) return context.ledger;
+  throw new ReaError('capability_unavailable', 'This tool needs a session Evidence ledger.', {
+    details: { capability: 'session-ledger' },
+    remediation: 'Call it through the REA MCP server, or from a host that keeps a session ledger.',
+  });
 }

@@ -252,3 +252,53 @@ describe('precomputed advertised catalog', () => {
     ).toThrow(expect.objectContaining({ code: 'invalid_request' }));
   });
 });
+
+describe('server tools outside the MCP server (a CLI host)', () => {
+  it('should run the Evidence tools on the host ledger and refuse the connection tools', async () => {
+    const { createSessionLedger, sealEvidence } = await import('@rea/evidence');
+    const { executeTool } = await import('@rea/provider-kit');
+    const ledger = createSessionLedger();
+    const record = sealEvidence({
+      operation: 'describe_text',
+      subject: null,
+      provider: { id: 'unit', name: 'Unit', version: '1' },
+      analysis_profile: null,
+      parameters: {},
+      normalized_result: { lines: ['a', 'b', 'c'] },
+      raw_result: null,
+      confidence: 'observed',
+      limitations: [],
+      coverage: { status: 'complete', reasons: [] },
+      locations: [],
+      evidence_links: [],
+    });
+    ledger.retain(record);
+    const context = {
+      session: { target: null, binding: null, run_id: null },
+      platform: process.platform,
+      signal: new AbortController().signal,
+      progress: { report: () => undefined },
+      logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+      ledger,
+      clientFeatures: new Set<never>(),
+    };
+    const tool = (name: string) => SERVER_TOOLS.find((t) => t.name === name)!;
+    const bundle = await executeTool(tool('get_evidence_bundle'), { detail: 'summary' }, context);
+    expect(bundle).toMatchObject({ kind: 'result', value: { records: [{ evidence_id: record.evidence_id }] } });
+    const view = await executeTool(
+      tool('inspect_analysis_view'),
+      {
+        source: { kind: 'retained-evidence', evidence_id: record.evidence_id },
+        view: 'page',
+        collection: 'lines',
+        limit: 2,
+      },
+      context,
+    );
+    expect(view.kind).toBe('evidence');
+    expect(view.kind === 'evidence' && view.record.normalized_result).toMatchObject({ items: ['a', 'b'] });
+    await expect(executeTool(tool('binary_session'), {}, context)).rejects.toMatchObject({
+      code: 'capability_unavailable',
+    });
+  });
+});

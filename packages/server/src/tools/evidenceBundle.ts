@@ -12,7 +12,7 @@ import {
   throwIfAborted,
 } from '@rea/evidence';
 import { defineTool } from '@rea/provider-kit';
-import { hostOf } from '../host.js';
+import { ledgerOf } from '../host.js';
 import { NO_EFFECTS } from './effects.js';
 
 /** Largest bundle file `import_evidence_bundle` reads. */
@@ -69,18 +69,18 @@ export const getEvidenceBundleTool = defineTool({
   ],
   effects: { ...NO_EFFECTS, readOnly: true, idempotent: true },
   run: async (input, context) => {
-    const { session } = hostOf(context);
+    const ledger = ledgerOf(context);
     if (input.detail === 'summary') {
       return {
         format: BUNDLE_FORMAT as 'rea-evidence-bundle',
         version: BUNDLE_VERSION as 1,
         detail: 'summary' as const,
-        records: session.ledger.summaries(input.filters ?? {}),
+        records: ledger.summaries(input.filters ?? {}),
       };
     }
     return {
       format: BUNDLE_FORMAT as 'rea-evidence-bundle',
-      records: session.ledger.list(),
+      records: ledger.list(),
       version: BUNDLE_VERSION as 1,
     };
   },
@@ -109,8 +109,8 @@ export const exportEvidenceBundleTool = defineTool({
   effects: { ...NO_EFFECTS, writesFilesystem: true, mayDiscardData: true, idempotent: true },
   clientFeatures: { optional: ['progress'] },
   run: async (input, context) => {
-    const { session } = hostOf(context);
-    const records = session.ledger.list();
+    const ledger = ledgerOf(context);
+    const records = ledger.list();
     context.progress.report(`exporting ${records.length} records`);
     return exportBundle(records, input.path, { signal: context.signal });
   },
@@ -137,11 +137,11 @@ export const importEvidenceBundleTool = defineTool({
   examples: [{ input: { path: '/tmp/rea-evidence.json' }, description: 'Import an exported bundle.' }],
   effects: { ...NO_EFFECTS, mutatesSession: true, idempotent: true },
   run: async (input, context) => {
-    const { session } = hostOf(context);
+    const ledger = ledgerOf(context);
     const bundle = await importBundle(input.path, { maxBytes: MAX_IMPORT_BYTES, signal: context.signal });
     // A cancelled import records nothing.
     throwIfAborted(context.signal, 'merge');
-    const merged = session.ledger.merge(bundle.records);
+    const merged = ledger.merge(bundle.records);
     return { ...merged, byte_size: bundle.byte_size };
   },
 });

@@ -11,7 +11,7 @@ import {
 } from '@rea/evidence';
 import type { AnalysisViewRequest, EvidenceRecord } from '@rea/evidence';
 import { defineTool } from '@rea/provider-kit';
-import { hostOf } from '../host.js';
+import { ledgerOf } from '../host.js';
 import { NO_EFFECTS } from './effects.js';
 
 const SourceSchema = z
@@ -63,10 +63,10 @@ export const inspectAnalysisViewTool = defineTool({
   ],
   effects: { ...NO_EFFECTS, mutatesSession: true, idempotent: true },
   run: async (input, context) => {
-    const host = hostOf(context);
     const { source, ...request } = input as { source: unknown } & AnalysisViewRequest;
+    // Inline Evidence needs no ledger; a retained reference resolves against this session's.
     const parent: EvidenceRecord = RetainedEvidenceRefSchema.safeParse(source).success
-      ? host.session.ledger.resolve(source as z.infer<typeof RetainedEvidenceRefSchema>)
+      ? ledgerOf(context).resolve(source as z.infer<typeof RetainedEvidenceRefSchema>)
       : parseEvidence(source);
     const view = selectAnalysisView(parent, request as AnalysisViewRequest);
     const { evidence_id: _id, schema_version: _v, operation: _op, ...observation } = sealAnalysisView(parent, view);
