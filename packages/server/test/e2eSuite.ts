@@ -225,6 +225,23 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       expect(idleAgain['process_lineage']).toEqual({ status: 'not_observed' });
     });
 
+    it('should keep retained Evidence when another target is opened, with a fresh run', async () => {
+      valueOf(await call(client, 'close_binary'));
+      const first = valueOf<Record<string, any>>(await call(client, 'open_binary', { path: target }));
+      const record = valueOf<EvidenceRecord>(await call(client, 'describe_target'));
+      const other = join(dir, 'other.bin');
+      writeFileSync(other, Buffer.from('MZ other target'));
+      const second = valueOf<Record<string, any>>(await call(client, 'open_binary', { path: other }));
+      expect(second['reused']).toBe(false);
+      expect(second['target']).toMatchObject({ format: 'pe', size: 15 });
+      expect(second['analysis_run'].run_id).not.toBe(first['analysis_run'].run_id);
+      const bundle = valueOf<Record<string, any>>(await call(client, 'get_evidence_bundle'));
+      expect(bundle['records']).toEqual([record]);
+      const described = valueOf<EvidenceRecord>(await call(client, 'describe_target'));
+      expect(described.subject).toMatchObject({ format: 'pe', size: 15 });
+      valueOf(await call(client, 'close_binary'));
+    });
+
     it('should refuse unknown and unavailable provider choices with provider_selection', async () => {
       const unknown = diagnosticOf(await call(client, 'open_binary', { path: target, provider_id: 'nope' }));
       expect(unknown.code).toBe('provider_selection');
