@@ -239,6 +239,14 @@ describe('rea executable', () => {
     };
     expect(full.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(compact.profile).toBe('compact');
+    const fromEnv = JSON.parse(
+      (await rea(['catalog', '--format', 'json'], { REA_MCP_INPUT_SCHEMA_PROFILE: 'compact' })).stdout,
+    ) as {
+      profile: string;
+    };
+    expect(fromEnv.profile).toBe('compact');
+    const invalid = await rea(['catalog'], { REA_MCP_INPUT_SCHEMA_PROFILE: 'tiny' });
+    expect(invalid.code).toBe(4);
     expect(compact.tools.map((t) => t.name)).toEqual(full.tools.map((t) => t.name));
   });
 
