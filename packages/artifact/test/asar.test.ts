@@ -144,4 +144,31 @@ describe('ASAR archives written by @electron/asar', () => {
       });
     });
   });
+
+  it('should verify the unpacked companions of an ASAR shipped inside a ZIP, and name a re-signed one', async () => {
+    await withTempDir(async (tmp) => {
+      const { archive } = await makeApp(tmp);
+      const zip = join(tmp, 'app.zip');
+      run('zip', ['-q', '-r', zip, 'app.asar', 'app.asar.unpacked'], tmp);
+      const { inventory, coverage } = await inspectArtifact(zip);
+      expect(coverage).toEqual({ status: 'complete', reasons: [] });
+      expect(inventory.entries.find((e) => e.path === 'app.asar!/native/addon.node')).toMatchObject({
+        unpacked: true,
+        integrity: 'verified',
+      });
+      appendFileSync(join(`${archive}.unpacked`, 'native', 'addon.node'), 'signature');
+      const signed = join(tmp, 'signed.zip');
+      run('zip', ['-q', '-r', signed, 'app.asar', 'app.asar.unpacked'], tmp);
+      const error = await inspectArtifact(signed).catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'artifact_integrity_mismatch',
+        details: { path: 'app.asar!/native/addon.node', unpacked: true },
+      });
+      expect((error as Error).message).toMatch(/sign or strip/);
+      const continued = await inspectArtifact(signed, { integrityPolicy: 'record-and-continue' });
+      expect(continued.inventory.integrity_contradictions.map((c) => [c.path, c.unpacked])).toEqual([
+        ['app.asar!/native/addon.node', true],
+      ]);
+    });
+  });
 });

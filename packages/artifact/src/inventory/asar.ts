@@ -6,6 +6,7 @@ import type { ArtifactEntry } from '../schemas.js';
 import type { ByteSource } from '../source.js';
 import type { InventoryState } from './state.js';
 import { badSegment, readAsarEntry } from './asarEntry.js';
+import type { CompanionReader } from './asarEntry.js';
 import { considerNested } from './nested.js';
 
 function entryOf(node: AsarNode, path: string): ArtifactEntry {
@@ -26,7 +27,7 @@ function entryOf(node: AsarNode, path: string): ArtifactEntry {
 async function inventoryNode(
   state: InventoryState,
   source: ByteSource,
-  companion: string | null,
+  companion: string | CompanionReader | null,
   node: AsarNode,
   prefix: string,
   depth: number,
@@ -86,7 +87,7 @@ async function inventoryNode(
 export async function inventoryAsar(
   state: InventoryState,
   source: ByteSource,
-  companion: string | null,
+  companion: string | CompanionReader | null,
   prefix: string,
   depth: number,
 ): Promise<void> {

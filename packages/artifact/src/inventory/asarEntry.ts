@@ -12,6 +12,13 @@ import { containerFromHead } from '../detect.js';
 const DEFAULT_BLOCK = 4 * 1024 * 1024;
 const SMALL_BYTES = 512 * 1024;
 
+/**
+ * Reads the `.asar.unpacked` companion of a nested archive from its enclosing container: the digest of
+ * the companion entry named by `segments` (block hashes of `blockSize`), or null when it is absent or
+ * unreadable there.
+ */
+export type CompanionReader = (segments: readonly string[], blockSize: number) => Promise<Digest | null>;
+
 /** The outcome of reading one ASAR file entry. */
 export type AsarRead =
   | { status: 'read'; digest: Digest; contradiction: ObservedContradiction | null }
@@ -44,7 +51,7 @@ async function companionStream(
  */
 export async function readAsarEntry(
   source: ByteSource,
-  companion: string | null,
+  companion: string | CompanionReader | null,
   node: AsarNode,
   path: string,
   options: Pick<DigestOptions, 'signal' | 'onChunk'> & { collectUpTo?: number },
@@ -66,6 +73,12 @@ export async function readAsarEntry(
   if (node.unpacked) {
     if (companion === null)
       return { status: 'missing', reason: 'no .asar.unpacked companion is available for a nested archive' };
+    if (typeof companion === 'function') {
+      const digest = await companion(node.segments, digestOptions.blockSize!);
+      if (digest === null)
+        return { status: 'missing', reason: 'the .asar.unpacked companion entry is absent from the enclosing archive' };
+      return judged(node, path, digest);
+    }
     const opened = await companionStream(companion, node);
     if ('reason' in opened) return { status: 'missing', reason: opened.reason };
     stream = opened.stream;

@@ -24,9 +24,9 @@ export interface InspectOutcome {
   limitations: Limitation[];
 }
 
-const expandNested: NestedExpander = async (state, bytes, format, prefix, depth) => {
+const expandNested: NestedExpander = async (state, bytes, format, prefix, depth, companion) => {
   if (format === 'zip') await inventoryZip(state, bytes, prefix, depth);
-  else await inventoryAsar(state, bufferSource(bytes), null, prefix, depth);
+  else await inventoryAsar(state, bufferSource(bytes), companion, prefix, depth);
 };
 
 async function headAndTail(path: string, size: number): Promise<{ head: Buffer; tail: Buffer }> {

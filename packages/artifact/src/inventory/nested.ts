@@ -3,6 +3,7 @@ import { containerFromHead } from '../detect.js';
 import type { Digest } from '../hashing.js';
 import type { ArtifactEntry } from '../schemas.js';
 import type { InventoryState } from './state.js';
+import type { CompanionReader } from './asarEntry.js';
 
 /**
  * Expands a verified entry that holds a container, within the depth and nested-byte budgets. A nested
@@ -15,6 +16,7 @@ export async function considerNested(
   digest: Digest,
   path: string,
   depth: number,
+  companion: CompanionReader | null = null,
 ): Promise<void> {
   const format = containerFromHead(digest.head);
   if (format === null) return;
@@ -29,7 +31,7 @@ export async function considerNested(
   if (state.remainingEntries() === 0) return skip('entry budget reached');
   state.heldBytes += digest.collected.length;
   try {
-    await state.expand(state, digest.collected, format, path, depth + 1);
+    await state.expand(state, digest.collected, format, path, depth + 1, companion);
     state.nested.push({ path, format, expanded: true, reason: null });
   } catch (error) {
     if (!isReaError(error) || error.code === 'artifact_integrity_mismatch' || error.code === 'cancelled') throw error;

@@ -1,5 +1,6 @@
 import type { Limitation } from '@rea/evidence';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
+import type { CompanionReader } from './asarEntry.js';
 import type { ObservedContradiction } from '../integrity.js';
 import type {
   ArtifactEntry,
@@ -17,6 +18,7 @@ export type NestedExpander = (
   format: Exclude<ContainerFormat, 'directory' | 'dmg' | 'file'>,
   prefix: string,
   depth: number,
+  companion: CompanionReader | null,
 ) => Promise<void>;
 
 /** Mutable state of one inventory: entries, contradictions, budgets spent, coverage reasons. */

@@ -10,6 +10,7 @@ import type { ArtifactEntry, PackageType } from '../schemas.js';
 import type { ObservedContradiction } from '../integrity.js';
 import type { InventoryState } from './state.js';
 import { considerNested } from './nested.js';
+import type { CompanionReader } from './asarEntry.js';
 
 const MAX_LINK_BYTES = 4096;
 
@@ -117,12 +118,15 @@ export async function readZipEntry(
     /** Keep the bytes (up to `upTo`), of containers only or of anything. */
     collect?: { upTo: number; containersOnly: boolean };
     onChunk?: (chunk: Buffer) => Promise<void>;
+    /** Hash fixed-size blocks too (an ASAR companion checked against its header). */
+    blockSize?: number;
   },
 ): Promise<EntryRead> {
   const base: Base = { path, provenance: 'zip-central-directory', unpacked: false };
   const digestOptions: DigestOptions = {
     crc32: true,
     signal: options.signal,
+    ...(options.blockSize !== undefined ? { blockSize: options.blockSize } : {}),
     ...(options.collect ? { collectUpTo: options.collect.upTo } : {}),
     ...(options.collect?.containersOnly ? { collectWhen: (head: Buffer) => containerFromHead(head) !== null } : {}),
     ...(options.onChunk ? { onChunk: options.onChunk } : {}),
@@ -168,6 +172,7 @@ async function inventoryEntry(
   info: ZipEntryInfo,
   prefix: string,
   depth: number,
+  byName: ReadonlyMap<string, ZipEntryInfo>,
 ): Promise<void> {
   const inner = logicalPath(info.name);
   const path = nestedPath(prefix, inner);
@@ -237,7 +242,30 @@ async function inventoryEntry(
     }
   }
   if (!state.add(entry)) return;
-  if (nestable && digest) await considerNested(state, entry, digest, path, depth);
+  if (nestable && digest)
+    await considerNested(state, entry, digest, path, depth, companionIn(state, reader, byName, inner, prefix));
+}
+
+/**
+ * Reads the `.asar.unpacked` companion entries of an ASAR held in this ZIP (an Electron application
+ * shipped as a ZIP keeps both side by side). Companion entries are also inventoried in their own right.
+ */
+function companionIn(
+  state: InventoryState,
+  reader: ZipReader,
+  byName: ReadonlyMap<string, ZipEntryInfo>,
+  archive: string,
+  prefix: string,
+): CompanionReader {
+  return async (segments, blockSize) => {
+    const name = `${archive}.unpacked/${segments.join('/')}`;
+    const info = byName.get(name);
+    if (info === undefined || info.kind !== 'file' || info.encrypted) return null;
+    if (info.compressionMethod !== 0 && info.compressionMethod !== 8) return null;
+    if (!state.mayRead(info.uncompressedSize)) return null;
+    const read = await readZipEntry(reader, info, nestedPath(prefix, name), { signal: state.signal, blockSize });
+    return read.contradiction === null ? read.digest : null;
+  };
 }
 
 /** Inventories a ZIP (from a path or nested bytes) into `state`; returns the package type it identifies. */
@@ -250,10 +278,11 @@ export async function inventoryZip(
   const { reader, infos } = await readDirectory(source, state.remainingEntries());
   try {
     if (reader.entryCount > infos.length) state.entryBudget(prefix === '' ? 'the archive' : prefix);
-    const packageType = packageTypeFromNames(new Set(infos.map((info) => logicalPath(info.name))));
+    const byName = new Map(infos.map((info) => [logicalPath(info.name), info]));
+    const packageType = packageTypeFromNames(new Set(byName.keys()));
     for (const info of infos) {
       throwIfAborted(state.signal, 'inventory');
-      await inventoryEntry(state, reader, info, prefix, depth);
+      await inventoryEntry(state, reader, info, prefix, depth, byName);
     }
     return packageType;
   } finally {
