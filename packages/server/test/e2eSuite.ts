@@ -59,7 +59,7 @@ export function valueOf<T = Record<string, unknown>>(value: unknown): T {
 }
 
 /** True once `pid` no longer runs (absent, or a zombie awaiting its reaper); polls for up to 5 s. */
-async function processGone(pid: number): Promise<boolean> {
+export async function processGone(pid: number): Promise<boolean> {
   for (let i = 0; i < 100; i += 1) {
     try {
       process.kill(pid, 0);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { describeTransportSuite, recordInbound, valueOf } from './e2eSuite.js';
+import { describeTransportSuite, processGone, recordInbound, valueOf } from './e2eSuite.js';
 import { standInEntry, startHttpEntry } from './httpFixture.js';
 
 async function connectTo(url: string): Promise<Client> {
@@ -114,6 +114,19 @@ describe('@rea/server over Streamable HTTP: binding and DNS-rebinding protection
       await first.close();
       await second.close();
     }
+  });
+
+  it('should close the provider and its processes when the client ends the session (DELETE)', async () => {
+    const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await client.connect(transport);
+    valueOf(await client.callTool({ name: 'open_binary', arguments: { path: standInEntry } }));
+    const session = valueOf<Record<string, any>>(await client.callTool({ name: 'binary_session', arguments: {} }));
+    const pid = session['process_lineage'].snapshots[0].observations[0].launcher.pid as number;
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    await transport.terminateSession();
+    expect(await processGone(pid)).toBe(true);
+    await client.close();
   });
 
   it('should refuse a non-loopback bind unless explicitly allowed', async () => {
