@@ -106,6 +106,26 @@ describe('rea doctor', () => {
     });
   });
 
+  it('should report invalid environment settings instead of failing', async () => {
+    await withTempDir(async (home) => {
+      const valid = JSON.parse((await cli(home, 'doctor', '--json')).stdout) as { configuration: object };
+      expect(valid.configuration).toEqual({ valid: true });
+      const result = await run(FIXTURE_CLI, ['doctor', '--json'], {
+        env: { HOME: home, REA_GHIDRA_STARTUP_TIMEOUT_MS: '0x10' },
+      });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        configuration: {
+          valid: false,
+          error: {
+            code: 'configuration_invalid',
+            details: { variable: 'REA_GHIDRA_STARTUP_TIMEOUT_MS', value: '0x10' },
+          },
+        },
+      });
+    });
+  });
+
   it('should report a wrong-shaped entry as invalid with its pointer', async () => {
     await withTempDir(async (home) => {
       put(

@@ -4,7 +4,10 @@ import { readClientConfig } from '../clients/configFile.js';
 import type { ClientConfigState } from '../clients/configFile.js';
 import type { CliIo, LaunchCommand, ProviderStatus } from '../host.js';
 import type { Invocation } from '../invocation.js';
+import { readConfig } from '@rea/provider-kit';
 import type { ProbeResult, Provider } from '@rea/provider-kit';
+import { toDiagnostic } from '@rea/evidence';
+import type { Diagnostic } from '@rea/evidence';
 
 /** The minimum Node.js version REA supports. */
 export const MIN_NODE = [20, 19] as const;
@@ -31,6 +34,8 @@ export interface DoctorReport {
   node: { version: string; required: string; supported: boolean };
   platform: string;
   launch_command: LaunchCommand;
+  /** Whether REA's environment settings are valid; the first invalid one otherwise (as its diagnostic). */
+  configuration: { valid: true } | { valid: false; error: Diagnostic['error'] };
   providers: readonly ProviderStatus[];
   clients: ClientReport[];
 }
@@ -45,6 +50,16 @@ export async function inspectClients(io: CliIo, expected: LaunchCommand): Promis
   return Promise.all(
     CLIENTS.map((client) => readClientConfig(client, client.file(io.home, io.platform, io.env), expected)),
   );
+}
+
+/** Validates the settings REA reads from the environment (the same check the server makes at start). */
+function checkConfiguration(io: CliIo): DoctorReport['configuration'] {
+  try {
+    readConfig(io.env as NodeJS.ProcessEnv);
+    return { valid: true };
+  } catch (error) {
+    return { valid: false, error: toDiagnostic(error).error };
+  }
 }
 
 /** Each provider's readiness from its probe (cheap; never starts an engine), sorted by id. */
@@ -89,6 +104,7 @@ export async function doctorReport(invocation: Invocation): Promise<DoctorReport
     node: { version: process.version, required: `>=${MIN_NODE.join('.')}`, supported: nodeSupported(process.version) },
     platform: `${io.platform}-${process.arch}`,
     launch_command: expected,
+    configuration: checkConfiguration(io),
     providers,
     clients: states.map((s) => ({
       client: s.client.id,
@@ -111,6 +127,9 @@ function human(report: DoctorReport): string {
     `${report.package.name} ${report.package.version} on ${report.platform}`,
     `node ${report.node.version} (${report.node.supported ? 'supported' : `unsupported: needs ${report.node.required}`})`,
     `launch command: ${[report.launch_command.command, ...report.launch_command.args].join(' ')}`,
+    report.configuration.valid
+      ? 'configuration: valid'
+      : `configuration: invalid — ${report.configuration.error.message}\n             remediation: ${report.configuration.error.remediation}`,
     '',
     'providers:',
     ...report.providers.map(
