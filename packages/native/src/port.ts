@@ -102,11 +102,11 @@ export interface BasicBlock {
   instruction_count: number;
 }
 
-/** One control-flow edge between block starts. */
+/** One control-flow edge between block starts. `table`: a case of a resolved jump table. */
 export interface FlowEdge {
   from: string;
   to: string;
-  kind: 'fallthrough' | 'branch' | 'conditional';
+  kind: 'fallthrough' | 'branch' | 'conditional' | 'table';
 }
 
 /** A transfer whose target the engine could not resolve: an explicit unknown, never silently dropped. */

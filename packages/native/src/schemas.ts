@@ -40,7 +40,7 @@ export const BasicBlockSchema = z.strictObject({
 export const FlowEdgeSchema = z.strictObject({
   from: AddressSchema,
   to: AddressSchema,
-  kind: z.enum(['fallthrough', 'branch', 'conditional']),
+  kind: z.enum(['fallthrough', 'branch', 'conditional', 'table']),
 });
 
 /** Schema of {@link UnresolvedTransfer}. */

@@ -52,7 +52,7 @@ skipUnless(toolsMissing('gcc', 'objdump', 'nm', 'strip'))('x86-64 ELF (gcc)', ()
     expect([...(await portCalls(opened.port))].sort()).toEqual([...truth].sort());
   });
 
-  it('names PLT stubs by their import and records the switch as an unresolved jump', async () => {
+  it('names PLT stubs by their import and records the call through a pointer as an explicit unknown', async () => {
     const signal = new AbortController().signal;
     const main = (await opened.port.addressOf('main', signal))!;
     const callees = await opened.port.callees(main, signal);
@@ -64,6 +64,35 @@ skipUnless(toolsMissing('gcc', 'objdump', 'nm', 'strip'))('x86-64 ELF (gcc)', ()
     // apply() calls through a pointer: an explicit unknown, not an empty list presented as complete.
     expect(apply.unresolved.length + apply.calls.length).toBeGreaterThan(0);
     expect(apply.unresolved.every((u) => u.kind === 'indirect-call' || u.kind === 'indirect-jump')).toBe(true);
+  });
+
+  it('resolves the switch jump table: every non-padding block of classify is reachable from its entry', async () => {
+    const signal = new AbortController().signal;
+    const classify = (await opened.port.addressOf('classify', signal))!;
+    const flow = await opened.port.controlFlow(classify, signal);
+    const rows = (await opened.port.instructions(classify, { offset: 0, limit: 1000 }, signal)).items;
+    const padding = (start: string, end: string) =>
+      rows
+        .filter(
+          (r) =>
+            Number.parseInt(r.address, 16) >= Number.parseInt(start, 16) &&
+            Number.parseInt(r.address, 16) < Number.parseInt(end, 16),
+        )
+        .every((r) => /(^|\s)nop$/.test(r.mnemonic) || r.mnemonic === 'int3');
+    const reached = new Set([classify]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const e of flow.edges) {
+        if (reached.has(e.from) && !reached.has(e.to)) {
+          reached.add(e.to);
+          grew = true;
+        }
+      }
+    }
+    const orphans = flow.blocks.filter((b) => !reached.has(b.start) && !padding(b.start, b.end)).map((b) => b.start);
+    expect(orphans).toEqual([]);
+    expect(flow.edges.filter((e) => e.kind === 'table').length).toBeGreaterThanOrEqual(7);
+    expect(flow.unresolved).toEqual([]);
   });
 
   it('recovers at least 90% of the functions of the stripped build and reports precision', async () => {

@@ -10,7 +10,7 @@ import type {
   UnresolvedTransfer,
 } from '@rea/native';
 import type { Discovery, ProcedureRecord } from './discovery.js';
-import { Flow, RefKind, lowerBound } from './sweep.js';
+import { Flow, RefKind, instructionAt, lowerBound } from './sweep.js';
 
 const hex = (a: number) => formatAddress(a);
 const KIND_CALL = 0;
@@ -30,11 +30,13 @@ export class ProcedureGraph {
   /** Indices into x* sorted by target. */
   private readonly byTarget: Uint32Array;
   private readonly sortedTargets: Float64Array;
+  private readonly mapped: (a: number) => 'code' | 'data' | null;
 
   constructor(
     private readonly layout: BinaryLayout,
     private readonly discovery: Discovery,
   ) {
+    this.mapped = this.mappedTest();
     this.starts = Float64Array.from(discovery.procedures.map((p) => p.start));
     for (const p of discovery.procedures) this.byStart.set(p.start, p);
     const t = discovery.table;
@@ -42,7 +44,7 @@ export class ProcedureGraph {
     const to = new Float64Array(t.count * 2);
     const kind = new Uint8Array(t.count * 2);
     let n = 0;
-    const mapped = this.mappedTest();
+    const mapped = this.mapped;
     for (let i = 0; i < t.count; i += 1) {
       const f = t.flow[i]!;
       const target = t.target[i]!;
@@ -111,6 +113,15 @@ export class ProcedureGraph {
     const inside = (a: number) => a >= p.start && a < p.end;
     const leaders = new Set<number>();
     if (lo < hi) leaders.add(t.address[lo]!);
+    const tables = new Map<number, number[]>();
+    for (let i = lo; i < hi; i += 1) {
+      if (t.flow[i] !== Flow.IndirectJump || this.resolvedSlot(t.ref[i]!)) continue;
+      const cases = this.jumpTable(p, lo, i);
+      if (cases.length > 0) {
+        tables.set(i, cases);
+        for (const c of cases) leaders.add(c);
+      }
+    }
     for (let i = lo; i < hi; i += 1) {
       const f = t.flow[i]!;
       if (f === Flow.None || f === Flow.Call || f === Flow.IndirectCall) continue;
@@ -124,7 +135,7 @@ export class ProcedureGraph {
     for (let i = lo; i < hi; i += 1) {
       const f = t.flow[i]!;
       if (f === Flow.IndirectCall || f === Flow.IndirectJump) {
-        if (!this.resolvedSlot(t.ref[i]!) && p.kind !== 'import') {
+        if (!this.resolvedSlot(t.ref[i]!) && p.kind !== 'import' && !tables.has(i)) {
           unresolved.push({
             site: hex(t.address[i]!),
             kind: f === Flow.IndirectCall ? 'indirect-call' : 'indirect-jump',
@@ -142,6 +153,7 @@ export class ProcedureGraph {
       if ((f === Flow.Jump || f === Flow.Conditional) && inside(target) && leaders.has(target)) {
         edges.push({ from: hex(start), to: hex(target), kind: f === Flow.Jump ? 'branch' : 'conditional' });
       }
+      for (const c of tables.get(i) ?? []) edges.push({ from: hex(start), to: hex(c), kind: 'table' });
       if (fallsThrough && i + 1 < hi && t.address[i + 1] === nextAddress) {
         edges.push({ from: hex(start), to: hex(nextAddress), kind: 'fallthrough' });
       }
@@ -150,6 +162,52 @@ export class ProcedureGraph {
     const flow = { blocks, edges, unresolved };
     this.flows.set(p.start, flow);
     return flow;
+  }
+
+  /**
+   * The case targets of the jump table an indirect jump at index `i` dispatches through, or [] when
+   * none is recognised. Two shapes: a table of 32-bit offsets relative to its own base, whose address a
+   * LEA/ADR loaded shortly before the jump (position-independent x86-64 code), and a table of absolute
+   * pointers indexed by the jump's own memory operand. Entries are read while they land on an
+   * instruction inside the procedure (at most 1024).
+   */
+  private jumpTable(p: ProcedureRecord, lo: number, i: number): number[] {
+    const t = this.discovery.table;
+    const inside = (a: number) => a >= p.start && a < p.end && instructionAt(t, a) >= 0;
+    const out: number[] = [];
+    const ownRef = t.ref[i]!;
+    if (ownRef === ownRef && this.isData(ownRef)) {
+      const size = this.layout.bits === 64 ? 8 : 4;
+      for (let k = 0; k < 1024; k += 1) {
+        const bytes = this.layout.readAt(ownRef + k * size, size);
+        if (!bytes) break;
+        const view = new DataView(bytes.buffer, bytes.byteOffset, size);
+        const target = size === 8 ? Number(view.getBigUint64(0, true)) : view.getUint32(0, true);
+        if (!inside(target)) break;
+        out.push(target);
+      }
+      return [...new Set(out)];
+    }
+    for (let j = i - 1; j >= Math.max(lo, i - 8); j -= 1) {
+      const f = t.flow[j]!;
+      if (f !== Flow.None) break;
+      const base = t.ref[j]!;
+      if (t.refKind[j] !== RefKind.Value || base !== base || !this.isData(base)) continue;
+      for (let k = 0; k < 1024; k += 1) {
+        const bytes = this.layout.readAt(base + k * 4, 4);
+        if (!bytes) break;
+        const entry = new DataView(bytes.buffer, bytes.byteOffset, 4).getInt32(0, true);
+        const target = base + entry;
+        if (!inside(target)) break;
+        out.push(target);
+      }
+      return [...new Set(out)];
+    }
+    return out;
+  }
+
+  private isData(address: number): boolean {
+    return this.mapped(address) === 'data';
   }
 
   private resolvedSlot(slot: number): boolean {
