@@ -18,7 +18,7 @@ function alive(pid: number): boolean {
 }
 
 async function waitForFile(path: string): Promise<void> {
-  for (let i = 0; i < 200 && !existsSync(path); i += 1) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 1200 && !existsSync(path); i += 1) await new Promise((r) => setTimeout(r, 25));
   // The marker is written in one call; give the write a moment to complete.
   await new Promise((r) => setTimeout(r, 25));
 }
