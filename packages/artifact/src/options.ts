@@ -18,6 +18,8 @@ export interface InspectOptions {
   signal?: AbortSignal;
   /** Host platform (DMG needs macOS); default `process.platform`. */
   platform?: NodeJS.Platform;
+  /** Receives a status line every 1,000 entries (what was observed, never a percentage). */
+  onProgress?: (message: string) => void;
 }
 
 /** Options of {@link extractArtifact}. */

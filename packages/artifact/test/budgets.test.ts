@@ -135,3 +135,21 @@ describe('nested containers and budgets', () => {
     });
   });
 });
+
+describe('progress', () => {
+  it('should report observed counts every 1,000 entries', async () => {
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'p.zip');
+      writeFileSync(
+        file,
+        buildZip(Array.from({ length: 2500 }, (_, i) => ({ name: `f${i}`, data: Buffer.from('x') }))),
+      );
+      const messages: string[] = [];
+      await inspectArtifact(file, { onProgress: (message) => messages.push(message) });
+      expect(messages).toEqual([
+        '1000 entries inventoried, 1000 bytes hashed',
+        '2000 entries inventoried, 2000 bytes hashed',
+      ]);
+    });
+  });
+});

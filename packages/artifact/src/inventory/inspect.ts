@@ -67,7 +67,7 @@ async function wholeFileSha256(path: string, signal: AbortSignal | undefined): P
 export async function inspect(path: string, options: InspectOptions = {}): Promise<InspectOutcome> {
   const budgets = resolveBudgets(options.budgets);
   const policy = options.integrityPolicy ?? 'fail-closed';
-  const state = new InventoryState(policy, budgets, options.signal, expandNested);
+  const state = new InventoryState(policy, budgets, options.signal, expandNested, options.onProgress);
   const info = await stat(path).catch((error: unknown) => {
     throw statError(path, error);
   });

@@ -38,6 +38,7 @@ export class InventoryState {
     readonly budgets: InventoryBudgets,
     readonly signal: AbortSignal | undefined,
     readonly expand: NestedExpander,
+    private readonly onProgress?: (message: string) => void,
   ) {}
 
   /** Entries that may still be listed before the entry budget is reached. */
@@ -52,6 +53,9 @@ export class InventoryState {
       return false;
     }
     this.entries.push(entry);
+    if (this.onProgress && this.entries.length % 1000 === 0) {
+      this.onProgress(`${this.entries.length} entries inventoried, ${this.bytesRead} bytes hashed`);
+    }
     return true;
   }
 

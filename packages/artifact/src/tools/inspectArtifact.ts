@@ -95,6 +95,7 @@ export const inspectArtifactTool = defineTool({
       budgets,
       signal: context.signal,
       platform: context.platform,
+      onProgress: (message) => context.progress.report(message, 'inventory'),
     });
     context.progress.report(`${outcome.inventory.entry_count} entries inventoried`, 'inventory');
     const complete = {
