@@ -146,4 +146,10 @@ const outputTotal = outputs.reduce((a, b) => a + b, 0);
 console.log(
   `output schemas: ${Math.round(outputTotal / outputs.length)} B/tool on average (${((100 * outputTotal) / bytes(toolsList(advertised(full)))).toFixed(0)}% of full tools/list); the Evidence envelope alone is ${envelope} B`,
 );
+const TARGET_BYTES_PER_TOOL = 4096;
+for (const [label, , f] of rows.slice(1)) {
+  console.log(
+    `${label}: ${Math.round(f.perTool)} B/tool against the ${TARGET_BYTES_PER_TOOL} B target (×${(f.perTool / TARGET_BYTES_PER_TOOL).toFixed(2)}): ${f.perTool < TARGET_BYTES_PER_TOOL ? 'met' : 'not met'}`,
+  );
+}
 console.log(`digests: full ${full.digest} compact ${compact.digest}`);

@@ -1,8 +1,10 @@
-import type { z } from 'zod';
-import { canonicalSha256 } from '@rea/evidence';
+import { z } from 'zod';
+import { canonicalSha256, evidenceRecordSchemaFor } from '@rea/evidence';
 import { emitJsonSchema } from './emit.js';
+import { hasEnvelopeOf, presentEnvelope } from './envelope.js';
 import { normalizeSchema } from './normalize.js';
 import { shareRepeated } from './share.js';
+import { terseSchema } from './terse.js';
 import type { JsonSchema } from './types.js';
 
 /** The dialect every advertised output schema declares. */
@@ -11,17 +13,37 @@ export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema
 /** The URN prefix of a content-bound schema id; the rest is the lowercase hex SHA-256. */
 export const SCHEMA_ID_PREFIX = 'urn:rea:schema:sha256:';
 
+/** The terse body of an output schema (no `$schema`, `$id` split off), not yet shared. */
+function terseBody(schema: z.ZodType): { body: JsonSchema; explicit: unknown } {
+  const { $schema: _dialect, $id: explicit, ...body } = emitJsonSchema(schema, 'output');
+  return { body: terseSchema(normalizeSchema(body, { explicitTypes: false })), explicit };
+}
+
+let envelopeReference: JsonSchema | undefined;
+
+/** The terse Evidence record schema with an empty result, the reference an envelope is matched against. */
+function evidenceReference(): JsonSchema {
+  envelopeReference ??= terseBody(evidenceRecordSchemaFor(z.strictObject({}))).body;
+  return envelopeReference;
+}
+
 /**
  * The advertised output schema of a tool: self-contained JSON Schema 2020-12 (repeated subschemas
- * in local `$defs`, no recursion), declaring its `$schema` dialect and carrying an `$id`. An
- * explicit `$id` on the zod schema (absolute, or a relative base for external references) is kept
- * as it is; otherwise the `$id` is `urn:rea:schema:sha256:<hex>`, the SHA-256 of the canonical JSON
- * of the schema including `$schema` and excluding `$id`, so equal schemas share an identity and any
- * change changes it. Refuses recursive or unrepresentable schemas like {@link inputJsonSchema}.
+ * in local `$defs`, no recursion), declaring its `$schema` dialect and carrying an `$id`. Output
+ * schemas are read by validators, not by the model, so they carry no annotations (description,
+ * title, examples, default) and no `type` already implied by a `const` or `enum`. When the schema is
+ * an Evidence record (the Evidence envelope around a `normalized_result`), the envelope fields are
+ * presented by structure only (see the package README); `normalized_result` keeps every validation
+ * rule. An explicit `$id` on the zod schema (absolute, or a relative base for external references)
+ * is kept as it is; otherwise the `$id` is `urn:rea:schema:sha256:<hex>`, the SHA-256 of the
+ * canonical JSON of the schema including `$schema` and excluding `$id`, so equal schemas share an
+ * identity and any change changes it. Refuses recursive or unrepresentable schemas like
+ * {@link inputJsonSchema}.
  */
 export function outputJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, $id: explicit, ...body } = emitJsonSchema(schema, 'output');
-  const shared = shareRepeated(normalizeSchema(body, { explicitTypes: false }));
+  const { body, explicit } = terseBody(schema);
+  const presented = hasEnvelopeOf(body, evidenceReference()) ? presentEnvelope(body) : body;
+  const shared = shareRepeated(presented, 'savings');
   const content: JsonSchema = { $schema: JSON_SCHEMA_DIALECT, ...shared };
   const $id = typeof explicit === 'string' ? explicit : `${SCHEMA_ID_PREFIX}${canonicalSha256(content)}`;
   return { $schema: JSON_SCHEMA_DIALECT, $id, ...shared };

@@ -19,12 +19,27 @@ function sanitize(name: string): string {
 }
 
 /**
+ * Which repeated subschemas are shared: `size` shares those of at least 96 serialized bytes;
+ * `savings` shares exactly those whose sharing makes the written schema smaller (the bytes of the
+ * repeats saved outweigh the references and the definition's name).
+ */
+export type SharePolicy = 'size' | 'savings';
+
+/** True when writing `count` references and one definition named after `hint` is smaller than `count` copies. */
+function sharingSaves(size: number, count: number, hint: string): boolean {
+  const name = Buffer.byteLength(sanitize(hint), 'utf8');
+  const reference = '{"$ref":"#/$defs/"}'.length + name;
+  const entry = name + 4; // "name": and the separating comma
+  return (count - 1) * size > count * reference + entry;
+}
+
+/**
  * Writes a recursion-free schema DAG as a plain tree in which every repeated subschema (equal
- * content reached at least twice, at least 96 bytes) appears once under `$defs` and is referred to
- * as `{"$ref": "#/$defs/<name>"}` with no sibling keywords. Names come from the property where the
+ * content reached at least twice, selected by `policy`) appears once under `$defs` and is referred
+ * to as `{"$ref": "#/$defs/<name>"}` with no sibling keywords. Names come from the property where the
  * subschema is first reached. Validation is unchanged; when nothing repeats there is no `$defs`.
  */
-export function shareRepeated(root: JsonSchema): JsonSchema {
+export function shareRepeated(root: JsonSchema, policy: SharePolicy = 'size'): JsonSchema {
   const keys = new ContentKeys();
   const sizes = new WeakMap<object, number>();
   const byHash = new Map<string, JsonSchema>();
@@ -51,7 +66,11 @@ export function shareRepeated(root: JsonSchema): JsonSchema {
   for (const hash of [...order].reverse()) {
     const count = effective.get(hash) ?? 0;
     const node = byHash.get(hash)!;
-    const extract = hash !== rootHash && count >= 2 && serializedSize(node, sizes) >= MIN_SHARED_BYTES;
+    const size = serializedSize(node, sizes);
+    const extract =
+      hash !== rootHash &&
+      count >= 2 &&
+      (policy === 'size' ? size >= MIN_SHARED_BYTES : sharingSaves(size, count, hints.get(hash)!));
     if (extract) shared.add(hash);
     const emitted = extract ? 1 : count;
     for (const child of edges.get(hash) ?? []) effective.set(child, (effective.get(child) ?? 0) + emitted);

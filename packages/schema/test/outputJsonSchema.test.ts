@@ -41,9 +41,14 @@ describe('outputJsonSchema', () => {
   it('should give equal schemas one identity and any change another', () => {
     const a = outputJsonSchema(result());
     expect(outputJsonSchema(result())['$id']).toBe(a['$id']);
-    const described = outputJsonSchema(result().describe('Functions.'));
+    const extended = outputJsonSchema(result().extend({ note: z.string().optional() }));
     const constrained = outputJsonSchema(result().extend({ count: z.number().int().min(1) }));
-    expect(new Set([a['$id'], described['$id'], constrained['$id']]).size).toBe(3);
+    expect(new Set([a['$id'], extended['$id'], constrained['$id']]).size).toBe(3);
+  });
+
+  it('should bind the identity to validation only: prose is not advertised, so it does not change the $id', () => {
+    const described = outputJsonSchema(result().describe('Functions.').meta({ title: 'Functions' }));
+    expect(described).toEqual(outputJsonSchema(result()));
   });
 
   it('should preserve an explicit $id, absolute or a relative reference base', () => {

@@ -1,9 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { z } from 'zod';
 import { createDefaultTools } from 'rea';
-import { COMPACT_INPUT_SCHEMA_BUDGET, advertiseCatalog } from '@rea/schema';
+import { parseEvidence } from '@rea/evidence';
+import type { EvidenceRecord } from '@rea/evidence';
+import { executeTool } from '@rea/provider-kit';
+import type { ToolContext } from '@rea/provider-kit';
+import { compileFixture, skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
+import { COMPACT_INPUT_SCHEMA_BUDGET, advertiseCatalog, outputJsonSchema } from '@rea/schema';
 import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
 
 /**
@@ -11,6 +19,12 @@ import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
  * REA's schemas are designed to fit the budget whole.
  */
 const REDUCED_IN_COMPACT: string[] = [];
+
+/**
+ * The target size of `tools/list` per tool in every profile (serialized bytes of the advertised
+ * fields, output schemas included), averaged over the catalog.
+ */
+const TOOLS_LIST_BYTES_PER_TOOL = 4096;
 
 const tools = await createDefaultTools();
 const contracts = new Map(tools.map((tool) => [tool.name, tool]));
@@ -89,4 +103,117 @@ describe('advertised catalog of the default tools', () => {
       }
     }
   });
+
+  it('should keep tools/list under 4 KB per tool on average, output schemas included, in both profiles', () => {
+    for (const profile of profiles) {
+      const listed = catalogs[profile].tools.map(
+        ({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+          name,
+          title,
+          description,
+          inputSchema,
+          outputSchema,
+          annotations,
+        }),
+      );
+      const perTool = Buffer.byteLength(JSON.stringify({ tools: listed }), 'utf8') / listed.length;
+      expect({ profile, under: perTool < TOOLS_LIST_BYTES_PER_TOOL, perTool }).toMatchObject({ profile, under: true });
+    }
+  });
+
+  it('should advertise output schemas without prose, and keep each Evidence result schema complete', () => {
+    for (const tool of catalogs.full.tools) {
+      const text = JSON.stringify(tool.outputSchema);
+      expect({ tool: tool.name, prose: /"(description|title|examples)":"/.test(text) }).toEqual({
+        tool: tool.name,
+        prose: false,
+      });
+      const properties = tool.outputSchema['properties'] as Record<string, unknown>;
+      if (!('normalized_result' in properties)) continue;
+      // The result schema as a validator sees it: a self-contained projection of the result alone,
+      // with shared definitions inlined, equals the record's normalized_result with its own inlined.
+      const output = contracts.get(tool.name)!.output as unknown as { shape: Record<string, z.ZodType> };
+      const alone = inlined(outputJsonSchema(output.shape['normalized_result']!));
+      expect({
+        tool: tool.name,
+        result: (inlined(tool.outputSchema)['properties'] as Json)['normalized_result'],
+      }).toEqual({
+        tool: tool.name,
+        result: alone,
+      });
+    }
+  });
+});
+
+type Json = Record<string, unknown>;
+
+/** A schema with every `#/$defs/…` reference replaced by its definition and no `$defs`, `$id`, `$schema`. */
+function inlined(schema: Json): Json {
+  const defs = (schema['$defs'] as Json | undefined) ?? {};
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (value === null || typeof value !== 'object') return value;
+    const ref = (value as Json)['$ref'];
+    if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return visit(defs[ref.slice('#/$defs/'.length)]);
+    const out: Json = {};
+    for (const [key, child] of Object.entries(value as Json)) {
+      if (key === '$defs' || key === '$id' || key === '$schema') continue;
+      out[key] = key === 'enum' || key === 'const' || key === 'required' ? child : visit(child);
+    }
+    return out;
+  };
+  return visit(schema) as Json;
+}
+
+function context(): ToolContext {
+  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+  return {
+    session: { target: null, binding: null, run_id: null },
+    platform: process.platform,
+    signal: new AbortController().signal,
+    progress: { report() {} },
+    logger: quiet,
+    ledger: null,
+    clientFeatures: new Set(),
+  };
+}
+
+async function produce(name: string, input: unknown): Promise<EvidenceRecord> {
+  const outcome = await executeTool(contracts.get(name)! as never, input, context());
+  if (outcome.kind !== 'evidence') throw new Error(`${name} returned ${outcome.kind}, not Evidence`);
+  return parseEvidence(outcome.record);
+}
+
+skipUnless(toolsMissing('gcc'))('Evidence from real tools against the advertised output schemas', () => {
+  it('should accept records from inspect_artifact and inspect_binary_layout, and reject them altered', async () => {
+    await withTempDir(async (dir) => {
+      mkdirSync(join(dir, 'app', 'lib'), { recursive: true });
+      writeFileSync(join(dir, 'app', 'README.txt'), 'a real directory artifact\n');
+      writeFileSync(join(dir, 'app', 'lib', 'data.bin'), Buffer.from([0, 1, 2, 3, 255]));
+      const source = join(dir, 'hello.c');
+      writeFileSync(source, 'int twice(int x) { return 2 * x; }\nint main(void) { return twice(21) - 42; }\n');
+      const binary = compileFixture({ source, compiler: 'gcc', args: ['-O0'], output: 'hello' });
+      const records: Array<[string, EvidenceRecord]> = [
+        ['inspect_artifact', await produce('inspect_artifact', { path: join(dir, 'app') })],
+        ['inspect_binary_layout', await produce('inspect_binary_layout', { path: binary })],
+        ['inspect_binary_layout', await produce('inspect_binary_layout', { path: binary, facet: 'mitigations' })],
+      ];
+      for (const profile of profiles) {
+        for (const [name, record] of records) {
+          const tool = catalogs[profile].tools.find((t) => t.name === name)!;
+          const check = viaSdk(tool.outputSchema);
+          expect({ name, profile, ...check(record) }).toEqual({ name, profile, ajv: '', sdk: true });
+          const canonical = contracts.get(name)!.output;
+          for (const altered of [
+            { ...record, normalized_result: {} },
+            { ...record, confidence: 'certain' },
+            { ...record, unexpected: true },
+          ]) {
+            expect(canonical.safeParse(altered).success).toBe(false);
+            expect({ name, profile, accepted: check(altered).sdk }).toEqual({ name, profile, accepted: false });
+          }
+        }
+      }
+    });
+  }, 60_000);
 });

@@ -1,0 +1,202 @@
+import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { evidenceRecordSchemaFor, sealEvidence } from '@rea/evidence';
+import { outputJsonSchema } from '@rea/schema';
+import { convert } from './validators.js';
+
+type Json = Record<string, unknown>;
+
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
+const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+const SUBSCHEMA_SINGLES = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames'];
+
+/** Every schema object of `schema` (schema positions only, never data such as `enum` or `const`). */
+function schemasIn(schema: unknown, out: Json[] = []): Json[] {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return out;
+  const node = schema as Json;
+  out.push(node);
+  for (const key of SUBSCHEMA_SINGLES) if (key in node) schemasIn(node[key], out);
+  for (const key of SUBSCHEMA_MAPS)
+    for (const child of Object.values((node[key] as Json | undefined) ?? {})) schemasIn(child, out);
+  for (const key of SUBSCHEMA_LISTS)
+    for (const child of (node[key] as unknown[] | undefined) ?? []) schemasIn(child, out);
+  return out;
+}
+
+/** The schema with every `#/$defs/…` reference replaced by its definition, and no `$defs`, `$id` or `$schema`. */
+function inlined(schema: Json): Json {
+  const defs = (schema['$defs'] as Json | undefined) ?? {};
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (value === null || typeof value !== 'object') return value;
+    const node = value as Json;
+    const ref = node['$ref'];
+    if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return visit(defs[ref.slice('#/$defs/'.length)]);
+    const out: Json = {};
+    for (const [key, child] of Object.entries(node)) {
+      if (key === '$defs' || key === '$id' || key === '$schema') continue;
+      out[key] = key === 'enum' || key === 'const' || key === 'required' ? child : visit(child);
+    }
+    return out;
+  };
+  return visit(schema) as Json;
+}
+
+const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+const functionList = () =>
+  z.strictObject({
+    functions: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1).describe('Name.'),
+          address: z.string().regex(/^0x[0-9a-f]+$/),
+          kind: z.enum(['local', 'import']),
+        }),
+      )
+      .max(500)
+      .describe('Functions found.'),
+    count: z.number().int().min(0),
+  });
+
+function record(normalized: unknown) {
+  return sealEvidence({
+    operation: 'list_functions',
+    subject: { format: 'elf', sha256: 'c'.repeat(64), size: 10 },
+    provider: { id: 'capstone', name: 'Capstone', version: '5.0.1' },
+    analysis_profile: null,
+    parameters: { limit: 64 },
+    normalized_result: normalized as never,
+    raw_result: null,
+    confidence: 'observed',
+    limitations: [],
+    coverage: { status: 'complete', reasons: [] },
+    locations: [],
+    evidence_links: [],
+  });
+}
+
+describe('outputJsonSchema presentation', () => {
+  it('should carry no annotation in any subschema, while keeping properties named like annotations', () => {
+    const schema = outputJsonSchema(
+      z
+        .strictObject({
+          title: z.string().describe('The window title.'),
+          description: z.string().meta({ title: 'Description', examples: ['A tool.'] }),
+          mode: z.enum(['a', 'b']).default('a').describe('Mode.'),
+        })
+        .describe('A described result.'),
+    );
+    const annotated = schemasIn(schema).filter((node) =>
+      ['description', 'title', 'examples', 'default', 'deprecated', '$comment'].some((key) => key in node),
+    );
+    expect(annotated).toEqual([]);
+    expect(Object.keys(schema['properties'] as Json)).toEqual(['title', 'description', 'mode']);
+  });
+
+  it('should drop only a type that const or enum already implies, accepting exactly the same values', () => {
+    const canonical = z.strictObject({
+      version: z.literal(2),
+      kind: z.enum(['a', 'b']),
+      either: z.union([z.literal('x'), z.literal(1)]),
+      level: z.number().int().min(0),
+    });
+    const schema = outputJsonSchema(canonical);
+    const properties = schema['properties'] as Json;
+    expect(properties['version']).toEqual({ const: 2 });
+    expect(properties['kind']).toEqual({ enum: ['a', 'b'] });
+    expect(properties['level']).toEqual({ type: 'integer', minimum: 0 });
+    const converted = convert(schema);
+    const good = { version: 2, kind: 'b', either: 1, level: 0 };
+    expect(converted.ajvErrors(good)).toBe('');
+    for (const bad of [
+      { ...good, version: '2' },
+      { ...good, version: 3 },
+      { ...good, kind: 'c' },
+      { ...good, kind: 1 },
+      { ...good, either: 'y' },
+      { ...good, either: '1' },
+      { ...good, level: -1 },
+      { ...good, level: 0.5 },
+    ]) {
+      expect({ bad, canonical: canonical.safeParse(bad).success }).toEqual({ bad, canonical: false });
+      expect({ bad, advertised: converted.ajvAccepts(bad) }).toEqual({ bad, advertised: false });
+    }
+  });
+
+  it('should share a repeated subschema exactly when sharing makes the schema smaller', () => {
+    const digest = z.string().regex(/^[0-9a-f]{64}$/);
+    const small = outputJsonSchema(z.strictObject({ a: z.string(), b: z.string(), c: z.string() }));
+    expect(small['$defs']).toBeUndefined();
+    const repeated = outputJsonSchema(z.strictObject({ a: digest, b: digest, c: digest, d: z.array(digest) }));
+    expect(Object.keys(repeated['$defs'] as Json)).toHaveLength(1);
+    expect(bytes(repeated)).toBeLessThan(
+      bytes({ ...inlined(repeated), $schema: repeated['$schema'], $id: repeated['$id'] }),
+    );
+  });
+
+  it('should keep every validation rule of normalized_result inside an Evidence record', () => {
+    const record = outputJsonSchema(evidenceRecordSchemaFor(functionList()));
+    const alone = outputJsonSchema(functionList());
+    expect((inlined(record)['properties'] as Json)['normalized_result']).toEqual(inlined(alone));
+    expect(JSON.stringify(alone)).toContain('"maxItems":500');
+  });
+
+  it('should present the Evidence envelope by structure, closed at the root, rejecting what it shows', () => {
+    const canonical = evidenceRecordSchemaFor(functionList());
+    const schema = outputJsonSchema(canonical);
+    const properties = schema['properties'] as Json;
+    expect(schema['additionalProperties']).toBe(false);
+    expect(schema['required']).toEqual(Object.keys(canonical.shape).filter((key) => key !== 'local'));
+    expect(Object.keys(properties).sort()).toEqual(Object.keys(canonical.shape).sort());
+    const envelope = Object.entries(properties).filter(([name]) => name !== 'normalized_result');
+    for (const [name, field] of envelope) {
+      const refined = schemasIn(field).filter((node) =>
+        ['minLength', 'pattern', 'minimum', 'additionalProperties'].some((key) => key in node),
+      );
+      expect({ name, refined }).toEqual({ name, refined: [] });
+    }
+    const converted = convert(schema);
+    const good = record({ functions: [{ name: 'main', address: '0x401000', kind: 'local' }], count: 1 });
+    expect(converted.ajvErrors(good)).toBe('');
+    expect(converted.sdkAccepts(good)).toBe(true);
+    const { provider: _provider, ...withoutProvider } = good;
+    for (const bad of [
+      withoutProvider,
+      { ...good, extra: true },
+      { ...good, schema_version: 1 },
+      { ...good, coverage: { status: 'unknown', reasons: [] } },
+      { ...good, locations: [{ kind: 'address' }] },
+      { ...good, subject: { format: 'elf', size: 10 } },
+      { ...good, normalized_result: { functions: [], count: -1 } },
+      { ...good, normalized_result: { functions: [{ name: '', address: '0x1', kind: 'local' }], count: 1 } },
+      { ...good, normalized_result: { functions: [], count: 0, more: 1 } },
+    ]) {
+      expect({ bad, canonical: canonical.safeParse(bad).success }).toEqual({ bad, canonical: false });
+      expect({ bad, advertised: converted.ajvAccepts(bad) }).toEqual({ bad, advertised: false });
+    }
+  });
+
+  it('should leave the envelope refinements to the canonical schema the server validates with', () => {
+    const canonical = evidenceRecordSchemaFor(functionList());
+    const converted = convert(outputJsonSchema(canonical));
+    const good = record({ functions: [], count: 0 });
+    for (const relaxed of [
+      { ...good, evidence_id: 'ev_short' },
+      { ...good, subject: { format: '', sha256: 'not-hex', size: -1 } },
+      { ...good, provider: { ...good.provider, extra: 1 } },
+    ]) {
+      expect({ relaxed, advertised: converted.ajvAccepts(relaxed) }).toEqual({ relaxed, advertised: true });
+      expect({ relaxed, canonical: canonical.safeParse(relaxed).success }).toEqual({ relaxed, canonical: false });
+    }
+  });
+
+  it('should present only a true Evidence envelope by structure', () => {
+    const lookalike = outputJsonSchema(
+      z.strictObject({ operation: z.string().min(1), normalized_result: z.strictObject({ n: z.number() }) }),
+    );
+    expect((lookalike['properties'] as Json)['operation']).toEqual({ type: 'string', minLength: 1 });
+    const extended = outputJsonSchema(evidenceRecordSchemaFor(functionList()).extend({ extra: z.string().min(1) }));
+    expect(JSON.stringify(extended)).toContain('"pattern":"^ev_[0-9a-f]{64}$"');
+  });
+});
