@@ -20,8 +20,8 @@ function sanitize(name: string): string {
 
 /**
  * Which repeated subschemas are shared: `size` shares those of at least 96 serialized bytes;
- * `savings` shares exactly those whose sharing makes the written schema smaller (the bytes of the
- * repeats saved outweigh the references and the definition's name).
+ * `savings` shares those whose inline copies cost more bytes than the references and the
+ * definition's name (measured on the subschema's inline size, parents decided before children).
  */
 export type SharePolicy = 'size' | 'savings';
 

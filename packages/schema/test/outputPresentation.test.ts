@@ -124,7 +124,7 @@ describe('outputJsonSchema presentation', () => {
     }
   });
 
-  it('should share a repeated subschema exactly when sharing makes the schema smaller', () => {
+  it('should share a repeated subschema only when sharing makes the schema smaller', () => {
     const digest = z.string().regex(/^[0-9a-f]{64}$/);
     const small = outputJsonSchema(z.strictObject({ a: z.string(), b: z.string(), c: z.string() }));
     expect(small['$defs']).toBeUndefined();
