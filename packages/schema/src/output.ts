@@ -1,7 +1,6 @@
-import { z } from 'zod';
-import { canonicalSha256, evidenceRecordSchemaFor } from '@rea/evidence';
+import type { z } from 'zod';
+import { canonicalSha256 } from '@rea/evidence';
 import { emitJsonSchema } from './emit.js';
-import { hasEnvelopeOf, presentEnvelope } from './envelope.js';
 import { normalizeSchema } from './normalize.js';
 import { shareRepeated } from './share.js';
 import { terseSchema } from './terse.js';
@@ -19,22 +18,12 @@ function terseBody(schema: z.ZodType): { body: JsonSchema; explicit: unknown } {
   return { body: terseSchema(normalizeSchema(body, { explicitTypes: false })), explicit };
 }
 
-let envelopeReference: JsonSchema | undefined;
-
-/** The terse Evidence record schema with an empty result, the reference an envelope is matched against. */
-function evidenceReference(): JsonSchema {
-  envelopeReference ??= terseBody(evidenceRecordSchemaFor(z.strictObject({}))).body;
-  return envelopeReference;
-}
-
 /**
  * The advertised output schema of a tool: self-contained JSON Schema 2020-12 (repeated subschemas
  * in local `$defs`, no recursion), declaring its `$schema` dialect and carrying an `$id`. Output
  * schemas are read by validators, not by the model, so they carry no annotations (description,
- * title, examples, default) and no `type` already implied by a `const` or `enum`. When the schema is
- * an Evidence record (the Evidence envelope around a `normalized_result`), the envelope fields are
- * presented by structure only (see the package README); `normalized_result` keeps every validation
- * rule. An explicit `$id` on the zod schema (absolute, or a relative base for external references)
+ * title, examples, default) and no `type` already implied by a `const` or `enum`; every validation
+ * rule is kept, in the Evidence envelope as in `normalized_result`. An explicit `$id` on the zod schema (absolute, or a relative base for external references)
  * is kept as it is; otherwise the `$id` is `urn:rea:schema:sha256:<hex>`, the SHA-256 of the
  * canonical JSON of the schema including `$schema` and excluding `$id`, so equal schemas share an
  * identity and any change changes it. Refuses recursive or unrepresentable schemas like
@@ -42,8 +31,7 @@ function evidenceReference(): JsonSchema {
  */
 export function outputJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { body, explicit } = terseBody(schema);
-  const presented = hasEnvelopeOf(body, evidenceReference()) ? presentEnvelope(body) : body;
-  const shared = shareRepeated(presented, 'savings');
+  const shared = shareRepeated(body, 'savings');
   const content: JsonSchema = { $schema: JSON_SCHEMA_DIALECT, ...shared };
   const $id = typeof explicit === 'string' ? explicit : `${SCHEMA_ID_PREFIX}${canonicalSha256(content)}`;
   return { $schema: JSON_SCHEMA_DIALECT, $id, ...shared };
