@@ -1,16 +1,73 @@
+import { ReaError } from '@rea/evidence';
 import { sortCatalog } from '@rea/provider-kit';
 import type { AnyToolContract, Provider } from '@rea/provider-kit';
 
+/** One default provider: its id and kind, the package it comes from, and how to create it. */
+interface ProviderEntry {
+  id: string;
+  kind: 'deep' | 'tools';
+  packageName: string;
+  create(): Promise<Provider>;
+}
+
+const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
+  {
+    id: 'artifact',
+    kind: 'tools',
+    packageName: '@rea/artifact',
+    create: async () => (await import('@rea/artifact')).createArtifactProvider(),
+  },
+  {
+    id: 'capstone',
+    kind: 'deep',
+    packageName: '@rea/provider-capstone',
+    create: async () => (await import('@rea/provider-capstone')).createCapstoneProvider(),
+  },
+];
+
+/**
+ * Stands in for a provider whose package cannot be loaded (a damaged installation): it contributes no
+ * tools, its probe reports why, and opening a target with it is `provider_unavailable` — so `rea
+ * doctor` can say what is wrong instead of failing, and the other providers keep working.
+ */
+function unloadable(entry: ProviderEntry, error: unknown): Provider {
+  const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  const reason = `${entry.packageName} could not be loaded: ${cause}`;
+  const remediation = `Reinstall rea (npm install rea) so that ${entry.packageName} is complete.`;
+  const base = {
+    id: entry.id,
+    name: entry.packageName,
+    version: 'unavailable',
+    capabilities: [],
+    probe: async () => ({ status: 'unavailable' as const, reason, remediation }),
+    tools: () => [],
+  };
+  if (entry.kind === 'tools') return { ...base, kind: 'tools' };
+  return {
+    ...base,
+    kind: 'deep',
+    open: async () => {
+      throw new ReaError('provider_unavailable', reason, { remediation, details: { provider_id: entry.id, reason } });
+    },
+  };
+}
+
 /**
  * The default providers, sorted by id: every engine adapter REA ships. Each provider package is
- * imported only when this is called, so commands that need no provider never load one. Creating a
- * provider starts nothing.
+ * imported only when this is called, so commands that need no provider never load one; a package
+ * that cannot be loaded is reported by its provider's probe rather than failing the whole list.
+ * Creating a provider starts nothing.
  */
 export async function createDefaultProviders(): Promise<Provider[]> {
+  const providers: Provider[] = [];
   // One import at a time: module graphs that share dependencies load more predictably in sequence.
-  const { createArtifactProvider } = await import('@rea/artifact');
-  const { createCapstoneProvider } = await import('@rea/provider-capstone');
-  const providers: Provider[] = [createArtifactProvider(), createCapstoneProvider()];
+  for (const entry of DEFAULT_PROVIDERS) {
+    try {
+      providers.push(await entry.create());
+    } catch (error) {
+      providers.push(unloadable(entry, error));
+    }
+  }
   return providers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 

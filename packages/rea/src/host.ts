@@ -41,16 +41,21 @@ export function createReaHost(options: { script?: string | undefined; execPath?:
     loadTools: () => (tools ??= loadProviders().then((list) => createDefaultTools(list))),
     loadProviders,
     async serve(request: ServeRequest): Promise<void> {
-      const [server, list, composition] = await Promise.all([
+      // Only the server core loads at start: initialize and tools/list are answered from the
+      // precomputed advertised catalog; providers and tool contracts load on the first tool call.
+      const [server, { readConfig }, { loadAdvertisedCatalog }] = await Promise.all([
         import('@rea/server'),
-        loadProviders(),
-        createCompositionTools(),
+        import('@rea/provider-kit'),
+        import('./generated/advertisedCatalog.js'),
       ]);
-      // The server declares the provider seam structurally; provider-kit providers satisfy it.
-      type ServerProviders = Parameters<typeof server.runStdioServer>[0]['providers'];
+      const config = readConfig(process.env);
       const serverOptions = {
-        providers: list as unknown as ServerProviders,
-        tools: composition,
+        load: async () => {
+          const [list, composition] = await Promise.all([loadProviders(), createCompositionTools()]);
+          return { providers: list, tools: composition };
+        },
+        advertised: await loadAdvertisedCatalog(config.mcpInputSchemaProfile),
+        config,
         package: pkg,
         serverPath: script ?? null,
       };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -89,6 +89,19 @@ describe('npx rea from packed tarballs', () => {
       } finally {
         await client.close();
       }
+
+      // A damaged installation: doctor says which provider is missing and why, instead of failing.
+      rmSync(join(app, 'node_modules', '@rea', 'provider-capstone', 'dist'), { recursive: true, force: true });
+      const damaged = exec(bin, ['doctor', '--json'], app, { HOME: home });
+      expect(damaged.status).toBe(0);
+      const providers = (
+        JSON.parse(damaged.stdout) as { providers: Array<{ id: string; ready: boolean; reason: string }> }
+      ).providers;
+      expect(providers.find((p) => p.id === 'capstone')).toMatchObject({ ready: false });
+      expect(providers.find((p) => p.id === 'capstone')!.reason).toContain(
+        '@rea/provider-capstone could not be loaded',
+      );
+      expect(providers.find((p) => p.id === 'artifact')).toMatchObject({ ready: true });
     });
   }, 900_000);
 });
