@@ -12,12 +12,31 @@ import { createStderrLogger } from './logger.js';
 import type { LogForwarder } from './logger.js';
 import { SERVER_TOOLS } from './tools/index.js';
 
-/** Options of {@link createReaServer}: what the composition root hands the server. */
-export interface ReaServerOptions {
+/** The providers and extra tools of a composition, as {@link ReaServerOptions.load} resolves them. */
+export interface ServerComposition {
   /** Every provider, deep and tools-only; their tools join the catalog. */
   providers: readonly Provider[];
   /** Extra tool contracts beyond the server's own and the providers'. */
   tools?: readonly AnyToolContract[];
+}
+
+/**
+ * Options of {@link createReaServer}: what the composition root hands the server. The composition is
+ * given either eagerly (`providers`, optionally `tools`) or lazily (`load`), never both.
+ */
+export interface ReaServerOptions {
+  /** Every provider, deep and tools-only; their tools join the catalog. Required unless `load` is given. */
+  providers?: readonly Provider[];
+  /** Extra tool contracts beyond the server's own and the providers'. */
+  tools?: readonly AnyToolContract[];
+  /**
+   * The composition, loaded on first need instead of at start: called at most once, by the first
+   * `tools/call` (or by `tools/list` when `advertised` is absent). With `advertised` as well, start-up,
+   * `initialize` and `tools/list` load no provider and no tool contract beyond the server's own. When
+   * it resolves, the advertised catalog must name exactly the loaded catalog's tools; otherwise, and
+   * when it rejects, every `tools/call` fails with `internal` and the cause is logged.
+   */
+  load?: () => Promise<ServerComposition>;
   /** The package users installed (reported by binary_session), e.g. `{ name: "rea", version }`. */
   package: { name: string; version: string };
   /** Settings (`readConfig` of @rea/provider-kit); read from `env` once when omitted. */
@@ -31,19 +50,31 @@ export interface ReaServerOptions {
   /**
    * The advertised catalog, projected ahead of time with `advertiseCatalog` of @rea/schema from exactly
    * this catalog (server tools, `tools`, providers' tools) in the configured profile. Projection is the
-   * costliest part of a cold `tools/list`; a precomputed one is used as is after checking that it
-   * names exactly the catalog's tools in the configured profile (otherwise `invalid_request`).
+   * costliest part of a cold `tools/list`; a precomputed one is served as is. With eager `providers` it
+   * is checked at creation to name exactly the catalog's tools in the configured profile (otherwise
+   * `invalid_request`); with `load`, its profile is checked at creation and its names once the
+   * composition has loaded.
    */
   advertised?: AdvertisedCatalog;
+}
+
+/** The static catalog of a server: the provider registry and every tool contract, sorted. */
+export interface Catalog {
+  registry: ProviderRegistry;
+  contracts: readonly AnyToolContract[];
+  byName: ReadonlyMap<string, AnyToolContract>;
 }
 
 /** What every connection of one server shares: the static catalog, settings and logging. */
 export interface Runtime {
   options: ReaServerOptions;
   config: ReaConfig;
-  registry: ProviderRegistry;
-  contracts: readonly AnyToolContract[];
-  byName: ReadonlyMap<string, AnyToolContract>;
+  /** The catalog, loading the composition on first call (once); rejects with `internal` on failure. */
+  catalog(): Promise<Catalog>;
+  /** The catalog once loaded; `internal` before (only tool calls reach it, after {@link catalog}). */
+  loaded(): Catalog;
+  /** The number of advertised tools when known without loading anything, else null. */
+  knownToolCount(): number | null;
   /** Server-wide log: stderr (or the given logger) and every connection's MCP logging. */
   logger: Logger;
   /** The same destination without MCP forwarding, for entries that belong to one connection. */
@@ -76,50 +107,107 @@ function readVersion(packageJson: string): string {
   }
 }
 
+function catalogOf(composition: ServerComposition): Catalog {
+  const registry = createProviderRegistry(composition.providers);
+  const contracts = sortCatalog([...SERVER_TOOLS, ...(composition.tools ?? []), ...registry.tools()]);
+  return { registry, contracts, byName: new Map(contracts.map((contract) => [contract.name, contract])) };
+}
+
+/** Why `advertised` does not describe `contracts` in `profile`, or null when it does. */
+function staleness(
+  advertised: AdvertisedCatalog,
+  contracts: readonly AnyToolContract[],
+  profile: string,
+): JsonObject | null {
+  const names = advertised.tools.map((tool) => tool.name);
+  const expected = contracts.map((contract) => contract.name);
+  if (advertised.profile === profile && names.join('\n') === expected.join('\n')) return null;
+  return {
+    reason: 'stale-advertised-catalog',
+    profile: advertised.profile,
+    expected_profile: profile,
+    missing: expected.filter((name) => !names.includes(name)),
+    unexpected: names.filter((name) => !expected.includes(name)),
+  };
+}
+
+const STALE_MESSAGE = "The precomputed advertised catalog does not match this server's catalog.";
+const STALE_REMEDIATION = 'Regenerate the advertised catalog from the current tool contracts, or omit it.';
+
 /** The shared runtime of `options` (built once per options object; settings read once). */
 export function runtimeOf(options: ReaServerOptions): Runtime {
   const existing = runtimes.get(options);
   if (existing) return existing;
   const config = options.config ?? readConfig(options.env ?? process.env);
-  const registry = createProviderRegistry(options.providers);
-  const contracts = sortCatalog([...SERVER_TOOLS, ...(options.tools ?? []), ...registry.tools()]);
+  const profile = config.mcpInputSchemaProfile;
+  const { load, providers } = options;
+  if ((load === undefined) === (providers === undefined)) {
+    throw new ReaError('invalid_request', 'Give the server its composition either as providers or as load, not both.', {
+      details: { reason: 'composition', providers: providers !== undefined, load: load !== undefined },
+      remediation: 'Pass `providers` (and optionally `tools`), or pass `load`.',
+    });
+  }
+  if (load && options.tools) {
+    throw new ReaError('invalid_request', 'With load, the extra tools come from what load resolves.', {
+      details: { reason: 'composition', providers: false, load: true },
+      remediation: 'Return the tools from load instead of passing them.',
+    });
+  }
   const forwarders = new Set<LogForwarder>();
   const localLogger = options.logger ?? createStderrLogger({});
   const logger = forwarding(localLogger, forwarders);
-  let advertised: Promise<AdvertisedCatalog> | null = null;
-  if (options.advertised) {
-    const names = options.advertised.tools.map((tool) => tool.name);
-    const expected = contracts.map((contract) => contract.name);
-    if (options.advertised.profile !== config.mcpInputSchemaProfile || names.join('\n') !== expected.join('\n')) {
-      throw new ReaError(
-        'invalid_request',
-        "The precomputed advertised catalog does not match this server's catalog.",
-        {
-          details: {
-            reason: 'stale-advertised-catalog',
-            profile: options.advertised.profile,
-            expected_profile: config.mcpInputSchemaProfile,
-            missing: expected.filter((name) => !names.includes(name)),
-            unexpected: names.filter((name) => !expected.includes(name)),
-          },
-          remediation: 'Regenerate the advertised catalog from the current tool contracts, or omit it.',
-        },
-      );
-    }
-    advertised = Promise.resolve(options.advertised);
+  const precomputed = options.advertised;
+  let eager: Catalog | null = null;
+  if (providers) {
+    eager = catalogOf({ providers, ...(options.tools ? { tools: options.tools } : {}) });
+    const stale = precomputed ? staleness(precomputed, eager.contracts, profile) : null;
+    if (stale) throw new ReaError('invalid_request', STALE_MESSAGE, { details: stale, remediation: STALE_REMEDIATION });
+  } else if (precomputed && precomputed.profile !== profile) {
+    throw new ReaError('invalid_request', STALE_MESSAGE, {
+      details: { reason: 'stale-advertised-catalog', profile: precomputed.profile, expected_profile: profile },
+      remediation: STALE_REMEDIATION,
+    });
   }
+  let current: Catalog | null = eager;
+  let loading: Promise<Catalog> | null = eager ? Promise.resolve(eager) : null;
+  const loadCatalog = async (): Promise<Catalog> => {
+    let catalog: Catalog;
+    try {
+      catalog = catalogOf(await load!());
+    } catch (error) {
+      logger.error('the tool composition failed to load', { message: (error as Error).message });
+      throw new ReaError('internal', `The tool composition failed to load: ${(error as Error).message}`, {
+        details: { reason: 'composition-load-failed' },
+        remediation: 'Check the installation (reinstall the package), then restart the server.',
+      });
+    }
+    const stale = precomputed ? staleness(precomputed, catalog.contracts, profile) : null;
+    if (stale) {
+      logger.error(STALE_MESSAGE, stale);
+      throw new ReaError('internal', STALE_MESSAGE, { details: stale, remediation: STALE_REMEDIATION });
+    }
+    current = catalog;
+    return catalog;
+  };
+  let advertised: Promise<AdvertisedCatalog> | null = precomputed ? Promise.resolve(precomputed) : null;
   let serverVersion: string | null = null;
   let sdkVersion: string | null = null;
   const runtime: Runtime = {
     options,
     config,
-    registry,
-    contracts,
-    byName: new Map(contracts.map((contract) => [contract.name, contract])),
+    catalog: () => (loading ??= loadCatalog()),
+    loaded: () => {
+      if (current) return current;
+      throw new ReaError('internal', 'The tool catalog was used before it loaded.', {
+        details: { reason: 'catalog-not-loaded' },
+      });
+    },
+    knownToolCount: () => current?.contracts.length ?? precomputed?.tools.length ?? null,
     logger,
     localLogger,
     forwarders,
-    advertised: () => (advertised ??= advertiseCatalog(contracts, config.mcpInputSchemaProfile)),
+    advertised: () =>
+      (advertised ??= runtime.catalog().then((catalog) => advertiseCatalog(catalog.contracts, profile))),
     serverVersion: () =>
       (serverVersion ??= readVersion(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json'))),
     sdkVersion: () => {

@@ -47,7 +47,7 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
   const { options, config } = runtime;
   // The SDK loads on connect, so importing this package (e.g. for SERVER_TOOLS) stays cheap.
   let server!: Server;
-  const session = new ConnectionSession(runtime.registry, config);
+  const session = new ConnectionSession(() => runtime.loaded().registry, config);
   const calls = new WeakMap<ToolContext, AbortController>();
   let initialized = false;
   let resolveClosed!: () => void;
@@ -64,9 +64,13 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
 
   const host: ServerHost = {
     session,
-    registry: runtime.registry,
+    get registry() {
+      return runtime.loaded().registry;
+    },
     config,
-    contracts: runtime.contracts,
+    get contracts() {
+      return runtime.loaded().contracts;
+    },
     advertised: runtime.advertised,
     identity: () => {
       const client = server.getClientVersion();
@@ -88,7 +92,7 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
     toolAvailability: () => {
       const features = clientFeaturesOf(server);
       const availabilityContext = { session: session.view(), platform: process.platform };
-      return runtime.contracts.map((contract): ToolAvailabilityEntry => {
+      return runtime.loaded().contracts.map((contract): ToolAvailabilityEntry => {
         let availability;
         try {
           availability = contract.availability(availabilityContext);
@@ -202,8 +206,9 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
         ]),
       );
       const run = async (): Promise<ToolResult> => {
-        const contract = runtime.byName.get(name);
         try {
+          // The first call loads the composition (once); tools/list and initialize never need it.
+          const contract = (await runtime.catalog()).byName.get(name);
           if (!contract) {
             throw new ReaError('not_found', `No tool is named ${name}.`, {
               details: { reason: 'unknown-tool', tool: name },

@@ -58,7 +58,7 @@ export class ConnectionSession {
   private readonly inflight = new Set<{ controller: AbortController; done: Promise<unknown> }>();
 
   constructor(
-    private readonly registry: ProviderRegistry,
+    private readonly registry: () => ProviderRegistry,
     private readonly config: ReaConfig,
   ) {}
 
@@ -117,9 +117,9 @@ export class ConnectionSession {
     const run: AnalysisRun = { run_id: `run_${randomUUID()}`, started_at: new Date().toISOString() };
     this.run = run;
     progress.report(`run ${run.run_id} allocated; probing providers`, 'selection');
-    const probes = await probeProviders(this.registry, { signal });
+    const probes = await probeProviders(this.registry(), { signal });
     const selection = selectProvider({
-      registry: this.registry,
+      registry: this.registry(),
       choice,
       source: origin === 'default' ? 'argument' : origin,
       target: { format: target.format },

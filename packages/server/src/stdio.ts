@@ -31,6 +31,6 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
   const connection = createConnection(runtime, 'stdio');
   const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
   await connection.connect(new StdioServerTransport(options.stdin ?? process.stdin, stdout));
-  runtime.logger.info('REA MCP server listening on stdio', { tools: runtime.contracts.length });
+  runtime.logger.info('REA MCP server listening on stdio', { tools: runtime.knownToolCount() });
   return { close: () => connection.close(), closed: connection.closed };
 }

@@ -302,3 +302,93 @@ describe('server tools outside the MCP server (a CLI host)', () => {
     });
   });
 });
+
+describe('lazy composition', () => {
+  async function open(options: Parameters<typeof createReaServer>[0]): Promise<Client> {
+    const server = createReaServer(options);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'unit', version: '1' });
+    await client.connect(clientSide);
+    return client;
+  }
+
+  it('should answer tools/list from the advertised catalog and load the composition once, on the first call', async () => {
+    const { advertiseCatalog } = await import('@rea/schema');
+    const { sortCatalog } = await import('@rea/provider-kit');
+    const advertised = advertiseCatalog(sortCatalog([...SERVER_TOOLS, bigResult]), 'full');
+    let loads = 0;
+    const client = await open({
+      load: async () => {
+        loads += 1;
+        return { providers: [toolsProvider] };
+      },
+      advertised,
+      package: { name: 'unit', version: '1' },
+      env: {},
+    });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(advertised.tools.map((tool) => tool.name));
+    expect(loads).toBe(0);
+    const [first, second] = await Promise.all([
+      client.callTool({ name: 'big_result', arguments: { chars: 3 } }),
+      client.callTool({ name: 'binary_session', arguments: {} }),
+    ]);
+    expect(first.structuredContent).toEqual({ text: 'aaa' });
+    const session = second.structuredContent as {
+      catalog: { digest: string; tool_count: number };
+      tool_availability: Array<{ name: string }>;
+    };
+    expect(session.catalog).toMatchObject({ digest: advertised.digest, tool_count: advertised.tools.length });
+    expect(session.tool_availability.map((entry) => entry.name)).toEqual(tools.map((tool) => tool.name));
+    expect(loads).toBe(1);
+    await client.close();
+  });
+
+  it('should fail every call with internal when the loaded catalog differs from the advertised one', async () => {
+    const { advertiseCatalog } = await import('@rea/schema');
+    const entries: string[] = [];
+    const quiet = (message: string): void => void entries.push(message);
+    const client = await open({
+      load: async () => ({ providers: [toolsProvider] }),
+      advertised: advertiseCatalog(SERVER_TOOLS, 'full'),
+      package: { name: 'unit', version: '1' },
+      env: {},
+      logger: { debug: () => undefined, info: () => undefined, warn: quiet, error: quiet },
+    });
+    expect((await client.listTools()).tools).toHaveLength(SERVER_TOOLS.length);
+    for (const name of ['binary_session', 'big_result']) {
+      const result = await client.callTool({ name, arguments: {} });
+      expect(result.isError).toBe(true);
+      const text = (result.content as Array<{ text: string }>)[0]!.text;
+      const error = JSON.parse(text) as { error: { code: string; details: { missing: string[] } } };
+      expect(error.error.code).toBe('internal');
+      expect(error.error.details.missing).toEqual(['big_result']);
+    }
+    expect(entries.some((message) => message.includes('does not match'))).toBe(true);
+    await client.close();
+  });
+
+  it('should fail calls with internal when load rejects, and refuse an ambiguous or missing composition', async () => {
+    const client = await open({
+      load: () => Promise.reject(new Error('provider package missing')),
+      package: { name: 'unit', version: '1' },
+      env: {},
+      logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const result = await client.callTool({ name: 'binary_session', arguments: {} });
+    expect(result.isError).toBe(true);
+    const text = (result.content as Array<{ text: string }>)[0]!.text;
+    expect(JSON.parse(text)).toMatchObject({
+      error: { code: 'internal', message: expect.stringContaining('provider package missing') },
+    });
+    await client.close();
+    const pkg = { name: 'unit', version: '1' };
+    expect(() => createReaServer({ package: pkg, env: {} })).toThrow(
+      expect.objectContaining({ code: 'invalid_request' }),
+    );
+    expect(() =>
+      createReaServer({ providers: [], load: async () => ({ providers: [] }), package: pkg, env: {} }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+});

@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import type { Readable, Writable } from 'node:stream';
 import { ReaError } from '@rea/evidence';
 import { descendantsOf, procAvailable, readProc, readProcTable } from './procfs.js';
@@ -108,6 +107,8 @@ export async function startOwnedProcess(
   args: readonly string[],
   options: StartOptions,
 ): Promise<OwnedProcess> {
+  // Loaded on first start: execa is a sizeable import that nothing needs until a process starts.
+  const { execa } = await import('execa');
   const subprocess = execa(command, args, {
     detached: true,
     cleanup: false,
