@@ -1,12 +1,12 @@
 // MCP server start-up: spawn → initialize → tools/list complete, median of 20, for `rea mcp` (the
 // built `rea` package over stdio) against @playwright/mcp measured the same way in the same run
 // (interleaved, raw JSON-RPC lines, no client library on either side). Also prints the tools/list
-// response size and REA's peak RSS (VmHWM) over the run.
+// response size, REA's peak RSS (VmHWM) over the run, and for REA the latency of the first tools/call
+// after the list (`binary_session`, which loads the providers and tool contracts on first need).
 //
 //   node tools/build.mjs && node bench/server/run.mjs [runs]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,23 +16,9 @@ const runs = Number(process.argv[2] ?? 20);
 const reaBin = join(dirname(require.resolve('rea/package.json')), 'dist', 'bin.js');
 const playwrightBin = join(dirname(require.resolve('@playwright/mcp/package.json')), 'cli.js');
 
-// The same catalog projected ahead of time, for the precomputed variant.
-const scratch = mkdtempSync(join(tmpdir(), 'rea-bench-server-'));
-const catalogFile = join(scratch, 'advertised.json');
-{
-  const { createDefaultTools } = await import('rea');
-  const { advertiseCatalog } = await import('@rea/schema');
-  writeFileSync(catalogFile, JSON.stringify(advertiseCatalog(await createDefaultTools(), 'full')));
-}
-
 const servers = [
-  { name: 'rea mcp', command: process.execPath, args: [reaBin, 'mcp'] },
+  { name: 'rea mcp', command: process.execPath, args: [reaBin, 'mcp'], firstCall: 'binary_session' },
   { name: '@playwright/mcp', command: process.execPath, args: [playwrightBin, '--headless', '--isolated'] },
-  {
-    name: 'rea, precomputed',
-    command: process.execPath,
-    args: [join(import.meta.dirname, 'precomputedEntry.mjs'), catalogFile],
-  },
 ];
 
 function peakRss(pid) {
@@ -55,6 +41,8 @@ function measure(server) {
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-2000)));
     let buffer = '';
     let done = false;
+    let listed = null;
+    let callStarted = 0;
     const send = (message) => child.stdin.write(`${JSON.stringify(message)}\n`);
     const finish = (result) => {
       done = true;
@@ -78,11 +66,20 @@ function measure(server) {
           send({ jsonrpc: '2.0', method: 'notifications/initialized' });
           send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
         } else if (message.id === 2) {
-          finish({
+          listed = {
             ms: performance.now() - started,
             bytes: Buffer.byteLength(line),
             tools: message.result.tools.length,
-          });
+            listRss: peakRss(child.pid),
+          };
+          if (!server.firstCall) return finish(listed);
+          callStarted = performance.now();
+          send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: server.firstCall, arguments: {} } });
+        } else if (message.id === 3) {
+          if (message.error || message.result?.isError) {
+            return reject(new Error(`${server.name}: ${server.firstCall} failed: ${line.slice(0, 500)}`));
+          }
+          finish({ ...listed, firstCallMs: performance.now() - callStarted });
         }
       }
     });
@@ -126,13 +123,14 @@ const summary = servers.map((server) => {
   return {
     server: server.name,
     median_ms: Math.round(median(list.map((s) => s.ms))),
+    first_call_ms: server.firstCall ? Math.round(median(list.map((s) => s.firstCallMs))) : null,
     tools: list[0].tools,
     tools_list_bytes: list[0].bytes,
     peak_rss: Math.max(...list.map((s) => s.rss ?? 0)),
+    list_rss: Math.max(...list.map((s) => s.listRss ?? 0)),
   };
 });
-rmSync(scratch, { recursive: true, force: true });
-const [rea, playwright, precomputed] = summary;
+const [rea, playwright] = summary;
 console.log(`spawn → initialize → tools/list, median of ${runs} cold starts each (interleaved)`);
 for (const row of summary) {
   console.log(
@@ -143,7 +141,7 @@ for (const row of summary) {
 console.log(
   `  ratio rea / playwright: ${(rea.median_ms / playwright.median_ms).toFixed(2)}× (target ≤ 0.6×, and < 500 ms)`,
 );
-console.log(`  rea peak RSS ${mib(rea.peak_rss)} (target < 120 MiB)`);
 console.log(
-  `  with the catalog precomputed: ${precomputed.median_ms} ms, ${(precomputed.median_ms / playwright.median_ms).toFixed(2)}× playwright`,
+  `  rea peak RSS ${mib(rea.list_rss)} at tools/list, ${mib(rea.peak_rss)} after the first call (target < 120 MiB)`,
 );
+console.log(`  rea first tools/call after the list (binary_session, loads the composition): ${rea.first_call_ms} ms`);
