@@ -39,12 +39,44 @@ function clip(lines: string[]): string[] {
   return [...lines.slice(0, MAX_LINES), `  … ${lines.length - MAX_LINES} more lines (use --format json)`];
 }
 
-/** The top-level facts of a result: scalars as they are, arrays and objects by their size. */
+/** A short label for an array item: its name, path or id, with its address when it has one. */
+function label(item: unknown): string | null {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+    return item === null || typeof item === 'object' ? null : scalar(item);
+  }
+  const record = item as Record<string, unknown>;
+  const name = ['name', 'path', 'id', 'node_id'].map((key) => record[key]).find((v) => typeof v === 'string');
+  const address = typeof record['address'] === 'string' ? record['address'] : null;
+  if (typeof name === 'string') return address && address !== name ? `${name}@${address}` : name;
+  return address;
+}
+
+/** An object on one line: its scalar fields as `key=value`, nested values by their size. */
+function inline(value: Record<string, unknown>, max = 6): string {
+  const parts = Object.entries(value)
+    .slice(0, max)
+    .map(([key, child]) => {
+      if (Array.isArray(child)) return `${key}=[${child.length}]`;
+      if (child !== null && typeof child === 'object') return `${key}={…}`;
+      return `${key}=${scalar(child)}`;
+    });
+  const more = Object.keys(value).length - max;
+  return `${parts.join(', ')}${more > 0 ? `, … ${more} more` : ''}`;
+}
+
+/** The top-level facts of a result: scalars as they are, objects on one line, arrays by size and first names. */
 function brief(value: unknown): string[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return outline(value, '    ');
   return Object.entries(value as Record<string, unknown>).map(([key, child]) => {
-    if (Array.isArray(child)) return `    ${key}: ${child.length} item${child.length === 1 ? '' : 's'}`;
-    if (child !== null && typeof child === 'object') return `    ${key}: {${Object.keys(child).length} fields}`;
+    if (Array.isArray(child)) {
+      const labels = child.slice(0, 4).map(label);
+      const shown =
+        labels.every((l) => l !== null) && labels.length > 0
+          ? ` (${labels.join(', ')}${child.length > 4 ? ', …' : ''})`
+          : '';
+      return `    ${key}: ${child.length} item${child.length === 1 ? '' : 's'}${shown}`;
+    }
+    if (child !== null && typeof child === 'object') return `    ${key}: ${inline(child as Record<string, unknown>)}`;
     return `    ${key}: ${scalar(child)}`;
   });
 }
