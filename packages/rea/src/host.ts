@@ -44,7 +44,7 @@ export function createReaHost(options: { script?: string | undefined; execPath?:
       // Only the server core loads at start: initialize and tools/list are answered from the
       // precomputed advertised catalog; providers and tool contracts load on the first tool call.
       const [server, { readConfig }, { loadAdvertisedCatalog }] = await Promise.all([
-        import('@rea/server'),
+        import('@rea/server/serve'),
         import('@rea/provider-kit'),
         import('./generated/advertisedCatalog.js'),
       ]);

@@ -10,7 +10,7 @@ import { ReaError } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
 import { createStderrLogger } from './logger.js';
 import type { LogForwarder } from './logger.js';
-import { SERVER_TOOLS } from './tools/index.js';
+import { SERVER_TOOL_NAMES } from './tools/names.js';
 
 /** The providers and extra tools of a composition, as {@link ReaServerOptions.load} resolves them. */
 export interface ServerComposition {
@@ -107,20 +107,28 @@ function readVersion(packageJson: string): string {
   }
 }
 
-function catalogOf(composition: ServerComposition): Catalog {
-  const registry = createProviderRegistry(composition.providers);
-  const contracts = sortCatalog([...SERVER_TOOLS, ...(composition.tools ?? []), ...registry.tools()]);
+/** The server's tools plus the composition's, sorted (the server's tool contracts load here, once). */
+async function catalogOf(registry: ProviderRegistry, extra: readonly AnyToolContract[]): Promise<Catalog> {
+  const { SERVER_TOOLS } = await import('./tools/index.js');
+  const contracts = sortCatalog([...SERVER_TOOLS, ...extra, ...registry.tools()]);
   return { registry, contracts, byName: new Map(contracts.map((contract) => [contract.name, contract])) };
 }
 
+/** The sorted tool names of a composition, checked for duplicates without loading the server's tools. */
+function catalogNames(registry: ProviderRegistry, extra: readonly AnyToolContract[]): string[] {
+  const names = sortCatalog([...extra, ...registry.tools()]).map((contract) => contract.name);
+  const clash = names.find((name) => SERVER_TOOL_NAMES.includes(name));
+  if (clash !== undefined) {
+    throw new ReaError('invalid_request', `Two tools are named ${clash}.`, {
+      details: { reason: 'duplicate-tool', tool: clash },
+    });
+  }
+  return [...SERVER_TOOL_NAMES, ...names].sort();
+}
+
 /** Why `advertised` does not describe `contracts` in `profile`, or null when it does. */
-function staleness(
-  advertised: AdvertisedCatalog,
-  contracts: readonly AnyToolContract[],
-  profile: string,
-): JsonObject | null {
+function staleness(advertised: AdvertisedCatalog, expected: readonly string[], profile: string): JsonObject | null {
   const names = advertised.tools.map((tool) => tool.name);
-  const expected = contracts.map((contract) => contract.name);
   if (advertised.profile === profile && names.join('\n') === expected.join('\n')) return null;
   return {
     reason: 'stale-advertised-catalog',
@@ -157,10 +165,11 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
   const localLogger = options.logger ?? createStderrLogger({});
   const logger = forwarding(localLogger, forwarders);
   const precomputed = options.advertised;
-  let eager: Catalog | null = null;
+  let eager: ProviderRegistry | null = null;
   if (providers) {
-    eager = catalogOf({ providers, ...(options.tools ? { tools: options.tools } : {}) });
-    const stale = precomputed ? staleness(precomputed, eager.contracts, profile) : null;
+    eager = createProviderRegistry(providers);
+    const names = catalogNames(eager, options.tools ?? []);
+    const stale = precomputed ? staleness(precomputed, names, profile) : null;
     if (stale) throw new ReaError('invalid_request', STALE_MESSAGE, { details: stale, remediation: STALE_REMEDIATION });
   } else if (precomputed && precomputed.profile !== profile) {
     throw new ReaError('invalid_request', STALE_MESSAGE, {
@@ -168,12 +177,14 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
       remediation: STALE_REMEDIATION,
     });
   }
-  let current: Catalog | null = eager;
-  let loading: Promise<Catalog> | null = eager ? Promise.resolve(eager) : null;
+  let current: Catalog | null = null;
+  let loading: Promise<Catalog> | null = null;
   const loadCatalog = async (): Promise<Catalog> => {
+    if (eager) return (current = await catalogOf(eager, options.tools ?? []));
     let catalog: Catalog;
     try {
-      catalog = catalogOf(await load!());
+      const composition = await load!();
+      catalog = await catalogOf(createProviderRegistry(composition.providers), composition.tools ?? []);
     } catch (error) {
       logger.error('the tool composition failed to load', { message: (error as Error).message });
       throw new ReaError('internal', `The tool composition failed to load: ${(error as Error).message}`, {
@@ -181,7 +192,8 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
         remediation: 'Check the installation (reinstall the package), then restart the server.',
       });
     }
-    const stale = precomputed ? staleness(precomputed, catalog.contracts, profile) : null;
+    const names = catalog.contracts.map((contract) => contract.name);
+    const stale = precomputed ? staleness(precomputed, names, profile) : null;
     if (stale) {
       logger.error(STALE_MESSAGE, stale);
       throw new ReaError('internal', STALE_MESSAGE, { details: stale, remediation: STALE_REMEDIATION });
@@ -202,7 +214,10 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
         details: { reason: 'catalog-not-loaded' },
       });
     },
-    knownToolCount: () => current?.contracts.length ?? precomputed?.tools.length ?? null,
+    knownToolCount: () =>
+      current?.contracts.length ??
+      precomputed?.tools.length ??
+      (eager ? SERVER_TOOL_NAMES.length + eager.tools().length + (options.tools?.length ?? 0) : null),
     logger,
     localLogger,
     forwarders,

@@ -45,7 +45,7 @@ export function createReaServer(options: ReaServerOptions): ReaServer {
 /** Internal: a connection over a known transport kind (reported by binary_session). */
 export function createConnection(runtime: Runtime, transportKind: ServerIdentity['server']['transport']): ReaServer {
   const { options, config } = runtime;
-  // The SDK loads on connect, so importing this package (e.g. for SERVER_TOOLS) stays cheap.
+  // The SDK loads on connect, so importing this package (e.g. for SERVER_TOOLS) stays cheaper.
   let server!: Server;
   const session = new ConnectionSession(() => runtime.loaded().registry, config);
   const calls = new WeakMap<ToolContext, AbortController>();
