@@ -5,7 +5,9 @@ import {
   FIXTURES,
   allProcedures,
   nmFunctions,
+  nmImportSlots,
   objdumpCalls,
+  objdumpSlotTransfers,
   openWithCapstone,
   portCalls,
   systemBinaries,
@@ -302,6 +304,77 @@ skipUnless(toolsMissing('x86_64-w64-mingw32-gcc', 'x86_64-w64-mingw32-objdump', 
     });
   },
 );
+
+skipUnless(
+  toolsMissing('i686-w64-mingw32-gcc', 'i686-w64-mingw32-objdump', 'i686-w64-mingw32-nm', 'i686-w64-mingw32-strip'),
+)('x86 (32-bit) PE (mingw-w64 i686)', () => {
+  it('finds every function, matches objdump direct calls, names calls and thunks through the IAT', async () => {
+    const file = compileFixture({
+      source: sample,
+      compiler: 'i686-w64-mingw32-gcc',
+      args: ['-O2', '-fno-inline'],
+      output: 'sample32.exe',
+    });
+    const opened = await openWithCapstone(file);
+    try {
+      await expectAllSymbolsFound(opened, nmFunctions('i686-w64-mingw32-nm', file, false, 'i686-w64-mingw32-objdump'));
+      expect([...(await portCalls(opened.port))].sort()).toEqual(
+        [...objdumpCalls('i686-w64-mingw32-objdump', file)].sort(),
+      );
+      const signal = new AbortController().signal;
+      // Every `call dword ptr [__imp_x]` is an import call named x (slots from nm's __imp_ symbols).
+      const slots = nmImportSlots('i686-w64-mingw32-nm', file);
+      const truth = objdumpSlotTransfers('i686-w64-mingw32-objdump', file, slots, 'call');
+      expect(truth.size).toBeGreaterThan(5);
+      const importCalls = new Map<number, string>();
+      for (const p of await allProcedures(opened.port))
+        for (const c of (await opened.port.callees(p.address, signal)).calls)
+          if (c.kind === 'import-call' && c.site !== p.address) importCalls.set(Number.parseInt(c.site, 16), c.name!);
+      expect([...importCalls].sort()).toEqual([...truth].sort());
+      // The switch of classify dispatches through an absolute jump table: its cases stay inside it,
+      // and its tail calls reach puts through the `jmp [__imp_puts]` thunk.
+      const classify = (await opened.port.addressOf('_classify', signal))!;
+      const flow = await opened.port.controlFlow(classify, signal);
+      expect(flow.edges.filter((e) => e.kind === 'table').length).toBeGreaterThanOrEqual(7);
+      expect(flow.unresolved).toEqual([]);
+      const puts = (await opened.port.addressOf('_puts', signal))!;
+      expect(await opened.port.procedure(puts, signal)).toMatchObject({ kind: 'thunk', library: 'msvcrt.dll' });
+      expect((await opened.port.callees(classify, signal)).calls).toEqual(
+        expect.arrayContaining([expect.objectContaining({ procedure: puts, kind: 'tail-call' })]),
+      );
+      const main = (await opened.port.addressOf('_main', signal))!;
+      expect((await opened.port.callees(main, signal)).calls.map((c) => c.name)).toEqual(
+        expect.arrayContaining(['_sort_values', '_classify', '_apply', '_helper_chain', '_printf', '_getenv']),
+      );
+      const thunks = objdumpSlotTransfers('i686-w64-mingw32-objdump', file, slots, 'jmp');
+      expect(thunks.size).toBeGreaterThan(10);
+      const stripped = await openWithCapstone(
+        compileFixture({
+          source: file,
+          compiler: 'i686-w64-mingw32-strip',
+          args: ['-s'],
+          output: 'sample32-stripped.exe',
+        }),
+      );
+      try {
+        // Without the COFF symbol table, each called `jmp [__imp_x]` thunk is still named x.
+        let called = 0;
+        for (const [site, name] of thunks) {
+          const info = await stripped.port.procedure(`0x${site.toString(16)}`, signal);
+          if (!info || info.caller_count === 0) continue;
+          called += 1;
+          expect({ site, name: info.name, kind: info.kind }).toEqual({ site, name, kind: 'thunk' });
+        }
+        expect(called).toBeGreaterThan(3);
+        expect(await stripped.port.addressOf('puts', signal)).toBe(puts);
+      } finally {
+        await stripped.session.close(signal);
+      }
+    } finally {
+      await opened.session.close(new AbortController().signal);
+    }
+  });
+});
 
 // The smallest and the next system binary present (ls is always there).
 const realBinaries = systemBinaries().slice(0, 2);

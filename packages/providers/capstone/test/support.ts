@@ -167,3 +167,26 @@ export function systemBinaries(): string[] {
     .filter((f) => existsSync(f))
     .sort((a, b) => statSync(a).size - statSync(b).size);
 }
+
+/** PE import address table slots from nm's `__imp_` symbols: slot address → import name (stdcall `@n` and one leading `_` removed). */
+export function nmImportSlots(nm: string, file: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const line of execFileSync(nm, [file], { encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n')) {
+    const m = /^([0-9a-f]+) I __imp__?(\S+?)(?:@\d+)?$/.exec(line);
+    if (m) out.set(Number.parseInt(m[1]!, 16), m[2]!);
+  }
+  return out;
+}
+
+/** Transfers through an import slot from objdump (`call *0x…` / `jmp *0x…`): `site` → import name. */
+export function objdumpSlotTransfers(objdump: string, file: string, slots: Map<number, string>, op: 'call' | 'jmp') {
+  const text = execFileSync(objdump, ['-d', '--no-show-raw-insn', file], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const out = new Map<number, string>();
+  const pattern = new RegExp(`^\\s*([0-9a-f]+):\\s+${op}\\s+\\*0x([0-9a-f]+)\\s*$`);
+  for (const line of text.split('\n')) {
+    const m = pattern.exec(line);
+    const name = m ? slots.get(Number.parseInt(m[2]!, 16)) : undefined;
+    if (m && name !== undefined) out.set(Number.parseInt(m[1]!, 16), name);
+  }
+  return out;
+}

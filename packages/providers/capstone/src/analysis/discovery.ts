@@ -137,8 +137,9 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
   }
   const low = sections[0]?.address ?? 0;
   const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
+  const cases = jumpTableCases(layout, table, [...seeds.keys()], slots);
   for (const pointer of dataPointers(layout, low, high)) {
-    if (!seeds.has(pointer) && instructionAt(table, pointer) >= 0 && !coveredFast(pointer)) {
+    if (!seeds.has(pointer) && instructionAt(table, pointer) >= 0 && !coveredFast(pointer) && !cases.has(pointer)) {
       offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
@@ -231,6 +232,40 @@ function claimGaps(
     if (boundary) offer(a, { name: null, size: 0, source: 'engine', kind: 'function', library: null });
     boundary = TERMINATORS.has(table.flow[i]!);
   }
+}
+
+/**
+ * Case targets of absolute jump tables (`jmp [table + index*4]`, as 32-bit non-PIC code dispatches a
+ * switch): entries read from each indirect jump's table while they land on a decoded instruction after
+ * the jump's procedure start and before the next known start. They are blocks of that procedure, so a
+ * data-pointer scan must not turn them into procedures of their own (COFF symbols carry no sizes).
+ */
+function jumpTableCases(
+  layout: BinaryLayout,
+  table: InstructionTable,
+  seedStarts: number[],
+  slots: ReadonlyMap<number, LayoutImport>,
+): Set<number> {
+  const starts = [...seedStarts].sort((a, b) => a - b);
+  const size = layout.bits === 64 ? 8 : 4;
+  const out = new Set<number>();
+  for (let i = 0; i < table.count; i += 1) {
+    const base = table.ref[i]!;
+    if (table.flow[i] !== Flow.IndirectJump || Number.isNaN(base) || slots.has(base)) continue;
+    const k = lowerBound(starts, table.address[i]! + 1) - 1;
+    if (k < 0) continue;
+    const lo = starts[k]!;
+    const hi = starts[k + 1] ?? Number.POSITIVE_INFINITY;
+    for (let n = 0; n < 1024; n += 1) {
+      const bytes = layout.readAt(base + n * size, size);
+      if (!bytes || bytes.length < size) break;
+      const view = new DataView(bytes.buffer, bytes.byteOffset, size);
+      const target = size === 8 ? Number(view.getBigUint64(0, true)) : view.getUint32(0, true);
+      if (target <= lo || target >= hi || instructionAt(table, target) < 0) break;
+      out.add(target);
+    }
+  }
+  return out;
 }
 
 /** Pointer-sized, aligned values in allocated data sections (initialiser arrays, tables, vtables). */
