@@ -1,4 +1,4 @@
-import type { ClientFeature, SessionView, ToolContext } from '@rea/provider-kit';
+import type { ClientFeature, InvocationHostFacts, SessionView, ToolContext } from '@rea/provider-kit';
 import type { CliHost, CliIo } from './host.js';
 import { createSessionLedger } from '@rea/evidence';
 import type { SessionLedger } from '@rea/evidence';
@@ -26,10 +26,41 @@ export interface Invocation {
 
 const CLI_FEATURES: ReadonlySet<ClientFeature> = new Set<ClientFeature>(['progress']);
 
+/**
+ * What session tools (`binary_session`) learn about this invocation's host: the package, the entry the
+ * clients register, the catalog and its digest as `rea mcp` would advertise it with this environment.
+ */
+function invocationHostFacts(host: CliHost, io: CliIo): InvocationHostFacts {
+  return {
+    package: host.package,
+    get entryPath() {
+      const launch = host.launchCommand();
+      return launch.command === 'npx' ? null : (launch.args[0] ?? null);
+    },
+    tools: () => host.loadTools(),
+    providers: () => host.loadProviders(),
+    catalog: async () => {
+      const [{ advertiseCatalog }, { readConfig }] = await Promise.all([
+        import('@rea/schema'),
+        import('@rea/provider-kit'),
+      ]);
+      const profile = readConfig(io.env as NodeJS.ProcessEnv).mcpInputSchemaProfile;
+      const catalog = advertiseCatalog(await host.loadTools(), profile);
+      return {
+        digest: catalog.digest,
+        profile: catalog.profile,
+        tool_count: catalog.tools.length,
+        reduced: [...catalog.reduced],
+      };
+    },
+  };
+}
+
 /** Starts an invocation: installs the signal handlers (removed by `scope.dispose()`). */
 export function createInvocation(host: CliHost, io: CliIo): Invocation {
   const scope = createSignalScope(io.signals, (message) => io.stderr.write(`rea: ${message}\n`));
   const ledger = createSessionLedger();
+  const facts = invocationHostFacts(host, io);
   const invocation: Invocation = {
     host,
     io,
@@ -51,6 +82,7 @@ export function createInvocation(host: CliHost, io: CliIo): Invocation {
         logger: createStderrLogger(io.stderr, quiet, false),
         ledger,
         clientFeatures: CLI_FEATURES,
+        invocationHost: facts,
         session: session ?? { target: null, binding: null, run_id: null },
         platform: io.platform,
       };

@@ -1,4 +1,6 @@
 import type { EvidenceRecord, JsonObject, RetainedEvidenceRef, AnalysisProfile, ProviderIdentity } from '@rea/evidence';
+import type { Provider } from './provider.js';
+import type { AnyToolContract } from './tool.js';
 
 /** Negotiated MCP client capabilities a tool can require or use. */
 export type ClientFeature = 'progress' | 'elicitation' | 'sampling' | 'roots';
@@ -68,4 +70,23 @@ export interface ToolContext extends AvailabilityContext {
   ledger: LedgerAccess | null;
   /** Client features negotiated for this connection. */
   clientFeatures: ReadonlySet<ClientFeature>;
+  /**
+   * What a host outside the MCP server (a CLI invocation) tells session tools such as `binary_session`
+   * about itself. Absent where the MCP server attaches its own host.
+   */
+  invocationHost?: InvocationHostFacts;
+}
+
+/** The identity and catalog of a host that runs tools without an MCP connection (a CLI invocation). */
+export interface InvocationHostFacts {
+  /** The installed package the host speaks for. */
+  package: { name: string; version: string };
+  /** Path of the running entry script, or null when unknown. */
+  entryPath: string | null;
+  /** The host's complete tool catalog. */
+  tools(): Promise<readonly AnyToolContract[]>;
+  /** Every provider of the host; creating one starts nothing. */
+  providers(): Promise<readonly Provider[]>;
+  /** Digest, profile, size and reduced tools of the catalog as the MCP server would advertise it. */
+  catalog(): Promise<{ digest: string; profile: 'full' | 'compact'; tool_count: number; reduced: string[] }>;
 }

@@ -22,6 +22,7 @@ export type {
   ActiveTarget,
   AvailabilityContext,
   ClientFeature,
+  InvocationHostFacts,
   LedgerAccess,
   Logger,
   ProgressSink,

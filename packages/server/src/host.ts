@@ -44,13 +44,23 @@ export function attachHost(context: ToolContext, host: ServerHost): ToolContext 
   return context;
 }
 
-/** The server host of a context; `capability_unavailable` when the tool runs outside the MCP server. */
+/** The server host of a context, or undefined when the tool runs outside the MCP server. */
+export function attachedHost(context: ToolContext): ServerHost | undefined {
+  return hosts.get(context);
+}
+
+/**
+ * The server host of a context; `capability_unavailable` when the tool runs outside the MCP server.
+ * The remediation names the command-line equivalent: `--target` opens a target for one command.
+ */
 export function hostOf(context: ToolContext): ServerHost {
   const host = hosts.get(context);
   if (!host) {
     throw new ReaError('capability_unavailable', 'This tool needs the MCP server session.', {
       details: { capability: 'server-session' },
-      remediation: 'Call it through the REA MCP server.',
+      remediation:
+        'Call it through the REA MCP server (rea mcp). From the command line, give the analysis command ' +
+        '--target <path> (and --provider <id>) instead: it opens the target for that command and closes it after.',
     });
   }
   return host;

@@ -300,6 +300,52 @@ describe('server tools outside the MCP server (a CLI host)', () => {
     await expect(executeTool(tool('binary_session'), {}, context)).rejects.toMatchObject({
       code: 'capability_unavailable',
     });
+    await expect(executeTool(tool('open_binary'), { path: '/bin/true' }, context)).rejects.toMatchObject({
+      code: 'capability_unavailable',
+      remediation: expect.stringContaining('--target'),
+    });
+
+    // A host that describes itself gets binary_session answered from those facts and its ledger.
+    const { advertiseCatalog } = await import('@rea/schema');
+    const advertised = advertiseCatalog(SERVER_TOOLS, 'full');
+    const withFacts = {
+      ...context,
+      invocationHost: {
+        package: { name: 'rea', version: '1.2.3' },
+        entryPath: '/opt/rea/bin.js',
+        tools: async () => SERVER_TOOLS,
+        providers: async () => [],
+        catalog: async () => ({
+          digest: advertised.digest,
+          profile: advertised.profile,
+          tool_count: advertised.tools.length,
+          reduced: [...advertised.reduced],
+        }),
+      },
+    };
+    const session = await executeTool(tool('binary_session'), { expected_server_path: '/opt/rea/bin.js' }, withFacts);
+    expect(session.kind).toBe('result');
+    const value = (session.kind === 'result' ? session.value : null) as {
+      server: { transport: string; path: string };
+      protocol: unknown;
+      catalog: { digest: string };
+      expectations: unknown[];
+      tool_availability: Array<{ name: string; available: boolean }>;
+      analysis_provider_candidates: unknown[];
+      ledger: { records: number };
+    };
+    expect(value.server).toMatchObject({ transport: 'custom', path: '/opt/rea/bin.js' });
+    expect(value.protocol).toEqual({ negotiated_version: null, client: null });
+    expect(value.catalog.digest).toBe(advertised.digest);
+    expect(value.expectations).toEqual([
+      { field: 'server_path', expected: '/opt/rea/bin.js', actual: '/opt/rea/bin.js', matches: true },
+    ]);
+    const available = Object.fromEntries(value.tool_availability.map((t) => [t.name, t.available]));
+    expect(Object.keys(available)).toEqual(SERVER_TOOLS.map((t) => t.name));
+    expect(available).toMatchObject({ open_binary: false, close_binary: false, get_evidence_bundle: true });
+    expect(value.analysis_provider_candidates).toEqual([]);
+    // executeTool returns the view; retaining it is the host's job, so only the record put there counts.
+    expect(value.ledger.records).toBe(1);
   });
 });
 

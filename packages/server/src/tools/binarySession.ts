@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { AnalysisProfileSchema, JsonObjectSchema, ProviderIdentitySchema, Sha256HexSchema } from '@rea/evidence';
-import { hostOf } from '../host.js';
-import { defineTool, describeCandidates, probeProviders } from '@rea/provider-kit';
+import { attachedHost, hostOf, ledgerOf } from '../host.js';
+import { createProviderRegistry, defineTool, describeCandidates, probeProviders } from '@rea/provider-kit';
+import type { ToolContext } from '@rea/provider-kit';
+import type { ServerIdentity, ToolAvailabilityEntry } from '../host.js';
 import { NO_EFFECTS } from './effects.js';
 
 const ExpectationSchema = z.strictObject({
@@ -72,6 +74,108 @@ export const BinarySessionResultSchema = z.strictObject({
   ledger: z.strictObject({ records: z.number().int().nonnegative(), bytes: z.number().int().nonnegative() }),
 });
 
+type Expectation = z.infer<typeof ExpectationSchema>;
+interface SessionInput {
+  expected_package_version?: string | undefined;
+  expected_catalog_digest?: string | undefined;
+  expected_server_path?: string | undefined;
+}
+
+function compareExpectations(input: SessionInput, identity: ServerIdentity, digest: string): Expectation[] {
+  const expectations: Expectation[] = [];
+  const compare = (field: Expectation['field'], expected: string | undefined, actual: string | null) => {
+    if (expected !== undefined) expectations.push({ field, expected, actual, matches: expected === actual });
+  };
+  compare('package_version', input.expected_package_version, identity.package.version);
+  compare('catalog_digest', input.expected_catalog_digest, digest);
+  compare('server_path', input.expected_server_path, identity.server.path);
+  return expectations;
+}
+
+// Tools that act on a connection's session: a host without one refuses them (see hostOf).
+const CONNECTION_ONLY = new Set(['open_binary', 'close_binary']);
+const CONNECTION_REFUSAL = {
+  available: false as const,
+  reason: 'needs an MCP connection session',
+  remediation: 'Give the analysis command --target <path> (and --provider <id>) instead, or call it through rea mcp.',
+};
+
+/**
+ * `binary_session` outside the MCP server (a CLI invocation): the host's identity and catalog, every
+ * tool's availability without a connection, the provider candidates, the invocation's target and
+ * ledger. No protocol was negotiated and no SDK runs, so those fields say so.
+ */
+async function invocationSession(
+  input: SessionInput,
+  context: ToolContext,
+): Promise<z.infer<typeof BinarySessionResultSchema>> {
+  const facts = context.invocationHost!;
+  const identity: ServerIdentity = {
+    package: facts.package,
+    server: { name: facts.package.name, version: facts.package.version, path: facts.entryPath, transport: 'custom' },
+    sdk: { name: 'none', version: 'not-applicable' },
+    protocol: { negotiated_version: null, client: null },
+  };
+  const [catalog, tools, providers] = await Promise.all([facts.catalog(), facts.tools(), facts.providers()]);
+  const registry = createProviderRegistry(providers);
+  const availabilityContext = { session: context.session, platform: context.platform };
+  const toolAvailability = tools.map((contract): ToolAvailabilityEntry => {
+    let availability;
+    try {
+      availability = CONNECTION_ONLY.has(contract.name)
+        ? CONNECTION_REFUSAL
+        : contract.availability(availabilityContext);
+    } catch (error) {
+      availability = {
+        available: false as const,
+        reason: `availability check failed: ${(error as Error).message}`,
+        remediation: 'Report this defect.',
+      };
+    }
+    const { required, optional } = contract.clientFeatures;
+    const missing = required.filter((feature) => !context.clientFeatures.has(feature));
+    return {
+      name: contract.name,
+      available: availability.available && missing.length === 0,
+      reason: availability.available
+        ? missing.length > 0
+          ? `this host lacks: ${missing.join(', ')}`
+          : null
+        : availability.reason,
+      remediation: availability.available
+        ? missing.length > 0
+          ? 'Call it through the REA MCP server with a client that supports these features.'
+          : null
+        : availability.remediation,
+      client_features: { required: [...required], optional: [...optional], missing },
+    };
+  });
+  const ledger = ledgerOf(context);
+  const binding = context.session.binding;
+  return {
+    ...identity,
+    catalog,
+    expectations: compareExpectations(input, identity, catalog.digest),
+    tool_availability: toolAvailability,
+    analysis_provider_candidates: describeCandidates(
+      registry,
+      await probeProviders(registry, { signal: context.signal }),
+      null,
+    ),
+    target: context.session.target,
+    analysis_provider_binding: binding
+      ? {
+          provider: binding.provider,
+          selection_source: binding.selection_source,
+          analysis_profile: binding.analysis_profile,
+        }
+      : null,
+    analysis_run: null,
+    process_lineage: { status: 'not_observed' },
+    ledger: { records: ledger.size, bytes: ledger.bytes },
+  };
+}
+
 /** `binary_session`: the live identity of this server and connection, and what can be called now. */
 export const binarySessionTool = defineTool({
   name: 'binary_session',
@@ -105,21 +209,12 @@ export const binarySessionTool = defineTool({
   ],
   effects: { ...NO_EFFECTS, readOnly: true, idempotent: true },
   run: async (input, context) => {
+    if (!attachedHost(context) && context.invocationHost) return invocationSession(input, context);
     const host = hostOf(context);
     const identity = host.identity();
     const advertised = await host.advertised();
     const { session } = host;
-    const expectations: Array<z.infer<typeof ExpectationSchema>> = [];
-    const compare = (
-      field: z.infer<typeof ExpectationSchema>['field'],
-      expected: string | undefined,
-      actual: string | null,
-    ) => {
-      if (expected !== undefined) expectations.push({ field, expected, actual, matches: expected === actual });
-    };
-    compare('package_version', input.expected_package_version, identity.package.version);
-    compare('catalog_digest', input.expected_catalog_digest, advertised.digest);
-    compare('server_path', input.expected_server_path, identity.server.path);
+    const expectations = compareExpectations(input, identity, advertised.digest);
     const binding = session.binding;
     return {
       ...identity,
