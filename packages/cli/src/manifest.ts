@@ -53,8 +53,10 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommandInfo[] = [
  * The machine-readable manifest printed by `rea --llms`: every command with its flags, positional,
  * input schema and examples, the hand-written commands, and the exit-code table.
  */
-export function llmsManifest(pkg: CliPackageInfo, tools: readonly AnyToolContract[]): unknown {
+export async function llmsManifest(pkg: CliPackageInfo, tools: readonly AnyToolContract[]): Promise<unknown> {
   const builtin = new Set(BUILTIN_COMMANDS.map((c) => c.command));
+  const commands = tools.filter((tool) => !builtin.has(commandSpecOf(tool).command));
+  const schemas = await Promise.all(commands.map((tool) => inputJsonSchema(tool)));
   return {
     name: pkg.name,
     version: pkg.version,
@@ -68,33 +70,31 @@ export function llmsManifest(pkg: CliPackageInfo, tools: readonly AnyToolContrac
     ],
     exit_codes: EXIT_CODES,
     builtin_commands: BUILTIN_COMMANDS,
-    commands: tools
-      .filter((tool) => !builtin.has(commandSpecOf(tool).command))
-      .map((tool) => {
-        const spec = commandSpecOf(tool);
-        return {
-          command: spec.command,
-          tool: tool.name,
-          title: tool.title,
-          description: tool.description,
-          produces: tool.produces,
-          annotations: tool.annotations,
-          positional: spec.positional,
-          flags: spec.flags.map((f) => ({
-            flag: f.flag,
-            property: f.property,
-            type: f.type,
-            ...(f.choices.length > 0 ? { choices: f.choices } : {}),
-            repeatable: f.repeatable,
-            required: f.required,
-            description: f.description,
-          })),
-          input_only: spec.jsonOnly,
-          input_schema: inputJsonSchema(tool),
-          examples: tool.examples
-            .filter((e) => e.advertised !== false)
-            .map((e) => `rea ${spec.command} --input '${JSON.stringify(e.input)}'`),
-        };
-      }),
+    commands: commands.map((tool, index) => {
+      const spec = commandSpecOf(tool);
+      return {
+        command: spec.command,
+        tool: tool.name,
+        title: tool.title,
+        description: tool.description,
+        produces: tool.produces,
+        annotations: tool.annotations,
+        positional: spec.positional,
+        flags: spec.flags.map((f) => ({
+          flag: f.flag,
+          property: f.property,
+          type: f.type,
+          ...(f.choices.length > 0 ? { choices: f.choices } : {}),
+          repeatable: f.repeatable,
+          required: f.required,
+          description: f.description,
+        })),
+        input_only: spec.jsonOnly,
+        input_schema: schemas[index],
+        examples: tool.examples
+          .filter((e) => e.advertised !== false)
+          .map((e) => `rea ${spec.command} --input '${JSON.stringify(e.input)}'`),
+      };
+    }),
   };
 }

@@ -142,7 +142,7 @@ export async function runCli(argv: readonly string[], host: CliHost, io: CliIo):
     const first = argv[0]!;
     if (first === '--llms') {
       const tools = await host.loadTools();
-      await invocation.out(`${JSON.stringify(llmsManifest(host.package, tools), null, 2)}\n`);
+      await invocation.out(`${JSON.stringify(await llmsManifest(host.package, tools), null, 2)}\n`);
       return 0;
     }
     const builtin = BUILTIN_NAMES.has(first);

@@ -1,6 +1,5 @@
 import { Command, Option } from 'commander';
 import { executeTool } from '@rea/provider-kit';
-import { inputJsonSchema as advertisedInput } from '@rea/schema';
 import type { AnyToolContract } from '@rea/provider-kit';
 import { commandSpecOf } from './commandSpec.js';
 import type { CommandSpec, FlagSpec } from './commandSpec.js';
@@ -22,9 +21,13 @@ export interface CommonToolOptions {
   schema?: boolean;
 }
 
-/** The input JSON Schema of a contract as MCP advertises it (full profile): what `--schema` prints. */
-export function inputJsonSchema(contract: AnyToolContract): unknown {
-  return advertisedInput(contract.input, 'full').schema;
+/**
+ * The input JSON Schema of a contract as MCP advertises it (full profile): what `--schema` prints.
+ * The projection loads on first use, so commands that never print a schema do not pay for it.
+ */
+export async function inputJsonSchema(contract: AnyToolContract): Promise<unknown> {
+  const { inputJsonSchema: project } = await import('@rea/schema');
+  return project(contract.input, 'full').schema;
 }
 
 function flagOption(flag: FlagSpec): Option[] {
@@ -119,7 +122,7 @@ export function toolCommand(invocation: Invocation, contract: AnyToolContract): 
     const positional = spec.positional !== null ? (args[0] as string | undefined) : undefined;
     const options = (spec.positional !== null ? args[1] : args[0]) as CommonToolOptions & Record<string, unknown>;
     if (options.schema) {
-      await invocation.out(`${JSON.stringify(inputJsonSchema(contract), null, 2)}\n`);
+      await invocation.out(`${JSON.stringify(await inputJsonSchema(contract), null, 2)}\n`);
       return;
     }
     const base = options.input !== undefined ? await readInputOption(options.input, invocation.io.cwd) : {};

@@ -1,6 +1,5 @@
 import { Command, Option } from 'commander';
 import { readConfig } from '@rea/provider-kit';
-import { advertiseCatalog } from '@rea/schema';
 import type { SchemaProfile } from '@rea/schema';
 import type { OutputFormat } from '../format.js';
 import type { Invocation } from '../invocation.js';
@@ -23,6 +22,7 @@ export function catalogCommand(invocation: Invocation): Command {
       // The same profile the server would advertise with this environment, unless one is named.
       const profile = options.profile ?? readConfig(invocation.io.env as NodeJS.ProcessEnv).mcpInputSchemaProfile;
       const tools = await invocation.host.loadTools();
+      const { advertiseCatalog } = await import('@rea/schema');
       const catalog = advertiseCatalog(tools, profile);
       if (options.format === 'json') return invocation.out(`${JSON.stringify(catalog, null, 2)}\n`);
       const lines = [
