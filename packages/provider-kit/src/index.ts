@@ -68,3 +68,4 @@ export { createSessionObservation } from './observation.js';
 export type { SessionObservationFields } from './observation.js';
 export { withDeadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
+export { readActiveTarget, sniffTargetFormat } from './target.js';

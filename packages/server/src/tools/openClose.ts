@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { AnalysisProfileSchema, ProviderIdentitySchema, Sha256HexSchema } from '@rea/evidence';
-import { defineTool, parseProviderChoice } from '@rea/provider-kit';
+import { defineTool, parseProviderChoice, readActiveTarget } from '@rea/provider-kit';
 import type { ProviderChoice } from '@rea/provider-kit';
 import type { ChoiceOrigin } from '../session.js';
 import { hostOf } from '../host.js';
-import { readTarget } from '../target.js';
 import { NO_EFFECTS } from './effects.js';
 
 const TargetSchema = z.strictObject({
@@ -63,7 +62,7 @@ export const openBinaryTool = defineTool({
       origin = 'environment';
     }
     context.progress.report('reading the target');
-    const target = await readTarget(input.path, context.signal);
+    const target = await readActiveTarget(input.path, context.signal);
     const { reused } = await host.session.open(target, choice, origin, context.signal, context.progress);
     const binding = host.session.binding!;
     return {

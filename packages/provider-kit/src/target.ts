@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ReaError, throwIfAborted } from '@rea/evidence';
-import type { ActiveTarget } from '@rea/provider-kit';
+import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
+import type { ActiveTarget } from './context.js';
 
 const MAGIC: ReadonlyArray<[string, number[]]> = [
   ['elf', [0x7f, 0x45, 0x4c, 0x46]],
@@ -18,19 +18,26 @@ const MAGIC: ReadonlyArray<[string, number[]]> = [
   ['wasm', [0x00, 0x61, 0x73, 0x6d]],
 ];
 
-/** A coarse container format from the first bytes: enough to name the target, not to analyse it. */
-export function sniffFormat(head: Uint8Array): string {
+/** A coarse format from a file's first bytes: enough to name a target, not to analyse it. */
+export function sniffTargetFormat(head: Uint8Array): string {
   for (const [format, bytes] of MAGIC) {
     if (bytes.every((byte, index) => head[index] === byte)) return format;
   }
   return 'unknown';
 }
 
+function unreadable(path: string, error: unknown): ReaError {
+  const code = (error as { code?: string }).code ?? 'unreadable';
+  return new ReaError('target_unavailable', `Cannot read ${path} (${code}).`, { details: { path, reason: code } });
+}
+
 /**
- * Reads a target's identity (absolute path, coarse format, SHA-256, size) without loading it whole.
- * A missing or unreadable path, or one that is not a regular file, is `target_unavailable`.
+ * Reads a target's identity — absolute path, coarse format, SHA-256 (streamed, honouring `signal`),
+ * size — as `open_binary` and the CLI's `--target` record it. A missing or unreadable path, or one that
+ * is not a regular file, is `target_unavailable` with `details.path` and `details.reason` (the system
+ * error code, or "not-a-regular-file"); an abort is `cancelled`.
  */
-export async function readTarget(path: string, signal: AbortSignal): Promise<ActiveTarget> {
+export async function readActiveTarget(path: string, signal: AbortSignal): Promise<ActiveTarget> {
   const absolute = resolve(path);
   let size: number;
   try {
@@ -42,11 +49,7 @@ export async function readTarget(path: string, signal: AbortSignal): Promise<Act
     }
     size = info.size;
   } catch (error) {
-    if (error instanceof ReaError) throw error;
-    const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new ReaError('target_unavailable', `Cannot read ${absolute} (${code}).`, {
-      details: { path: absolute, reason: code },
-    });
+    throw isReaError(error) ? error : unreadable(absolute, error);
   }
   const head = new Uint8Array(8);
   try {
@@ -59,13 +62,9 @@ export async function readTarget(path: string, signal: AbortSignal): Promise<Act
     const hash = createHash('sha256');
     for await (const chunk of createReadStream(absolute, { signal })) hash.update(chunk as Buffer);
     throwIfAborted(signal, 'hashing');
-    return { path: absolute, format: sniffFormat(head), sha256: hash.digest('hex'), size };
+    return { path: absolute, format: sniffTargetFormat(head), sha256: hash.digest('hex'), size };
   } catch (error) {
     throwIfAborted(signal, 'hashing');
-    if (error instanceof ReaError) throw error;
-    const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new ReaError('target_unavailable', `Cannot read ${absolute} (${code}).`, {
-      details: { path: absolute, reason: code },
-    });
+    throw isReaError(error) ? error : unreadable(absolute, error);
   }
 }

@@ -1,0 +1,64 @@
+import { describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isReaError } from '@rea/evidence';
+import { readActiveTarget, sniffTargetFormat } from '@rea/provider-kit';
+import { withTempDir } from '@rea/test-helpers';
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; details: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(isReaError(error)).toBe(true);
+    return error as { code: string; details: Record<string, unknown> };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('readActiveTarget', () => {
+  it('should record the absolute path, the coarse format, the SHA-256 and the size', async () => {
+    await withTempDir(async (dir) => {
+      const bytes = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.alloc(100_000, 7)]);
+      const file = join(dir, 'a.bin');
+      writeFileSync(file, bytes);
+      const target = await readActiveTarget(file, new AbortController().signal);
+      expect(target).toEqual({
+        path: file,
+        format: 'elf',
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        size: bytes.length,
+      });
+    });
+  });
+
+  it('should refuse a missing path and a directory with target_unavailable', async () => {
+    await withTempDir(async (dir) => {
+      const missing = await refusal(readActiveTarget(join(dir, 'absent'), new AbortController().signal));
+      expect(missing).toMatchObject({ code: 'target_unavailable', details: { reason: 'ENOENT' } });
+      mkdirSync(join(dir, 'sub'));
+      const directory = await refusal(readActiveTarget(join(dir, 'sub'), new AbortController().signal));
+      expect(directory).toMatchObject({ code: 'target_unavailable', details: { reason: 'not-a-regular-file' } });
+    });
+  });
+
+  it('should report cancellation while hashing as cancelled', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'big.bin');
+      writeFileSync(file, Buffer.alloc(4 << 20));
+      const controller = new AbortController();
+      controller.abort();
+      expect((await refusal(readActiveTarget(file, controller.signal))).code).toBe('cancelled');
+    });
+  });
+});
+
+describe('sniffTargetFormat', () => {
+  it('should name the formats by their magic bytes', () => {
+    expect(sniffTargetFormat(Uint8Array.from([0x4d, 0x5a, 0x90, 0]))).toBe('pe');
+    expect(sniffTargetFormat(Uint8Array.from([0xcf, 0xfa, 0xed, 0xfe]))).toBe('mach-o');
+    expect(sniffTargetFormat(Uint8Array.from([0xca, 0xfe, 0xba, 0xbe]))).toBe('mach-o-universal');
+    expect(sniffTargetFormat(Uint8Array.from([0x50, 0x4b, 0x03, 0x04]))).toBe('zip');
+    expect(sniffTargetFormat(Uint8Array.from([1, 2, 3, 4]))).toBe('unknown');
+  });
+});
