@@ -42,12 +42,23 @@ if (only === '--version' || only === '-V') {
   };
   process.on('SIGINT', early);
   process.on('SIGTERM', early);
+  // `rea mcp` over stdio, and `rea` with no arguments on a pipe (how MCP clients launch it), skip the
+  // command-line program entirely.
+  const stdioServer = (argv.length === 1 && argv[0] === 'mcp') || (argv.length === 0 && process.stdin.isTTY !== true);
   try {
-    const { main } = await import('./main.js');
-    // main() installs the CLI's own handlers synchronously, before its first await.
-    process.off('SIGINT', early);
-    process.off('SIGTERM', early);
-    status = await main(argv);
+    if (stdioServer) {
+      const { serveStdio } = await import('./mcpStdio.js');
+      // serveStdio() installs its own handlers synchronously, before its first await.
+      process.off('SIGINT', early);
+      process.off('SIGTERM', early);
+      status = await serveStdio();
+    } else {
+      const { main } = await import('./main.js');
+      // main() installs the CLI's own handlers synchronously, before its first await.
+      process.off('SIGINT', early);
+      process.off('SIGTERM', early);
+      status = await main(argv);
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     process.stderr.write(
