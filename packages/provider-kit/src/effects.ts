@@ -83,3 +83,26 @@ export function deriveAnnotations(effects: ToolEffects): ToolAnnotations {
     openWorldHint: effects.openWorld,
   };
 }
+
+/** Every effect flag false: the base to spread and override when declaring a tool's effects. */
+export const NO_EFFECTS: Readonly<ToolEffects> = Object.freeze({
+  readOnly: false,
+  mutatesSession: false,
+  writesFilesystem: false,
+  launchesProcess: false,
+  executesForeignCode: false,
+  mutatesDevice: false,
+  mayDiscardData: false,
+  idempotent: false,
+  openWorld: false,
+});
+
+/**
+ * The effects of an analysis that reads its input and records Evidence in the session, changing
+ * nothing else (not read-only, because recording Evidence mutates the session; idempotent).
+ */
+export const RECORDS_EVIDENCE: Readonly<ToolEffects> = Object.freeze({
+  ...NO_EFFECTS,
+  mutatesSession: true,
+  idempotent: true,
+});

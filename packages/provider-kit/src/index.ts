@@ -5,7 +5,7 @@
  * Provider interface, the registry and selection policy, owned processes and resources, configuration,
  * deadlines, progress and cancellation.
  */
-export { EFFECT_FLAGS, deriveAnnotations, validateEffects } from './effects.js';
+export { EFFECT_FLAGS, NO_EFFECTS, RECORDS_EVIDENCE, deriveAnnotations, validateEffects } from './effects.js';
 export type { ToolAnnotations, ToolEffects } from './effects.js';
 export { defineTool, executeTool, invalidInput, rootObjects, sortCatalog } from './tool.js';
 export type {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { isReaError } from '@rea/evidence';
-import { defineTool, executeTool } from '@rea/provider-kit';
+import {
+  NO_EFFECTS,
+  RECORDS_EVIDENCE,
+  defineTool,
+  deriveAnnotations,
+  executeTool,
+  validateEffects,
+} from '@rea/provider-kit';
 import type { EvidenceToolDefinition, ToolContext, ToolEffects } from '@rea/provider-kit';
 
 const pure: ToolEffects = {
@@ -267,5 +274,23 @@ describe('union inputs', () => {
     expect(() => defineTool({ ...unionDefinition, input: z.string(), examples: [{ input: 'x' }] } as never)).toThrow(
       /must be an object schema or a union of object schemas/,
     );
+  });
+});
+
+describe('effect presets', () => {
+  it('should give RECORDS_EVIDENCE a session-mutating, idempotent, non-destructive effect set', () => {
+    expect(() => validateEffects('preset', RECORDS_EVIDENCE)).not.toThrow();
+    expect(Object.entries(NO_EFFECTS).filter(([, value]) => value)).toEqual([]);
+    expect(
+      Object.entries(RECORDS_EVIDENCE)
+        .filter(([, value]) => value)
+        .map(([key]) => key),
+    ).toEqual(['mutatesSession', 'idempotent']);
+    expect(deriveAnnotations(RECORDS_EVIDENCE)).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 });

@@ -4,7 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { ReaError, canonicalSha256, isReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
 import type { EvidenceRecord, Limitation } from '@rea/evidence';
-import { defineTool } from '@rea/provider-kit';
+import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { LedgerAccess } from '@rea/provider-kit';
 import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
 import { normalizeLayout } from './normalize.js';
@@ -155,17 +155,7 @@ export const inspectBinaryLayoutTool = defineTool({
       description: 'Retain the layout of a large library and return its summary.',
     },
   ],
-  effects: {
-    readOnly: false,
-    mutatesSession: true,
-    writesFilesystem: false,
-    launchesProcess: false,
-    executesForeignCode: false,
-    mutatesDevice: false,
-    mayDiscardData: false,
-    idempotent: true,
-    openWorld: false,
-  },
+  effects: RECORDS_EVIDENCE,
   clientFeatures: { optional: ['progress'] },
   produces: 'evidence',
   async run(input, context) {

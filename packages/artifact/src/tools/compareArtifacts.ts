@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JsonObjectSchema, ReaError, RetainedEvidenceRefSchema } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
-import { defineTool } from '@rea/provider-kit';
+import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { ToolContext } from '@rea/provider-kit';
 import { compareInventories, inventoryOf } from '../compare.js';
 import { ArtifactComparisonSchema } from '../schemas.js';
@@ -54,17 +54,7 @@ export const compareArtifactsTool = defineTool({
       description: 'Compare two inventories retained earlier in this session.',
     },
   ],
-  effects: {
-    readOnly: false,
-    mutatesSession: true,
-    writesFilesystem: false,
-    launchesProcess: false,
-    executesForeignCode: false,
-    mutatesDevice: false,
-    mayDiscardData: false,
-    idempotent: true,
-    openWorld: false,
-  },
+  effects: RECORDS_EVIDENCE,
   produces: 'evidence',
   async run(input, context) {
     const left = inventoryOf(resolveSide(input.left, context), 'left');

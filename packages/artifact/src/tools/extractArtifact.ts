@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { defineTool } from '@rea/provider-kit';
+import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { ExtractionResultSchema } from '../schemas.js';
 import { ARTIFACT_PROVIDER, artifactProfile, pathInput, policyInput } from './common.js';
 
@@ -29,17 +29,7 @@ export const extractArtifactTool = defineTool({
       description: 'Extract an Electron archive.',
     },
   ],
-  effects: {
-    readOnly: false,
-    mutatesSession: true,
-    writesFilesystem: true,
-    launchesProcess: false,
-    executesForeignCode: false,
-    mutatesDevice: false,
-    mayDiscardData: false,
-    idempotent: false,
-    openWorld: false,
-  },
+  effects: { ...RECORDS_EVIDENCE, writesFilesystem: true, idempotent: false },
   produces: 'evidence',
   async run(input, context) {
     const { extract } = await import('../extract/extract.js');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ReaError, canonicalSha256, sealEvidence } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
-import { defineTool } from '@rea/provider-kit';
+import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { LedgerAccess } from '@rea/provider-kit';
 import { ArtifactInventorySchema, ArtifactInventorySummarySchema } from '../schemas.js';
 import type { ArtifactInventory, ArtifactInventorySummary } from '../schemas.js';
@@ -61,17 +61,7 @@ export const inspectArtifactTool = defineTool({
       description: 'Summarize an application bundle, continuing past unpacked ASAR entries that were re-signed.',
     },
   ],
-  effects: {
-    readOnly: false,
-    mutatesSession: true,
-    writesFilesystem: false,
-    launchesProcess: true,
-    executesForeignCode: false,
-    mutatesDevice: false,
-    mayDiscardData: false,
-    idempotent: true,
-    openWorld: false,
-  },
+  effects: { ...RECORDS_EVIDENCE, launchesProcess: true },
   clientFeatures: { optional: ['progress'] },
   produces: 'evidence',
   async run(input, context) {

@@ -1,24 +1,14 @@
 import { z } from 'zod';
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation, Location } from '@rea/evidence';
-import { defineTool } from '@rea/provider-kit';
+import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { AvailabilityContext, Availability, Observation, ToolContext, ToolEffects } from '@rea/provider-kit';
 import { parseAddress } from '../address.js';
 import { isNativePort } from '../port.js';
 import type { NativeCapability, NativePort, Page, ProcedureInfo } from '../port.js';
 
 /** Effects of a native read: it records Evidence in the session and changes nothing else. */
-export const READ_EFFECTS: ToolEffects = {
-  readOnly: false,
-  mutatesSession: true,
-  writesFilesystem: false,
-  launchesProcess: false,
-  executesForeignCode: false,
-  mutatesDevice: false,
-  mayDiscardData: false,
-  idempotent: true,
-  openWorld: false,
-};
+export const READ_EFFECTS: ToolEffects = RECORDS_EVIDENCE;
 
 /** Availability of every native tool: a target bound to a native-analysis provider. */
 export function nativeAvailability(context: AvailabilityContext): Availability {
