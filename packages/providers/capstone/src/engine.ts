@@ -2,7 +2,7 @@
  * The only place the Capstone WebAssembly module is imported. Loading is lazy (dynamic import on the
  * first open), so importing the package costs nothing.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ReaError } from '@rea/evidence';
@@ -19,34 +19,43 @@ export interface DecodedInstruction {
   operands: string;
 }
 
-/** Receives one decoded instruction; `index` is its byte offset in the decoded buffer. */
-export type InstructionSink = (
-  address: number,
-  size: number,
-  mnemonic: string,
-  operands: string,
-  index: number,
-) => void;
-
-/** Options for {@link Decoder.scan}. */
-export interface ScanOptions {
+/**
+ * A view of the instruction being delivered to an {@link InstructionSink}. It is one reused object:
+ * read it inside the sink, never keep it. Text is built only when asked for.
+ */
+export interface InstructionCursor {
   /**
-   * Pass operands only when they can matter to control-flow and reference analysis: when they hold a
-   * memory operand (`[`) or a numeric literal (`0x`, `#`); otherwise the sink receives "". Saves
-   * building a string for most instructions.
+   * Capstone's instruction id. On x86 one id prints as one mnemonic (prefixes aside); on AArch64
+   * conditional branches share the id of `b`, so AArch64 is classified by its mnemonic text.
    */
-  sparseOperands?: boolean;
+  readonly id: number;
+  /** The mnemonic as Capstone prints it (Intel syntax on x86), prefixes included. */
+  mnemonic(): string;
+  /** The operand text as Capstone prints it. */
+  operands(): string;
+  /** Whether the operand text holds '[', '#' or "0x" (a memory operand or a literal). */
+  hasAddressSyntax(): boolean;
+  /** The value when the whole operand text is one `0x` hex literal (a direct branch target), else NaN. */
+  hexOperand(): number;
+  /**
+   * Whether some memory operand (`[...]`) can name a fixed address: it starts with `rip`, with a
+   * `0x` literal, or with a scaled index (`[rax*8 + 0x...]`). False for register-based operands.
+   */
+  mayAddressMemory(): boolean;
 }
+
+/** Receives one decoded instruction; `index` is its byte offset in the decoded buffer. */
+export type InstructionSink = (address: number, size: number, insn: InstructionCursor, index: number) => void;
 
 /** A Capstone handle for one architecture. */
 export interface Decoder {
   readonly architecture: EngineArchitecture;
   /**
    * Decodes from the start of `bytes` (at `address`) until the bytes end or an invalid instruction,
-   * calling `sink` for each instruction without allocating instruction objects. Returns the number of
-   * bytes consumed.
+   * calling `sink` for each instruction without allocating instruction objects or text (the sink reads
+   * what it needs through the cursor). Returns the number of bytes consumed.
    */
-  scan(bytes: Uint8Array, address: number, sink: InstructionSink, options?: ScanOptions): number;
+  scan(bytes: Uint8Array, address: number, sink: InstructionSink): number;
   /** Decodes like {@link Decoder.scan}, returning instruction rows. */
   decode(bytes: Uint8Array, address: number): DecodedInstruction[];
   close(): void;
@@ -96,7 +105,7 @@ interface WasmApi {
 const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
 /** Direct views of the engine's linear memory, refreshed whenever the memory grows. */
-class Heap {
+class Heap implements InsnBytes {
   private buffer: ArrayBuffer | null = null;
   u8 = new Uint8Array(0);
   private text = Buffer.alloc(0);
@@ -128,6 +137,41 @@ class Heap {
     return false;
   }
 
+  /** The value of NUL-terminated text that is exactly `0x<lowercase hex>`, else NaN. */
+  hexLiteral(pointer: number, max: number): number {
+    const b = this.u8;
+    if (b[pointer] !== 0x30 || b[pointer + 1] !== 0x78 || b[pointer + 2] === 0) return Number.NaN;
+    const limit = pointer + max;
+    let value = 0;
+    for (let i = pointer + 2; i < limit; i += 1) {
+      const c = b[i]!;
+      if (c === 0) return value;
+      if (c >= 0x30 && c <= 0x39) value = value * 16 + (c - 0x30);
+      else if (c >= 0x61 && c <= 0x66) value = value * 16 + (c - 0x57);
+      else return Number.NaN;
+    }
+    return Number.NaN;
+  }
+
+  /** Whether a `[` in the NUL-terminated text opens `rip`, a `0x` literal or a scaled first term. */
+  mayAddressMemory(pointer: number, max: number): boolean {
+    const b = this.u8;
+    const limit = pointer + max;
+    for (let i = pointer; i < limit; i += 1) {
+      const c = b[i]!;
+      if (c === 0) return false;
+      if (c !== 0x5b) continue;
+      if (b[i + 1] === 0x72 && b[i + 2] === 0x69 && b[i + 3] === 0x70) return true;
+      if (b[i + 1] === 0x30 && b[i + 2] === 0x78) return true;
+      for (let j = i + 1; j < limit; j += 1) {
+        const d = b[j]!;
+        if (d === 0x2a) return true;
+        if (d === 0x20 || d === 0x5d || d === 0) break;
+      }
+    }
+    return false;
+  }
+
   /** A NUL-terminated ASCII string of at most `max` bytes. */
   string(pointer: number, max: number): string {
     const b = this.u8;
@@ -138,6 +182,53 @@ class Heap {
   }
 }
 
+/** Bytes holding decoded cs_insn records, with latin1 text access. */
+interface InsnBytes {
+  u8: Uint8Array;
+  string(pointer: number, max: number): string;
+  hasAddressSyntax(pointer: number, max: number): boolean;
+  hexLiteral(pointer: number, max: number): number;
+  mayAddressMemory(pointer: number, max: number): boolean;
+}
+
+/** The one reused {@link InstructionCursor}: points at a cs_insn record in `bytes`. */
+class Cursor implements InstructionCursor {
+  id = 0;
+  base = 0;
+  constructor(public bytes: InsnBytes) {}
+
+  at(bytes: InsnBytes, base: number): void {
+    this.bytes = bytes;
+    this.base = base;
+    const b = bytes.u8;
+    this.id = (b[base]! | (b[base + 1]! << 8) | (b[base + 2]! << 16) | (b[base + 3]! << 24)) >>> 0;
+  }
+  mnemonic(): string {
+    return this.bytes.string(this.base + INSN_MNEMONIC, 32);
+  }
+  operands(): string {
+    return this.bytes.string(this.base + INSN_OPERANDS, 160);
+  }
+  hasAddressSyntax(): boolean {
+    return this.bytes.hasAddressSyntax(this.base + INSN_OPERANDS, 160);
+  }
+  hexOperand(): number {
+    return this.bytes.hexLiteral(this.base + INSN_OPERANDS, 160);
+  }
+  mayAddressMemory(): boolean {
+    return this.bytes.mayAddressMemory(this.base + INSN_OPERANDS, 160);
+  }
+}
+
+/** A copy of `count` cs_insn records read through the module's accessors (when memory is not captured). */
+function copiedRecords(cs: RawModule, pointer: number, count: number): InsnBytes {
+  const u8 = new Uint8Array(count * INSN_SIZE);
+  for (let i = 0; i < u8.length; i += 1) u8[i] = cs.getValue(pointer + i, 'i8') & 0xff;
+  const copy = new Heap({ buffer: u8.buffer });
+  copy.refresh();
+  return copy;
+}
+
 interface LoadedEngine {
   module: RawModule;
   /** Null when the memory could not be captured; decoding then reads through the module's accessors. */
@@ -146,12 +237,17 @@ interface LoadedEngine {
 
 let loading: Promise<LoadedEngine> | null = null;
 
-/** Compiles capstone.wasm ourselves so that its memory can be read directly (emscripten's instantiateWasm hook). */
+const require = createRequire(import.meta.url);
+
+/**
+ * Compiles capstone.wasm ourselves so that its memory can be read directly (emscripten's
+ * instantiateWasm hook). Started before the glue is evaluated, so compilation (off the main thread)
+ * overlaps it.
+ */
 async function instantiateOptions(captured: { memory: WasmMemory | null }): Promise<object> {
   try {
-    const require = createRequire(import.meta.url);
     const wasm = join(dirname(require.resolve('@alexaltea/capstone-js')), 'capstone.wasm');
-    const compiled = await Wasm.compile(await readFile(wasm));
+    const compiled = await Wasm.compile(readFileSync(wasm));
     return {
       instantiateWasm(imports: object, receive: (instance: WasmInstance, module: object) => void) {
         const instance = new Wasm.Instance(compiled, imports);
@@ -170,11 +266,11 @@ async function instantiateOptions(captured: { memory: WasmMemory | null }): Prom
 export function loadEngine(): Promise<LoadedEngine> {
   loading ??= (async () => {
     try {
-      const imported = (await import('@alexaltea/capstone-js')) as unknown as {
-        default: (options?: object) => Promise<RawModule>;
-      };
       const captured: { memory: WasmMemory | null } = { memory: null };
-      const module = await imported.default(await instantiateOptions(captured));
+      const options = instantiateOptions(captured);
+      // The glue is CommonJS: `require` skips the ESM loader's export scan of its 330 kB source.
+      const factory = require('@alexaltea/capstone-js') as (options?: object) => Promise<RawModule>;
+      const module = await factory(await options);
       return { module, heap: captured.memory ? new Heap(captured.memory) : null };
     } catch (error) {
       loading = null;
@@ -210,8 +306,8 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
   let capacity = 0;
   let buffer = 0;
   let open = true;
-  const scan = (bytes: Uint8Array, address: number, sink: InstructionSink, options: ScanOptions = {}): number => {
-    const sparse = options.sparseOperands === true;
+  const cursor = new Cursor(heap ?? copiedRecords(cs, 0, 0));
+  const scan = (bytes: Uint8Array, address: number, sink: InstructionSink): number => {
     if (!open) throw new ReaError('internal', 'The Capstone decoder was used after close.');
     if (bytes.length === 0) return 0;
     if (bytes.length > capacity) {
@@ -234,25 +330,15 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
     if (heap) heap.refresh();
     const insns = heap ? heap.u32(out) : cs.getValue(out, 'i32');
     try {
+      const records = heap ?? copiedRecords(cs, insns, count);
+      const first = heap ? insns : 0;
+      const u8 = records.u8;
       for (let i = 0; i < count; i += 1) {
-        const base = insns + i * INSN_SIZE;
-        if (heap) {
-          const size = heap.u8[base + INSN_SIZE_FIELD]! | (heap.u8[base + INSN_SIZE_FIELD + 1]! << 8);
-          const operands =
-            sparse && !heap.hasAddressSyntax(base + INSN_OPERANDS, 160) ? '' : heap.string(base + INSN_OPERANDS, 160);
-          sink(address + offset, size, heap.string(base + INSN_MNEMONIC, 32), operands, offset);
-          offset += size;
-        } else {
-          const size = cs.getValue(base + INSN_SIZE_FIELD, 'i16') & 0xffff;
-          sink(
-            address + offset,
-            size,
-            cs.UTF8ToString(base + INSN_MNEMONIC),
-            cs.UTF8ToString(base + INSN_OPERANDS),
-            offset,
-          );
-          offset += size;
-        }
+        const base = first + i * INSN_SIZE;
+        const size = u8[base + INSN_SIZE_FIELD]! | (u8[base + INSN_SIZE_FIELD + 1]! << 8);
+        cursor.at(records, base);
+        sink(address + offset, size, cursor, offset);
+        offset += size;
       }
     } finally {
       cs.ccall('cs_free', null, ['number', 'number'], [insns, count]);
@@ -264,8 +350,14 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
     scan,
     decode(bytes, address) {
       const rows: DecodedInstruction[] = [];
-      scan(bytes, address, (a, size, mnemonic, operands, index) => {
-        rows.push({ address: a, size, bytes: Array.from(bytes.subarray(index, index + size)), mnemonic, operands });
+      scan(bytes, address, (a, size, insn, index) => {
+        rows.push({
+          address: a,
+          size,
+          bytes: Array.from(bytes.subarray(index, index + size)),
+          mnemonic: insn.mnemonic(),
+          operands: insn.operands(),
+        });
       });
       return rows;
     },

@@ -88,7 +88,7 @@ export class CapstonePort implements NativePort {
     for (const s of this.layout.symbols)
       if (s.defined)
         add(s.address, s.name, s.kind === 'function' ? 'function' : s.kind === 'object' ? 'object' : 'label');
-    for (const e of this.layout.exports) add(e.address, e.name, 'export');
+    for (const e of this.layout.exports) if (e.name !== null) add(e.address, e.name, 'export');
     for (const i of this.layout.imports) if (i.address !== null) add(i.address, i.name, 'import');
     for (const p of this.discovery.procedures)
       if (p.synthetic && !this.addressByName.has(p.name)) this.addressByName.set(p.name, p.start);

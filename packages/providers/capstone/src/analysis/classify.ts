@@ -47,7 +47,8 @@ const STOP: Semantics = Object.freeze({ ...NONE, flow: Flow.Stop });
 const INDIRECT_CALL: Semantics = Object.freeze({ ...NONE, flow: Flow.IndirectCall });
 const INDIRECT_JUMP: Semantics = Object.freeze({ ...NONE, flow: Flow.IndirectJump });
 
-function lastWord(mnemonic: string): string {
+/** The last word of a mnemonic: the instruction without its prefixes (`bnd jmp` -> `jmp`). */
+export function lastWord(mnemonic: string): string {
   const space = mnemonic.lastIndexOf(' ');
   return space < 0 ? mnemonic : mnemonic.slice(space + 1);
 }
@@ -62,6 +63,33 @@ function memoryRef(operands: string, next: number, bits: number): number {
     if (indexed) return Number.parseInt(indexed[1]!, 16);
   }
   return Number.NaN;
+}
+
+/** How {@link classifyX86} treats an x86 operation, decided by its name alone (see {@link x86Kind}). */
+export const X86Kind = {
+  /** Anything else: only a memory operand can refer to an address. */
+  Other: 0,
+  Call: 1,
+  Jump: 2,
+  /** Conditional jumps and loops. */
+  Conditional: 3,
+  Return: 4,
+  Stop: 5,
+  /** `mov`, `push`, `movabs`: an immediate may be an address. */
+  Immediate: 6,
+} as const;
+
+/** The {@link X86Kind} of an operation (a mnemonic without prefixes), matching {@link classifyX86}. */
+export function x86Kind(op: string): number {
+  if (op === 'call') return X86Kind.Call;
+  if (op === 'jmp') return X86Kind.Jump;
+  if (op.charCodeAt(0) === 106 /* j */ || op === 'loop' || op === 'loope' || op === 'loopne')
+    return X86Kind.Conditional;
+  if (op === 'ret' || op === 'retf' || op === 'iret' || op === 'iretd' || op === 'iretq' || op === 'sysret')
+    return X86Kind.Return;
+  if (op === 'hlt' || op === 'ud2' || op === 'int3') return X86Kind.Stop;
+  if (op === 'mov' || op === 'push' || op === 'movabs') return X86Kind.Immediate;
+  return X86Kind.Other;
 }
 
 /** Classifies an x86 or x86-64 instruction (Intel syntax, as Capstone prints it). */

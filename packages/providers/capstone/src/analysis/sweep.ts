@@ -1,7 +1,7 @@
 import { throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout, LayoutSection } from '@rea/artifact';
-import type { Decoder } from '../engine.js';
-import { Arm64Pages, Flow, RefKind, classifyX86 } from './classify.js';
+import type { Decoder, InstructionCursor } from '../engine.js';
+import { Arm64Pages, Flow, RefKind, X86Kind, classifyX86, lastWord, x86Kind } from './classify.js';
 
 /** The decoded instruction stream of every executable section, in address order (struct of arrays). */
 export interface InstructionTable {
@@ -83,6 +83,64 @@ class Columns {
 
 const CHUNK = 0x4000;
 
+/**
+ * The x86 instruction sink: an operation's {@link X86Kind} depends only on Capstone's instruction id,
+ * so the mnemonic is read once per id; direct branch targets are parsed from engine memory; operand
+ * text is built only for the few instructions that can name an address. Equivalent to
+ * {@link classifyX86} on every instruction.
+ */
+function x86Sink(out: Columns, bits: number): (address: number, size: number, insn: InstructionCursor) => void {
+  const ops: string[] = [];
+  const kinds: number[] = [];
+  const full = (op: string, insn: InstructionCursor, address: number, size: number) => {
+    const sem = classifyX86(op, insn.operands(), address, size, bits);
+    out.push(address, size, sem.flow, sem.target, sem.ref, sem.refKind);
+  };
+  return (address, size, insn) => {
+    const id = insn.id;
+    let kind = kinds[id];
+    if (kind === undefined) {
+      ops[id] = lastWord(insn.mnemonic());
+      kind = kinds[id] = x86Kind(ops[id]);
+    }
+    switch (kind) {
+      case X86Kind.Call:
+      case X86Kind.Jump: {
+        const target = insn.hexOperand();
+        if (target === target)
+          out.push(address, size, kind === X86Kind.Call ? Flow.Call : Flow.Jump, target, Number.NaN, RefKind.None);
+        else full(ops[id]!, insn, address, size);
+        return;
+      }
+      case X86Kind.Conditional: {
+        const target = insn.hexOperand();
+        out.push(
+          address,
+          size,
+          target === target ? Flow.Conditional : Flow.IndirectJump,
+          target,
+          Number.NaN,
+          RefKind.None,
+        );
+        return;
+      }
+      case X86Kind.Return:
+        out.push(address, size, Flow.Return, Number.NaN, Number.NaN, RefKind.None);
+        return;
+      case X86Kind.Stop:
+        out.push(address, size, Flow.Stop, Number.NaN, Number.NaN, RefKind.None);
+        return;
+      case X86Kind.Immediate:
+        if (insn.hasAddressSyntax()) full(ops[id]!, insn, address, size);
+        else out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
+        return;
+      default:
+        if (insn.mayAddressMemory()) full(ops[id]!, insn, address, size);
+        else out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
+    }
+  };
+}
+
 /** Yields to the event loop so deadlines and cancellation can fire during long analysis. */
 export function breathe(signal: AbortSignal, phase: string): Promise<void> {
   throwIfAborted(signal, phase);
@@ -108,12 +166,13 @@ export async function sweep(
   const pages = new Arm64Pages();
   const step = arm ? 4 : 1;
   let calls = 0;
-  const bits = layout.bits;
-  const sink = (address: number, size: number, mnemonic: string, operands: string) => {
-    const sem = arm ? pages.classify(mnemonic, operands) : classifyX86(mnemonic, operands, address, size, bits);
-    out.push(address, size, sem.flow, sem.target, sem.ref, sem.refKind);
-    if (arm && sem.flow !== Flow.None && sem.flow !== Flow.Call) pages.reset();
-  };
+  const sink = arm
+    ? (address: number, size: number, insn: InstructionCursor) => {
+        const sem = pages.classify(insn.mnemonic(), insn.operands());
+        out.push(address, size, sem.flow, sem.target, sem.ref, sem.refKind);
+        if (sem.flow !== Flow.None && sem.flow !== Flow.Call) pages.reset();
+      }
+    : x86Sink(out, layout.bits);
   for (const section of codeSections(layout)) {
     const length = Math.min(section.size, section.fileSize);
     const bytes = layout.readAt(section.address, length);
@@ -126,7 +185,7 @@ export async function sweep(
       while (anchorIndex < sorted.length && sorted[anchorIndex]! <= pos) anchorIndex += 1;
       const limit = anchorIndex < sorted.length && sorted[anchorIndex]! < end ? sorted[anchorIndex]! : end;
       const chunkEnd = Math.min(limit, pos + CHUNK);
-      const consumed = decoder.scan(bytes.subarray(pos - base, chunkEnd - base), pos, sink, { sparseOperands: !arm });
+      const consumed = decoder.scan(bytes.subarray(pos - base, chunkEnd - base), pos, sink);
       if ((calls += 1) % 32 === 0) await breathe(signal, 'disassembly');
       if (consumed === 0) {
         pos = Math.min(pos + step, limit);
