@@ -3,7 +3,24 @@ import { inputJsonSchema } from './input.js';
 import { outputJsonSchema } from './output.js';
 import { projectExamples } from './examples.js';
 import { checkPortability } from './portability.js';
-import type { AdvertisedCatalog, AdvertisedTool, JsonSchema, SchemaProfile, ToolDescriptor } from './types.js';
+import { MCP_DEFAULT_HINTS } from './types.js';
+import type {
+  AdvertisedCatalog,
+  AdvertisedTool,
+  JsonSchema,
+  SchemaProfile,
+  ToolAnnotationsLike,
+  ToolDescriptor,
+} from './types.js';
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** The hints of `annotations` that differ from the MCP defaults, in the order MCP lists them. */
+function advertisedHints(annotations: ToolAnnotationsLike): Partial<ToolAnnotationsLike> {
+  const out: Partial<ToolAnnotationsLike> = {};
+  for (const hint of HINTS) if (annotations[hint] !== MCP_DEFAULT_HINTS[hint]) out[hint] = annotations[hint];
+  return out;
+}
 
 /** Places the advertised examples on the root of a full-profile input schema, after its description. */
 function withExamples(schema: JsonSchema, examples: unknown[]): JsonSchema {
@@ -44,14 +61,13 @@ export function advertiseTool(tool: ToolDescriptor, profile: SchemaProfile): Adv
     const { advertised } = projectExamples(tool.examples, tool.input);
     const input = inputJsonSchema(tool.input, profile);
     const inputSchema = profile === 'full' ? withExamples(input.schema, advertised) : input.schema;
-    const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
     return {
       name: tool.name,
       title: tool.title,
       description: tool.description,
       inputSchema,
       outputSchema: outputJsonSchema(tool.output),
-      annotations: { readOnlyHint, destructiveHint, idempotentHint, openWorldHint },
+      annotations: advertisedHints(tool.annotations),
       examples: advertised,
       portability: checkPortability(tool.name, inputSchema),
       reduced: input.reduced,
@@ -71,7 +87,8 @@ export function advertiseTool(tool: ToolDescriptor, profile: SchemaProfile): Adv
 /**
  * The advertised catalog of `tools` in `profile`: every tool, sorted by name, with its advertised
  * input schema (see {@link inputJsonSchema}; in the full profile the advertised examples sit on the
- * root as `examples`), its output schema ({@link outputJsonSchema}), annotations, advertised
+ * root as `examples`), its output schema ({@link outputJsonSchema}), the hints that differ from the
+ * MCP defaults ({@link MCP_DEFAULT_HINTS}), advertised
  * examples, portability report and whether it is reduced; the catalog digest ({@link catalogDigest})
  * and the sorted names of the reduced tools. Both profiles list the same tools with the same output
  * schemas and annotations. Two tools with one name are refused with `invalid_request`

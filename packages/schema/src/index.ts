@@ -5,7 +5,7 @@
  * profiles, self-contained output schemas with content-bound ids, advertised examples, portability
  * reports and the catalog digest. Knows nothing of MCP: a tool is any {@link ToolDescriptor}.
  */
-export { COMPACT_INPUT_SCHEMA_BUDGET } from './types.js';
+export { COMPACT_INPUT_SCHEMA_BUDGET, MCP_DEFAULT_HINTS } from './types.js';
 export type {
   AdvertisedCatalog,
   AdvertisedTool,

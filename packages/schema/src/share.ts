@@ -25,9 +25,9 @@ function sanitize(name: string): string {
  */
 export type SharePolicy = 'size' | 'savings';
 
-/** True when writing `count` references and one definition named after `hint` is smaller than `count` copies. */
-function sharingSaves(size: number, count: number, hint: string): boolean {
-  const name = Buffer.byteLength(sanitize(hint), 'utf8');
+/** True when writing `count` references and one definition called `name` is smaller than `count` copies. */
+function sharingSaves(size: number, count: number, defName: string): boolean {
+  const name = Buffer.byteLength(defName, 'utf8');
   const reference = '{"$ref":"#/$defs/"}'.length + name;
   const entry = name + 4; // "name": and the separating comma
   return (count - 1) * size > count * reference + entry;
@@ -36,22 +36,25 @@ function sharingSaves(size: number, count: number, hint: string): boolean {
 /**
  * Writes a recursion-free schema DAG as a plain tree in which every repeated subschema (equal
  * content reached at least twice, selected by `policy`) appears once under `$defs` and is referred
- * to as `{"$ref": "#/$defs/<name>"}` with no sibling keywords. Names come from the property where the
- * subschema is first reached. Validation is unchanged; when nothing repeats there is no `$defs`.
+ * to as `{"$ref": "#/$defs/<name>"}` with no sibling keywords. A definition is named after the
+ * shortest of the properties it is reached under (a name already given goes to the next candidate).
+ * Validation is unchanged; when nothing repeats there is no `$defs`.
  */
 export function shareRepeated(root: JsonSchema, policy: SharePolicy = 'size'): JsonSchema {
   const keys = new ContentKeys();
   const sizes = new WeakMap<object, number>();
   const byHash = new Map<string, JsonSchema>();
-  const hints = new Map<string, string>();
+  const reached = new Map<string, Set<string>>();
   const edges = new Map<string, string[]>();
   const order: string[] = [];
   // Depth-first post-order over distinct contents; its reverse visits parents before children.
   const visit = (node: JsonSchema, hint: string): string => {
     const hash = keys.of(node);
+    const names = reached.get(hash) ?? new Set<string>();
+    names.add(hint);
+    reached.set(hash, names);
     if (byHash.has(hash)) return hash;
     byHash.set(hash, node);
-    hints.set(hash, hint);
     const children: string[] = [];
     forEachChild(node, (child, slot) => {
       if (isObject(child)) children.push(visit(child, hintFor(slot, hint)));
@@ -70,7 +73,7 @@ export function shareRepeated(root: JsonSchema, policy: SharePolicy = 'size'): J
     const extract =
       hash !== rootHash &&
       count >= 2 &&
-      (policy === 'size' ? size >= MIN_SHARED_BYTES : sharingSaves(size, count, hints.get(hash)!));
+      (policy === 'size' ? size >= MIN_SHARED_BYTES : sharingSaves(size, count, candidates(reached.get(hash)!)[0]!));
     if (extract) shared.add(hash);
     const emitted = extract ? 1 : count;
     for (const child of edges.get(hash) ?? []) effective.set(child, (effective.get(child) ?? 0) + emitted);
@@ -80,9 +83,9 @@ export function shareRepeated(root: JsonSchema, policy: SharePolicy = 'size'): J
   const taken = new Set<string>();
   for (const hash of [...order].reverse()) {
     if (!shared.has(hash)) continue;
-    const base = sanitize(hints.get(hash)!);
-    let name = base;
-    for (let n = 2; taken.has(name); n += 1) name = `${base}_${n}`;
+    const options = candidates(reached.get(hash)!);
+    let name = options.find((option) => !taken.has(option)) ?? options[0]!;
+    for (let n = 2; taken.has(name); n += 1) name = `${options[0]!}_${n}`;
     taken.add(name);
     names.set(hash, name);
   }
@@ -97,6 +100,14 @@ export function shareRepeated(root: JsonSchema, policy: SharePolicy = 'size'): J
     $defs[name] = write(byHash.get(hash), true);
   }
   return materializeTree({ ...(write(root, true) as JsonSchema), $defs });
+}
+
+/**
+ * The candidate names of a shared subschema: every name it is reached under (the property, or the
+ * parent's name with `_item`, `_value` or `_option`), shortest first, then alphabetical.
+ */
+function candidates(reached: Set<string>): string[] {
+  return [...new Set([...reached].map(sanitize))].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
 }
 
 function materializeTree(root: JsonSchema): JsonSchema {

@@ -1,5 +1,6 @@
 import { ANNOTATIONS, isObject, mapChildren } from './walk.js';
-import { jsonTypeOf } from './jsonTypes.js';
+import { canonicalJson } from '@rea/evidence';
+import { jsonTypeOf, typesOf } from './jsonTypes.js';
 import type { JsonSchema } from './types.js';
 
 /** True when a JSON value belongs to the JSON Schema type `name` (an integer is also a number). */
@@ -10,18 +11,73 @@ function hasType(value: unknown, name: string): boolean {
 
 /** True when the node's `type` admits every value its `const` or `enum` allows, so it adds nothing. */
 function typeImpliedByValues(node: JsonSchema): boolean {
-  const declared = node['type'];
-  const names = typeof declared === 'string' ? [declared] : Array.isArray(declared) ? declared : null;
-  if (names === null || !names.every((name) => typeof name === 'string')) return false;
+  const names = declaredTypes(node);
+  if (names === null) return false;
   const values = 'const' in node ? [node['const']] : Array.isArray(node['enum']) ? node['enum'] : null;
   if (values === null) return false;
-  return values.every((value) => (names as string[]).some((name) => hasType(value, name)));
+  return values.every((value) => names.some((name) => hasType(value, name)));
+}
+
+/** The type names of a `type` keyword, or null when it is absent or malformed. */
+function declaredTypes(node: JsonSchema): string[] | null {
+  const declared = node['type'];
+  const names = typeof declared === 'string' ? [declared] : Array.isArray(declared) ? declared : null;
+  return names !== null && names.every((name) => typeof name === 'string') ? (names as string[]) : null;
+}
+
+/**
+ * True when every alternative of the node's `anyOf` or `oneOf` admits only types its own `type`
+ * already admits: a value passing the combinator has one of those types, so the `type` adds nothing.
+ */
+function typeImpliedByAlternatives(node: JsonSchema): boolean {
+  const names = declaredTypes(node);
+  const alternatives = Array.isArray(node['anyOf']) ? node['anyOf'] : node['oneOf'];
+  if (names === null || !Array.isArray(alternatives) || alternatives.length === 0) return false;
+  return alternatives.every((alternative) => {
+    const types = typesOf(alternative);
+    return (
+      types !== null &&
+      types.every((type) => names.some((name) => name === type || (name === 'number' && type === 'integer')))
+    );
+  });
+}
+
+/** The values of an alternative that is nothing but a `const` or an `enum`, else null. */
+function valuesOnly(node: unknown): unknown[] | null {
+  if (!isObject(node)) return null;
+  const keys = Object.keys(node);
+  if (keys.length !== 1) return null;
+  if (keys[0] === 'const') return [node['const']];
+  return keys[0] === 'enum' && Array.isArray(node['enum']) ? node['enum'] : null;
+}
+
+/**
+ * An `anyOf` whose alternatives are all bare `const`/`enum` accepts exactly the union of their values:
+ * it becomes one `enum` (duplicates removed) when the node has no `const` or `enum` of its own.
+ */
+function mergeValueAlternatives(node: JsonSchema): void {
+  const alternatives = node['anyOf'];
+  if (!Array.isArray(alternatives) || alternatives.length === 0 || 'const' in node || 'enum' in node) return;
+  const values: unknown[] = [];
+  const seen = new Set<string>();
+  for (const alternative of alternatives) {
+    const own = valuesOnly(alternative);
+    if (own === null) return;
+    for (const value of own) {
+      const key = canonicalJson(value);
+      if (!seen.has(key)) values.push(value);
+      seen.add(key);
+    }
+  }
+  delete node['anyOf'];
+  node['enum'] = values;
 }
 
 /**
  * The terse form of a schema DAG for presentation to validators rather than to a model: every
- * annotation (description, title, examples, default, deprecated, `$comment`) is dropped, a `type`
- * already implied by the node's `const` or `enum` is dropped, and `additionalProperties` that accepts
+ * annotation (description, title, examples, default, deprecated, `$comment`) is dropped, an `anyOf`
+ * of bare `const`/`enum` alternatives becomes one `enum`, a `type` already implied by the node's
+ * `const`, `enum` or by every `anyOf`/`oneOf` alternative is dropped, and `additionalProperties` that accepts
  * anything (`{}` or `true`) is dropped. It accepts exactly the values the input schema accepts.
  * Shared subtrees stay shared.
  */
@@ -33,7 +89,8 @@ export function terseSchema(root: JsonSchema): JsonSchema {
     if (known !== undefined) return known;
     const out = mapChildren(node, visit);
     for (const key of ANNOTATIONS) delete out[key];
-    if (typeImpliedByValues(out)) delete out['type'];
+    mergeValueAlternatives(out);
+    if (typeImpliedByValues(out) || typeImpliedByAlternatives(out)) delete out['type'];
     const extra = out['additionalProperties'];
     if ((extra === true || (isObject(extra) && Object.keys(extra).length === 0)) && !('unevaluatedProperties' in out)) {
       delete out['additionalProperties'];

@@ -59,6 +59,17 @@ export interface PortabilityReport {
   rules: PortabilityRuleResult[];
 }
 
+/**
+ * The MCP defaults of the tool hints: a client reads an omitted hint as this value, so an advertised
+ * tool lists only the hints that differ from it.
+ */
+export const MCP_DEFAULT_HINTS: Readonly<ToolAnnotationsLike> = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+});
+
 /** One tool as advertised in a profile. */
 export interface AdvertisedTool {
   name: string;
@@ -66,7 +77,11 @@ export interface AdvertisedTool {
   description: string;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
-  annotations: ToolAnnotationsLike;
+  /**
+   * The tool's hints that differ from the MCP defaults ({@link MCP_DEFAULT_HINTS}); an omitted hint
+   * means exactly its default, so a client reads the same four values the contract declares.
+   */
+  annotations: Partial<ToolAnnotationsLike>;
   /** The advertised examples: distinct valid canonical inputs, Evidence embedded only by reference. */
   examples: unknown[];
   portability: PortabilityReport;

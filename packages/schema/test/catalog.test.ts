@@ -18,6 +18,21 @@ const catalogs: Record<SchemaProfile, AdvertisedCatalog> = {
 const byName = new Map(tools.map((tool) => [tool.name, tool]));
 const bytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
+/** The hint defaults the MCP specification states (ToolAnnotations): what a client reads for an omitted hint. */
+const SPEC_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
+/** The four hints a client reads from advertised annotations, after checking none repeats its default. */
+function readHints(advertised: Record<string, unknown>): Record<string, unknown> {
+  for (const [hint, value] of Object.entries(advertised)) {
+    expect({ hint, value, isDefault: SPEC_DEFAULTS[hint as keyof typeof SPEC_DEFAULTS] === value }).toEqual({
+      hint,
+      value,
+      isDefault: false,
+    });
+  }
+  return { ...SPEC_DEFAULTS, ...advertised };
+}
+
 describe('advertiseCatalog over a synthetic catalog of 31 tools', () => {
   it('should list every tool once, sorted by name, in both profiles', () => {
     const names = tools.map((tool) => tool.name).sort();
@@ -25,13 +40,13 @@ describe('advertiseCatalog over a synthetic catalog of 31 tools', () => {
     for (const profile of profiles) expect(catalogs[profile].tools.map((tool) => tool.name)).toEqual(names);
   });
 
-  it('should give both profiles the same output schemas, annotations and examples', () => {
+  it('should give both profiles the same output schemas, annotations and examples; hints at their MCP default are omitted', () => {
     catalogs.full.tools.forEach((tool, index) => {
       const compact = catalogs.compact.tools[index]!;
       expect(compact.outputSchema).toEqual(tool.outputSchema);
       expect(compact.annotations).toEqual(tool.annotations);
       expect(compact.examples).toEqual(tool.examples);
-      expect(tool.annotations).toEqual(byName.get(tool.name)!.annotations);
+      expect(readHints(tool.annotations)).toEqual(byName.get(tool.name)!.annotations);
     });
   });
 
@@ -140,7 +155,8 @@ describe('advertiseCatalog over a synthetic catalog of 31 tools', () => {
       },
     });
     const [tool] = advertiseCatalog([contract], 'full').tools;
-    expect(tool!.annotations).toEqual(contract.annotations);
+    expect(tool!.annotations).toEqual({ destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(readHints(tool!.annotations)).toEqual(contract.annotations);
     expect(tool!.examples).toEqual([{}, { kind: 'executable' }]);
     expect((tool!.outputSchema['properties'] as Record<string, unknown>)['evidence_id']).toBeDefined();
     expect(tool!.portability.passed).toBe(true);

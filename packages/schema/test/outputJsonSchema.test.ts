@@ -31,10 +31,11 @@ describe('outputJsonSchema', () => {
     const schema = outputJsonSchema(result());
     expect(schema['$schema']).toBe(JSON_SCHEMA_DIALECT);
     const { $id, ...content } = schema;
-    const expected = createHash('sha256').update(canonicalJson(content), 'utf8').digest('hex');
+    const expected = createHash('sha256').update(canonicalJson(content), 'utf8').digest('base64url');
+    expect($id).toMatch(/^urn:rea:sha256:[A-Za-z0-9_-]{43}$/);
     expect($id).toBe(`${SCHEMA_ID_PREFIX}${expected}`);
     const { $schema: _dialect, ...withoutDialect } = content;
-    const other = createHash('sha256').update(canonicalJson(withoutDialect), 'utf8').digest('hex');
+    const other = createHash('sha256').update(canonicalJson(withoutDialect), 'utf8').digest('base64url');
     expect($id).not.toBe(`${SCHEMA_ID_PREFIX}${other}`);
   });
 

@@ -124,6 +124,56 @@ describe('outputJsonSchema presentation', () => {
     }
   });
 
+  it('should fold a union of literals into one enum and drop a type every alternative implies, accepting the same values', () => {
+    const canonical = z.strictObject({
+      bits: z.union([z.literal(32), z.literal(64)]),
+      mixed: z.union([z.literal('a'), z.enum(['b', 'a']), z.literal(null)]),
+      view: z.discriminatedUnion('view', [
+        z.strictObject({ view: z.literal('one'), a: z.string() }),
+        z.strictObject({ view: z.literal('two'), b: z.number() }),
+      ]),
+      open: z.union([z.string(), z.number().int()]),
+    });
+    const schema = outputJsonSchema(canonical);
+    const properties = schema['properties'] as Json;
+    expect(properties['bits']).toEqual({ enum: [32, 64] });
+    expect(properties['mixed']).toEqual({ enum: ['a', 'b', null] });
+    expect(properties['view']).not.toHaveProperty('type');
+    const view = properties['view'] as Json;
+    expect(((view['anyOf'] ?? view['oneOf']) as Json[]).every((alt) => alt['type'] === 'object')).toBe(true);
+    expect(properties['open']).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }] });
+    const converted = convert(schema);
+    const good = { bits: 64, mixed: null, view: { view: 'two', b: 1.5 }, open: 3 };
+    expect(converted.ajvErrors(good)).toBe('');
+    expect(canonical.safeParse(good).success).toBe(true);
+    for (const bad of [
+      { ...good, bits: 48 },
+      { ...good, bits: '32' },
+      { ...good, mixed: 'c' },
+      { ...good, view: { view: 'one', b: 1 } },
+      { ...good, view: 'one' },
+      { ...good, open: 1.5 },
+      { ...good, open: null },
+    ]) {
+      expect({ bad, canonical: canonical.safeParse(bad).success }).toEqual({ bad, canonical: false });
+      expect({ bad, advertised: converted.ajvAccepts(bad) }).toEqual({ bad, advertised: false });
+    }
+  });
+
+  it('should name a shared definition after the shortest property it is reached under', () => {
+    const digest = z.string().regex(/^[0-9a-f]{64}$/);
+    const schema = outputJsonSchema(
+      z.strictObject({
+        left_digest: digest,
+        sha256: digest,
+        right_digest: digest,
+        parent: z.strictObject({ d: digest }),
+      }),
+    );
+    expect(Object.keys(schema['$defs'] as Json)).toEqual(['d']);
+    expect((schema['properties'] as Json)['sha256']).toEqual({ $ref: '#/$defs/d' });
+  });
+
   it('should share a repeated subschema only when sharing makes the schema smaller', () => {
     const digest = z.string().regex(/^[0-9a-f]{64}$/);
     const small = outputJsonSchema(z.strictObject({ a: z.string(), b: z.string(), c: z.string() }));
