@@ -10,6 +10,11 @@ export interface ReaConfig {
   readonly hopperStartupTimeoutMs: number;
   /** REA_MCP_MAX_RESPONSE_BYTES: the client's receive budget in bytes (default 10485760). */
   readonly mcpMaxResponseBytes: number;
+  /**
+   * REA_MCP_HTTP_SESSION_IDLE_MS: how long a Streamable HTTP session may go without a request before the
+   * server closes it (its provider and ledger with it) in ms (default 1800000, 30 minutes).
+   */
+  readonly mcpHttpSessionIdleMs: number;
   /** Bytes of that budget reserved for the JSON-RPC envelope (1024). */
   readonly mcpEnvelopeReserveBytes: number;
   /** REA_MCP_INPUT_SCHEMA_PROFILE: how input schemas are advertised (default "full"). */
@@ -51,6 +56,11 @@ export const CONFIG_VARIABLES = Object.freeze([
     variable: 'REA_HOPPER_STARTUP_TIMEOUT_MS',
     accepted: `decimal integer from 1 to ${MAX_TIMEOUT_MS} (digits only, no leading zero)`,
     default: '120000',
+  },
+  {
+    variable: 'REA_MCP_HTTP_SESSION_IDLE_MS',
+    accepted: `decimal integer from 1 to ${MAX_TIMEOUT_MS} (digits only, no leading zero)`,
+    default: '1800000',
   },
   { variable: 'REA_MCP_INPUT_SCHEMA_PROFILE', accepted: '"full" or "compact"', default: 'full' },
   {
@@ -120,6 +130,7 @@ export function readConfig(env: Env = process.env): ReaConfig {
       BigInt(Number.MAX_SAFE_INTEGER),
     ),
     mcpEnvelopeReserveBytes: ENVELOPE_RESERVE_BYTES,
+    mcpHttpSessionIdleMs: integer(env, 'REA_MCP_HTTP_SESSION_IDLE_MS', 1_800_000, 1, BigInt(MAX_TIMEOUT_MS)),
   };
   if (config.analysisProvider) Object.freeze(config.analysisProvider);
   return Object.freeze(config);

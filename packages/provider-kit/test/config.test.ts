@@ -19,6 +19,7 @@ describe('readConfig', () => {
       hopperStartupTimeoutMs: 120000,
       mcpMaxResponseBytes: 10 * 1024 * 1024,
       mcpEnvelopeReserveBytes: 1024,
+      mcpHttpSessionIdleMs: 1_800_000,
       mcpInputSchemaProfile: 'full',
       analysisProvider: null,
       ghidraInstallDir: null,
@@ -42,6 +43,7 @@ describe('readConfig', () => {
         REA_HOPPER_STARTUP_TIMEOUT_MS: '1',
         REA_MCP_MAX_RESPONSE_BYTES: '20971520',
         REA_MCP_INPUT_SCHEMA_PROFILE: 'compact',
+        REA_MCP_HTTP_SESSION_IDLE_MS: '60000',
         REA_ANALYSIS_PROVIDER: 'auto',
         GHIDRA_INSTALL_DIR: '/opt/ghidra',
         JAVA_HOME: '/usr/lib/jvm/java-21',
@@ -53,6 +55,7 @@ describe('readConfig', () => {
       hopperStartupTimeoutMs: 1,
       mcpMaxResponseBytes: 20971520,
       mcpEnvelopeReserveBytes: 1024,
+      mcpHttpSessionIdleMs: 60000,
       mcpInputSchemaProfile: 'compact',
       analysisProvider: { kind: 'auto' },
       ghidraInstallDir: '/opt/ghidra',
@@ -73,8 +76,16 @@ describe('readConfig', () => {
     });
   });
 
-  for (const variable of ['REA_GHIDRA_STARTUP_TIMEOUT_MS', 'REA_HOPPER_STARTUP_TIMEOUT_MS']) {
-    const key = variable.startsWith('REA_GHIDRA') ? 'ghidraStartupTimeoutMs' : 'hopperStartupTimeoutMs';
+  for (const variable of [
+    'REA_GHIDRA_STARTUP_TIMEOUT_MS',
+    'REA_HOPPER_STARTUP_TIMEOUT_MS',
+    'REA_MCP_HTTP_SESSION_IDLE_MS',
+  ]) {
+    const key = variable.startsWith('REA_GHIDRA')
+      ? 'ghidraStartupTimeoutMs'
+      : variable.startsWith('REA_HOPPER')
+        ? 'hopperStartupTimeoutMs'
+        : 'mcpHttpSessionIdleMs';
 
     it(`should accept ${variable} from 1 to 2147483647`, () => {
       expect(readConfig({ [variable]: '1' })[key]).toBe(1);
@@ -142,6 +153,7 @@ describe('readConfig', () => {
       'REA_ANALYSIS_PROVIDER',
       'REA_GHIDRA_STARTUP_TIMEOUT_MS',
       'REA_HOPPER_STARTUP_TIMEOUT_MS',
+      'REA_MCP_HTTP_SESSION_IDLE_MS',
       'REA_MCP_INPUT_SCHEMA_PROFILE',
       'REA_MCP_MAX_RESPONSE_BYTES',
     ]);

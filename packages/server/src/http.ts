@@ -34,6 +34,16 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
+/** One live MCP session of the HTTP server: its transport, its connection, and its idle bookkeeping. */
+interface HttpSession {
+  transport: WebStandardStreamableHTTPServerTransport;
+  connection: ReaServer;
+  /** POST requests of this session in progress (their responses still open). */
+  active: number;
+  /** Closes the session when it fires; armed only while no request is in progress. */
+  timer: NodeJS.Timeout | null;
+}
+
 /** True for loopback names and addresses: localhost, 127.0.0.0/8, ::1. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -83,7 +93,9 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
  * Serves MCP over Streamable HTTP. Binds loopback by default and refuses a non-loopback address
  * unless `allowNonLoopback` is set; validates `Host` and `Origin` on every request (DNS-rebinding
  * protection; refused with 403). Each MCP session (initialize → mcp-session-id) is its own connection
- * with its own session and ledger; DELETE ends it.
+ * with its own session and ledger; DELETE ends it, and so does going `mcpHttpSessionIdleMs` of the
+ * settings (REA_MCP_HTTP_SESSION_IDLE_MS, 30 minutes by default) without any request: the provider is
+ * closed, the ledger cleared, and the session id is then unknown (404).
  */
 export async function runHttpServer(options: HttpServerOptions): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
@@ -111,7 +123,33 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     allowedHosts.push(name);
     allowedOrigins.push(name);
   }
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; connection: ReaServer }>();
+  const sessions = new Map<string, HttpSession>();
+  const idleMs = runtime.config.mcpHttpSessionIdleMs;
+  // A session abandoned without DELETE is closed (provider, ledger) once no request has reached it for
+  // `idleMs`. A POST in progress (a long tool call streaming its answer) keeps it alive; the standalone
+  // GET event stream a client may hold open does not (it is a passive channel, closed with the session).
+  const expire = (id: string, entry: HttpSession): void => {
+    if (sessions.get(id) !== entry) return;
+    sessions.delete(id);
+    runtime.logger.info('HTTP session closed after going idle', { session: id, idle_ms: idleMs });
+    void entry.connection.close();
+  };
+  const armIdle = (id: string, entry: HttpSession): void => {
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = entry.active > 0 ? null : setTimeout(() => expire(id, entry), idleMs);
+    entry.timer?.unref();
+  };
+  const serveIn = async (id: string, entry: HttpSession, request: Request, parsed: unknown, res: ServerResponse) => {
+    const counted = request.method === 'POST';
+    if (counted) entry.active += 1;
+    armIdle(id, entry);
+    try {
+      await send(await entry.transport.handleRequest(request, { parsedBody: parsed }), res);
+    } finally {
+      if (counted) entry.active -= 1;
+      if (counted && sessions.get(id) === entry) armIdle(id, entry);
+    }
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const hostCheck = validateHostHeader(req.headers.host, allowedHosts);
@@ -142,7 +180,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     if (typeof sessionId === 'string') {
       const existing = sessions.get(sessionId);
       if (!existing) return rpcError(res, 404, -32001, 'Session not found.');
-      return send(await existing.transport.handleRequest(request, { parsedBody: parsed }), res);
+      return serveIn(sessionId, existing, request, parsed, res);
     }
     const initializing =
       req.method === 'POST' &&
@@ -151,10 +189,12 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     if (!initializing)
       return rpcError(res, 400, -32000, 'Bad request: no mcp-session-id, and not an initialize request.');
     const connection = createConnection(runtime, 'http');
+    let entry: HttpSession | null = null;
     const transport = new HttpTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, connection });
+        entry = { transport, connection, active: 1, timer: null };
+        sessions.set(id, entry);
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -162,10 +202,20 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
       },
     });
     void connection.closed.then(() => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (entry?.timer) clearTimeout(entry.timer);
+      if (transport.sessionId && sessions.get(transport.sessionId) === entry) sessions.delete(transport.sessionId);
     });
     await connection.connect(transport);
-    return send(await transport.handleRequest(request, { parsedBody: parsed }), res);
+    try {
+      return await send(await transport.handleRequest(request, { parsedBody: parsed }), res);
+    } finally {
+      const id = transport.sessionId;
+      const started = entry as HttpSession | null;
+      if (started && id !== undefined && sessions.get(id) === started) {
+        started.active -= 1;
+        armIdle(id, started);
+      }
+    }
   };
 
   const server = createServer((req, res) => {
@@ -193,6 +243,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     port: address.port,
     url: `http://${shownHost}:${address.port}${path}`,
     close: async () => {
+      for (const entry of sessions.values()) if (entry.timer) clearTimeout(entry.timer);
       await Promise.all([...sessions.values()].map((entry) => entry.connection.close()));
       sessions.clear();
       server.closeAllConnections();

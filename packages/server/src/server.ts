@@ -266,7 +266,8 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
   const shutdown = (): Promise<void> =>
     (closing ??= (async () => {
       runtime.forwarders.delete(forward);
-      await session.dispose();
+      const cleared = await session.dispose();
+      runtime.localLogger.info('connection closed', { transport: transportKind, cleared_records: cleared });
       resolveClosed();
     })());
 

@@ -209,10 +209,10 @@ export class ConnectionSession {
     return report;
   }
 
-  /** Closes everything at the end of the connection (the ledger goes with it). */
-  async dispose(): Promise<void> {
+  /** Closes everything at the end of the connection (the ledger goes with it); resolves with the records cleared. */
+  async dispose(): Promise<number> {
     for (const entry of this.inflight) entry.controller.abort(new ReaError('cancelled', 'The connection closed.'));
     await this.releaseProvider(new AbortController().signal).catch(() => undefined);
-    this.ledger.clear();
+    return this.ledger.clear();
   }
 }

@@ -138,3 +138,65 @@ describe('@rea/server over Streamable HTTP: binding and DNS-rebinding protection
     await refused.stop();
   });
 });
+
+describe('@rea/server over Streamable HTTP: sessions abandoned without DELETE', () => {
+  const IDLE_MS = 600;
+  let server: Awaited<ReturnType<typeof startHttpEntry>>;
+  let url: string;
+  beforeAll(async () => {
+    server = await startHttpEntry([], { REA_MCP_HTTP_SESSION_IDLE_MS: String(IDLE_MS) });
+    url = server.line['url'] as string;
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('should keep a session alive while requests keep coming, however long it lasts', async () => {
+    const client = await connectTo(url);
+    try {
+      const started = Date.now();
+      while (Date.now() - started < IDLE_MS * 3) {
+        valueOf(await client.callTool({ name: 'binary_session', arguments: {} }));
+        await new Promise((resolve) => setTimeout(resolve, IDLE_MS / 4));
+      }
+      valueOf(await client.callTool({ name: 'binary_session', arguments: {} }));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('should close the provider, clear the ledger and forget the session once it has been idle', async () => {
+    const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await client.connect(transport);
+    const id = transport.sessionId!;
+    valueOf(await client.callTool({ name: 'open_binary', arguments: { path: standInEntry } }));
+    valueOf(await client.callTool({ name: 'describe_target', arguments: {} }));
+    const bundle = valueOf<Record<string, any>>(await client.callTool({ name: 'get_evidence_bundle', arguments: {} }));
+    expect(bundle['records']).toHaveLength(1);
+    const session = valueOf<Record<string, any>>(await client.callTool({ name: 'binary_session', arguments: {} }));
+    const pid = session['process_lineage'].snapshots[0].observations[0].launcher.pid as number;
+    expect(() => process.kill(pid, 0)).not.toThrow();
+
+    // No request (and no DELETE) from here on: the stand-in's process goes with the session.
+    expect(await processGone(pid)).toBe(true);
+    const list = { jsonrpc: '2.0', id: 9, method: 'tools/list' };
+    const after = await post(url, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, list);
+    expect(after.status).toBe(404);
+    const lines = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { message: string; data?: Record<string, unknown> });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        message: 'HTTP session closed after going idle',
+        data: { session: id, idle_ms: IDLE_MS },
+      }),
+    );
+    // The session's ledger held the describe_target record (and the binary_session ones); all were dropped.
+    const closed = lines.filter((line) => line.message === 'connection closed' && line.data?.['transport'] === 'http');
+    expect(closed.at(-1)?.data?.['cleared_records']).toBeGreaterThanOrEqual(1);
+    await client.close().catch(() => undefined);
+  });
+});

@@ -7,12 +7,23 @@ import { fileURLToPath } from 'node:url';
 /** The stand-in test entry (built server + scripted stand-in providers). */
 export const standInEntry = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'standInServer.mjs');
 
-/** Starts the stand-in entry in HTTP mode and reads its first stdout line ({url} or {error}). */
+/**
+ * Starts the stand-in entry in HTTP mode (with `env` added to this environment) and reads its first stdout
+ * line ({url} or {error}); `stderr()` is what it has logged so far.
+ */
 export async function startHttpEntry(
   args: string[] = [],
-): Promise<{ child: ChildProcess; line: Record<string, any>; stop(): Promise<void> }> {
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; line: Record<string, any>; stop(): Promise<void>; stderr(): string }> {
   const child = spawn(process.execPath, [standInEntry, 'http', ...args], {
-    stdio: ['ignore', 'pipe', process.env['REA_E2E_SERVER_STDERR'] ? 'inherit' : 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+    if (process.env['REA_E2E_SERVER_STDERR']) process.stderr.write(chunk);
   });
   const line = await new Promise<Record<string, any>>((resolve, reject) => {
     let buffer = '';
@@ -40,5 +51,5 @@ export async function startHttpEntry(
     child.kill('SIGTERM');
     await exited;
   };
-  return { child, line, stop };
+  return { child, line, stop, stderr: () => stderr };
 }
