@@ -73,13 +73,13 @@ export class CapstonePort implements NativePort {
 
   private collectNames(): NativeName[] {
     const seen = new Set<string>();
-    const out: NativeName[] = [];
+    const out: Array<[number, NativeName]> = [];
     const add = (address: number, name: string, kind: NativeName['kind']) => {
       if (!name || address === 0 || !Number.isSafeInteger(address)) return;
       const key = `${address}:${name}`;
       if (seen.has(key)) return;
       seen.add(key);
-      out.push({ address: hex(address), name, kind });
+      out.push([address, { address: hex(address), name, kind }]);
       if (!this.nameByAddress.has(address)) this.nameByAddress.set(address, name);
       if (!this.addressByName.has(name)) this.addressByName.set(name, address);
     };
@@ -92,7 +92,7 @@ export class CapstonePort implements NativePort {
     for (const i of this.layout.imports) if (i.address !== null) add(i.address, i.name, 'import');
     for (const p of this.discovery.procedures)
       if (p.synthetic && !this.addressByName.has(p.name)) this.addressByName.set(p.name, p.start);
-    return out.sort((a, b) => parseInt(a.address.slice(2), 16) - parseInt(b.address.slice(2), 16));
+    return out.sort((a, b) => a[0] - b[0]).map((row) => row[1]);
   }
 
   private summary(p: ProcedureRecord): ProcedureSummary {

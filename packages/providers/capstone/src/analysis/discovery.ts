@@ -2,7 +2,7 @@ import type { BinaryLayout, LayoutImport } from '@rea/artifact';
 import type { ProcedureSource } from '@rea/native';
 import type { Decoder } from '../engine.js';
 import { ehFrameExtents, pdataExtents } from './unwind.js';
-import { Flow, RefKind, breathe, codeSections, instructionAt, lowerBound, sweep } from './sweep.js';
+import { Flow, RefKind, breathe, codeSections, instructionAt, lowerBound, sortedNumbers, sweep } from './sweep.js';
 import type { InstructionTable } from './sweep.js';
 
 /** One discovered procedure: `[start, end)`. */
@@ -137,7 +137,7 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
   }
   const low = sections[0]?.address ?? 0;
   const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
-  const cases = jumpTableCases(layout, table, [...seeds.keys()], slots);
+  const cases = jumpTableCases(layout, table, seeds.keys(), slots);
   for (const pointer of dataPointers(layout, low, high)) {
     if (!seeds.has(pointer) && instructionAt(table, pointer) >= 0 && !coveredFast(pointer) && !cases.has(pointer)) {
       offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
@@ -146,7 +146,7 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
   seedTailJumpTargets(layout, table, seeds, offer);
   claimGaps(layout, table, seeds, offer);
   await breathe(signal, 'discovery');
-  const starts = [...seeds.keys()].sort((a, b) => a - b);
+  const starts = sortedNumbers(seeds.keys());
   const procedures: ProcedureRecord[] = [];
   for (let k = 0; k < starts.length; k += 1) {
     const start = starts[k]!;
@@ -198,7 +198,7 @@ function claimGaps(
   seeds: Map<number, Seed>,
   offer: (address: number, seed: Seed) => void,
 ): void {
-  const starts = [...seeds.keys()].sort((a, b) => a - b);
+  const starts = sortedNumbers(seeds.keys());
   const sections = codeSections(layout);
   const extents: Array<[number, number]> = [];
   for (let k = 0; k < starts.length; k += 1) {
@@ -212,9 +212,12 @@ function claimGaps(
   let e = 0;
   let boundary = true;
   let previousSection = -1;
+  let si = 0;
   for (let i = 0; i < table.count; i += 1) {
     const a = table.address[i]!;
-    const sectionIndex = sections.findIndex((s) => a >= s.address && a < s.address + s.size);
+    // Instructions come in address order: advance to the section holding `a` (-1 when none does).
+    while (si < sections.length && a >= sections[si]!.address + sections[si]!.size) si += 1;
+    const sectionIndex = si < sections.length && a >= sections[si]!.address ? si : -1;
     if (sectionIndex !== previousSection) {
       boundary = true;
       previousSection = sectionIndex;
@@ -243,10 +246,10 @@ function claimGaps(
 function jumpTableCases(
   layout: BinaryLayout,
   table: InstructionTable,
-  seedStarts: number[],
+  seedStarts: Iterable<number>,
   slots: ReadonlyMap<number, LayoutImport>,
 ): Set<number> {
-  const starts = [...seedStarts].sort((a, b) => a - b);
+  const starts = sortedNumbers(seedStarts);
   const size = layout.bits === 64 ? 8 : 4;
   const out = new Set<number>();
   for (let i = 0; i < table.count; i += 1) {
@@ -297,7 +300,7 @@ function seedTailJumpTargets(
   seeds: Map<number, Seed>,
   offer: (address: number, seed: Seed) => void,
 ): void {
-  const starts = Float64Array.from([...seeds.keys()].sort((a, b) => a - b));
+  const starts = sortedNumbers(seeds.keys());
   const found: number[] = [];
   for (let i = 0; i < table.count; i += 1) {
     if (table.flow[i] !== Flow.Jump) continue;

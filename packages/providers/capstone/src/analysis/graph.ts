@@ -310,17 +310,24 @@ export class ProcedureGraph {
 
 /**
  * Indices of `targets` in ascending target order (ties in index order, i.e. by source address): packs
- * target and index into one 64-bit key and sorts natively; falls back to a comparator sort when a
- * target does not fit in 40 bits.
+ * target and index into one exactly representable double and sorts natively; falls back to a
+ * comparator sort when the packed key would not fit in 53 bits.
  */
 function sortByTarget(targets: Float64Array): Uint32Array {
   const n = targets.length;
   const order = new Uint32Array(n);
-  if (n < 1 << 24 && targets.every((t) => t < 2 ** 40)) {
-    const keys = new BigUint64Array(n);
-    for (let i = 0; i < n; i += 1) keys[i] = (BigInt(targets[i]!) << 24n) | BigInt(i);
+  let max = 0;
+  let min = 0;
+  for (let i = 0; i < n; i += 1) {
+    if (targets[i]! > max) max = targets[i]!;
+    if (targets[i]! < min) min = targets[i]!;
+  }
+  const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
+  if (min === 0 && Number.isSafeInteger(max) && max < Number.MAX_SAFE_INTEGER / scale) {
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i += 1) keys[i] = targets[i]! * scale + i;
     keys.sort();
-    for (let i = 0; i < n; i += 1) order[i] = Number(keys[i]! & 0xffffffn);
+    for (let i = 0; i < n; i += 1) order[i] = keys[i]! % scale;
     return order;
   }
   for (let i = 0; i < n; i += 1) order[i] = i;

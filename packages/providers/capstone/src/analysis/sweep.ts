@@ -161,7 +161,7 @@ export async function sweep(
   // Typical code averages 3.5-4 bytes per instruction (x86) or exactly 4 (AArch64): size the columns once.
   const codeBytes = codeSections(layout).reduce((sum, s) => sum + Math.min(s.size, s.fileSize), 0);
   const out = new Columns(Math.max(1024, Math.ceil(codeBytes / (decoder.architecture === 'aarch64' ? 4 : 3.5))));
-  const sorted = [...new Set(anchors)].sort((a, b) => a - b);
+  const sorted = sortedNumbers(new Set(anchors));
   const arm = decoder.architecture === 'aarch64';
   const pages = new Arm64Pages();
   const step = arm ? 4 : 1;
@@ -197,6 +197,11 @@ export async function sweep(
     }
   }
   return out.table();
+}
+
+/** The numbers in ascending order, as a typed array (sorted natively, without a comparator). */
+export function sortedNumbers(values: Iterable<number>): Float64Array {
+  return Float64Array.from(values).sort();
 }
 
 /** The first index whose value is >= `value` in a sorted array. */
