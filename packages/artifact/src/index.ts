@@ -10,6 +10,7 @@ export type { InspectOutcome } from './inventory/inspect.js';
 export type { ExtractOutcome } from './extract/extract.js';
 export { DEFAULT_BUDGETS } from './options.js';
 export type { ExtractOptions, InspectOptions } from './options.js';
+export type { DmgOptions } from './engine/dmg.js';
 export {
   ArtifactComparisonSchema,
   ArtifactEntrySchema,

@@ -1,3 +1,4 @@
+import type { DmgOptions } from './engine/dmg.js';
 import type { IntegrityPolicy, InventoryBudgets } from './schemas.js';
 
 /** Default budgets: generous for real packages, bounded for hostile ones. */
@@ -18,6 +19,8 @@ export interface InspectOptions {
   signal?: AbortSignal;
   /** Host platform (DMG needs macOS); default `process.platform`. */
   platform?: NodeJS.Platform;
+  /** How DMG images are attached: the hdiutil executable and its deadline. */
+  dmg?: DmgOptions;
   /** Receives a status line every 1,000 entries (what was observed, never a percentage). */
   onProgress?: (message: string) => void;
 }

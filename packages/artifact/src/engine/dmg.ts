@@ -1,24 +1,25 @@
-// The one module that launches hdiutil (macOS). Attaches read-only to an owned temporary mount point
-// and always detaches.
-import { execFile } from 'node:child_process';
-import { mkdtemp, rmdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// The one module that launches hdiutil (macOS). The image is attached read-only, as a process owned by
+// a provider-kit supervisor, to a mount point inside an owned temporary directory, and is always
+// detached: after success, failure, a deadline or cancellation.
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ReaError } from '@rea/evidence';
+import { ReaError, isReaError } from '@rea/evidence';
+import { createProcessSupervisor, withDeadline } from '@rea/provider-kit';
+import type { ProcessSupervisor } from '@rea/provider-kit';
 
-function run(args: string[], signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile('hdiutil', args, { timeout: 120_000, ...(signal ? { signal } : {}) }, (error, _stdout, stderr) => {
-      if (error) {
-        reject(
-          new ReaError('execution_failure', `hdiutil ${args[0]} failed: ${String(stderr).trim() || error.message}`, {
-            details: { provider_id: 'artifact', stderr_tail: String(stderr).slice(-2000) },
-          }),
-        );
-      } else resolve();
-    });
-  });
+/** How DMG images are attached. */
+export interface DmgOptions {
+  /**
+   * The `hdiutil` executable (default `hdiutil`). Naming one also permits DMG inventory on a host other
+   * than macOS, for a compatible tool that understands `attach -readonly -nobrowse -noautoopen
+   * -mountpoint <dir> <image>` and `detach <dir> [-force]`.
+   */
+  hdiutil?: string;
+  /** Deadline of each hdiutil run (attach, and each detach attempt), in ms; default 120000. */
+  timeoutMs?: number;
 }
+
+const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** The `capability_unavailable` error for DMG on a host without hdiutil. */
 export function dmgUnavailable(platform: NodeJS.Platform): ReaError {
@@ -33,31 +34,150 @@ export function dmgUnavailable(platform: NodeJS.Platform): ReaError {
   );
 }
 
-/** Attaches `image` read-only at a fresh mount point, runs `fn` on it, and always detaches. */
+/** Throws {@link dmgUnavailable} unless the host is macOS or an hdiutil executable was named. */
+export function assertDmgCapable(platform: NodeJS.Platform, options: DmgOptions | undefined): void {
+  if (platform !== 'darwin' && options?.hdiutil === undefined) throw dmgUnavailable(platform);
+}
+
+/** Runs one hdiutil command as an owned process under a deadline; resolves true when it exits 0. */
+async function hdiutil(
+  supervisor: ProcessSupervisor,
+  executable: string,
+  args: string[],
+  phase: string,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  return withDeadline(
+    async (bounded) => {
+      const owned = await supervisor.start(executable, args, { signal: bounded, stdout: 'ignore' });
+      const exit = await owned.exited;
+      if (exit.exitCode === 0) return { ok: true } as const;
+      const how = exit.signal !== null ? `ended by ${exit.signal}` : `exited with status ${exit.exitCode}`;
+      return { ok: false, reason: owned.stderrTail().trim() || how } as const;
+    },
+    {
+      ms: timeoutMs,
+      phase,
+      providerId: 'artifact',
+      ...(signal ? { signal } : {}),
+    },
+  );
+}
+
+/** True when anything is visible under `mount` (an image may still be attached there). */
+async function occupied(mount: string): Promise<boolean> {
+  return readdir(mount).then(
+    (names) => names.length > 0,
+    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+  );
+}
+
+/** Terminates every hdiutil run still going and waits (bounded) until each has been reaped. */
+async function endProcesses(supervisor: ProcessSupervisor): Promise<void> {
+  await Promise.allSettled(
+    supervisor.processes().map(async (owned) => {
+      await owned.terminate({ graceMs: 1000 });
+      await Promise.race([owned.exited, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
+    }),
+  );
+}
+
+/** Detaches `mount`, retrying once with `-force`; never throws. True when detached. */
+async function detach(supervisor: ProcessSupervisor, executable: string, mount: string, timeoutMs: number) {
+  for (const extra of [[], ['-force']]) {
+    const outcome = await hdiutil(
+      supervisor,
+      executable,
+      ['detach', mount, ...extra],
+      'dmg detach',
+      timeoutMs,
+      undefined,
+    ).catch(() => ({ ok: false }) as const);
+    if (outcome.ok) return true;
+  }
+  return false;
+}
+
+/**
+ * Attaches `image` read-only at a mount point inside an owned temporary directory, runs `fn` on it,
+ * and always detaches (also when `fn` throws, the deadline passes or `signal` aborts). Errors:
+ * `execution_failure` when attach fails (`details.phase: "attach"`, hdiutil's message),
+ * `provider_timeout` past the deadline, `cancelled` on abort, and `cleanup_incomplete`
+ * (`details.remaining` listing the mount point) when the image cannot be detached — which replaces
+ * any other outcome, since a leftover mount is what the caller must know about.
+ */
 export async function withMountedDmg<T>(
   image: string,
   signal: AbortSignal | undefined,
   fn: (mount: string) => Promise<T>,
+  options: DmgOptions = {},
 ): Promise<T> {
-  const mount = await mkdtemp(join(tmpdir(), 'rea-dmg-'));
-  let attached = false;
+  const executable = options.hdiutil ?? 'hdiutil';
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // No signal here: cancellation must not close the supervisor before detach has run.
+  const supervisor = createProcessSupervisor({ graceMs: 1000 });
+  let mount: string | null = null;
+  // 'no' = attach refused; 'yes' = attached; 'unknown' = attach interrupted (deadline or cancel).
+  let attached: 'no' | 'yes' | 'unknown' = 'no';
+  let outcome: { value: T } | { error: unknown };
   try {
-    await run(['attach', '-readonly', '-nobrowse', '-noautoopen', '-mountpoint', mount, image], signal);
-    attached = true;
-    return await fn(mount);
-  } finally {
-    let detached = !attached;
-    if (attached)
-      detached = await run(['detach', mount, '-force'], undefined).then(
-        () => true,
-        () => false,
-      );
-    await rmdir(mount).catch(() => undefined);
-    if (!detached) {
-      // eslint-disable-next-line no-unsafe-finally
-      throw new ReaError('cleanup_incomplete', `The DMG mounted at ${mount} could not be detached.`, {
-        details: { remaining: [{ kind: 'mount', id: mount }] },
+    const dir = await supervisor.createTempDir('dmg');
+    mount = join(dir, 'mount');
+    await mkdir(mount, { mode: 0o700 });
+    attached = 'unknown';
+    const args = ['attach', '-readonly', '-nobrowse', '-noautoopen', '-mountpoint', mount, image];
+    const attach = await hdiutil(supervisor, executable, args, 'dmg attach', timeoutMs, signal);
+    if (!attach.ok) {
+      attached = 'no';
+      throw new ReaError('execution_failure', `hdiutil could not attach the image: ${attach.reason}`, {
+        remediation: 'Check that the file is a disk image hdiutil can open (hdiutil imageinfo), then retry.',
+        details: {
+          provider_id: 'artifact',
+          command: 'hdiutil',
+          phase: 'attach',
+          stderr_tail: attach.reason.slice(-2000),
+        },
       });
     }
+    attached = 'yes';
+    outcome = { value: await fn(mount) };
+  } catch (error) {
+    outcome = { error };
   }
+  // An interrupted attach must be over before detach runs, or it could mount after the detach.
+  await endProcesses(supervisor);
+  let detached = true;
+  if (mount !== null && attached !== 'no') {
+    detached = await detach(supervisor, executable, mount, timeoutMs);
+    // An interrupted attach may have mounted nothing; only an occupied mount point is left behind.
+    if (!detached && attached === 'unknown' && !(await occupied(mount))) detached = true;
+  }
+  const remaining: Array<{ kind: string; identifiers: string[] }> = [];
+  if (detached) {
+    await supervisor.closeAll().catch((error: unknown) => {
+      if (!isReaError(error) || error.code !== 'cleanup_incomplete') throw error;
+      remaining.push(...(error.details['remaining'] as unknown as typeof remaining));
+    });
+  } else {
+    // With the image still attached the owned directory is left in place: never delete through a mount.
+    await endProcesses(supervisor);
+    remaining.push({ kind: 'mounts', identifiers: [mount!] });
+  }
+  if (remaining.length > 0) {
+    throw new ReaError(
+      'cleanup_incomplete',
+      detached
+        ? `Owned resources remain after inventorying the disk image: ${remaining.map((r) => r.kind).join(', ')}.`
+        : `The disk image could not be detached from ${mount}; it is still attached there.`,
+      {
+        remediation: detached
+          ? 'Remove the listed resources by hand.'
+          : `Detach it by hand (hdiutil detach -force ${mount}), then remove the directory.`,
+        details: { remaining },
+      },
+    );
+  }
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }

@@ -323,13 +323,18 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
   };
 }
 
+// zlib's smallest permitted output chunk.
+const MIN_CHUNK = 64;
+
 function decodeSmall(info: ZipEntryInfo, raw: Buffer): SmallRead {
   let bytes: Buffer;
   if (info.compressionMethod === 0) bytes = raw;
   else {
     try {
-      // One byte past the declared size is enough to know the declaration lies.
-      bytes = inflateRawSync(raw, { maxOutputLength: info.uncompressedSize + 1 });
+      // One byte past the declared size is enough to know the declaration lies. An output chunk that
+      // holds the whole declared entry (plus that byte) inflates in one pass with no concatenation.
+      const room = info.uncompressedSize + 1;
+      bytes = inflateRawSync(raw, { maxOutputLength: room, chunkSize: Math.max(MIN_CHUNK, room) });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'ERR_BUFFER_TOO_LARGE') return { fault: 'size', observedAtLeast: info.uncompressedSize + 1 };

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { ReaError, canonicalSha256, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation } from '@rea/evidence';
 import { containerFromHead, fileTypeFromHead, tailHasZipEnd, tailIsDmg } from '../detect.js';
-import { dmgUnavailable, withMountedDmg } from '../engine/dmg.js';
+import { assertDmgCapable, withMountedDmg } from '../engine/dmg.js';
 import { digestStream } from '../hashing.js';
 import { resolveBudgets } from '../options.js';
 import type { InspectOptions } from '../options.js';
@@ -62,7 +62,8 @@ async function wholeFileSha256(path: string, signal: AbortSignal | undefined): P
  * Inventories the artifact at `path`: detects its format by content, lists every entry with its
  * streamed SHA-256, checks declared integrity under the policy, and expands nested containers within
  * the budgets. Typed errors: `not_found`, `access_denied`, `unsupported_target` (malformed containers),
- * `artifact_integrity_mismatch` (fail-closed), `capability_unavailable` (DMG off macOS), `cancelled`.
+ * `artifact_integrity_mismatch` (fail-closed), `capability_unavailable` (DMG off macOS without a named hdiutil), `execution_failure` (DMG attach
+ * refused), `provider_timeout`, `cleanup_incomplete` (a DMG left attached), `cancelled`.
  */
 export async function inspect(path: string, options: InspectOptions = {}): Promise<InspectOutcome> {
   const budgets = resolveBudgets(options.budgets);
@@ -112,9 +113,9 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
     } else if (tailIsDmg(tail)) {
       format = 'dmg';
       const platform = options.platform ?? process.platform;
-      if (platform !== 'darwin') throw dmgUnavailable(platform);
+      assertDmgCapable(platform, options.dmg);
       sha256 = await wholeFileSha256(path, options.signal);
-      await withMountedDmg(path, options.signal, (mount) => inventoryDirectory(state, mount, '', 0));
+      await withMountedDmg(path, options.signal, (mount) => inventoryDirectory(state, mount, '', 0), options.dmg);
     } else {
       format = 'file';
       fileType = fileTypeFromHead(head);

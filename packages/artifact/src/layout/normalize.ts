@@ -57,7 +57,12 @@ export function normalizeLayout(layout: BinaryLayout): BinaryLayoutResult {
       library: i.library,
       address: i.address === null ? null : hexAddress(i.address),
     })),
-    exports: layout.exports.map((e) => ({ name: e.name, address: hexAddress(e.address) })),
+    exports: layout.exports.map((e) => ({
+      name: e.name,
+      address: hexAddress(e.address),
+      ...(e.ordinal === undefined ? {} : { ordinal: e.ordinal }),
+      ...(e.forwarder === undefined ? {} : { forwarder: e.forwarder }),
+    })),
     libraries: [...layout.libraries],
     mitigations: {
       nx: m.nx,

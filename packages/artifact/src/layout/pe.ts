@@ -103,6 +103,8 @@ export function parsePe(source: ByteSource, signal: AbortSignal | undefined): Bi
         address < imageBase + s.rva + Math.max(s.virtualSize, s.rawSize),
     );
   for (const e of exported.exports) {
+    // An export by ordinal only has no name to list as a symbol; it stays in the export list.
+    if (e.name === null) continue;
     symbols.push({
       name: e.name,
       address: e.address,

@@ -80,7 +80,12 @@ export function readPeImports(context: PeContext): { imports: LayoutImport[]; li
   return { imports, libraries };
 }
 
-/** Named exports with their virtual addresses, and the DLL name the export directory records. */
+/**
+ * Every export of the export address table, in ordinal order: its ordinal (biased by the directory's
+ * ordinal base, as tools print it), its virtual address, its name (null when exported by ordinal only)
+ * and, when the address points inside the export directory, the forwarder string ("DLL.Name" or
+ * "DLL.#7"). Unused (zero) slots are skipped. Also returns the DLL name the directory records.
+ */
 export function readPeExports(context: PeContext): { exports: LayoutExport[]; name: string | null } {
   const { reader: r, imageBase } = context;
   const directory = context.directories[DIR.EXPORT];
@@ -89,25 +94,41 @@ export function readPeExports(context: PeContext): { exports: LayoutExport[]; na
   if (o === null || !r.contains(o, 40))
     throw malformed('pe', 'truncated', 'The export directory lies outside the file.');
   const name = stringAt(context, r.u32(o + 12));
+  const base = r.u32(o + 16);
   const functionCount = r.u32(o + 20);
   const nameCount = r.u32(o + 24);
-  const functions = rvaToOffset(context, r.u32(o + 28));
-  const names = rvaToOffset(context, r.u32(o + 32));
-  const ordinals = rvaToOffset(context, r.u32(o + 36));
   const exports: LayoutExport[] = [];
-  if (nameCount === 0) return { exports, name };
-  if (functions === null || names === null || ordinals === null) {
-    throw malformed('pe', 'truncated', 'The export tables lie outside the file.');
-  }
-  r.check(names, nameCount * 4, 'export name table');
-  r.check(ordinals, nameCount * 2, 'export ordinal table');
+  if (functionCount === 0) return { exports, name };
+  const functions = rvaToOffset(context, r.u32(o + 28));
+  if (functions === null) throw malformed('pe', 'truncated', 'The export address table lies outside the file.');
   r.check(functions, functionCount * 4, 'export address table');
-  for (let i = 0; i < nameCount; i += 1) {
-    const ordinal = r.u16(ordinals + i * 2);
-    if (ordinal >= functionCount) continue;
-    const text = stringAt(context, r.u32(names + i * 4));
-    if (text === null) continue;
-    exports.push({ name: text, address: imageBase + r.u32(functions + ordinal * 4) });
+  // Names by address-table index; the first name listed for an index wins.
+  const names = new Map<number, string>();
+  if (nameCount > 0) {
+    const nameTable = rvaToOffset(context, r.u32(o + 32));
+    const ordinalTable = rvaToOffset(context, r.u32(o + 36));
+    if (nameTable === null || ordinalTable === null) {
+      throw malformed('pe', 'truncated', 'The export name tables lie outside the file.');
+    }
+    r.check(nameTable, nameCount * 4, 'export name table');
+    r.check(ordinalTable, nameCount * 2, 'export ordinal table');
+    for (let i = 0; i < nameCount; i += 1) {
+      const index = r.u16(ordinalTable + i * 2);
+      if (index >= functionCount || names.has(index)) continue;
+      const text = stringAt(context, r.u32(nameTable + i * 4));
+      if (text !== null) names.set(index, text);
+    }
+  }
+  const inDirectory = (rva: number): boolean => rva >= directory.rva && rva < directory.rva + directory.size;
+  for (let index = 0; index < functionCount; index += 1) {
+    const rva = r.u32(functions + index * 4);
+    if (rva === 0) continue;
+    exports.push({
+      name: names.get(index) ?? null,
+      address: imageBase + rva,
+      ordinal: (base + index) >>> 0,
+      forwarder: inDirectory(rva) ? stringAt(context, rva) : null,
+    });
   }
   return { exports, name };
 }

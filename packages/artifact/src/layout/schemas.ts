@@ -86,7 +86,16 @@ const ImportSchema = z.strictObject({
   library: z.string().nullable(),
   address: LayoutAddressSchema.nullable().describe('PLT stub, IAT slot or __stubs entry the code calls through.'),
 });
-const ExportSchema = z.strictObject({ name: z.string(), address: LayoutAddressSchema });
+const ExportSchema = z.strictObject({
+  name: z.string().nullable().describe('Null for a PE export by ordinal only.'),
+  address: LayoutAddressSchema,
+  ordinal: z.number().int().nonnegative().optional().describe('PE: the export ordinal.'),
+  forwarder: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('PE: the forwarder ("OTHER.Name" or "OTHER.#7") of a forwarded export, else null.'),
+});
 
 /** Counts of every list, present in every view. */
 export const LayoutCountsSchema = z.strictObject({

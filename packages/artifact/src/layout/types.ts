@@ -60,8 +60,14 @@ export interface LayoutImport {
 
 /** One exported (defined, externally visible) symbol. */
 export interface LayoutExport {
-  name: string;
+  /** The exported name; null for a PE export by ordinal only. */
+  name: string | null;
+  /** Image base plus the exported RVA (for a PE forwarder, the RVA of its forwarder string). */
   address: number;
+  /** PE only: the export ordinal (the directory's ordinal base plus the address-table index). */
+  ordinal?: number;
+  /** PE only: the forwarder ("OTHER.Name" or "OTHER.#7") when the export is forwarded, else null. */
+  forwarder?: string | null;
 }
 
 /**

@@ -147,6 +147,15 @@ export const peX64Dll = (): string =>
     output: 'hello-x64.dll',
   });
 
+/** PE32+ DLL whose .def file exports by ordinal only (NONAME) and forwards two exports to msvcrt. */
+export const peX64OrdinalDll = (): string =>
+  compileFixture({
+    source: [source('ordinals.c'), source('ordinals.def')],
+    compiler: 'x86_64-w64-mingw32-gcc',
+    args: [...quiet, '-O1', '-shared'],
+    output: 'ordinals-x64.dll',
+  });
+
 /** PE32 (i386) executable: clang objects, an import library from msvcrt.def, lld-link with /guard:cf. */
 export const peI386Exe = (): string => {
   const object = compileFixture({

@@ -76,10 +76,28 @@ function expectMatchesReadobj(path: string): BinaryLayout {
     }));
   });
   expect(layout.imports).toEqual(expectedImports);
-  expect(layout.exports).toEqual(
-    blocks(ref, 'Export').map((b) => ({ name: field(b, 'Name'), address: imageBase + num(field(b, 'RVA')) })),
+  // llvm-readobj also lists unused (zero) address-table slots; REA skips them.
+  expect(layout.exports.map(({ name, address, ordinal }) => ({ name, address, ordinal }))).toEqual(
+    blocks(ref, 'Export')
+      .filter((b) => num(field(b, 'RVA')) !== 0)
+      .map((b) => ({
+        name: field(b, 'Name') || null,
+        address: imageBase + num(field(b, 'RVA')),
+        ordinal: num(field(b, 'Ordinal')),
+      })),
   );
   return layout;
+}
+
+/** The export address table as GNU `objdump -p` prints it: ordinal → [RVA, forwarder or null]. */
+function exportTableFromObjdump(path: string): Map<number, [number, string | null]> {
+  const text = execFileSync('x86_64-w64-mingw32-objdump', ['-p', path], { encoding: 'utf8' });
+  const table = new Map<number, [number, string | null]>();
+  for (const line of text.split('\n')) {
+    const match = /^\s*\[\s*\d+\] \+base\[\s*(\d+)\] ([0-9a-f]+) (?:Export RVA|Forwarder RVA -- (\S+))$/.exec(line);
+    if (match) table.set(Number(match[1]), [Number.parseInt(match[2]!, 16), match[3] ?? null]);
+  }
+  return table;
 }
 
 skipUnless(toolsMissing('x86_64-w64-mingw32-gcc', 'x86_64-w64-mingw32-objcopy', 'llvm-readobj'))(
@@ -118,6 +136,30 @@ skipUnless(toolsMissing('x86_64-w64-mingw32-gcc', 'x86_64-w64-mingw32-objcopy', 
       expect(add.address >= text.address && add.address < text.address + text.size).toBe(true);
       expect(layout.symbols.find((s) => s.source === 'export' && s.name === 'add')?.kind).toBe('function');
       expect(layout.symbols.find((s) => s.source === 'export' && s.name === 'counter')?.kind).toBe('object');
+    });
+
+    it('should report exports by ordinal only (name null) and forwarders, as llvm-readobj and objdump -p list them', () => {
+      const path = fx.peX64OrdinalDll();
+      const layout = expectMatchesReadobj(path);
+      const table = exportTableFromObjdump(path);
+      expect(table.size).toBe(6);
+      expect(
+        new Map(layout.exports.map((e) => [e.ordinal!, [e.address - layout.imageBase, e.forwarder ?? null]])),
+      ).toEqual(table);
+      // From ordinals.def: NONAME exports at @5 and @9, a named forwarder at @12, a NONAME one at @13.
+      expect(layout.exports.filter((e) => e.name === null).map((e) => e.ordinal)).toEqual([5, 9, 13]);
+      expect(layout.exports.find((e) => e.ordinal === 12)).toMatchObject({
+        name: 'forwarded_len',
+        forwarder: 'msvcrt.strlen',
+      });
+      expect(layout.exports.find((e) => e.ordinal === 13)).toMatchObject({ name: null, forwarder: 'msvcrt.free' });
+      expect(layout.exports.find((e) => e.ordinal === 1)).toMatchObject({ name: 'named_add', forwarder: null });
+      // Nameless exports are not symbols; named ones are.
+      expect(layout.symbols.filter((s) => s.source === 'export').map((s) => s.name)).toEqual([
+        'named_add',
+        'shown_data',
+        'forwarded_len',
+      ]);
     });
 
     it('should read section bytes by virtual address exactly as GNU objcopy dumps them', async () => {

@@ -1,0 +1,233 @@
+// DMG inventory through the real attach → walk → detach code, against a SCRIPTED STAND-IN for hdiutil
+// (test/fixtures/hdiutil-stand-in.mjs), because hdiutil exists only on macOS. The real hdiutil runs in
+// dmg.engine.test.ts on macOS hosts.
+import { describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, lstatSync, readlinkSync } from 'node:fs';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inspectArtifact } from '@rea/artifact';
+import type { InspectOptions } from '@rea/artifact';
+import { withTempDir } from '@rea/test-helpers';
+import { buildZip } from './helpers/zipWriter.js';
+
+const STAND_IN = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'hdiutil-stand-in.mjs');
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+interface Scenario {
+  tmp: string;
+  image: string;
+  hdiutil: string;
+  log: string;
+  tree: string;
+}
+
+/** A fake UDIF image (ends in a "koly" trailer), a fixture tree, and a wrapper that runs the stand-in. */
+function scenario(tmp: string, env: Record<string, string> = {}): Scenario {
+  const tree = join(tmp, 'tree');
+  mkdirSync(tree, { recursive: true });
+  const trailer = Buffer.alloc(512);
+  trailer.write('koly', 0, 'latin1');
+  const image = join(tmp, 'disk.dmg');
+  writeFileSync(image, Buffer.concat([Buffer.alloc(4096, 1), trailer]));
+  const log = join(tmp, 'hdiutil.log');
+  const hdiutil = join(tmp, 'hdiutil');
+  const exports = Object.entries({ ...env, HDIUTIL_STAND_IN_TREE: tree, HDIUTIL_STAND_IN_LOG: log })
+    .map(([key, value]) => `export ${key}='${value}'`)
+    .join('\n');
+  writeFileSync(hdiutil, `#!/bin/sh\n${exports}\nexec '${process.execPath}' '${STAND_IN}' "$@"\n`);
+  chmodSync(hdiutil, 0o755);
+  return { tmp, image, hdiutil, log, tree };
+}
+
+function calls(s: Scenario): Array<{ pid: number; args: string[] }> {
+  if (!existsSync(s.log)) return [];
+  return readFileSync(s.log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { pid: number; args: string[] });
+}
+
+/** The mount point REA passed to attach. */
+function mountOf(s: Scenario): string {
+  const attach = calls(s).find((c) => c.args[0] === 'attach')!;
+  return attach.args[attach.args.indexOf('-mountpoint') + 1]!;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Walks `root` with node:fs alone: path → [kind, sha256 or link target]. */
+function reference(root: string, rel = ''): Map<string, [string, string | null]> {
+  const out = new Map<string, [string, string | null]>();
+  for (const name of readdirSync(join(root, rel))) {
+    const path = rel === '' ? name : `${rel}/${name}`;
+    const info = lstatSync(join(root, path));
+    if (info.isSymbolicLink()) out.set(path, ['symlink', readlinkSync(join(root, path))]);
+    else if (info.isDirectory()) {
+      out.set(path, ['directory', null]);
+      for (const [k, v] of reference(root, path)) out.set(k, v);
+    } else out.set(path, ['file', sha(readFileSync(join(root, path)))]);
+  }
+  return out;
+}
+
+const options = (s: Scenario, more: InspectOptions = {}): InspectOptions => ({
+  platform: 'linux',
+  ...more,
+  dmg: { hdiutil: s.hdiutil, timeoutMs: 20_000, ...more.dmg },
+});
+
+describe('DMG inventory through a scripted stand-in hdiutil', () => {
+  it('should list exactly the fixture tree, attach read-only to an owned mount point, and detach it', async () => {
+    await withTempDir(async (tmp) => {
+      const s = scenario(tmp);
+      mkdirSync(join(s.tree, 'App.app', 'Contents', 'MacOS'), { recursive: true });
+      writeFileSync(join(s.tree, 'App.app', 'Contents', 'Info.plist'), '<plist/>');
+      writeFileSync(join(s.tree, 'App.app', 'Contents', 'MacOS', 'App'), Buffer.alloc(200_000, 3));
+      writeFileSync(join(s.tree, 'README.txt'), 'read me');
+      symlinkSync('/Applications', join(s.tree, 'Applications'));
+      const { subject, inventory, coverage } = await inspectArtifact(s.image, options(s));
+      expect(subject).toMatchObject({ format: 'dmg', sha256: sha(readFileSync(s.image)) });
+      const expected = reference(s.tree);
+      const observed = new Map(
+        inventory.entries.map((e) => [e.path, [e.kind, e.kind === 'symlink' ? e.symlink_target : e.sha256]]),
+      );
+      expect(observed).toEqual(expected);
+      // The outward /Applications link is recorded, not followed.
+      expect(coverage.status).toBe('partial');
+      const [attach, detach, ...more] = calls(s);
+      expect(attach!.args.slice(0, 3)).toEqual(['attach', '-readonly', '-nobrowse']);
+      expect(attach!.args.at(-1)).toBe(s.image);
+      const mount = mountOf(s);
+      expect(detach!.args).toEqual(['detach', mount]);
+      expect(more).toEqual([]);
+      // The owned temporary directory holding the mount point is gone.
+      expect(existsSync(dirname(mount))).toBe(false);
+    });
+  });
+
+  it('should still detach after an abort in the middle of the walk', async () => {
+    await withTempDir(async (tmp) => {
+      const s = scenario(tmp);
+      for (let i = 0; i < 1100; i += 1) writeFileSync(join(s.tree, `f${i}`), String(i));
+      const controller = new AbortController();
+      const error = await inspectArtifact(
+        s.image,
+        options(s, { signal: controller.signal, onProgress: () => controller.abort() }),
+      ).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'cancelled' });
+      const mount = mountOf(s);
+      expect(calls(s).map((c) => c.args)).toContainEqual(['detach', mount]);
+      expect(existsSync(dirname(mount))).toBe(false);
+    });
+  });
+
+  it('should still detach after the walk fails (a nested archive with a bad CRC, fail-closed)', async () => {
+    await withTempDir(async (tmp) => {
+      const s = scenario(tmp);
+      writeFileSync(join(s.tree, 'bad.zip'), buildZip([{ name: 'x.txt', data: Buffer.from('hello'), crc: 1 }]));
+      const error = await inspectArtifact(s.image, options(s)).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'artifact_integrity_mismatch' });
+      const mount = mountOf(s);
+      expect(calls(s).map((c) => c.args)).toContainEqual(['detach', mount]);
+      expect(existsSync(dirname(mount))).toBe(false);
+    });
+  });
+
+  it('should fail attach with execution_failure carrying hdiutil’s message, and leave nothing behind', async () => {
+    await withTempDir(async (tmp) => {
+      const s = scenario(tmp, { HDIUTIL_STAND_IN_FAIL: 'attach' });
+      const error = await inspectArtifact(s.image, options(s)).catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'execution_failure',
+        details: { phase: 'attach', command: 'hdiutil' },
+      });
+      expect((error as Error).message).toMatch(/no mountable file systems/);
+      expect(calls(s).map((c) => c.args[0])).toEqual(['attach']);
+      expect(existsSync(dirname(mountOf(s)))).toBe(false);
+    });
+  });
+
+  it('should answer cleanup_incomplete naming the mount point when detach fails', async () => {
+    await withTempDir(async (tmp) => {
+      const s = scenario(tmp, { HDIUTIL_STAND_IN_FAIL: 'detach' });
+      writeFileSync(join(s.tree, 'a.txt'), 'a');
+      const error = await inspectArtifact(s.image, options(s)).catch((e: unknown) => e);
+      const mount = mountOf(s);
+      expect(error).toMatchObject({
+        code: 'cleanup_incomplete',
+        details: { remaining: [{ kind: 'mounts', identifiers: [mount] }] },
+      });
+      // Detach was tried, then forced; the "mounted" files were not deleted through the mount.
+      expect(calls(s).map((c) => c.args)).toEqual([
+        expect.arrayContaining(['attach']),
+        ['detach', mount],
+        ['detach', mount, '-force'],
+      ]);
+      expect(readFileSync(join(mount, 'a.txt'), 'utf8')).toBe('a');
+      rmSync(dirname(mount), { recursive: true, force: true });
+    });
+  });
+
+  it('should honour the deadline when attach hangs, end the attach process, and still detach', async () => {
+    await withTempDir(async (tmp) => {
+      const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'attach' });
+      const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 1500 } })).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach', deadline_ms: 1500 } });
+      const [attach, detach] = calls(s);
+      expect(alive(attach!.pid)).toBe(false);
+      expect(detach!.args).toEqual(['detach', mountOf(s)]);
+      expect(existsSync(dirname(mountOf(s)))).toBe(false);
+    });
+  });
+
+  it('should honour cancellation while attach hangs', async () => {
+    await withTempDir(async (tmp) => {
+      const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'attach' });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 500);
+      const started = Date.now();
+      const error = await inspectArtifact(s.image, options(s, { signal: controller.signal })).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'cancelled' });
+      // Far below the 20 s deadline: the abort, not the deadline, ended it.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const [attach, detach] = calls(s);
+      expect(alive(attach!.pid)).toBe(false);
+      expect(detach!.args[0]).toBe('detach');
+    });
+  });
+
+  it('should report cleanup_incomplete when detach hangs past its deadline, ending the detach processes', async () => {
+    await withTempDir(async (tmp) => {
+      const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'detach' });
+      writeFileSync(join(s.tree, 'a.txt'), 'a');
+      const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 1000 } })).catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'cleanup_incomplete',
+        details: { remaining: [{ kind: 'mounts', identifiers: [mountOf(s)] }] },
+      });
+      const detaches = calls(s).filter((c) => c.args[0] === 'detach');
+      expect(detaches).toHaveLength(2);
+      for (const d of detaches) expect(alive(d.pid)).toBe(false);
+      rmSync(dirname(mountOf(s)), { recursive: true, force: true });
+    });
+  });
+
+  it('should still be capability_unavailable off macOS when no hdiutil is named', async () => {
+    await withTempDir(async (tmp) => {
+      const s = scenario(tmp);
+      const error = await inspectArtifact(s.image, { platform: 'linux' }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'capability_unavailable', details: { capability: 'dmg' } });
+      expect((error as { remediation?: string }).remediation).toMatch(/macOS/);
+      expect(calls(s)).toEqual([]);
+    });
+  });
+});
