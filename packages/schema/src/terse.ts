@@ -74,10 +74,38 @@ function mergeValueAlternatives(node: JsonSchema): void {
 }
 
 /**
+ * A closed object (`additionalProperties: false`, no `patternProperties`) whose properties are all
+ * required accepts exactly the objects that have every one of those keys and no other. Its keys are
+ * drawn from the properties, so having at least as many keys as there are properties already means
+ * having all of them: `minProperties` with the property count states the `required` list exactly, in
+ * fewer bytes. A closed object with no properties becomes `maxProperties: 0`.
+ */
+function requiredByCount(node: JsonSchema): void {
+  if (node['additionalProperties'] !== false || 'patternProperties' in node || 'unevaluatedProperties' in node) return;
+  if ('minProperties' in node || 'maxProperties' in node) return;
+  const properties = node['properties'] ?? {};
+  const required = node['required'] ?? [];
+  if (!isObject(properties) || !Array.isArray(required)) return;
+  const names = Object.keys(properties);
+  const requiredSet = new Set(required);
+  if (requiredSet.size !== names.length || !names.every((name) => requiredSet.has(name))) return;
+  delete node['required'];
+  if (names.length > 0) {
+    node['minProperties'] = names.length;
+    return;
+  }
+  delete node['properties'];
+  delete node['additionalProperties'];
+  node['maxProperties'] = 0;
+}
+
+/**
  * The terse form of a schema DAG for presentation to validators rather than to a model: every
  * annotation (description, title, examples, default, deprecated, `$comment`) is dropped, an `anyOf`
  * of bare `const`/`enum` alternatives becomes one `enum`, a `type` already implied by the node's
- * `const`, `enum` or by every `anyOf`/`oneOf` alternative is dropped, and `additionalProperties` that accepts
+ * `const`, `enum` or by every `anyOf`/`oneOf` alternative is dropped, a closed object whose properties
+ * are all required states it with `minProperties` (the property count) instead of `required`, and
+ * `additionalProperties` that accepts
  * anything (`{}` or `true`) is dropped. It accepts exactly the values the input schema accepts.
  * Shared subtrees stay shared.
  */
@@ -91,6 +119,7 @@ export function terseSchema(root: JsonSchema): JsonSchema {
     for (const key of ANNOTATIONS) delete out[key];
     mergeValueAlternatives(out);
     if (typeImpliedByValues(out) || typeImpliedByAlternatives(out)) delete out['type'];
+    requiredByCount(out);
     const extra = out['additionalProperties'];
     if ((extra === true || (isObject(extra) && Object.keys(extra).length === 0)) && !('unevaluatedProperties' in out)) {
       delete out['additionalProperties'];

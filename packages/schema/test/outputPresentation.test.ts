@@ -160,6 +160,46 @@ describe('outputJsonSchema presentation', () => {
     }
   });
 
+  it('should state an all-required closed object by its property count, accepting exactly the same objects', () => {
+    const canonical = z.strictObject({
+      all: z.strictObject({ a: z.string(), b: z.number().nullable() }),
+      some: z.strictObject({ a: z.string(), b: z.number().optional() }),
+      none: z.strictObject({}),
+      open: z.looseObject({ a: z.string() }),
+    });
+    const schema = outputJsonSchema(canonical);
+    const properties = schema['properties'] as Json;
+    expect(properties['all']).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: ['number', 'null'] } },
+      additionalProperties: false,
+      minProperties: 2,
+    });
+    expect(properties['some']).toMatchObject({ required: ['a'], additionalProperties: false });
+    expect(properties['none']).toEqual({ type: 'object', maxProperties: 0 });
+    expect(properties['open']).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+    expect(schema).toMatchObject({ minProperties: 4, additionalProperties: false });
+    const converted = convert(schema);
+    const good = { all: { a: 'x', b: null }, some: { a: 'x' }, none: {}, open: { a: 'x', more: 1 } };
+    expect(converted.ajvErrors(good)).toBe('');
+    expect(canonical.safeParse(good).success).toBe(true);
+    for (const bad of [
+      { ...good, all: { a: 'x' } },
+      { ...good, all: { b: null, c: 1 } },
+      { ...good, all: { a: 'x', b: null, c: 1 } },
+      { ...good, all: { a: 'x', c: 1 } },
+      { ...good, some: { b: 1 } },
+      { ...good, some: { a: 'x', c: 1 } },
+      { ...good, none: { a: 1 } },
+      { ...good, open: { more: 1 } },
+      { all: good.all, some: good.some, none: good.none },
+      { ...good, extra: 1 },
+    ]) {
+      expect({ bad, canonical: canonical.safeParse(bad).success }).toEqual({ bad, canonical: false });
+      expect({ bad, advertised: converted.ajvAccepts(bad) }).toEqual({ bad, advertised: false });
+    }
+  });
+
   it('should name a shared definition after the shortest property it is reached under', () => {
     const digest = z.string().regex(/^[0-9a-f]{64}$/);
     const schema = outputJsonSchema(
