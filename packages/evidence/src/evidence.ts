@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createHash } from 'node:crypto';
-import { canonicalSha256, writeCanonicalJson } from './canonicalJson.js';
+import { writeCanonicalBytes } from './canonicalBytes.js';
+import { canonicalSha256 } from './canonicalJson.js';
 import { ReaError } from './reaError.js';
 import type { JsonObject, JsonValue } from './json.js';
 
@@ -198,13 +199,17 @@ function hashAndMeasure(record: EvidenceRecord): { computed: string; byteSize: n
   const count = (text: string): void => {
     byteSize += Buffer.byteLength(text, 'utf8');
   };
-  const both = (text: string): void => {
-    hash.update(text, 'utf8');
-    count(text);
+  const countBytes = (bytes: Uint8Array): void => {
+    byteSize += bytes.byteLength;
+  };
+  const both = (bytes: Uint8Array): void => {
+    hash.update(bytes);
+    byteSize += bytes.byteLength;
   };
   let firstMember = true;
   let firstIdentityMember = true;
-  both('{');
+  hash.update('{');
+  count('{');
   for (const key of Object.keys(source).sort()) {
     const value = source[key];
     if (value === undefined) continue;
@@ -216,9 +221,10 @@ function hashAndMeasure(record: EvidenceRecord): { computed: string; byteSize: n
       hash.update(firstIdentityMember ? head : `,${head}`, 'utf8');
       firstIdentityMember = false;
     }
-    writeCanonicalJson(value, inIdentity ? both : count);
+    writeCanonicalBytes(value, inIdentity ? both : countBytes);
   }
-  both('}');
+  hash.update('}');
+  count('}');
   return { computed: `ev_${hash.digest('hex')}`, byteSize };
 }
 

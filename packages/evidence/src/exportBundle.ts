@@ -3,7 +3,7 @@ import { open, rename, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BUNDLE_HEAD, BUNDLE_TAIL } from './bundleFormat.js';
-import { writeCanonicalJson } from './canonicalJson.js';
+import { writeCanonicalBytes } from './canonicalBytes.js';
 import { fileSystemError } from './fsErrors.js';
 import { ReaError, isReaError, normalizeError } from './reaError.js';
 import type { EvidenceRecord } from './evidence.js';
@@ -29,11 +29,24 @@ export interface ExportBundleResult {
 
 const BLOCK = 1 << 20;
 
-/** Packs canonical text chunks into 1 MiB buffers, so one record's text is written in few calls. */
+/** Packs canonical JSON chunks into 1 MiB buffers, so one record's text is written in few calls. */
 class BlockPacker {
   readonly blocks: Buffer[] = [];
   private current = Buffer.allocUnsafe(BLOCK);
   private used = 0;
+
+  /** Copies `bytes` (a view the canonical writer reuses) into the current block. */
+  addBytes(bytes: Uint8Array): void {
+    if (bytes.byteLength > BLOCK - this.used) {
+      this.seal();
+      if (bytes.byteLength > BLOCK) {
+        this.blocks.push(Buffer.from(bytes));
+        return;
+      }
+    }
+    this.current.set(bytes, this.used);
+    this.used += bytes.byteLength;
+  }
 
   add(text: string): void {
     // UTF-8 needs at most three bytes per UTF-16 code unit.
@@ -147,7 +160,7 @@ export async function exportBundle(
     for await (const record of records) {
       if (signal?.aborted) throw cancelled();
       if (count > 0) packer.add(',');
-      writeCanonicalJson(record, (chunk) => packer.add(chunk));
+      writeCanonicalBytes(record, (bytes) => packer.addBytes(bytes));
       count += 1;
       await flush();
       options.onProgress?.({ records: count, bytes: byteSize });

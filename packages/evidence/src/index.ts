@@ -11,6 +11,8 @@ export type { Diagnostic, ReaErrorOptions } from './reaError.js';
 export type { JsonObject, JsonValue } from './json.js';
 export { canonicalByteLength, canonicalJson, canonicalSha256, parseJson, writeCanonicalJson } from './canonicalJson.js';
 export type { CanonicalSink } from './canonicalJson.js';
+export { writeCanonicalBytes } from './canonicalBytes.js';
+export type { CanonicalByteSink } from './canonicalBytes.js';
 export {
   AnalysisProfileSchema,
   CoverageSchema,

@@ -56,6 +56,7 @@ const PINNED = [
   'summarizeEvidence',
   'throwIfAborted',
   'toDiagnostic',
+  'writeCanonicalBytes',
   'writeCanonicalJson',
 ];
 

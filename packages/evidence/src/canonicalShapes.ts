@@ -1,0 +1,104 @@
+// Canonical members per object shape, for the canonical writer. Large values repeat a few shapes (the
+// rows of a table), so an object's keys are compared, in a `for…in` walk that allocates nothing, with
+// the shape last seen that began with the same key; only a new shape pays for `Object.keys`, sorting
+// and encoding its member heads.
+import { Refusal } from './canonicalEncode.js';
+
+/** The members of one object shape, in canonical order. */
+export interface Shape {
+  /** The keys in the object's own enumeration order. */
+  readonly order: readonly string[];
+  /** The keys sorted by UTF-16 code units, the RFC 8785 member order. */
+  readonly keys: readonly string[];
+  /** UTF-8 of `"key":` for the first member and `,"key":` for the others, in canonical order. */
+  readonly heads: readonly Buffer[];
+}
+
+const EMPTY: Shape = { order: [], keys: [], heads: [] };
+/** Shapes remembered per first key: a few cover tables whose rows differ in optional members. */
+const SHAPES_PER_KEY = 8;
+/** Distinct first keys remembered; past this the cache starts over, so its memory stays bounded. */
+const FIRST_KEYS = 4096;
+
+function sameOrder(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function shapeOf(order: string[]): Shape {
+  let keys = order;
+  // Objects built by code often hold their keys in order already; checking is cheaper than sorting.
+  for (let i = 1; i < order.length; i += 1) {
+    if (order[i - 1]! > order[i]!) {
+      // The default sort compares UTF-16 code units, which is exactly the RFC 8785 member order.
+      keys = [...order].sort();
+      break;
+    }
+  }
+  const heads = keys.map((key, i) => {
+    if (!key.isWellFormed()) throw new Refusal('a key contains a lone surrogate');
+    return Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(key)}:`, 'utf8');
+  });
+  return { order, keys, heads };
+}
+
+/** Finds the canonical members of plain objects; one per serialization, since it holds on to keys. */
+export class ShapeCache {
+  // Per first key, the shapes seen, most recently used first.
+  private readonly shapes = new Map<string, Shape[]>();
+  // `for…in` also walks inherited enumerable keys; if anything made Object.prototype enumerable, the
+  // cache is bypassed and every object gets its own keys.
+  private bypass = false;
+
+  /** The canonical members of `node`, a plain object. Refuses a key holding a lone surrogate. */
+  membersOf(node: object): Shape {
+    if (this.bypass) return shapeOf(Object.keys(node));
+    let shape: Shape | undefined;
+    let count = 0;
+    for (const key in node) {
+      if (count === 0) {
+        shape = this.shapes.get(key)?.[0];
+        if (shape === undefined) break;
+      }
+      if (shape!.order[count] !== key) {
+        shape = undefined;
+        break;
+      }
+      count += 1;
+    }
+    if (shape !== undefined && count === shape.order.length) return shape;
+    return this.lookUp(node);
+  }
+
+  private lookUp(node: object): Shape {
+    const order = Object.keys(node);
+    if (order.length === 0) return EMPTY;
+    let candidates = this.shapes.get(order[0]!);
+    if (candidates === undefined) {
+      if (this.shapes.size >= FIRST_KEYS) this.shapes.clear();
+      this.shapes.set(order[0]!, (candidates = []));
+    }
+    let index = candidates.findIndex((shape) => sameOrder(shape.order, order));
+    if (index === -1) {
+      const fresh = shapeOf(order);
+      if (candidates.length >= SHAPES_PER_KEY) candidates.pop();
+      candidates.push(fresh);
+      index = candidates.length - 1;
+    }
+    const shape = candidates[index]!;
+    if (index > 0) {
+      candidates.splice(index, 1);
+      candidates.unshift(shape);
+    }
+    return shape;
+  }
+
+  /** Forgets every shape, before a serialization. */
+  reset(): void {
+    this.shapes.clear();
+    let inherited = false;
+    for (const _ in Object.prototype) inherited = true;
+    this.bypass = inherited;
+  }
+}
