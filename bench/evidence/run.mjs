@@ -4,6 +4,8 @@
 // (2) export of ~1 GiB of Evidence as a bundle, in a child process whose peak RSS is measured, vs `cp`
 //     of the resulting file.
 // Targets: (1) >= 1x canonicalize+crypto and >= 0.5x plain SHA-256; (2) peak RSS < 256 MB.
+// (1) also prints two reference lines that bound what any serializer written in JavaScript can reach:
+//     a walk that visits every value and writes nothing, and V8's own (non-canonical) JSON.stringify.
 // Usage: node bench/evidence/run.mjs [--small]   (--small: 5 MB record and 64 MiB export, for a smoke run)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -89,38 +91,74 @@ function timeShell(command, args) {
   return { ms, cpuMs: user + system };
 }
 
+/**
+ * Visits every value of `node` the way a serializer must (every array item, every own key of every
+ * object) and produces nothing: no serializer can take less time than this walk.
+ */
+function walk(node) {
+  switch (typeof node) {
+    case 'string':
+      return node.length;
+    case 'object': {
+      if (node === null) return 1;
+      let count = 0;
+      if (Array.isArray(node)) {
+        for (let i = 0; i < node.length; i += 1) count += walk(node[i]);
+      } else {
+        for (const key in node) count += walk(node[key]);
+      }
+      return count;
+    }
+    default:
+      return 1;
+  }
+}
+
 function hashBench() {
   const record = observation(0, small ? 5 * MB : 50 * MB);
   const bytes = Buffer.from(canonicalize(record), 'utf8');
-  const rounds = { rea: [], reference: [], plain: [] };
-  let digests;
+  const runs = {
+    rea: () => canonicalSha256(record),
+    reference: () => createHash('sha256').update(canonicalize(record)).digest('hex'),
+    plain: () => createHash('sha256').update(bytes).digest('hex'),
+    walk: () => walk(record),
+    stringify: () =>
+      createHash('sha256')
+        .update(Buffer.from(JSON.stringify(record), 'utf8'))
+        .digest('hex'),
+  };
+  const rounds = Object.fromEntries(Object.keys(runs).map((name) => [name, []]));
   for (let round = 0; round < 5; round += 1) {
-    const rea = time(() => canonicalSha256(record));
-    const reference = time(() => createHash('sha256').update(canonicalize(record)).digest('hex'));
-    const plain = time(() => createHash('sha256').update(bytes).digest('hex'));
-    rounds.rea.push(rea);
-    rounds.reference.push(reference);
-    rounds.plain.push(plain);
-    digests = [rea.result, reference.result, plain.result];
+    for (const [name, run] of Object.entries(runs)) rounds[name].push(time(run));
   }
+  const digests = ['rea', 'reference', 'plain'].map((name) => rounds[name].at(-1).result);
   if (new Set(digests).size !== 1) throw new Error(`digests differ: ${digests.join(' ')}`);
-  const pick = (runs) => ({ ms: median(runs.map((r) => r.ms)), cpuMs: median(runs.map((r) => r.cpuMs)) });
-  const [rea, reference, plain] = [pick(rounds.rea), pick(rounds.reference), pick(rounds.plain)];
+  const pick = (name) => ({
+    ms: median(rounds[name].map((r) => r.ms)),
+    cpuMs: median(rounds[name].map((r) => r.cpuMs)),
+  });
+  const [rea, reference, plain, walked, stringify] = ['rea', 'reference', 'plain', 'walk', 'stringify'].map(pick);
   const mbps = (ms) => (bytes.length / MB / (ms / 1000)).toFixed(1);
   const line = (label, t) =>
-    `    ${label.padEnd(40)}${t.ms.toFixed(0).padStart(7)} ms wall ${mbps(t.ms).padStart(7)} MB/s  ` +
+    `    ${label.padEnd(44)}${t.ms.toFixed(0).padStart(7)} ms wall ${mbps(t.ms).padStart(7)} MB/s  ` +
     `${t.cpuMs.toFixed(0).padStart(7)} ms cpu ${mbps(t.cpuMs).padStart(7)} MB/s`;
+  const vsPlain = (t) => `${(plain.ms / t.ms).toFixed(3)}x wall, ${(plain.cpuMs / t.cpuMs).toFixed(3)}x cpu`;
   console.log(`(1) canonicalize + SHA-256 of one ${(bytes.length / MB).toFixed(1)} MB record (median of 5)`);
   console.log(line('@rea/evidence canonicalSha256', rea));
   console.log(line('canonicalize + node:crypto', reference));
   console.log(line('plain SHA-256 of the same bytes', plain));
+  console.log('    reference lines (what bounds any JS serializer on this input):');
+  console.log(line('walk of the value, no output', walked));
+  console.log(line('JSON.stringify (not canonical) + SHA-256', stringify));
   console.log(
     `    ratio vs canonicalize+crypto: ${(reference.ms / rea.ms).toFixed(2)}x wall, ` +
       `${(reference.cpuMs / rea.cpuMs).toFixed(2)}x cpu (target >= 1)`,
   );
+  console.log(`    ratio vs plain SHA-256:       ${vsPlain(rea)} (target >= 0.5)`);
+  console.log(`      JSON.stringify + SHA-256:   ${vsPlain(stringify)}`);
   console.log(
-    `    ratio vs plain SHA-256:       ${(plain.ms / rea.ms).toFixed(3)}x wall, ` +
-      `${(plain.cpuMs / rea.cpuMs).toFixed(3)}x cpu (target >= 0.5)`,
+    `      bound, walk + SHA-256:      ${(plain.ms / (plain.ms + walked.ms)).toFixed(3)}x wall, ` +
+      `${(plain.cpuMs / (plain.cpuMs + walked.cpuMs)).toFixed(3)}x cpu (a serializer that wrote for free)`,
   );
 }
 
