@@ -74,37 +74,59 @@ function mergeValueAlternatives(node: JsonSchema): void {
 }
 
 /**
- * A closed object (`additionalProperties: false`, no `patternProperties`) whose properties are all
- * required accepts exactly the objects that have every one of those keys and no other. Its keys are
- * drawn from the properties, so having at least as many keys as there are properties already means
- * having all of them: `minProperties` with the property count states the `required` list exactly, in
- * fewer bytes. A closed object with no properties becomes `maxProperties: 0`.
+ * A closed object (`additionalProperties: false`, no `patternProperties`) has its keys drawn from its
+ * properties, so a count of keys says which are present:
+ *
+ * - all properties required: at least as many keys as properties means every one of them, so
+ *   `minProperties` (the property count) states the `required` list exactly; with no properties at
+ *   all the object is `maxProperties: 0`;
+ * - all but one property `o` required: at least `required.length` keys, and one more when `o` is
+ *   present (`dependentSchemas: {o: {minProperties: n + 1}}`), means every required key. Used only
+ *   when it is shorter than the list it replaces.
  */
 function requiredByCount(node: JsonSchema): void {
   if (node['additionalProperties'] !== false || 'patternProperties' in node || 'unevaluatedProperties' in node) return;
-  if ('minProperties' in node || 'maxProperties' in node) return;
+  if ('minProperties' in node || 'maxProperties' in node || 'dependentSchemas' in node) return;
   const properties = node['properties'] ?? {};
   const required = node['required'] ?? [];
   if (!isObject(properties) || !Array.isArray(required)) return;
   const names = Object.keys(properties);
   const requiredSet = new Set(required);
-  if (requiredSet.size !== names.length || !names.every((name) => requiredSet.has(name))) return;
-  delete node['required'];
-  if (names.length > 0) {
-    node['minProperties'] = names.length;
+  if (!required.every((name) => typeof name === 'string' && name in properties)) return;
+  const optional = names.filter((name) => !requiredSet.has(name));
+  if (requiredSet.size !== required.length) return;
+  if (optional.length === 0) {
+    delete node['required'];
+    if (names.length > 0) {
+      node['minProperties'] = names.length;
+      return;
+    }
+    delete node['properties'];
+    delete node['additionalProperties'];
+    node['maxProperties'] = 0;
     return;
   }
-  delete node['properties'];
-  delete node['additionalProperties'];
-  node['maxProperties'] = 0;
+  if (optional.length !== 1) return;
+  const counted = {
+    minProperties: required.length,
+    dependentSchemas: { [optional[0]!]: { minProperties: required.length + 1 } },
+  };
+  if (serialized(counted) >= serialized({ required })) return;
+  delete node['required'];
+  Object.assign(node, counted);
+}
+
+/** The serialized size of the keywords in `fragment`, without its braces. */
+function serialized(fragment: JsonSchema): number {
+  return JSON.stringify(fragment).length - 2;
 }
 
 /**
  * The terse form of a schema DAG for presentation to validators rather than to a model: every
  * annotation (description, title, examples, default, deprecated, `$comment`) is dropped, an `anyOf`
  * of bare `const`/`enum` alternatives becomes one `enum`, a `type` already implied by the node's
- * `const`, `enum` or by every `anyOf`/`oneOf` alternative is dropped, a closed object whose properties
- * are all required states it with `minProperties` (the property count) instead of `required`, and
+ * `const`, `enum` or by every `anyOf`/`oneOf` alternative is dropped, a closed object states which
+ * properties are required by counting keys where that is exact and shorter (see `requiredByCount`), and
  * `additionalProperties` that accepts
  * anything (`{}` or `true`) is dropped. It accepts exactly the values the input schema accepts.
  * Shared subtrees stay shared.

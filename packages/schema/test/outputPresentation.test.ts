@@ -164,6 +164,13 @@ describe('outputJsonSchema presentation', () => {
     const canonical = z.strictObject({
       all: z.strictObject({ a: z.string(), b: z.number().nullable() }),
       some: z.strictObject({ a: z.string(), b: z.number().optional() }),
+      long: z.strictObject({
+        first_value: z.string(),
+        second_value: z.string(),
+        third_value: z.string(),
+        fourth_value: z.string(),
+        note: z.string().optional(),
+      }),
       none: z.strictObject({}),
       open: z.looseObject({ a: z.string() }),
     });
@@ -175,12 +182,17 @@ describe('outputJsonSchema presentation', () => {
       additionalProperties: false,
       minProperties: 2,
     });
+    // One optional property: counted only when that is shorter than the required list.
     expect(properties['some']).toMatchObject({ required: ['a'], additionalProperties: false });
+    expect(properties['long']).toMatchObject({ minProperties: 4, dependentSchemas: { note: { minProperties: 5 } } });
+    expect(properties['long']).not.toHaveProperty('required');
     expect(properties['none']).toEqual({ type: 'object', maxProperties: 0 });
     expect(properties['open']).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
-    expect(schema).toMatchObject({ minProperties: 4, additionalProperties: false });
+    expect(schema).toMatchObject({ minProperties: 5, additionalProperties: false });
     const converted = convert(schema);
-    const good = { all: { a: 'x', b: null }, some: { a: 'x' }, none: {}, open: { a: 'x', more: 1 } };
+    const long = { first_value: '1', second_value: '2', third_value: '3', fourth_value: '4' };
+    const good = { all: { a: 'x', b: null }, some: { a: 'x' }, long, none: {}, open: { a: 'x', more: 1 } };
+    expect(converted.ajvErrors({ ...good, long: { ...long, note: 'n' } })).toBe('');
     expect(converted.ajvErrors(good)).toBe('');
     expect(canonical.safeParse(good).success).toBe(true);
     for (const bad of [
@@ -192,7 +204,10 @@ describe('outputJsonSchema presentation', () => {
       { ...good, some: { a: 'x', c: 1 } },
       { ...good, none: { a: 1 } },
       { ...good, open: { more: 1 } },
-      { all: good.all, some: good.some, none: good.none },
+      { ...good, long: { first_value: '1', second_value: '2', third_value: '3', note: 'n' } },
+      { ...good, long: { first_value: '1', second_value: '2', third_value: '3' } },
+      { ...good, long: { ...long, note: 'n', other: 1 } },
+      { all: good.all, some: good.some, long, none: good.none },
       { ...good, extra: 1 },
     ]) {
       expect({ bad, canonical: canonical.safeParse(bad).success }).toEqual({ bad, canonical: false });
