@@ -1,116 +1,137 @@
-// @rea/provider-capstone benchmark against `objdump -d` on the same file in the same run:
-// open + full function discovery (decode, CFG-ready instruction table, call targets, xrefs index,
-// strings) by the embedded engine, vs objdump's plain linear disassembly listing. Reports the time
-// ratio (target: <= 2x objdump while doing strictly more) and both processes' peak RSS. CPU time
-// (user + system) is reported beside wall time: on a shared machine it is the steadier comparison.
-// The engine's one-time WebAssembly load (done by probe) is reported separately, outside the open.
-// Usage: node bench/native/run.mjs [binary ...]   (default: 1-5 MB binaries from /usr/bin)
+// @rea/provider-capstone benchmark against `objdump -d` on the same file in the same run: open + full
+// function discovery (decode, CFG-ready instruction table, call targets, xrefs index, strings) by the
+// embedded engine, vs objdump's plain linear disassembly listing. Every Capstone run is a fresh Node
+// process, as a user's `rea analyze` is; runs alternate with objdump's so that both see the same load.
+// Two comparisons, each as wall time and as CPU time (user + system; steadier on a shared machine):
+//   - open: the provider's open (parse, decode, discovery, xrefs, strings) inside the fresh process,
+//     after the engine's one-time WebAssembly load (reported apart);
+//   - process: the whole process from spawn to exit (Node start, module loading, engine load, open)
+//     against objdump's whole process.
+// Peak RSS of both processes. Target: open within 2x of objdump while doing strictly more.
+// A warm second open in the same process is reported too, as extra information only.
+// Usage: node bench/native/run.mjs [--runs N] [binary ...]   (default: 1-5 MB binaries from /usr/bin)
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const self = fileURLToPath(import.meta.url);
 
-if (process.argv[2] === '--worker') {
-  // Child: one open with the embedded engine, then report timings, counts and peak RSS as JSON.
+async function worker(file, warm) {
+  // Child: one open with the embedded engine (and, with warm, a second one), then a JSON report.
   const { createCapstoneProvider } = await import('@rea/provider-capstone');
-  const file = process.argv[3];
+  const target = { path: file, format: 'native', sha256: '0'.repeat(64), size: statSync(file).size };
+  const signal = new AbortController().signal;
   const provider = createCapstoneProvider();
   const loadStarted = performance.now();
   await provider.probe();
   const loadMs = performance.now() - loadStarted;
   const cpu0 = process.cpuUsage();
   const started = performance.now();
-  const session = await provider.open(
-    { path: file, format: 'native', sha256: '0'.repeat(64), size: statSync(file).size },
-    { signal: new AbortController().signal },
-  );
+  const session = await provider.open(target, { signal });
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu0);
-  const cpuMs = (used.user + used.system) / 1000;
-  // A second open in the same process: what a long-running server pays once its code is warm.
-  const cpu1 = process.cpuUsage();
-  const again = await provider.open(
-    { path: file, format: 'native', sha256: '0'.repeat(64), size: statSync(file).size },
-    { signal: new AbortController().signal },
-  );
-  const warm = process.cpuUsage(cpu1);
-  const warmCpuMs = (warm.user + warm.system) / 1000;
-  await again.close(new AbortController().signal);
-  const port = session.session;
-  const signal = new AbortController().signal;
-  const procedures = await port.procedures({ offset: 0, limit: 0 }, signal);
-  const strings = await port.strings({ offset: 0, limit: 0 }, signal);
-  const all = await port.procedures({ offset: 0, limit: Number.MAX_SAFE_INTEGER }, signal);
-  let instructions = 0;
-  for (const p of all.items) instructions += (await port.procedure(p.address, signal)).instruction_count;
+  const report = { ms, cpuMs: (used.user + used.system) / 1000, loadMs, rssKb: process.resourceUsage().maxRSS };
+  if (warm) {
+    const cpu1 = process.cpuUsage();
+    const again = await provider.open(target, { signal });
+    const w = process.cpuUsage(cpu1);
+    report.warmCpuMs = (w.user + w.system) / 1000;
+    await again.close(signal);
+    const port = session.session;
+    const all = await port.procedures({ offset: 0, limit: Number.MAX_SAFE_INTEGER }, signal);
+    report.procedures = all.total;
+    report.strings = (await port.strings({ offset: 0, limit: 0 }, signal)).total;
+    report.instructions = 0;
+    for (const p of all.items) report.instructions += (await port.procedure(p.address, signal)).instruction_count;
+  }
   await session.close(signal);
-  process.stdout.write(
-    JSON.stringify({
-      ms,
-      cpuMs,
-      warmCpuMs,
-      loadMs,
-      procedures: procedures.total,
-      strings: strings.total,
-      instructions,
-      rssKb: process.resourceUsage().maxRSS,
-    }),
-  );
+  process.stdout.write(JSON.stringify(report));
   process.exit(0);
 }
+
+if (process.argv[2] === '--worker') await worker(process.argv[3], process.argv[4] === 'warm');
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-function objdump(file) {
+/** Runs a command under /usr/bin/time: wall ms, CPU ms (user + system), peak RSS and stdout. */
+function timed(command, args) {
   const started = performance.now();
-  const result = spawnSync('/usr/bin/time', ['-f', '%M %U %S', 'objdump', '-d', file], {
+  const result = spawnSync('/usr/bin/time', ['-f', '%M %U %S', command, ...args], {
     maxBuffer: 1 << 30,
     encoding: 'buffer',
   });
   const ms = performance.now() - started;
-  if (result.status !== 0) throw new Error(`objdump failed on ${file}`);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stderr}`);
   const [rssKb, user, system] = result.stderr.toString().trim().split('\n').pop().split(' ').map(Number);
-  return { ms, cpuMs: (user + system) * 1000, rssKb, lines: result.stdout.toString('latin1').split('\n').length };
+  return { ms, cpuMs: (user + system) * 1000, rssKb, stdout: result.stdout };
 }
 
-function capstone(file) {
-  const result = spawnSync(process.execPath, [self, '--worker', file], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  if (result.status !== 0) throw new Error(`capstone worker failed on ${file}:\n${result.stderr}`);
-  return JSON.parse(result.stdout);
+function objdump(file) {
+  const r = timed('objdump', ['-d', file]);
+  return { ...r, lines: r.stdout.toString('latin1').split('\n').length };
 }
 
-const candidates = process.argv.slice(2).length
-  ? process.argv.slice(2)
-  : ['/usr/bin/tmux', '/usr/bin/bash', '/usr/bin/git'];
+function capstone(file, warm = false) {
+  const r = timed(process.execPath, [self, '--worker', file, ...(warm ? ['warm'] : [])]);
+  return { process: r, open: JSON.parse(r.stdout.toString('utf8')) };
+}
+
+const argv = process.argv.slice(2);
+let runs = 5;
+const runsAt = argv.indexOf('--runs');
+if (runsAt >= 0) {
+  runs = Number(argv[runsAt + 1]);
+  argv.splice(runsAt, 2);
+}
+const candidates = argv.length ? argv : ['/usr/bin/tmux', '/usr/bin/bash', '/usr/bin/strace', '/usr/bin/git'];
 const files = candidates.filter((f) => existsSync(f));
-const runs = 3;
+const fmt = (ms) => `${ms.toFixed(0)} ms`;
+console.log(
+  `load average at start: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} (${runs} runs each, interleaved)`,
+);
 for (const file of files) {
   const size = statSync(file).size;
-  const o = Array.from({ length: runs }, () => objdump(file));
-  const c = Array.from({ length: runs }, () => capstone(file));
+  const o = [];
+  const c = [];
+  for (let i = 0; i < runs; i += 1) {
+    o.push(objdump(file));
+    c.push(capstone(file));
+  }
+  const extra = capstone(file, true);
   const oMs = median(o.map((r) => r.ms));
-  const cMs = median(c.map((r) => r.ms));
   const oCpu = median(o.map((r) => r.cpuMs));
-  const cCpu = median(c.map((r) => r.cpuMs));
-  const cWarm = median(c.map((r) => r.warmCpuMs));
-  const last = c[c.length - 1];
+  const openMs = median(c.map((r) => r.open.ms));
+  const openCpu = median(c.map((r) => r.open.cpuMs));
+  const procMs = median(c.map((r) => r.process.ms));
+  const procCpu = median(c.map((r) => r.process.cpuMs));
+  const loadMs = median(c.map((r) => r.open.loadMs));
+  const rss = median(c.map((r) => r.process.rssKb));
   console.log(`${file} (${(size / 1e6).toFixed(2)} MB)`);
   console.log(
-    `  objdump -d:         ${oMs.toFixed(0)} ms (median of ${runs}), peak RSS ${(o[0].rssKb / 1024).toFixed(0)} MiB, ${o[0].lines} listing lines`,
+    `  objdump -d:            wall ${fmt(oMs)}, cpu ${fmt(oCpu)}, peak RSS ${(o[0].rssKb / 1024).toFixed(0)} MiB, ${o[0].lines} listing lines`,
   );
   console.log(
-    `  capstone discovery: ${cMs.toFixed(0)} ms (median of ${runs}), peak RSS ${(last.rssKb / 1024).toFixed(0)} MiB (whole Node process), ` +
-      `${last.procedures} procedures, ${last.instructions} instructions, ${last.strings} strings`,
+    `  capstone open:         wall ${fmt(openMs)}, cpu ${fmt(openCpu)} (after the engine load: ${fmt(loadMs)} wall, once per process); ` +
+      `${extra.open.procedures} procedures, ${extra.open.instructions} instructions, ${extra.open.strings} strings`,
   );
   console.log(
-    `  cpu time: objdump ${oCpu.toFixed(0)} ms, capstone ${cCpu.toFixed(0)} ms (engine load ${last.loadMs.toFixed(0)} ms wall, once per process)`,
+    `  capstone process:      wall ${fmt(procMs)}, cpu ${fmt(procCpu)}, peak RSS ${(rss / 1024).toFixed(0)} MiB (Node start to exit)`,
   );
-  console.log(`  warm second open in the same process: cpu ${cWarm.toFixed(0)} ms`);
+  console.log(`  warm second open, same process: cpu ${fmt(extra.open.warmCpuMs)}`);
   console.log(
-    `  ratio capstone/objdump: wall ${(cMs / oMs).toFixed(2)}x, cpu ${(cCpu / oCpu).toFixed(2)}x, warm cpu ${(cWarm / oCpu).toFixed(2)}x (target <= 2x)`,
+    `  ratio to objdump: open wall ${(openMs / oMs).toFixed(2)}x, open cpu ${(openCpu / oCpu).toFixed(2)}x; ` +
+      `process wall ${(procMs / oMs).toFixed(2)}x, process cpu ${(procCpu / oCpu).toFixed(2)}x; ` +
+      `warm open cpu ${(extra.open.warmCpuMs / oCpu).toFixed(2)}x (target: open <= 2x)`,
   );
 }
+console.log(
+  `load average at end: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);

@@ -42,6 +42,11 @@ export interface InstructionCursor {
    * `0x` literal, or with a scaled index (`[rax*8 + 0x...]`). False for register-based operands.
    */
   mayAddressMemory(): boolean;
+  /**
+   * The signed displacement of the first `[rip + 0x…]` / `[rip - 0x…]` operand (x86-64), or NaN when
+   * the operand text holds none.
+   */
+  ripDisplacement(): number;
 }
 
 /** Receives one decoded instruction; `index` is its byte offset in the decoded buffer. */
@@ -82,6 +87,9 @@ interface RawModule {
   writeArrayToMemory(bytes: Uint8Array, pointer: number): void;
   _malloc(size: number): number;
   _free(pointer: number): void;
+  /** The raw exports, when the build exposes them (called directly, without ccall's conversions). */
+  _cs_disasm?: (handle: number, code: number, size: number, address: bigint, count: number, out: number) => number;
+  _cs_free?: (insns: number, count: number) => void;
 }
 
 /** Size of Capstone's cs_insn in this build, and its field offsets. */
@@ -172,6 +180,31 @@ class Heap implements InsnBytes {
     return false;
   }
 
+  /** The signed displacement of the first `[rip + 0x<hex>]` or `[rip - 0x<hex>]` in the text, else NaN. */
+  ripOffset(pointer: number, max: number): number {
+    const b = this.u8;
+    const limit = pointer + max;
+    for (let i = pointer; i + 9 < limit; i += 1) {
+      const c = b[i]!;
+      if (c === 0) return Number.NaN;
+      // "[rip " then '+' or '-', then " 0x"
+      if (c !== 0x5b || b[i + 1] !== 0x72 || b[i + 2] !== 0x69 || b[i + 3] !== 0x70 || b[i + 4] !== 0x20) continue;
+      const sign = b[i + 5];
+      if ((sign !== 0x2b && sign !== 0x2d) || b[i + 6] !== 0x20 || b[i + 7] !== 0x30 || b[i + 8] !== 0x78) continue;
+      let value = 0;
+      let digits = 0;
+      for (let j = i + 9; j < limit; j += 1) {
+        const d = b[j]!;
+        if (d === 0x5d && digits > 0) return sign === 0x2b ? value : -value;
+        if (d >= 0x30 && d <= 0x39) value = value * 16 + (d - 0x30);
+        else if (d >= 0x61 && d <= 0x66) value = value * 16 + (d - 0x57);
+        else break;
+        digits += 1;
+      }
+    }
+    return Number.NaN;
+  }
+
   /** A NUL-terminated ASCII string of at most `max` bytes. */
   string(pointer: number, max: number): string {
     const b = this.u8;
@@ -189,6 +222,7 @@ interface InsnBytes {
   hasAddressSyntax(pointer: number, max: number): boolean;
   hexLiteral(pointer: number, max: number): number;
   mayAddressMemory(pointer: number, max: number): boolean;
+  ripOffset(pointer: number, max: number): number;
 }
 
 /** The one reused {@link InstructionCursor}: points at a cs_insn record in `bytes`. */
@@ -217,6 +251,9 @@ class Cursor implements InstructionCursor {
   }
   mayAddressMemory(): boolean {
     return this.bytes.mayAddressMemory(this.base + INSN_OPERANDS, 160);
+  }
+  ripDisplacement(): number {
+    return this.bytes.ripOffset(this.base + INSN_OPERANDS, 160);
   }
 }
 
@@ -307,6 +344,12 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
   let buffer = 0;
   let open = true;
   const cursor = new Cursor(heap ?? copiedRecords(cs, 0, 0));
+  const disasm =
+    cs._cs_disasm ??
+    ((...args: [number, number, number, bigint, number, number]) =>
+      cs.ccall('cs_disasm', 'number', ['number', 'pointer', 'number', 'number', 'number', 'pointer'], args));
+  const free =
+    cs._cs_free ?? ((insns: number, count: number) => cs.ccall('cs_free', null, ['number', 'number'], [insns, count]));
   const scan = (bytes: Uint8Array, address: number, sink: InstructionSink): number => {
     if (!open) throw new ReaError('internal', 'The Capstone decoder was used after close.');
     if (bytes.length === 0) return 0;
@@ -319,12 +362,7 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
       heap.refresh();
       heap.u8.set(bytes, buffer);
     } else cs.writeArrayToMemory(bytes, buffer);
-    const count = cs.ccall(
-      'cs_disasm',
-      'number',
-      ['number', 'pointer', 'number', 'number', 'number', 'pointer'],
-      [handle, buffer, bytes.length, BigInt(address), 0, out],
-    );
+    const count = disasm(handle, buffer, bytes.length, BigInt(address), 0, out);
     if (count === 0) return 0;
     let offset = 0;
     if (heap) heap.refresh();
@@ -341,7 +379,7 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
         offset += size;
       }
     } finally {
-      cs.ccall('cs_free', null, ['number', 'number'], [insns, count]);
+      free(insns, count);
     }
     return offset;
   };

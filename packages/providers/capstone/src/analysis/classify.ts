@@ -77,6 +77,8 @@ export const X86Kind = {
   Stop: 5,
   /** `mov`, `push`, `movabs`: an immediate may be an address. */
   Immediate: 6,
+  /** `lea`: a memory operand's address is computed as a value. */
+  Lea: 7,
 } as const;
 
 /** The {@link X86Kind} of an operation (a mnemonic without prefixes), matching {@link classifyX86}. */
@@ -89,6 +91,7 @@ export function x86Kind(op: string): number {
     return X86Kind.Return;
   if (op === 'hlt' || op === 'ud2' || op === 'int3') return X86Kind.Stop;
   if (op === 'mov' || op === 'push' || op === 'movabs') return X86Kind.Immediate;
+  if (op === 'lea') return X86Kind.Lea;
   return X86Kind.Other;
 }
 

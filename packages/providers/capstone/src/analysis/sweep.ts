@@ -96,6 +96,8 @@ function x86Sink(out: Columns, bits: number): (address: number, size: number, in
     const sem = classifyX86(op, insn.operands(), address, size, bits);
     out.push(address, size, sem.flow, sem.target, sem.ref, sem.refKind);
   };
+  // `[rip ± 0x…]` is by far the most common addressed operand: resolved without building text.
+  const rip = (insn: InstructionCursor, next: number) => (bits === 64 ? next + insn.ripDisplacement() : Number.NaN);
   return (address, size, insn) => {
     const id = insn.id;
     let kind = kinds[id];
@@ -107,9 +109,15 @@ function x86Sink(out: Columns, bits: number): (address: number, size: number, in
       case X86Kind.Call:
       case X86Kind.Jump: {
         const target = insn.hexOperand();
-        if (target === target)
+        if (target === target) {
           out.push(address, size, kind === X86Kind.Call ? Flow.Call : Flow.Jump, target, Number.NaN, RefKind.None);
-        else full(ops[id]!, insn, address, size);
+          return;
+        }
+        const slot = rip(insn, address + size);
+        if (slot === slot) {
+          const flow = kind === X86Kind.Call ? Flow.IndirectCall : Flow.IndirectJump;
+          out.push(address, size, flow, Number.NaN, slot, RefKind.Memory);
+        } else full(ops[id]!, insn, address, size);
         return;
       }
       case X86Kind.Conditional: {
@@ -131,12 +139,21 @@ function x86Sink(out: Columns, bits: number): (address: number, size: number, in
         out.push(address, size, Flow.Stop, Number.NaN, Number.NaN, RefKind.None);
         return;
       case X86Kind.Immediate:
-        if (insn.hasAddressSyntax()) full(ops[id]!, insn, address, size);
-        else out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
+        if (!insn.hasAddressSyntax()) out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
+        else {
+          const ref = rip(insn, address + size);
+          if (ref === ref) out.push(address, size, Flow.None, Number.NaN, ref, RefKind.Memory);
+          else full(ops[id]!, insn, address, size);
+        }
         return;
       default:
-        if (insn.mayAddressMemory()) full(ops[id]!, insn, address, size);
-        else out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
+        if (!insn.mayAddressMemory()) out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
+        else {
+          const ref = rip(insn, address + size);
+          if (ref === ref)
+            out.push(address, size, Flow.None, Number.NaN, ref, kind === X86Kind.Lea ? RefKind.Value : RefKind.Memory);
+          else full(ops[id]!, insn, address, size);
+        }
     }
   };
 }
