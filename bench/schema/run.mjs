@@ -42,15 +42,19 @@ const toolsList = (entries) => ({ tools: entries });
 
 function timed(fn) {
   const samples = [];
+  const cpu = [];
   // Two warm-up runs so the figures compare steady-state code, not JIT warm-up.
   fn();
   let result = fn();
   for (let i = 0; i < RUNS; i += 1) {
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     result = fn();
+    const used = process.cpuUsage(cpuStart);
     samples.push(performance.now() - start);
+    cpu.push((used.user + used.system) / 1000);
   }
-  return { result, ms: median(samples) };
+  return { result, ms: median(samples), cpuMs: median(cpu) };
 }
 
 function reference(tools) {
@@ -93,9 +97,9 @@ const fullRun = timed(() => advertiseCatalog(tools, 'full'));
 const compactRun = timed(() => advertiseCatalog(tools, 'compact'));
 
 const rows = [
-  ['zod z.toJSONSchema (reference)', zodRun.ms, figures(zodRun.result)],
-  ['@rea/schema full', fullRun.ms, figures(advertised(fullRun.result))],
-  ['@rea/schema compact', compactRun.ms, figures(advertised(compactRun.result))],
+  ['zod z.toJSONSchema (reference)', zodRun.ms, figures(zodRun.result), zodRun.cpuMs],
+  ['@rea/schema full', fullRun.ms, figures(advertised(fullRun.result)), fullRun.cpuMs],
+  ['@rea/schema compact', compactRun.ms, figures(advertised(compactRun.result)), compactRun.cpuMs],
 ];
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
@@ -128,10 +132,10 @@ for (const row of table)
       .join('')
       .trimEnd(),
   );
-const [, zodMs, zodF] = rows[0];
-for (const [label, ms, f] of rows.slice(1)) {
+const [, zodMs, zodF, zodCpu] = rows[0];
+for (const [label, ms, f, cpuMs] of rows.slice(1)) {
   console.log(
-    `${label} vs zod: time ×${(ms / zodMs).toFixed(2)}, tools/list bytes ×${(f.list / zodF.list).toFixed(2)}, largest input ×${(f.largestInput / zodF.largestInput).toFixed(2)}`,
+    `${label} vs zod: time ×${(ms / zodMs).toFixed(2)} wall, ×${(cpuMs / zodCpu).toFixed(2)} CPU, tools/list bytes ×${(f.list / zodF.list).toFixed(2)}, largest input ×${(f.largestInput / zodF.largestInput).toFixed(2)}`,
   );
 }
 const full = fullRun.result;
@@ -145,6 +149,15 @@ const outputs = full.tools.map((t) => bytes(t.outputSchema));
 const outputTotal = outputs.reduce((a, b) => a + b, 0);
 console.log(
   `output schemas: ${Math.round(outputTotal / outputs.length)} B/tool on average (${((100 * outputTotal) / bytes(toolsList(advertised(full)))).toFixed(0)}% of full tools/list); the Evidence envelope alone is ${envelope} B`,
+);
+const perField = ['description', 'inputSchema', 'outputSchema', 'annotations'].map((field) => {
+  const total = advertised(full).reduce((sum, tool) => sum + bytes(tool[field]), 0);
+  return `${field} ${Math.round(total / full.tools.length)} B`;
+});
+console.log(`full profile, average per tool: ${perField.join(', ')}`);
+const outputSizes = [...outputs].sort((a, b) => a - b);
+console.log(
+  `output schemas: median ${median(outputSizes)} B, largest ${outputSizes.at(-1)} B (${full.tools[outputs.indexOf(outputSizes.at(-1))].name})`,
 );
 const TARGET_BYTES_PER_TOOL = 4096;
 for (const [label, , f] of rows.slice(1)) {
