@@ -47,6 +47,10 @@ export interface InstructionCursor {
    * the operand text holds none.
    */
   ripDisplacement(): number;
+  /** The value of a final `0x…` operand (the whole text, or after ", "), or NaN. */
+  trailingHex(): number;
+  /** Whether the operand text holds a memory operand (`[`). */
+  hasMemoryOperand(): boolean;
 }
 
 /** Receives one decoded instruction; `index` is its byte offset in the decoded buffer. */
@@ -205,6 +209,42 @@ class Heap implements InsnBytes {
     return Number.NaN;
   }
 
+  /** The value of a final `0x<hex>` that is the whole text or follows ", ", else NaN. */
+  trailingHex(pointer: number, max: number): number {
+    const b = this.u8;
+    const limit = pointer + max;
+    let end = pointer;
+    while (end < limit && b[end] !== 0) end += 1;
+    let start = end;
+    while (
+      start > pointer &&
+      ((b[start - 1]! >= 0x30 && b[start - 1]! <= 0x39) || (b[start - 1]! >= 0x61 && b[start - 1]! <= 0x66))
+    )
+      start -= 1;
+    if (start === end || start - 2 < pointer || b[start - 1] !== 0x78 || b[start - 2] !== 0x30) return Number.NaN;
+    const literal = start - 2;
+    if (literal !== pointer && (literal - 2 < pointer || b[literal - 1] !== 0x20 || b[literal - 2] !== 0x2c))
+      return Number.NaN;
+    let value = 0;
+    for (let i = start; i < end; i += 1) {
+      const d = b[i]!;
+      value = value * 16 + (d <= 0x39 ? d - 0x30 : d - 0x57);
+    }
+    return value;
+  }
+
+  /** Whether the NUL-terminated text holds `byte`. */
+  has(pointer: number, max: number, byte: number): boolean {
+    const b = this.u8;
+    const limit = pointer + max;
+    for (let i = pointer; i < limit; i += 1) {
+      const c = b[i]!;
+      if (c === byte) return true;
+      if (c === 0) return false;
+    }
+    return false;
+  }
+
   /** A NUL-terminated ASCII string of at most `max` bytes. */
   string(pointer: number, max: number): string {
     const b = this.u8;
@@ -223,6 +263,8 @@ interface InsnBytes {
   hexLiteral(pointer: number, max: number): number;
   mayAddressMemory(pointer: number, max: number): boolean;
   ripOffset(pointer: number, max: number): number;
+  trailingHex(pointer: number, max: number): number;
+  has(pointer: number, max: number, byte: number): boolean;
 }
 
 /** The one reused {@link InstructionCursor}: points at a cs_insn record in `bytes`. */
@@ -254,6 +296,12 @@ class Cursor implements InstructionCursor {
   }
   ripDisplacement(): number {
     return this.bytes.ripOffset(this.base + INSN_OPERANDS, 160);
+  }
+  trailingHex(): number {
+    return this.bytes.trailingHex(this.base + INSN_OPERANDS, 160);
+  }
+  hasMemoryOperand(): boolean {
+    return this.bytes.has(this.base + INSN_OPERANDS, 160, 0x5b);
   }
 }
 

@@ -263,12 +263,17 @@ function jumpTableCases(
       const bytes = layout.readAt(base + n * size, size);
       if (!bytes || bytes.length < size) break;
       const view = new DataView(bytes.buffer, bytes.byteOffset, size);
-      const target = size === 8 ? Number(view.getBigUint64(0, true)) : view.getUint32(0, true);
+      const target = size === 8 ? u64(view, 0) : view.getUint32(0, true);
       if (target <= lo || target >= hi || instructionAt(table, target) < 0) break;
       out.add(target);
     }
   }
   return out;
+}
+
+/** A little-endian u64 as a number (rounded like `Number(bigint)` past 2^53), without a BigInt. */
+function u64(view: DataView, at: number): number {
+  return view.getUint32(at + 4, true) * 0x1_0000_0000 + view.getUint32(at, true);
 }
 
 /** Pointer-sized, aligned values in allocated data sections (initialiser arrays, tables, vtables). */
@@ -283,7 +288,7 @@ function dataPointers(layout: BinaryLayout, low: number, high: number): number[]
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const skew = (size - (section.address % size)) % size;
     for (let i = skew; i + size <= bytes.length; i += size) {
-      const value = size === 8 ? Number(view.getBigUint64(i, true)) : view.getUint32(i, true);
+      const value = size === 8 ? u64(view, i) : view.getUint32(i, true);
       if (value >= low && value < high) out.push(value);
     }
   }

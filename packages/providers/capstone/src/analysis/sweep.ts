@@ -113,11 +113,14 @@ function x86Sink(out: Columns, bits: number): (address: number, size: number, in
           out.push(address, size, kind === X86Kind.Call ? Flow.Call : Flow.Jump, target, Number.NaN, RefKind.None);
           return;
         }
+        const flow = kind === X86Kind.Call ? Flow.IndirectCall : Flow.IndirectJump;
+        if (!insn.mayAddressMemory()) {
+          out.push(address, size, flow, Number.NaN, Number.NaN, RefKind.None);
+          return;
+        }
         const slot = rip(insn, address + size);
-        if (slot === slot) {
-          const flow = kind === X86Kind.Call ? Flow.IndirectCall : Flow.IndirectJump;
-          out.push(address, size, flow, Number.NaN, slot, RefKind.Memory);
-        } else full(ops[id]!, insn, address, size);
+        if (slot === slot) out.push(address, size, flow, Number.NaN, slot, RefKind.Memory);
+        else full(ops[id]!, insn, address, size);
         return;
       }
       case X86Kind.Conditional: {
@@ -138,14 +141,21 @@ function x86Sink(out: Columns, bits: number): (address: number, size: number, in
       case X86Kind.Stop:
         out.push(address, size, Flow.Stop, Number.NaN, Number.NaN, RefKind.None);
         return;
-      case X86Kind.Immediate:
-        if (!insn.hasAddressSyntax()) out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
-        else {
-          const ref = rip(insn, address + size);
+      case X86Kind.Immediate: {
+        if (insn.hasMemoryOperand()) {
+          const ref = insn.mayAddressMemory() ? rip(insn, address + size) : Number.NaN;
           if (ref === ref) out.push(address, size, Flow.None, Number.NaN, ref, RefKind.Memory);
-          else full(ops[id]!, insn, address, size);
+          else if (insn.mayAddressMemory()) full(ops[id]!, insn, address, size);
+          else out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
+          return;
         }
+        // An immediate of at least 0x1000 may be an address (non-PIC code loads them so).
+        const value = insn.trailingHex();
+        if (value >= 0x1000 && Number.isSafeInteger(value))
+          out.push(address, size, Flow.None, Number.NaN, value, RefKind.Value);
+        else out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
         return;
+      }
       default:
         if (!insn.mayAddressMemory()) out.push(address, size, Flow.None, Number.NaN, Number.NaN, RefKind.None);
         else {
