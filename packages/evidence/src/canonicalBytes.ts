@@ -29,6 +29,7 @@ const IGNORE: CanonicalByteSink = () => undefined;
 
 class Writer {
   readonly buf = Buffer.allocUnsafeSlow(CAPACITY);
+  readonly view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   readonly shapes = new ShapeCache();
   /** The objects and arrays being written, from CYCLE_CHECK_DEPTH down. */
   readonly deep = new Set<object>();
@@ -45,7 +46,7 @@ function writeString(w: Writer, text: string, pos: number): number {
   const length = text.length;
   buf[pos++] = 0x22;
   if (length <= SEGMENT) {
-    pos = writeStringUnits(buf, text, 0, length, pos);
+    pos = writeStringUnits(buf, w.view, text, 0, length, pos);
   } else {
     for (let from = 0; from < length;) {
       let to = Math.min(length, from + SEGMENT);
@@ -53,7 +54,7 @@ function writeString(w: Writer, text: string, pos: number): number {
       const last = text.charCodeAt(to - 1);
       if (to < length && last >= 0xd800 && last <= 0xdbff) to += 1;
       if (pos > CHUNK) pos = flush(w, pos);
-      pos = writeStringUnits(buf, text, from, to, pos);
+      pos = writeStringUnits(buf, w.view, text, from, to, pos);
       from = to;
     }
   }
@@ -61,17 +62,19 @@ function writeString(w: Writer, text: string, pos: number): number {
   return pos + 1;
 }
 
-function writeHead(w: Writer, head: Buffer, key: string, first: boolean, pos: number): number {
+// Writes one member head. Heads are stored as 32-bit words and written whole, so up to three bytes
+// past the head are overwritten; they lie beyond the position returned, in the buffer's spare room.
+function writeHead(w: Writer, words: Uint32Array, length: number, key: string, first: boolean, pos: number): number {
   if (pos > CHUNK) pos = flush(w, pos);
-  const buf = w.buf;
-  const length = head.length;
   if (length > SEGMENT) {
+    const buf = w.buf;
     if (!first) buf[pos++] = 0x2c;
     pos = writeString(w, key, pos);
     buf[pos] = 0x3a;
     return pos + 1;
   }
-  for (let j = 0; j < length; j += 1) buf[pos + j] = head[j]!;
+  const view = w.view;
+  for (let j = 0; j < words.length; j += 1) view.setUint32(pos + 4 * j, words[j]!, true);
   return pos + length;
 }
 
@@ -141,7 +144,7 @@ function write(w: Writer, node: unknown, pos: number, depth: number): number {
   } else {
     const proto: unknown = Object.getPrototypeOf(node);
     if (proto !== Object.prototype && proto !== null) throw notPlain(node);
-    const { keys, heads } = w.shapes.membersOf(node);
+    const { keys, headWords, headLengths } = w.shapes.membersOf(node);
     const size = keys.length;
     buf[pos++] = 0x7b;
     try {
@@ -149,7 +152,7 @@ function write(w: Writer, node: unknown, pos: number, depth: number): number {
         const key = keys[i]!;
         const item = (node as Record<string, unknown>)[key];
         if (item === undefined) throw new Refusal('undefined');
-        pos = writeHead(w, heads[i]!, key, i === 0, pos);
+        pos = writeHead(w, headWords[i]!, headLengths[i]!, key, i === 0, pos);
         pos = write(w, item, pos, depth + 1);
       }
     } catch (error) {

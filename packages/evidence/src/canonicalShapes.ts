@@ -10,11 +10,25 @@ export interface Shape {
   readonly order: readonly string[];
   /** The keys sorted by UTF-16 code units, the RFC 8785 member order. */
   readonly keys: readonly string[];
-  /** UTF-8 of `"key":` for the first member and `,"key":` for the others, in canonical order. */
-  readonly heads: readonly Buffer[];
+  /**
+   * UTF-8 of `"key":` for the first member and `,"key":` for the others, in canonical order, as
+   * little-endian 32-bit words, the last one padded with zeros.
+   */
+  readonly headWords: readonly Uint32Array[];
+  /** The length in bytes of each head. */
+  readonly headLengths: readonly number[];
 }
 
-const EMPTY: Shape = { order: [], keys: [], heads: [] };
+const EMPTY: Shape = { order: [], keys: [], headWords: [], headLengths: [] };
+
+function wordsOf(bytes: Buffer): Uint32Array {
+  const words = new Uint32Array(Math.ceil(bytes.length / 4));
+  const view = new DataView(words.buffer);
+  for (let i = 0; i < bytes.length; i += 1) view.setUint8(i, bytes[i]!);
+  // Uint32Array uses the platform's byte order; read the words back as little-endian numbers.
+  for (let i = 0; i < words.length; i += 1) words[i] = view.getUint32(i * 4, true);
+  return words;
+}
 /** Shapes remembered per first key: a few cover tables whose rows differ in optional members. */
 const SHAPES_PER_KEY = 8;
 /** Distinct first keys remembered; past this the cache starts over, so its memory stays bounded. */
@@ -40,7 +54,7 @@ function shapeOf(order: string[]): Shape {
     if (!key.isWellFormed()) throw new Refusal('a key contains a lone surrogate');
     return Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(key)}:`, 'utf8');
   });
-  return { order, keys, heads };
+  return { order, keys, headWords: heads.map(wordsOf), headLengths: heads.map((head) => head.length) };
 }
 
 /** Finds the canonical members of plain objects; one per serialization, since it holds on to keys. */
