@@ -180,8 +180,11 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
   it('should honour the deadline when attach hangs, end the attach process, and still detach', async () => {
     await withTempDir(async (tmp) => {
       const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'attach' });
-      const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 1500 } })).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach', deadline_ms: 1500 } });
+      const error = await inspectArtifact(
+        s.image,
+        options(s, { dmg: { timeoutMs: 4000, detachTimeoutMs: 20_000 } }),
+      ).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach', deadline_ms: 4000 } });
       const [attach, detach] = calls(s);
       expect(alive(attach!.pid)).toBe(false);
       expect(detach!.args).toEqual(['detach', mountOf(s)]);
@@ -193,7 +196,13 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
     await withTempDir(async (tmp) => {
       const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'attach' });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 500);
+      // Abort once the stand-in is running (it logs on start), so the abort lands while attach hangs.
+      const poll = setInterval(() => {
+        if (calls(s).some((c) => c.args[0] === 'attach')) {
+          clearInterval(poll);
+          controller.abort();
+        }
+      }, 50);
       const started = Date.now();
       const error = await inspectArtifact(s.image, options(s, { signal: controller.signal })).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'cancelled' });
@@ -209,7 +218,9 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
     await withTempDir(async (tmp) => {
       const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'detach' });
       writeFileSync(join(s.tree, 'a.txt'), 'a');
-      const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 1000 } })).catch((e: unknown) => e);
+      const error = await inspectArtifact(s.image, options(s, { dmg: { detachTimeoutMs: 1000 } })).catch(
+        (e: unknown) => e,
+      );
       expect(error).toMatchObject({
         code: 'cleanup_incomplete',
         details: { remaining: [{ kind: 'mounts', identifiers: [mountOf(s)] }] },

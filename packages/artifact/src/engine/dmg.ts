@@ -15,8 +15,10 @@ export interface DmgOptions {
    * -mountpoint <dir> <image>` and `detach <dir> [-force]`.
    */
   hdiutil?: string;
-  /** Deadline of each hdiutil run (attach, and each detach attempt), in ms; default 120000. */
+  /** Deadline of the attach run, in ms; default 120000. */
   timeoutMs?: number;
+  /** Deadline of each detach attempt (plain, then forced), in ms; default `timeoutMs`. */
+  detachTimeoutMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -149,7 +151,7 @@ export async function withMountedDmg<T>(
   await endProcesses(supervisor);
   let detached = true;
   if (mount !== null && attached !== 'no') {
-    detached = await detach(supervisor, executable, mount, timeoutMs);
+    detached = await detach(supervisor, executable, mount, options.detachTimeoutMs ?? timeoutMs);
     // An interrupted attach may have mounted nothing; only an occupied mount point is left behind.
     if (!detached && attached === 'unknown' && !(await occupied(mount))) detached = true;
   }

@@ -1,7 +1,9 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ReaError, throwIfAborted } from '@rea/evidence';
+import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
+import { unsafePath } from '../errors.js';
+import type { UnsafePathProblem } from '../errors.js';
 import { containerFromHead, tailHasZipEnd } from '../detect.js';
 import { readAsarHeader } from '../engine/asar.js';
 import type { AsarNode } from '../engine/asar.js';
@@ -11,14 +13,15 @@ import type { ObservedContradiction } from '../integrity.js';
 import { readAsarEntry } from '../inventory/asarEntry.js';
 import { readDirectory, readZipEntry } from '../inventory/zip.js';
 import type { ExtractOptions } from '../options.js';
-import { logicalPath } from '../paths.js';
+import { logicalPath, nestedPath } from '../paths.js';
 import type { ExtractionResult, IntegrityPolicy } from '../schemas.js';
-import { fileSource } from '../source.js';
+import { bufferSource, fileSource } from '../source.js';
 import type { ByteSource } from '../source.js';
 import { plan } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { StagedWriter } from './writer.js';
-import { open } from 'node:fs/promises';
+import { companionMissing, containerBytes, nestedEntry, noContainer, refuseUnreadable } from './nested.js';
+import { MAX_NESTED_BYTES, splitSelection } from './selection.js';
 
 /** What extraction produced: the fresh directory (machine-local) and the result. */
 export interface ExtractOutcome {
@@ -91,19 +94,7 @@ async function zipPlan(
 function zipReader(reader: ZipReader, signal: AbortSignal | undefined): Reader {
   return async (entry, write) => {
     const info = entry.handle as ZipEntryInfo;
-    if (info.encrypted || (info.compressionMethod !== 0 && info.compressionMethod !== 8)) {
-      throw new ReaError(
-        'unsupported_target',
-        `Entry ${JSON.stringify(entry.path)} ${info.encrypted ? 'is encrypted' : `uses compression method ${info.compressionMethod}`}; it cannot be extracted.`,
-        {
-          details: {
-            path: entry.path,
-            format: 'zip',
-            reason: info.encrypted ? 'encrypted-entry' : 'unsupported-compression',
-          },
-        },
-      );
-    }
+    refuseUnreadable(info, entry.path);
     const read = await readZipEntry(reader, info, entry.path, { signal, onChunk: write });
     return { size: read.digest?.size ?? 0, sha256: read.digest?.sha256 ?? null, contradiction: read.contradiction };
   };
@@ -120,16 +111,11 @@ function asarPlan(nodes: AsarNode[]): PlannedEntry<AsarNode>[] {
   }));
 }
 
-function asarReader(source: ByteSource, companion: string, signal: AbortSignal | undefined): Reader {
+function asarReader(source: ByteSource, companion: string | null, signal: AbortSignal | undefined): Reader {
   return async (entry, write) => {
     const node = entry.handle as AsarNode;
     const read = await readAsarEntry(source, companion, node, entry.path, { signal, onChunk: write });
-    if (read.status === 'missing') {
-      throw new ReaError('target_unavailable', `Unpacked entry ${entry.path} cannot be extracted: ${read.reason}.`, {
-        details: { path: entry.path, reason: 'unpacked-companion-missing', unpacked: true },
-        remediation: 'Extract from the application folder that holds the .asar.unpacked companion beside the archive.',
-      });
-    }
+    if (read.status === 'missing') throw companionMissing(entry.path, read.reason);
     return { size: read.digest.size, sha256: read.digest.sha256, contradiction: read.contradiction };
   };
 }
@@ -200,10 +186,130 @@ async function materialize(
   return result;
 }
 
+type Body = Omit<ExtractionResult, 'format' | 'integrity_policy'>;
+
+/** One container's planned entries (paths already prefixed with the container's logical path) and reader. */
+interface Job {
+  entries: PlannedEntry<unknown>[];
+  read: Reader;
+}
+
+/** Where a container's bytes are: the archive on disk (with its companion) or a nested one in memory. */
+interface Opened {
+  format: 'zip' | 'asar';
+  source: string | Buffer;
+  companion: string | null;
+}
+
+interface Gathering {
+  signal: AbortSignal | undefined;
+  policy: IntegrityPolicy;
+  jobs: Job[];
+  closers: Array<() => Promise<void> | void>;
+}
+
+/**
+ * Plans a container's entries on their own paths (so safety is judged within that container), then
+ * names them, and any refusal, by their full logical paths.
+ */
+function planIn<H>(entries: PlannedEntry<H>[], select: string[] | undefined, prefix: string): PlannedEntry<unknown>[] {
+  if (prefix === '') return plan(entries, select);
+  let chosen: PlannedEntry<H>[];
+  try {
+    chosen = plan(entries, select);
+  } catch (error) {
+    if (!isReaError(error) || typeof error.details['path'] !== 'string') throw error;
+    const full = nestedPath(prefix, error.details['path']);
+    if (error.code === 'not_found') {
+      throw new ReaError('not_found', `No entry matches the selected path ${JSON.stringify(full)}.`, {
+        details: { path: full, reason: 'no-such-entry' },
+      });
+    }
+    if (error.details['reason'] === 'unsafe-path')
+      throw unsafePath(full, error.details['problem'] as UnsafePathProblem);
+    throw error;
+  }
+  return chosen.map((e) => ({ ...e, path: nestedPath(prefix, e.path) }));
+}
+
+function tooMany(declared: number | null): ReaError {
+  return new ReaError(
+    'resource_constraint',
+    `The archive ${declared === null ? 'holds more than' : `declares ${declared} entries; extraction handles at most`} ${MAX_EXTRACT_ENTRIES}${declared === null ? ' entries' : ''}.`,
+    {
+      details: {
+        resource: 'memory',
+        limit: MAX_EXTRACT_ENTRIES,
+        ...(declared === null ? {} : { observed: declared }),
+      },
+    },
+  );
+}
+
+/**
+ * Plans one container: its own selected entries become a job, and each selected nested container
+ * (an entry named before a `!/`) is read whole — integrity checked — and planned in turn.
+ */
+async function gather(
+  opened: Opened,
+  select: readonly string[] | undefined,
+  prefix: string,
+  depth: number,
+  g: Gathering,
+): Promise<void> {
+  throwIfAborted(g.signal, 'extraction');
+  const { direct, nested } = splitSelection(select);
+  const wanted = direct === undefined || direct.length > 0;
+  if (opened.format === 'zip') {
+    const { reader, infos } = await readDirectory(opened.source, MAX_EXTRACT_ENTRIES);
+    g.closers.push(() => reader.close());
+    if (reader.entryCount > infos.length) throw tooMany(reader.entryCount);
+    if (wanted) {
+      const entries = planIn(await zipPlan(reader, infos, g.signal), direct, prefix);
+      g.jobs.push({ entries, read: zipReader(reader, g.signal) });
+    }
+    for (const [name, inner] of nested) {
+      const full = nestedEntry(prefix, name, depth);
+      const info = infos.find((i) => i.kind === 'file' && logicalPath(i.name) === name);
+      if (info === undefined) throw noContainer(full);
+      refuseUnreadable(info, full);
+      const read = await readZipEntry(reader, info, full, {
+        signal: g.signal,
+        collect: { upTo: MAX_NESTED_BYTES, containersOnly: true },
+      });
+      const bytes = containerBytes(full, read.digest, read.contradiction, g.policy);
+      await gather({ ...bytes, companion: null }, inner, full, depth + 1, g);
+    }
+    return;
+  }
+  const source = typeof opened.source === 'string' ? await fileSource(opened.source) : bufferSource(opened.source);
+  g.closers.push(() => source.close());
+  const header = await readAsarHeader(source, MAX_EXTRACT_ENTRIES);
+  if (header.truncated) throw tooMany(null);
+  if (wanted) {
+    const entries = planIn(asarPlan(header.entries), direct, prefix);
+    g.jobs.push({ entries, read: asarReader(source, opened.companion, g.signal) });
+  }
+  for (const [name, inner] of nested) {
+    const full = nestedEntry(prefix, name, depth);
+    const node = header.entries.find((n) => n.kind === 'file' && n.path.replace(/\\/g, '/') === name);
+    if (node === undefined) throw noContainer(full);
+    const read = await readAsarEntry(source, opened.companion, node, full, {
+      signal: g.signal,
+      collectUpTo: MAX_NESTED_BYTES,
+    });
+    if (read.status === 'missing') throw companionMissing(full, read.reason);
+    const bytes = containerBytes(full, read.digest, read.contradiction, g.policy);
+    await gather({ ...bytes, companion: null }, inner, full, depth + 1, g);
+  }
+}
+
 /**
  * Extracts the selected regular files of a ZIP or ASAR archive into a fresh directory (mode 0700) that
- * this call creates, and reports it. Unsafe entries are refused before anything is written; on any
- * failure the directory is removed, so nothing partial is left presented as complete.
+ * this call creates, and reports it. A selected path may reach into nested containers
+ * (`lib/inner.zip!/a.txt`, `resources/app.asar!/main.js`); such files are written at that logical path.
+ * Unsafe entries are refused before anything is written; on any failure the directory is removed,
+ * so nothing partial is left presented as complete.
  */
 export async function extract(path: string, options: ExtractOptions = {}): Promise<ExtractOutcome> {
   const policy = options.integrityPolicy ?? 'fail-closed';
@@ -212,51 +318,21 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
   const root = await mkdtemp(join(parent, 'rea-extract-'));
   const staging = await mkdtemp(join(parent, '.rea-staging-'));
   const writer = new StagedWriter(root, staging);
+  const g: Gathering = { signal: options.signal, policy, jobs: [], closers: [] };
   try {
-    let body: Omit<ExtractionResult, 'format' | 'integrity_policy'>;
-    if (format === 'zip') {
-      const { reader, infos } = await readDirectory(path, MAX_EXTRACT_ENTRIES);
-      try {
-        if (reader.entryCount > infos.length) {
-          throw new ReaError(
-            'resource_constraint',
-            `The archive declares ${reader.entryCount} entries; extraction handles at most ${MAX_EXTRACT_ENTRIES}.`,
-            {
-              details: { resource: 'memory', limit: MAX_EXTRACT_ENTRIES, observed: reader.entryCount },
-            },
-          );
-        }
-        const chosen = plan(await zipPlan(reader, infos, options.signal), options.select);
-        body = await materialize(
-          writer,
-          chosen as PlannedEntry<unknown>[],
-          zipReader(reader, options.signal),
-          policy,
-          options.signal,
-        );
-      } finally {
-        reader.close();
-      }
-    } else {
-      const source = await fileSource(path);
-      try {
-        const header = await readAsarHeader(source, MAX_EXTRACT_ENTRIES);
-        if (header.truncated) {
-          throw new ReaError('resource_constraint', `The archive holds more than ${MAX_EXTRACT_ENTRIES} entries.`, {
-            details: { resource: 'memory', limit: MAX_EXTRACT_ENTRIES },
-          });
-        }
-        const chosen = plan(asarPlan(header.entries), options.select);
-        body = await materialize(
-          writer,
-          chosen as PlannedEntry<unknown>[],
-          asarReader(source, `${path}.unpacked`, options.signal),
-          policy,
-          options.signal,
-        );
-      } finally {
-        await source.close();
-      }
+    await gather({ format, source: path, companion: `${path}.unpacked` }, options.select, '', 0, g);
+    // Each container was judged on its own; together they must not claim the same path either.
+    if (g.jobs.length > 1)
+      plan(
+        g.jobs.flatMap((job) => job.entries),
+        undefined,
+      );
+    const body: Body = { files: [], skipped: [], integrity_contradictions: [] };
+    for (const job of g.jobs) {
+      const part = await materialize(writer, job.entries, job.read, policy, options.signal);
+      body.files.push(...part.files);
+      body.skipped.push(...part.skipped);
+      body.integrity_contradictions.push(...part.integrity_contradictions);
     }
     body.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { outputDirectory: root, result: { format, integrity_policy: policy, ...body } };
@@ -264,6 +340,7 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
     await rm(root, { recursive: true, force: true });
     throw error;
   } finally {
+    for (const close of g.closers.reverse()) await close();
     await rm(staging, { recursive: true, force: true });
   }
 }

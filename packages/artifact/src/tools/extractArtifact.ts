@@ -10,7 +10,9 @@ const ExtractInputSchema = z.strictObject({
   select: z
     .array(z.string().min(1))
     .optional()
-    .describe('Logical paths to extract (a directory selects everything below it); default everything.'),
+    .describe(
+      'Logical paths to extract (a directory selects everything below it; "lib/inner.zip!/a.txt" reaches into a nested ZIP or ASAR entry, written at that logical path); default everything.',
+    ),
   integrity_policy: policyInput,
 });
 

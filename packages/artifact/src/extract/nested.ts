@@ -1,0 +1,104 @@
+// Reaching into nested containers during extraction: the typed refusals and the checks a container's
+// bytes pass before anything inside them is planned.
+import { ReaError } from '@rea/evidence';
+import { containerFromHead } from '../detect.js';
+import type { ZipEntryInfo } from '../engine/zip.js';
+import { unsafePath } from '../errors.js';
+import type { Digest } from '../hashing.js';
+import { integrityMismatch } from '../integrity.js';
+import type { ObservedContradiction } from '../integrity.js';
+import { nestedPath, pathProblem } from '../paths.js';
+import type { IntegrityPolicy } from '../schemas.js';
+import { MAX_EXTRACT_DEPTH, MAX_NESTED_BYTES } from './selection.js';
+
+/**
+ * The logical path of nested container `name` inside the container at `prefix`, after refusing an
+ * unsafe name (`unsupported_target`, unsafe-path) and a selection nested deeper than
+ * {@link MAX_EXTRACT_DEPTH} containers (`invalid_request`).
+ */
+export function nestedEntry(prefix: string, name: string, depth: number): string {
+  const full = nestedPath(prefix, name);
+  const problem = pathProblem(name);
+  if (problem !== null) throw unsafePath(full, problem);
+  if (depth + 1 > MAX_EXTRACT_DEPTH) {
+    throw new ReaError(
+      'invalid_request',
+      `The selection reaches ${depth + 1} containers deep at ${full}; extraction follows at most ${MAX_EXTRACT_DEPTH}.`,
+      { details: { path: full, reason: 'nesting-too-deep', limit: MAX_EXTRACT_DEPTH } },
+    );
+  }
+  return full;
+}
+
+/** `not_found` for a selection naming a nested container that is not a file of its parent. */
+export function noContainer(path: string): ReaError {
+  return new ReaError('not_found', `No file entry ${JSON.stringify(path)} holds the selected nested paths.`, {
+    details: { path, reason: 'no-such-entry' },
+  });
+}
+
+/** `target_unavailable` for an `.asar.unpacked` entry whose companion file cannot be read. */
+export function companionMissing(path: string, reason: string): ReaError {
+  return new ReaError('target_unavailable', `Unpacked entry ${path} cannot be extracted: ${reason}.`, {
+    details: { path, reason: 'unpacked-companion-missing', unpacked: true },
+    remediation: 'Extract from the application folder that holds the .asar.unpacked companion beside the archive.',
+  });
+}
+
+/** Refuses a ZIP entry whose bytes REA cannot decode (encrypted, or an unsupported method). */
+export function refuseUnreadable(info: ZipEntryInfo, path: string): void {
+  if (!info.encrypted && (info.compressionMethod === 0 || info.compressionMethod === 8)) return;
+  throw new ReaError(
+    'unsupported_target',
+    `Entry ${JSON.stringify(path)} ${info.encrypted ? 'is encrypted' : `uses compression method ${info.compressionMethod}`}; it cannot be extracted.`,
+    {
+      details: { path, format: 'zip', reason: info.encrypted ? 'encrypted-entry' : 'unsupported-compression' },
+    },
+  );
+}
+
+/**
+ * The verified bytes and format of a nested container read whole. A container whose bytes contradict
+ * their declaration is never opened: fail-closed refuses with `artifact_integrity_mismatch`, and
+ * under record-and-continue the container is quarantined, which refuses the selection the same way.
+ * Too large: `resource_constraint`; not a ZIP or ASAR: `unsupported_target`.
+ */
+export function containerBytes(
+  path: string,
+  digest: Digest | null,
+  contradiction: ObservedContradiction | null,
+  policy: IntegrityPolicy,
+): { format: 'zip' | 'asar'; source: Buffer } {
+  if (contradiction !== null || digest === null) {
+    const mismatch = integrityMismatch(contradiction!, 'extract_artifact');
+    if (policy === 'fail-closed') throw mismatch;
+    throw new ReaError(
+      'artifact_integrity_mismatch',
+      `${path} contradicts its declared integrity, so it is quarantined: nothing inside it is extracted. ${mismatch.message}`,
+      { details: { ...mismatch.details, quarantined: true }, remediation: 'Obtain intact bytes of the archive.' },
+    );
+  }
+  if (digest.collected === null) {
+    if (digest.size > MAX_NESTED_BYTES) {
+      throw new ReaError(
+        'resource_constraint',
+        `Nested container ${path} is ${digest.size} bytes; extraction reads nested containers of at most ${MAX_NESTED_BYTES} bytes.`,
+        { details: { resource: 'memory', limit: MAX_NESTED_BYTES, observed: digest.size, path } },
+      );
+    }
+    throw new ReaError(
+      'unsupported_target',
+      `${path} is neither a ZIP nor an ASAR archive; nothing can be selected inside it.`,
+      {
+        details: { path, format: 'unknown', reason: 'not-an-archive' },
+      },
+    );
+  }
+  const format = containerFromHead(digest.collected.subarray(0, 512));
+  if (format !== 'zip' && format !== 'asar') {
+    throw new ReaError('unsupported_target', `${path} is neither a ZIP nor an ASAR archive.`, {
+      details: { path, format: 'unknown', reason: 'not-an-archive' },
+    });
+  }
+  return { format, source: digest.collected };
+}
