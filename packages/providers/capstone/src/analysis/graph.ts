@@ -11,6 +11,7 @@ import type {
 } from '@rea/native';
 import type { Discovery, ProcedureRecord } from './discovery.js';
 import { Flow, RefKind, instructionAt, lowerBound } from './sweep.js';
+import { a64JumpTable } from './a64Tables.js';
 
 const hex = (a: number) => formatAddress(a);
 const KIND_CALL = 0;
@@ -169,11 +170,13 @@ export class ProcedureGraph {
    * none is recognised. Two shapes: a table of 32-bit offsets relative to its own base, whose address a
    * LEA/ADR loaded shortly before the jump (position-independent x86-64 code), and a table of absolute
    * pointers indexed by the jump's own memory operand. Entries are read while they land on an
-   * instruction inside the procedure (at most 1024).
+   * instruction inside the procedure (at most 1024). AArch64 tables: see {@link a64JumpTable}.
    */
   private jumpTable(p: ProcedureRecord, lo: number, i: number): number[] {
     const t = this.discovery.table;
     const inside = (a: number) => a >= p.start && a < p.end && instructionAt(t, a) >= 0;
+    if (this.layout.architecture === 'aarch64')
+      return a64JumpTable(this.layout, t, lo, i, (a) => this.isData(a), inside) ?? [];
     const out: number[] = [];
     const ownRef = t.ref[i]!;
     if (ownRef === ownRef && this.isData(ownRef)) {
