@@ -178,14 +178,22 @@ const TERMINATORS = new Set<number>([Flow.Jump, Flow.Return, Flow.Stop, Flow.Ind
 function isPadding(layout: BinaryLayout, address: number, size: number): boolean {
   const b = layout.readAt(address, size);
   if (!b || b.length === 0) return true;
-  if (layout.architecture === 'aarch64') {
-    const word = (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+  return paddingBytes(b, 0, b.length, layout.architecture === 'aarch64');
+}
+
+/** {@link isPadding} over the instruction bytes `b[start, end)` (non-empty), without a copy. */
+function paddingBytes(b: Uint8Array, start: number, end: number, arm: boolean): boolean {
+  if (arm) {
+    const at = (k: number) => (start + k < end ? b[start + k]! : 0);
+    const word = (at(0) | (at(1) << 8) | (at(2) << 16) | (at(3) << 24)) >>> 0;
     return word === 0xd503201f || word === 0;
   }
-  let i = 0;
-  while (i < b.length && (b[i] === 0x66 || b[i] === 0x2e)) i += 1;
-  const op = b[i];
-  return op === 0x90 || op === 0xcc || (op === 0x0f && b[i + 1] === 0x1f) || (b.every((x) => x === 0) && b.length > 0);
+  let i = start;
+  while (i < end && (b[i] === 0x66 || b[i] === 0x2e)) i += 1;
+  const op = i < end ? b[i] : undefined;
+  if (op === 0x90 || op === 0xcc || (op === 0x0f && i + 1 < end && b[i + 1] === 0x1f)) return true;
+  for (let k = start; k < end; k += 1) if (b[k] !== 0) return false;
+  return true;
 }
 
 /**
@@ -213,6 +221,9 @@ function claimGaps(
   let boundary = true;
   let previousSection = -1;
   let si = 0;
+  let sectionBytes: Uint8Array | null = null;
+  let sectionBase = 0;
+  const arm = layout.architecture === 'aarch64';
   for (let i = 0; i < table.count; i += 1) {
     const a = table.address[i]!;
     // Instructions come in address order: advance to the section holding `a` (-1 when none does).
@@ -221,6 +232,9 @@ function claimGaps(
     if (sectionIndex !== previousSection) {
       boundary = true;
       previousSection = sectionIndex;
+      const section = sections[sectionIndex];
+      sectionBytes = section ? layout.readAt(section.address, Math.min(section.size, section.fileSize)) : null;
+      sectionBase = section ? section.address : 0;
     }
     while (e < extents.length && extents[e]![1] <= a) e += 1;
     const covered = e < extents.length && a >= extents[e]![0] && a < extents[e]![1];
@@ -228,7 +242,13 @@ function claimGaps(
       boundary = true;
       continue;
     }
-    if (isPadding(layout, a, table.size[i]!)) {
+    const size = table.size[i]!;
+    const offset = a - sectionBase;
+    const padding =
+      sectionBytes && size > 0 && offset >= 0 && offset + size <= sectionBytes.length
+        ? paddingBytes(sectionBytes, offset, offset + size, arm)
+        : isPadding(layout, a, size);
+    if (padding) {
       boundary = true;
       continue;
     }
