@@ -92,9 +92,9 @@ function requiredByCount(node: JsonSchema): void {
   if (!isObject(properties) || !Array.isArray(required)) return;
   const names = Object.keys(properties);
   const requiredSet = new Set(required);
-  if (!required.every((name) => typeof name === 'string' && name in properties)) return;
-  const optional = names.filter((name) => !requiredSet.has(name));
   if (requiredSet.size !== required.length) return;
+  if (!required.every((name) => typeof name === 'string' && Object.hasOwn(properties, name))) return;
+  const optional = names.filter((name) => !requiredSet.has(name));
   if (optional.length === 0) {
     delete node['required'];
     if (names.length > 0) {
@@ -116,9 +116,9 @@ function requiredByCount(node: JsonSchema): void {
   Object.assign(node, counted);
 }
 
-/** The serialized size of the keywords in `fragment`, without its braces. */
+/** The serialized bytes of the keywords in `fragment`, without its braces. */
 function serialized(fragment: JsonSchema): number {
-  return JSON.stringify(fragment).length - 2;
+  return Buffer.byteLength(JSON.stringify(fragment), 'utf8') - 2;
 }
 
 /**
@@ -126,10 +126,9 @@ function serialized(fragment: JsonSchema): number {
  * annotation (description, title, examples, default, deprecated, `$comment`) is dropped, an `anyOf`
  * of bare `const`/`enum` alternatives becomes one `enum`, a `type` already implied by the node's
  * `const`, `enum` or by every `anyOf`/`oneOf` alternative is dropped, a closed object states which
- * properties are required by counting keys where that is exact and shorter (see `requiredByCount`), and
- * `additionalProperties` that accepts
- * anything (`{}` or `true`) is dropped. It accepts exactly the values the input schema accepts.
- * Shared subtrees stay shared.
+ * properties are required by counting keys where that is exact and shorter (`requiredByCount`), and
+ * `additionalProperties` that accepts anything (`{}` or `true`) is dropped. It accepts exactly the
+ * values the input schema accepts. Shared subtrees stay shared.
  */
 export function terseSchema(root: JsonSchema): JsonSchema {
   const memo = new Map<object, unknown>();
