@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
@@ -218,6 +217,8 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     }
   };
 
+  // Loaded here rather than at the top: a stdio server never needs node:http.
+  const { createServer } = await import('node:http');
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       runtime.logger.error('HTTP request failed', { message: (error as Error).message });

@@ -28,3 +28,14 @@ export function createStderrLogger(options: { level?: LogLevel; write?: (line: s
     error: (message, data) => log('error', message, data),
   };
 }
+
+/** `base` plus every forwarder in `forwarders` (read at each entry, so connections can come and go). */
+export function forwarding(base: Logger, forwarders: ReadonlySet<LogForwarder>): Logger {
+  const entry =
+    (level: LogLevel) =>
+    (message: string, data?: JsonObject): void => {
+      base[level](message, data);
+      for (const forward of forwarders) forward(level, message, data);
+    };
+  return { debug: entry('debug'), info: entry('info'), warn: entry('warn'), error: entry('error') };
+}

@@ -1,14 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The part of the server every connection needs from the start: settings, logging, and the advertised
+// catalog. Everything a tool call needs (the composition, sessions, ledgers, the tool contracts, the
+// Evidence machinery) is in ./calls.js, loaded on the first tool call: this module and its imports stay
+// small, so that `initialize` and `tools/list` are answered without loading them.
 import { createProviderRegistry, readConfig, sortCatalog } from '@rea/provider-kit';
 import type { AnyToolContract, Logger, Provider, ProviderRegistry, ReaConfig } from '@rea/provider-kit';
-import { advertiseCatalog } from './advertise.js';
 import type { AdvertisedCatalog } from '@rea/schema';
 import { ReaError } from '@rea/evidence';
-import type { JsonObject } from '@rea/evidence';
-import { createStderrLogger } from './logger.js';
+import type { CallPath } from './calls.js';
+import { STALE_MESSAGE, STALE_REMEDIATION, staleness } from './catalogCheck.js';
+import { createStderrLogger, forwarding } from './logger.js';
 import type { LogForwarder } from './logger.js';
 import { SERVER_TOOL_NAMES } from './tools/names.js';
 
@@ -69,6 +69,8 @@ export interface Catalog {
 export interface Runtime {
   options: ReaServerOptions;
   config: ReaConfig;
+  /** The call path (./calls.js), loaded on first need (once). */
+  calls(): Promise<CallPath>;
   /** The catalog, loading the composition on first call (once); rejects with `internal` on failure. */
   catalog(): Promise<Catalog>;
   /** The catalog once loaded; `internal` before (only tool calls reach it, after {@link catalog}). */
@@ -82,37 +84,9 @@ export interface Runtime {
   forwarders: Set<LogForwarder>;
   /** The advertised catalog, projected on first use (or the precomputed one). */
   advertised(): Promise<AdvertisedCatalog>;
-  serverVersion(): string;
-  sdkVersion(): string;
-}
-
-/** `base` plus every forwarder in `forwarders` (read at each entry, so connections can come and go). */
-export function forwarding(base: Logger, forwarders: ReadonlySet<LogForwarder>): Logger {
-  const entry =
-    (level: 'debug' | 'info' | 'warn' | 'error') =>
-    (message: string, data?: JsonObject): void => {
-      base[level](message, data);
-      for (const forward of forwarders) forward(level, message, data);
-    };
-  return { debug: entry('debug'), info: entry('info'), warn: entry('warn'), error: entry('error') };
 }
 
 const runtimes = new WeakMap<ReaServerOptions, Runtime>();
-
-function readVersion(packageJson: string): string {
-  try {
-    return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** The server's tools plus the composition's, sorted (the server's tool contracts load here, once). */
-async function catalogOf(registry: ProviderRegistry, extra: readonly AnyToolContract[]): Promise<Catalog> {
-  const { SERVER_TOOLS } = await import('./tools/index.js');
-  const contracts = sortCatalog([...SERVER_TOOLS, ...extra, ...registry.tools()]);
-  return { registry, contracts, byName: new Map(contracts.map((contract) => [contract.name, contract])) };
-}
 
 /** The sorted tool names of a composition, checked for duplicates without loading the server's tools. */
 function catalogNames(registry: ProviderRegistry, extra: readonly AnyToolContract[]): string[] {
@@ -125,22 +99,6 @@ function catalogNames(registry: ProviderRegistry, extra: readonly AnyToolContrac
   }
   return [...SERVER_TOOL_NAMES, ...names].sort();
 }
-
-/** Why `advertised` does not describe `contracts` in `profile`, or null when it does. */
-function staleness(advertised: AdvertisedCatalog, expected: readonly string[], profile: string): JsonObject | null {
-  const names = advertised.tools.map((tool) => tool.name);
-  if (advertised.profile === profile && names.join('\n') === expected.join('\n')) return null;
-  return {
-    reason: 'stale-advertised-catalog',
-    profile: advertised.profile,
-    expected_profile: profile,
-    missing: expected.filter((name) => !names.includes(name)),
-    unexpected: names.filter((name) => !expected.includes(name)),
-  };
-}
-
-const STALE_MESSAGE = "The precomputed advertised catalog does not match this server's catalog.";
-const STALE_REMEDIATION = 'Regenerate the advertised catalog from the current tool contracts, or omit it.';
 
 /** The shared runtime of `options` (built once per options object; settings read once). */
 export function runtimeOf(options: ReaServerOptions): Runtime {
@@ -165,10 +123,12 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
   const localLogger = options.logger ?? createStderrLogger({});
   const logger = forwarding(localLogger, forwarders);
   const precomputed = options.advertised;
-  let eager: ProviderRegistry | null = null;
+  let eagerToolCount: number | null = null;
   if (providers) {
-    eager = createProviderRegistry(providers);
-    const names = catalogNames(eager, options.tools ?? []);
+    // Checked now (duplicate names, a stale precomputed catalog); the call path builds its own registry.
+    const registry = createProviderRegistry(providers);
+    const names = catalogNames(registry, options.tools ?? []);
+    eagerToolCount = names.length;
     const stale = precomputed ? staleness(precomputed, names, profile) : null;
     if (stale) throw new ReaError('invalid_request', STALE_MESSAGE, { details: stale, remediation: STALE_REMEDIATION });
   } else if (precomputed && precomputed.profile !== profile) {
@@ -179,63 +139,29 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
   }
   let current: Catalog | null = null;
   let loading: Promise<Catalog> | null = null;
-  const loadCatalog = async (): Promise<Catalog> => {
-    if (eager) return (current = await catalogOf(eager, options.tools ?? []));
-    let catalog: Catalog;
-    try {
-      const composition = await load!();
-      catalog = await catalogOf(createProviderRegistry(composition.providers), composition.tools ?? []);
-    } catch (error) {
-      logger.error('the tool composition failed to load', { message: (error as Error).message });
-      throw new ReaError('internal', `The tool composition failed to load: ${(error as Error).message}`, {
-        details: { reason: 'composition-load-failed' },
-        remediation: 'Check the installation (reinstall the package), then restart the server.',
-      });
-    }
-    const names = catalog.contracts.map((contract) => contract.name);
-    const stale = precomputed ? staleness(precomputed, names, profile) : null;
-    if (stale) {
-      logger.error(STALE_MESSAGE, stale);
-      throw new ReaError('internal', STALE_MESSAGE, { details: stale, remediation: STALE_REMEDIATION });
-    }
-    current = catalog;
-    return catalog;
-  };
+  let calls: Promise<CallPath> | null = null;
   let advertised: Promise<AdvertisedCatalog> | null = precomputed ? Promise.resolve(precomputed) : null;
-  let serverVersion: string | null = null;
-  let sdkVersion: string | null = null;
   const runtime: Runtime = {
     options,
     config,
-    catalog: () => (loading ??= loadCatalog()),
+    calls: () => (calls ??= import('./calls.js').then((module) => module.callPath)),
+    catalog: () =>
+      (loading ??= runtime
+        .calls()
+        .then((path) => path.loadCatalog(runtime))
+        .then((catalog) => (current = catalog))),
     loaded: () => {
       if (current) return current;
       throw new ReaError('internal', 'The tool catalog was used before it loaded.', {
         details: { reason: 'catalog-not-loaded' },
       });
     },
-    knownToolCount: () =>
-      current?.contracts.length ??
-      precomputed?.tools.length ??
-      (eager ? SERVER_TOOL_NAMES.length + eager.tools().length + (options.tools?.length ?? 0) : null),
+    knownToolCount: () => current?.contracts.length ?? precomputed?.tools.length ?? eagerToolCount,
     logger,
     localLogger,
     forwarders,
     advertised: () =>
-      (advertised ??= runtime.catalog().then((catalog) => advertiseCatalog(catalog.contracts, profile))),
-    serverVersion: () =>
-      (serverVersion ??= readVersion(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json'))),
-    sdkVersion: () => {
-      if (sdkVersion === null) {
-        try {
-          const entry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server');
-          sdkVersion = readVersion(join(dirname(entry), '..', 'package.json'));
-        } catch {
-          sdkVersion = 'unknown';
-        }
-      }
-      return sdkVersion;
-    },
+      (advertised ??= runtime.catalog().then(async (catalog) => (await runtime.calls()).advertise(catalog, profile))),
   };
   runtimes.set(options, runtime);
   return runtime;

@@ -90,6 +90,8 @@ describe('@rea/server protocol version negotiation', () => {
       ],
       [1, 2, 3],
     );
+    expect(answers.get(1)).toHaveProperty('result');
+    expect(answers.get(3)).toHaveProperty('result');
     expect(answers.get(1).result.protocolVersion).toBe(older);
     expect(answers.get(2).error.code).toBe(-32601);
     const session = answers.get(3).result.structuredContent as Record<string, any>;

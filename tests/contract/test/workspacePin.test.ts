@@ -39,7 +39,7 @@ const PINNED = [
   { name: '@rea/provider-capstone', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/provider-kit', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/schema', private: false, exports: ['.', './package.json'], bin: {} },
-  { name: '@rea/server', private: false, exports: ['.', './package.json', './serve'], bin: {} },
+  { name: '@rea/server', private: false, exports: ['.', './calls', './package.json', './serve'], bin: {} },
   { name: '@rea/test-helpers', private: true, exports: ['.', './package.json'], bin: {} },
   { name: 'rea', private: false, exports: ['.', './package.json'], bin: { rea: './dist/bin.js' } },
 ];

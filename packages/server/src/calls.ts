@@ -1,0 +1,316 @@
+/**
+ * @rea/server/calls — every export of this module is public API.
+ *
+ * The call path of the server: everything a `tools/call` needs — the composition and the server's own
+ * tool contracts, each connection's session and ledger, execution, progress, output checks and response
+ * budgets. The server loads it on the first tool call, so that start-up, `initialize` and `tools/list`
+ * load none of it. It is an entry of its own so that a host which bundles the server's start-up path
+ * (transports, SDK) still loads this part, and through it @rea/evidence and @rea/provider-kit, from the
+ * installed packages that its providers share. Hosts do not call it directly.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CallToolRequest, Server, ServerContext } from '@modelcontextprotocol/server';
+import { ReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
+import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
+import { createProgressReporter, createProviderRegistry, executeTool, sortCatalog } from '@rea/provider-kit';
+import type { AnyToolContract, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
+import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
+import { advertiseCatalog } from './advertise.js';
+import { STALE_MESSAGE, STALE_REMEDIATION, staleness } from './catalogCheck.js';
+import { attachHost } from './host.js';
+import type { ServerHost, ServerIdentity, ToolAvailabilityEntry } from './host.js';
+import { forwarding } from './logger.js';
+import type { LogForwarder } from './logger.js';
+import { checkOutput, encodeFailure, encodeSuccess } from './respond.js';
+import type { ToolResult } from './respond.js';
+import type { Catalog, Runtime } from './runtime.js';
+import { ConnectionSession } from './session.js';
+
+/** MCP log levels of the server's own levels. */
+const LOG_LEVELS = { debug: 'debug', info: 'info', warn: 'warning', error: 'error' } as const;
+
+/** The tool calls of one connection. */
+export interface ConnectionCalls {
+  /** Answers one `tools/call` request. */
+  call(request: CallToolRequest, ctx: ServerContext): Promise<ToolResult>;
+  /** Ends the connection's session (owned work, provider, ledger); resolves with the records cleared. */
+  dispose(): Promise<number>;
+}
+
+/** What ./runtime.js and ./server.js take from this module once it has loaded. */
+export interface CallPath {
+  /** Loads the composition and builds the sorted catalog (once per runtime, memoized by the runtime). */
+  loadCatalog(runtime: Runtime): Promise<Catalog>;
+  /** Projects `catalog` in `profile` with @rea/schema (when no precomputed catalog was given). */
+  advertise(catalog: Catalog, profile: SchemaProfile): Promise<AdvertisedCatalog>;
+  /** The call handling of one connection. */
+  connection(runtime: Runtime, server: Server, transportKind: ServerIdentity['server']['transport']): ConnectionCalls;
+}
+
+function readVersion(packageJson: string): string {
+  try {
+    return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+let serverVersion: string | null = null;
+let sdkVersion: string | null = null;
+
+/** This package's version. */
+function serverVersionOf(): string {
+  return (serverVersion ??= readVersion(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json')));
+}
+
+/** The installed MCP SDK's version (the one this package depends on). */
+function sdkVersionOf(): string {
+  if (sdkVersion === null) {
+    try {
+      const entry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server');
+      sdkVersion = readVersion(join(dirname(entry), '..', 'package.json'));
+    } catch {
+      sdkVersion = 'unknown';
+    }
+  }
+  return sdkVersion;
+}
+
+/** The server's tools plus the composition's, sorted (the server's tool contracts load here, once). */
+async function catalogOf(registry: ProviderRegistry, extra: readonly AnyToolContract[]): Promise<Catalog> {
+  const { SERVER_TOOLS } = await import('./tools/index.js');
+  const contracts = sortCatalog([...SERVER_TOOLS, ...extra, ...registry.tools()]);
+  return { registry, contracts, byName: new Map(contracts.map((contract) => [contract.name, contract])) };
+}
+
+async function loadCatalog(runtime: Runtime): Promise<Catalog> {
+  const { options, logger, config } = runtime;
+  if (options.providers) return catalogOf(createProviderRegistry(options.providers), options.tools ?? []);
+  let catalog: Catalog;
+  try {
+    const composition = await options.load!();
+    catalog = await catalogOf(createProviderRegistry(composition.providers), composition.tools ?? []);
+  } catch (error) {
+    logger.error('the tool composition failed to load', { message: (error as Error).message });
+    throw new ReaError('internal', `The tool composition failed to load: ${(error as Error).message}`, {
+      details: { reason: 'composition-load-failed' },
+      remediation: 'Check the installation (reinstall the package), then restart the server.',
+    });
+  }
+  const names = catalog.contracts.map((contract) => contract.name);
+  const precomputed = options.advertised;
+  const stale = precomputed ? staleness(precomputed, names, config.mcpInputSchemaProfile) : null;
+  if (stale) {
+    logger.error(STALE_MESSAGE, stale);
+    throw new ReaError('internal', STALE_MESSAGE, { details: stale, remediation: STALE_REMEDIATION });
+  }
+  return catalog;
+}
+
+function clientFeaturesOf(server: Server): Set<ClientFeature> {
+  const features = new Set<ClientFeature>(['progress']);
+  const capabilities = server.getClientCapabilities() ?? {};
+  if (capabilities.elicitation) features.add('elicitation');
+  if (capabilities.sampling) features.add('sampling');
+  if (capabilities.roots) features.add('roots');
+  return features;
+}
+
+function connection(
+  runtime: Runtime,
+  server: Server,
+  transportKind: ServerIdentity['server']['transport'],
+): ConnectionCalls {
+  const { options, config } = runtime;
+  const session = new ConnectionSession(() => runtime.loaded().registry, config);
+  const calls = new WeakMap<ToolContext, AbortController>();
+
+  const host: ServerHost = {
+    session,
+    get registry() {
+      return runtime.loaded().registry;
+    },
+    config,
+    get contracts() {
+      return runtime.loaded().contracts;
+    },
+    advertised: runtime.advertised,
+    identity: () => {
+      const client = server.getClientVersion();
+      return {
+        package: { ...options.package },
+        server: {
+          name: '@rea/server',
+          version: serverVersionOf(),
+          path: options.serverPath === undefined ? (process.argv[1] ?? null) : options.serverPath,
+          transport: transportKind,
+        },
+        sdk: { name: '@modelcontextprotocol/server', version: sdkVersionOf() },
+        protocol: {
+          negotiated_version: server.getNegotiatedProtocolVersion() ?? null,
+          client: client ? { name: client.name, version: client.version } : null,
+        },
+      };
+    },
+    toolAvailability: () => {
+      const features = clientFeaturesOf(server);
+      const availabilityContext = { session: session.view(), platform: process.platform };
+      return runtime.loaded().contracts.map((contract): ToolAvailabilityEntry => {
+        let availability;
+        try {
+          availability = contract.availability(availabilityContext);
+        } catch (error) {
+          availability = {
+            available: false as const,
+            reason: `availability check failed: ${(error as Error).message}`,
+            remediation: 'Report this defect.',
+          };
+        }
+        const missing = contract.clientFeatures.required.filter((feature: ClientFeature) => !features.has(feature));
+        const available = availability.available && missing.length === 0;
+        return {
+          name: contract.name,
+          available,
+          reason: availability.available
+            ? missing.length > 0
+              ? `the client did not negotiate: ${missing.join(', ')}`
+              : null
+            : availability.reason,
+          remediation: availability.available
+            ? missing.length > 0
+              ? 'Use a client that supports the listed MCP features.'
+              : null
+            : availability.remediation,
+          client_features: {
+            required: [...contract.clientFeatures.required],
+            optional: [...contract.clientFeatures.optional],
+            missing,
+          },
+        };
+      });
+    },
+    viewProvider: () => ({ id: 'rea-views', name: 'REA analysis views', version: serverVersionOf() }),
+    currentCall: (context) => calls.get(context),
+  };
+
+  const retainDiagnostic =
+    (operation: string) =>
+    (diagnostic: Diagnostic): EvidenceRecord => {
+      const record = sealEvidence({
+        operation,
+        subject: null,
+        provider: host.viewProvider(),
+        analysis_profile: null,
+        parameters: {},
+        normalized_result: diagnostic as unknown as JsonObject,
+        raw_result: null,
+        confidence: 'observed',
+        limitations: [{ kind: 'failed-operation', message: 'The operation failed; this record holds its diagnostic.' }],
+        coverage: { status: 'partial', reasons: ['the operation failed'] },
+        locations: [],
+        evidence_links: [],
+      });
+      session.ledger.retain(record);
+      return record;
+    };
+
+  const call = (request: CallToolRequest, ctx: ServerContext): Promise<ToolResult> => {
+    const name = request.params.name;
+    const controller = new AbortController();
+    const upstream = ctx.mcpReq.signal;
+    const onAbort = (): void => controller.abort(upstream.reason);
+    if (upstream.aborted) onAbort();
+    else upstream.addEventListener('abort', onAbort, { once: true });
+    const token = request.params._meta?.progressToken;
+    // Without a token nothing is sent; after cancellation the token is dead, so nothing is sent either.
+    // Notifications of this call (progress, log entries) travel with the request, and every one is
+    // delivered before the result goes out: the terminal progress update precedes the result.
+    let delivered: Promise<unknown> = Promise.resolve();
+    const outbound = (sending: Promise<unknown>): Promise<void> => {
+      const settled = sending.then(
+        () => undefined,
+        () => undefined,
+      );
+      delivered = Promise.all([delivered, settled]);
+      return settled;
+    };
+    const progress = createProgressReporter({
+      phase: name,
+      send: (update) => {
+        if (token === undefined || controller.signal.aborted) return;
+        return outbound(
+          ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } }),
+        );
+      },
+    });
+    const callLogger = forwarding(
+      runtime.localLogger,
+      new Set<LogForwarder>([
+        (level, message, data) => {
+          if (!controller.signal.aborted)
+            void outbound(ctx.mcpReq.log(LOG_LEVELS[level], { message, ...(data ?? {}) }, 'rea'));
+        },
+      ]),
+    );
+    const run = async (): Promise<ToolResult> => {
+      try {
+        // The first call loads the composition (once); tools/list and initialize never need it.
+        const contract = (await runtime.catalog()).byName.get(name);
+        if (!contract) {
+          throw new ReaError('not_found', `No tool is named ${name}.`, {
+            details: { reason: 'unknown-tool', tool: name },
+            remediation: 'Call tools/list for the catalog.',
+          });
+        }
+        progress.report('started');
+        const context = attachHost(
+          {
+            session: session.view(),
+            platform: process.platform,
+            signal: controller.signal,
+            progress,
+            logger: callLogger,
+            ledger: session.ledger,
+            clientFeatures: clientFeaturesOf(server),
+          },
+          host,
+        );
+        calls.set(context, controller);
+        const outcome = await executeTool(contract, request.params.arguments ?? {}, context);
+        checkOutput(contract, outcome.kind === 'evidence' ? outcome.record : outcome.value);
+        throwIfAborted(controller.signal, 'publication');
+        // Recorded only now: a cancelled or invalid call leaves the ledger untouched.
+        if (outcome.kind === 'evidence') session.ledger.retain(outcome.record);
+        const result = encodeSuccess(name, outcome, config.mcpMaxResponseBytes);
+        progress.finish('completed', 'done');
+        await delivered;
+        return result;
+      } catch (error) {
+        // Cancelled by the client: its request is gone, so nothing is answered. Cancelled by the server
+        // (close_binary draining owned work, connection end): answered as `cancelled`.
+        if (upstream.aborted) throw error;
+        const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
+        progress.finish('failed', 'done');
+        await delivered;
+        return result;
+      } finally {
+        upstream.removeEventListener('abort', onAbort);
+      }
+    };
+    const done = run();
+    session.track(controller, done);
+    return done;
+  };
+
+  return { call, dispose: () => session.dispose() };
+}
+
+/** The call path, as ./runtime.js loads it. */
+export const callPath: CallPath = {
+  loadCatalog,
+  advertise: (catalog, profile) => advertiseCatalog(catalog.contracts, profile),
+  connection,
+};
