@@ -29,11 +29,18 @@ export interface ExportBundleResult {
 
 const BLOCK = 1 << 20;
 
-/** Packs canonical JSON chunks into 1 MiB buffers, so one record's text is written in few calls. */
+/**
+ * Packs canonical JSON chunks into 1 MiB buffers, so one record's text is written in few calls. Blocks
+ * come back through {@link BlockPacker.recycle} once written: fresh memory for every block would cost
+ * a page fault per 4 KiB of the bundle.
+ */
 class BlockPacker {
   readonly blocks: Buffer[] = [];
-  private current = Buffer.allocUnsafe(BLOCK);
+  private current: Buffer = Buffer.allocUnsafe(BLOCK);
   private used = 0;
+  /** Whole blocks handed out by take() and not recycled yet. */
+  private readonly lent: Buffer[] = [];
+  private readonly free: Buffer[] = [];
 
   /** Copies `bytes` (a view the canonical writer reuses) into the current block. */
   addBytes(bytes: Uint8Array): void {
@@ -63,13 +70,19 @@ class BlockPacker {
   seal(): void {
     if (this.used === 0) return;
     this.blocks.push(this.current.subarray(0, this.used));
-    this.current = Buffer.allocUnsafe(BLOCK);
+    this.lent.push(this.current);
+    this.current = this.free.pop() ?? Buffer.allocUnsafe(BLOCK);
     this.used = 0;
   }
 
   take(): Buffer[] {
     this.seal();
     return this.blocks.splice(0);
+  }
+
+  /** Takes back every block handed out by take(); their contents must no longer be needed. */
+  recycle(): void {
+    this.free.push(...this.lent.splice(0));
   }
 }
 
@@ -154,6 +167,7 @@ export async function exportBundle(
       byteSize += block.length;
     }
     await writeAll(handle, blocks, signal);
+    packer.recycle();
   };
   try {
     packer.add(BUNDLE_HEAD);
