@@ -1,6 +1,7 @@
 // Builds every package that has a tsconfig.build.json, dependencies first, into its dist/.
 // A package needs nothing but that file (and an exports map pointing into dist/) to take part.
 import { rmSync, existsSync, chmodSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { topologicalOrder } from './workspace.mjs';
 import { runTsc } from './tsc.mjs';
@@ -15,6 +16,14 @@ for (const pkg of topologicalOrder()) {
   if (status !== 0) {
     console.error(`build failed: ${pkg.manifest.name}`);
     process.exit(status);
+  }
+  // A package may finish its dist/ with scripts/postbuild.mjs (run with the package as working directory).
+  if (existsSync(join(pkg.dir, 'scripts', 'postbuild.mjs'))) {
+    const post = spawnSync(process.execPath, [join('scripts', 'postbuild.mjs')], { cwd: pkg.dir, stdio: 'inherit' });
+    if (post.status !== 0) {
+      console.error(`postbuild failed: ${pkg.manifest.name}`);
+      process.exit(post.status ?? 1);
+    }
   }
   // Make declared bins executable.
   const bin = pkg.manifest.bin;

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import type { CliHost, LaunchCommand, ServeRequest } from '@rea/cli';
+import { readConfig } from '@rea/provider-kit';
 import type { AnyToolContract, Provider } from '@rea/provider-kit';
-import { createCompositionTools, createDefaultProviders, createDefaultTools } from './defaults.js';
 import { readPackageInfo } from './version.js';
 
 /**
@@ -34,24 +34,30 @@ export function createReaHost(options: { script?: string | undefined; execPath?:
   const pkg = readPackageInfo();
   let providers: Promise<Provider[]> | null = null;
   let tools: Promise<AnyToolContract[]> | null = null;
-  const loadProviders = (): Promise<Provider[]> => (providers ??= createDefaultProviders());
+  // The default composition (providers, tool contracts) loads only when a command needs it.
+  const defaults = () => import('./defaults.js');
+  const loadProviders = (): Promise<Provider[]> =>
+    (providers ??= defaults().then((module) => module.createDefaultProviders()));
   const script = 'script' in options ? options.script : process.argv[1];
   return {
     package: pkg,
-    loadTools: () => (tools ??= loadProviders().then((list) => createDefaultTools(list))),
+    loadTools: () =>
+      (tools ??= Promise.all([loadProviders(), defaults()]).then(([list, module]) => module.createDefaultTools(list))),
     loadProviders,
     async serve(request: ServeRequest): Promise<void> {
       // Only the server core loads at start: initialize and tools/list are answered from the
       // precomputed advertised catalog; providers and tool contracts load on the first tool call.
-      const [server, { readConfig }, { loadAdvertisedCatalog }] = await Promise.all([
+      const [server, { loadAdvertisedCatalog }] = await Promise.all([
         import('@rea/server/serve'),
-        import('@rea/provider-kit'),
         import('./generated/advertisedCatalog.js'),
       ]);
       const config = readConfig(process.env);
       const serverOptions = {
         load: async () => {
-          const [list, composition] = await Promise.all([loadProviders(), createCompositionTools()]);
+          const [list, composition] = await Promise.all([
+            loadProviders(),
+            defaults().then((module) => module.createCompositionTools()),
+          ]);
           return { providers: list, tools: composition };
         },
         advertised: await loadAdvertisedCatalog(config.mcpInputSchemaProfile),

@@ -1,0 +1,78 @@
+// Runs after `tsc` has built dist/ (tools/build.mjs calls it): bundles the stdio fast path of `rea mcp`.
+//
+// MCP clients start `rea mcp` for every session, so its start-up is part of the interface. Loaded as
+// separate modules, the path to a first `tools/list` reads, resolves and compiles a few hundred files
+// (the MCP SDK, zod and its locales, the server's start-up core); bundled, it is one file. The bundle
+// replaces dist/mcpStdio.js (what dist/bin.js imports for the fast path) and contains only start-up code:
+//   - the MCP SDK and zod, and the start-up core of @rea/server (transports, initialize, tools/list);
+//   - the few pure helpers it uses from @rea/evidence and @rea/provider-kit (settings, error type);
+// while everything a tool call needs stays in the installed packages and loads on the first call:
+//   - `@rea/server/calls` (sessions, ledgers, tool execution, and through it @rea/evidence and
+//     @rea/provider-kit — the same module instances the providers use);
+//   - ./defaults.js (the providers and composition tools), ./generated/* (the precomputed catalogs),
+//     and @rea/cli (exit statuses on a failed start).
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const entry = join(dist, 'mcpStdio.js');
+const serverDist = dirname(fileURLToPath(import.meta.resolve('@rea/server/serve')));
+
+/** Keeps the lazily loaded parts out of the bundle, loaded from where they are installed. */
+const boundaries = {
+  name: 'rea-stdio-boundaries',
+  setup(esbuild) {
+    // The server's call path: loaded through its package entry, never bundled.
+    esbuild.onResolve({ filter: /^\.\/calls\.js$/ }, (args) =>
+      args.importer.startsWith(serverDist) ? { path: '@rea/server/calls', external: true } : undefined,
+    );
+    // This package's own lazily loaded modules stay files beside the bundle (it lives in dist/ too).
+    esbuild.onResolve({ filter: /^\.\/(defaults|generated\/.*)\.js$/ }, (args) =>
+      args.importer.startsWith(dist) ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
+
+const BANNER =
+  "import { createRequire as __reaCreateRequire } from 'node:module';\nconst require = __reaCreateRequire(import.meta.url);";
+if (readFileSync(entry, 'utf8').startsWith(BANNER)) {
+  console.error('rea: dist/mcpStdio.js is bundled already (rebuild with tsc first to bundle again)');
+  process.exit(0);
+}
+
+const result = await build({
+  entryPoints: [entry],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  write: false,
+  outfile: entry,
+  external: ['@rea/cli'],
+  plugins: [boundaries],
+  // The workspace's tsconfig maps packages to their TypeScript sources; bundle the built files instead.
+  tsconfigRaw: {},
+  // CommonJS dependencies in the bundle may require() Node built-ins.
+  banner: { js: BANNER },
+  // Smaller source parses faster; names are kept (error and class names stay as written).
+  minify: true,
+  keepNames: true,
+  legalComments: 'eof',
+  metafile: true,
+  logLevel: 'warning',
+});
+
+const inputs = Object.keys(result.metafile.inputs);
+const forbidden = inputs.filter((file) =>
+  /packages\/(server\/(dist|src)\/(calls|session|tools\/index)|providers\/)|\.ts$/.test(file),
+);
+if (forbidden.length > 0) throw new Error(`the stdio bundle must not contain the call path: ${forbidden.join(', ')}`);
+const [output] = result.outputFiles;
+writeFileSync(entry, output.contents);
+// The source map of the unbundled module no longer describes the file.
+rmSync(`${entry}.map`, { force: true });
+const size = (output.contents.length / 1024).toFixed(0);
+console.error(`rea: bundled the stdio fast path (${inputs.length} modules, ${size} KiB) into ${relative(root, entry)}`);
