@@ -2,11 +2,14 @@
 // built `rea` package over stdio) against @playwright/mcp measured the same way in the same run
 // (interleaved, raw JSON-RPC lines, no client library on either side). Also prints the tools/list
 // response size, REA's peak RSS (VmHWM) over the run, and for REA the latency of the first tools/call
-// after the list (`binary_session`, which loads the providers and tool contracts on first need).
+// after the list (`binary_session`, which loads the providers and tool contracts on first need), and the
+// CPU time (user + system) each server used up to its complete tools/list, steadier than wall time on a
+// shared machine.
 //
 //   node tools/build.mjs && node bench/server/run.mjs [runs]
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +23,16 @@ const servers = [
   { name: 'rea mcp', command: process.execPath, args: [reaBin, 'mcp'], firstCall: 'binary_session' },
   { name: '@playwright/mcp', command: process.execPath, args: [playwrightBin, '--headless', '--isolated'] },
 ];
+
+/** CPU time (user + system) the process has used so far, in ms (clock ticks of 10 ms). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
 
 function peakRss(pid) {
   try {
@@ -71,6 +84,7 @@ function measure(server) {
             bytes: Buffer.byteLength(line),
             tools: message.result.tools.length,
             listRss: peakRss(child.pid),
+            cpuMs: cpuMs(child.pid),
           };
           if (!server.firstCall) return finish(listed);
           callStarted = performance.now();
@@ -123,6 +137,7 @@ const summary = servers.map((server) => {
   return {
     server: server.name,
     median_ms: Math.round(median(list.map((s) => s.ms))),
+    cpu_ms: median(list.map((s) => s.cpuMs ?? 0)),
     first_call_ms: server.firstCall ? Math.round(median(list.map((s) => s.firstCallMs))) : null,
     tools: list[0].tools,
     tools_list_bytes: list[0].bytes,
@@ -134,12 +149,18 @@ const [rea, playwright] = summary;
 console.log(`spawn → initialize → tools/list, median of ${runs} cold starts each (interleaved)`);
 for (const row of summary) {
   console.log(
-    `  ${row.server.padEnd(18)} ${String(row.median_ms).padStart(6)} ms  ${String(row.tools).padStart(3)} tools  ` +
+    `  ${row.server.padEnd(18)} ${String(row.median_ms).padStart(6)} ms (CPU ${row.cpu_ms} ms)  ${String(row.tools).padStart(3)} tools  ` +
       `tools/list ${row.tools_list_bytes} bytes (${Math.round(row.tools_list_bytes / row.tools)} per tool)  peak RSS ${mib(row.peak_rss)}`,
   );
 }
 console.log(
-  `  ratio rea / playwright: ${(rea.median_ms / playwright.median_ms).toFixed(2)}× (target ≤ 0.6×, and < 500 ms)`,
+  `  ratio rea / playwright: ${(rea.median_ms / playwright.median_ms).toFixed(2)}× wall (target ≤ 0.6×, and < 500 ms), ` +
+    `${(rea.cpu_ms / playwright.cpu_ms).toFixed(2)}× CPU time to the list`,
+);
+console.log(
+  `  load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`,
 );
 console.log(
   `  rea peak RSS ${mib(rea.list_rss)} at tools/list, ${mib(rea.peak_rss)} after the first call (target < 120 MiB)`,
