@@ -150,11 +150,20 @@ export class ByteReader {
 /** The NUL-terminated string at absolute `offset` of a region, stopping at absolute `limit`. */
 export function cstringIn(region: Region, offset: number, limit: number): string {
   const start = offset - region.base;
-  const end = limit - region.base;
+  const bytes = region.bytes;
+  const end = Math.min(limit - region.base, bytes.length);
   if (start < 0 || start >= end) return '';
-  let stop = region.buffer.indexOf(0, start);
-  if (stop < 0 || stop > end) stop = end;
-  return region.buffer.toString('utf8', start, stop);
+  // A plain loop: for the short names of symbol tables (tens of thousands per library) it costs far
+  // less than a Buffer#indexOf call each, and it notes whether the name is ASCII on the way.
+  let stop = start;
+  let high = 0;
+  while (stop < end) {
+    const byte = bytes[stop]!;
+    if (byte === 0) break;
+    high |= byte;
+    stop += 1;
+  }
+  return region.buffer.toString(high < 0x80 ? 'latin1' : 'utf8', start, stop);
 }
 
 /** Throws `value-out-of-range` unless `value` is a safe non-negative integer. */
