@@ -62,20 +62,13 @@ function writeString(w: Writer, text: string, pos: number): number {
   return pos + 1;
 }
 
-// Writes one member head. Heads are stored as 32-bit words and written whole, so up to three bytes
-// past the head are overwritten; they lie beyond the position returned, in the buffer's spare room.
-function writeHead(w: Writer, words: Uint32Array, length: number, key: string, first: boolean, pos: number): number {
-  if (pos > CHUNK) pos = flush(w, pos);
-  if (length > SEGMENT) {
-    const buf = w.buf;
-    if (!first) buf[pos++] = 0x2c;
-    pos = writeString(w, key, pos);
-    buf[pos] = 0x3a;
-    return pos + 1;
-  }
-  const view = w.view;
-  for (let j = 0; j < words.length; j += 1) view.setUint32(pos + 4 * j, words[j]!, true);
-  return pos + length;
+// A member head longer than a segment (a key of thousands of characters) is written like a string.
+function writeLongHead(w: Writer, key: string, first: boolean, pos: number): number {
+  const buf = w.buf;
+  if (!first) buf[pos++] = 0x2c;
+  pos = writeString(w, key, pos);
+  buf[pos] = 0x3a;
+  return pos + 1;
 }
 
 function notPlain(node: object): Refusal {
@@ -145,6 +138,7 @@ function write(w: Writer, node: unknown, pos: number, depth: number): number {
     const proto: unknown = Object.getPrototypeOf(node);
     if (proto !== Object.prototype && proto !== null) throw notPlain(node);
     const { keys, headWords, headLengths } = w.shapes.membersOf(node);
+    const view = w.view;
     const size = keys.length;
     buf[pos++] = 0x7b;
     try {
@@ -152,7 +146,17 @@ function write(w: Writer, node: unknown, pos: number, depth: number): number {
         const key = keys[i]!;
         const item = (node as Record<string, unknown>)[key];
         if (item === undefined) throw new Refusal('undefined');
-        pos = writeHead(w, headWords[i]!, headLengths[i]!, key, i === 0, pos);
+        // The member head, `"key":` or `,"key":`, stored as 32-bit words and written whole: up to
+        // three bytes past it are overwritten, beyond the position kept, in the buffer's spare room.
+        if (pos > CHUNK) pos = flush(w, pos);
+        const length = headLengths[i]!;
+        if (length <= SEGMENT) {
+          const words = headWords[i]!;
+          for (let j = 0; j < words.length; j += 1) view.setUint32(pos + 4 * j, words[j]!, true);
+          pos += length;
+        } else {
+          pos = writeLongHead(w, key, i === 0, pos);
+        }
         pos = write(w, item, pos, depth + 1);
       }
     } catch (error) {
