@@ -58,7 +58,8 @@ export class LazyFile implements ByteSource {
   }
 
   private read(position: number, length: number): Buffer {
-    const out = Buffer.alloc(Math.max(0, length));
+    // Not zero-filled up front: every byte is read, or zeroed below when the file comes up short.
+    const out = Buffer.allocUnsafe(Math.max(0, length));
     const reopened = this.fd === null;
     const fd = this.fd ?? openSync(this.path, 'r');
     try {
@@ -68,6 +69,7 @@ export class LazyFile implements ByteSource {
         if (n === 0) break; // the file shrank: the rest reads as zeros
         done += n;
       }
+      out.fill(0, done);
     } finally {
       if (reopened) closeSync(fd);
     }
