@@ -203,7 +203,7 @@ export function writeCanonicalBytes(value: unknown, sink: CanonicalByteSink): vo
   const w = spare ?? new Writer();
   spare = undefined;
   w.sink = sink;
-  w.shapes.reset();
+  w.shapes.begin();
   try {
     flush(w, write(w, value, 0, 0));
   } catch (error) {
@@ -213,7 +213,6 @@ export function writeCanonicalBytes(value: unknown, sink: CanonicalByteSink): vo
     throw error;
   } finally {
     w.sink = IGNORE;
-    w.shapes.reset();
     w.deep.clear();
     spare = w;
   }

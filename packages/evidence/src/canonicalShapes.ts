@@ -1,7 +1,8 @@
 // Canonical members per object shape, for the canonical writer. Large values repeat a few shapes (the
-// rows of a table), so an object's keys are compared, in a `for…in` walk that allocates nothing, with
-// the shape last seen that began with the same key; only a new shape pays for `Object.keys`, sorting
-// and encoding its member heads.
+// rows of a table), and small values repeat the shapes of earlier ones (diagnostics, summaries), so an
+// object's keys are compared, in a `for…in` walk that allocates nothing, with the shape last seen that
+// began with the same key; only a new shape pays for `Object.keys`, sorting and encoding its member
+// heads. Shapes are kept from one serialization to the next, within bounds.
 import { Refusal } from './canonicalEncode.js';
 
 /** The members of one object shape, in canonical order. */
@@ -33,6 +34,8 @@ function wordsOf(bytes: Buffer): Uint32Array {
 const SHAPES_PER_KEY = 8;
 /** Distinct first keys remembered; past this the cache starts over, so its memory stays bounded. */
 const FIRST_KEYS = 4096;
+/** Bytes of member heads remembered; past this the cache starts over (a few very long keys). */
+const HEAD_BYTES = 1 << 20;
 
 function sameOrder(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
@@ -64,6 +67,7 @@ export class ShapeCache {
   // `for…in` also walks inherited enumerable keys; if anything made Object.prototype enumerable, the
   // cache is bypassed and every object gets its own keys.
   private bypass = false;
+  private headBytes = 0;
 
   /** The canonical members of `node`, a plain object. Refuses a key holding a lone surrogate. */
   membersOf(node: object): Shape {
@@ -75,7 +79,7 @@ export class ShapeCache {
         shape = this.shapes.get(key)?.[0];
         if (shape === undefined) break;
       }
-      if (shape!.order[count] !== key) {
+      if (count >= shape!.order.length || shape!.order[count] !== key) {
         shape = undefined;
         break;
       }
@@ -90,12 +94,17 @@ export class ShapeCache {
     if (order.length === 0) return EMPTY;
     let candidates = this.shapes.get(order[0]!);
     if (candidates === undefined) {
-      if (this.shapes.size >= FIRST_KEYS) this.shapes.clear();
+      if (this.shapes.size >= FIRST_KEYS) this.forget();
       this.shapes.set(order[0]!, (candidates = []));
     }
     let index = candidates.findIndex((shape) => sameOrder(shape.order, order));
     if (index === -1) {
       const fresh = shapeOf(order);
+      for (const length of fresh.headLengths) this.headBytes += length;
+      if (this.headBytes > HEAD_BYTES) {
+        this.forget();
+        this.shapes.set(order[0]!, (candidates = []));
+      }
       if (candidates.length >= SHAPES_PER_KEY) candidates.pop();
       candidates.push(fresh);
       index = candidates.length - 1;
@@ -108,11 +117,16 @@ export class ShapeCache {
     return shape;
   }
 
-  /** Forgets every shape, before a serialization. */
-  reset(): void {
-    this.shapes.clear();
+  /** Prepares a serialization: the cache is bypassed while Object.prototype has enumerable keys. */
+  begin(): void {
     let inherited = false;
     for (const _ in Object.prototype) inherited = true;
     this.bypass = inherited;
+  }
+
+  /** Forgets every shape. */
+  forget(): void {
+    this.shapes.clear();
+    this.headBytes = 0;
   }
 }

@@ -226,4 +226,22 @@ describe('writeCanonicalBytes', () => {
       { numRuns: 300 },
     );
   });
+
+  it('should stay exact across calls while its remembered shapes are evicted', () => {
+    // Over 4,096 distinct first keys and over 1 MiB of member heads make the shape memory start over.
+    for (let i = 0; i < 5000; i += 1) {
+      const value = { [`k${i}`]: i, a: [i], [`z${i % 3}`]: null };
+      expect(canonicalJson(value)).toBe(reference(value));
+    }
+    const long = (n: number): string => `${String(n)}${'é'.repeat(200_000)}`;
+    for (let i = 0; i < 4; i += 1) {
+      const value = { [long(i)]: i, [long(i + 1)]: [long(i)], b: { [long(i)]: true } };
+      expect(bytesOf(value).equals(Buffer.from(reference(value), 'utf8'))).toBe(true);
+    }
+    const rows = [
+      { b: 1, a: 2 },
+      { a: 3, b: 4 },
+    ];
+    expect(canonicalJson(rows)).toBe('[{"a":2,"b":1},{"a":3,"b":4}]');
+  });
 });
