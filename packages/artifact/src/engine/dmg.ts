@@ -41,7 +41,7 @@ export function assertDmgCapable(platform: NodeJS.Platform, options: DmgOptions 
   if (platform !== 'darwin' && options?.hdiutil === undefined) throw dmgUnavailable(platform);
 }
 
-/** Runs one hdiutil command as an owned process under a deadline; resolves true when it exits 0. */
+/** Runs one hdiutil command as an owned process under a deadline: ok when it exits 0, else its message. */
 async function hdiutil(
   supervisor: ProcessSupervisor,
   executable: string,
