@@ -13,6 +13,7 @@ async function outcome(name: string, input: object, context = contextFor(scripte
   if (result.kind !== 'evidence') throw new Error('expected evidence');
   return result.record as {
     normalized_result: Record<string, unknown>;
+    parameters: Record<string, unknown>;
     limitations: Array<{ kind: string; scope?: string }>;
     coverage: { status: string };
   };
@@ -83,6 +84,54 @@ describe('native tools on a scripted stand-in port', () => {
         capability,
       });
     }
+  });
+
+  it('page listings through offset and limit, partial with next_offset until the last page', async () => {
+    const first = await outcome('list_procedures', { limit: 2 });
+    expect(first.normalized_result).toEqual({
+      items: [expect.objectContaining({ name: 'main' }), expect.objectContaining({ name: 'work' })],
+      total: 3,
+      offset: 0,
+      next_offset: 2,
+    });
+    expect(first.coverage).toEqual({ status: 'partial', reasons: [expect.any(String)], next_offset: 2 });
+    const last = await outcome('list_procedures', { offset: 2, limit: 2 });
+    expect(last.normalized_result).toMatchObject({ items: [{ name: 'leaf' }], total: 3, offset: 2, next_offset: null });
+    expect(last.coverage).toEqual({ status: 'complete', reasons: [], next_offset: null });
+  });
+
+  it('pass a query through to the port, case-insensitively, and record the parsed input', async () => {
+    const found = await outcome('search_procedures', { query: 'OR' });
+    expect(found.normalized_result).toMatchObject({ items: [{ name: 'work' }], total: 1, next_offset: null });
+    expect(found.parameters).toEqual({ query: 'OR', offset: 0, limit: 100 });
+    const names = await outcome('list_names', { query: 'ea' });
+    expect(names.normalized_result).toMatchObject({ items: [{ name: 'leaf', address: '0x1020' }], total: 1 });
+    const all = await outcome('list_names', {});
+    expect(all.normalized_result).toMatchObject({ total: 3, offset: 0, next_offset: null });
+    expect(all.parameters).toEqual({ offset: 0, limit: 100 });
+  });
+
+  it('list_segments pages the segment map the port returns whole', async () => {
+    const port = scriptedPort(ALL);
+    const segment = (name: string, start: number) => ({
+      name,
+      start: `0x${start.toString(16)}`,
+      end: `0x${(start + 0x100).toString(16)}`,
+      size: 0x100,
+      file_offset: null,
+      readable: true,
+      writable: false,
+      executable: name === '.text',
+    });
+    port.segments = async () => [segment('.text', 0x1000), segment('.rodata', 0x2000), segment('.data', 0x3000)];
+    const page = await outcome('list_segments', { offset: 1, limit: 1 }, contextFor(port));
+    expect(page.normalized_result).toEqual({
+      items: [segment('.rodata', 0x2000)],
+      total: 3,
+      offset: 1,
+      next_offset: 2,
+    });
+    expect(page.coverage).toMatchObject({ status: 'partial', next_offset: 2 });
   });
 
   it('analyze_function lists facets the provider lacks as unavailable, with limitations', async () => {

@@ -1,8 +1,9 @@
 import { throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
-import { DocumentSchema, ProcedureSummarySchema, SegmentSchema, pageSchema, pagingInput } from '../schemas.js';
+import { DocumentSchema, ProcedureSummarySchema, SegmentSchema } from '../schemas.js';
 import type { NativeSegment, ProcedureSummary } from '../port.js';
-import { defineTool, nativeBase, observe, pageCoverage, pageResult, portOf, requireCapability, z } from './common.js';
+import { defineTool, nativeBase, observe, portOf, requireCapability, z } from './common.js';
+import { pagedPortTool } from './portTool.js';
 
 const OverviewSchema = z.strictObject({
   document: DocumentSchema,
@@ -75,22 +76,18 @@ export const binaryOverview = defineTool({
 });
 
 /** list_segments: the mapped segments and sections with their permissions. */
-export const listSegments = defineTool({
-  ...nativeBase,
+export const listSegments = pagedPortTool({
   name: 'list_segments',
   title: 'List segments',
   description:
     'Lists the memory segments and sections of the open native binary with address ranges, file offsets and read/write/execute permissions. Use it to see where code and data live.',
-  input: z.strictObject({ ...pagingInput }),
-  result: pageSchema(SegmentSchema),
+  capability: 'segments',
+  item: SegmentSchema,
   examples: [{ input: {} }, { input: { offset: 0, limit: 10 } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'segments');
-    const all = await port.segments(context.signal);
-    const items = all.slice(input.offset, input.offset + input.limit);
-    const end = input.offset + items.length;
-    const page = { items, total: all.length, next_offset: end < all.length ? end : null };
-    return observe(context, input, { result: pageResult(page, input.offset), coverage: pageCoverage(page) });
+  fetch: async (port, { offset, limit }, signal) => {
+    const all = await port.segments(signal);
+    const items = all.slice(offset, offset + limit);
+    const end = offset + items.length;
+    return { items, total: all.length, next_offset: end < all.length ? end : null };
   },
 });

@@ -1,63 +1,42 @@
 import { ReaError } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
-import {
-  ProcedureInfoSchema,
-  ProcedureSelectorSchema,
-  ProcedureSummarySchema,
-  pageSchema,
-  pagingInput,
-} from '../schemas.js';
+import { ProcedureInfoSchema, ProcedureSelectorSchema, ProcedureSummarySchema } from '../schemas.js';
 import {
   at,
   checkedAddress,
   defineTool,
   nativeBase,
   observe,
-  pageCoverage,
-  pageResult,
   portOf,
   requireCapability,
   resolveProcedure,
   z,
 } from './common.js';
+import { pagedPortTool } from './portTool.js';
 
 /** list_procedures: every procedure, in address order, offset-paginated. */
-export const listProcedures = defineTool({
-  ...nativeBase,
+export const listProcedures = pagedPortTool({
   name: 'list_procedures',
   title: 'List procedures',
   description:
     'Lists the procedures (functions and import stubs) the engine found in the open native binary, in address order, a page at a time. Returns address, name, size, kind and how each was found; follow next_offset for more.',
-  input: z.strictObject({ ...pagingInput }),
-  result: pageSchema(ProcedureSummarySchema),
+  capability: 'procedures',
+  item: ProcedureSummarySchema,
   examples: [{ input: {} }, { input: { offset: 100, limit: 50 } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'procedures');
-    const page = await port.procedures({ offset: input.offset, limit: input.limit }, context.signal);
-    return observe(context, input, { result: pageResult(page, input.offset), coverage: pageCoverage(page) });
-  },
+  fetch: (port, input, signal) => port.procedures({ offset: input.offset, limit: input.limit }, signal),
 });
 
 /** search_procedures: procedures whose name contains a substring. */
-export const searchProcedures = defineTool({
-  ...nativeBase,
+export const searchProcedures = pagedPortTool({
   name: 'search_procedures',
   title: 'Search procedures',
   description:
     'Finds procedures whose name contains the query (case-insensitive), in address order, a page at a time. Use it to locate a function by part of its name.',
-  input: z.strictObject({
-    query: z.string().min(1).describe('Substring to look for in procedure names (case-insensitive).'),
-    ...pagingInput,
-  }),
-  result: pageSchema(ProcedureSummarySchema),
+  capability: 'procedures',
+  item: ProcedureSummarySchema,
+  input: { query: z.string().min(1).describe('Substring to look for in procedure names (case-insensitive).') },
   examples: [{ input: { query: 'main' } }, { input: { query: 'crypt', limit: 20 } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'procedures');
-    const page = await port.procedures(input, context.signal);
-    return observe(context, input, { result: pageResult(page, input.offset), coverage: pageCoverage(page) });
-  },
+  fetch: (port, input, signal) => port.procedures(input, signal),
 });
 
 /** procedure_address: the entry address of a named procedure. */

@@ -1,0 +1,88 @@
+import type { EvidenceToolDefinition, Observation, ToolContext, ToolContract, ToolExample } from '@rea/provider-kit';
+import { pageSchema, pagingInput } from '../schemas.js';
+import type { NativeCapability, NativePort, Page } from '../port.js';
+import { defineTool, nativeBase, observe, pageCoverage, pageResult, portOf, requireCapability, z } from './common.js';
+
+/** What a {@link portTool} declares: a native tool's contract, the capability it needs, and its body. */
+export interface PortToolDefinition<I extends z.ZodType, R extends z.ZodType> extends Omit<
+  EvidenceToolDefinition<I, R>,
+  'run' | 'effects' | 'availability' | 'produces'
+> {
+  /** The port capability the tool reads; without it the call fails with `capability_unavailable`. */
+  capability: NativeCapability;
+  /** The body, given the bound port once it is known to declare `capability`. */
+  run: (input: z.output<I>, port: NativePort, context: ToolContext) => Promise<Observation<z.input<R>>>;
+}
+
+/**
+ * Declares a native read tool gated on one port capability: the shared native effects and
+ * availability, then at call time the bound port (`target_unavailable` without one) checked for
+ * `capability` (`capability_unavailable` without it) before `run` sees it.
+ */
+export function portTool<I extends z.ZodType, R extends z.ZodType>(
+  definition: PortToolDefinition<I, R>,
+): ToolContract<I, R> {
+  const { capability, run, ...contract } = definition;
+  return defineTool({
+    ...nativeBase,
+    ...contract,
+    run: async (input, context) => {
+      const port = portOf(context);
+      requireCapability(context, port, capability);
+      return run(input, port, context);
+    },
+  });
+}
+
+/** The input shape of a paged tool: its own properties first, then `offset` and `limit`. */
+export type PagedShape<E extends z.ZodRawShape> = E & typeof pagingInput;
+
+/** The schema of a paged tool's input. */
+export type PagedInput<E extends z.ZodRawShape> = z.ZodObject<PagedShape<E>, z.core.$strict>;
+
+/** The schema of a paged tool's result: one page of `T` rows. */
+export type PagedResult<T extends z.ZodType> = ReturnType<typeof pageSchema<T>>;
+
+/** What a {@link pagedPortTool} declares: only what differs between one paged listing and the next. */
+export interface PagedPortToolDefinition<T extends z.ZodType, E extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  /** The port capability the listing reads. */
+  capability: NativeCapability;
+  /** Schema of one row; the result is `pageSchema(item)`. */
+  item: T;
+  /** Input properties besides the paging ones (`offset`, `limit`), which follow them. */
+  input?: E;
+  examples: ReadonlyArray<ToolExample<z.input<PagedInput<NoInfer<E>>>>>;
+  /** Reads one page from the port for the parsed input. */
+  fetch: (
+    port: NativePort,
+    input: z.output<PagedInput<NoInfer<E>>>,
+    signal: AbortSignal,
+  ) => Promise<Page<z.input<NoInfer<T>>>>;
+}
+
+/**
+ * Declares a capability-gated, offset-paginated native listing: input `{ ...input, offset, limit }`,
+ * result `pageSchema(item)`, one page from `fetch`, recorded with its offset and with coverage
+ * partial (carrying `next_offset`) while rows remain.
+ */
+export function pagedPortTool<T extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(
+  definition: PagedPortToolDefinition<T, E>,
+): ToolContract<PagedInput<E>, PagedResult<T>> {
+  const { capability, item, input: own, fetch, ...contract } = definition;
+  const shape = { ...own, ...pagingInput } as PagedShape<E>;
+  return portTool<PagedInput<E>, PagedResult<T>>({
+    ...contract,
+    capability,
+    input: z.strictObject(shape),
+    result: pageSchema(item),
+    run: async (input, port, context) => {
+      const page = await fetch(port, input, context.signal);
+      // The parsed input always holds the paging fields; TypeScript cannot see them through the generic shape.
+      const { offset } = input as z.output<z.ZodObject<typeof pagingInput>>;
+      return observe(context, input, { result: pageResult(page, offset), coverage: pageCoverage(page) });
+    },
+  });
+}
