@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import canonicalize from 'canonicalize';
-import { canonicalSha256, exportBundle, sealEvidence } from '@rea/evidence';
+import { canonicalSha256, exportBundle, sealEvidence, writeCanonicalBytes } from '@rea/evidence';
 
 const MB = 1e6;
 const MiB = 1024 * 1024;
@@ -122,6 +122,7 @@ function hashBench() {
     reference: () => createHash('sha256').update(canonicalize(record)).digest('hex'),
     plain: () => createHash('sha256').update(bytes).digest('hex'),
     walk: () => walk(record),
+    bytes: () => writeCanonicalBytes(record, () => undefined),
     stringify: () =>
       createHash('sha256')
         .update(Buffer.from(JSON.stringify(record), 'utf8'))
@@ -137,7 +138,14 @@ function hashBench() {
     ms: median(rounds[name].map((r) => r.ms)),
     cpuMs: median(rounds[name].map((r) => r.cpuMs)),
   });
-  const [rea, reference, plain, walked, stringify] = ['rea', 'reference', 'plain', 'walk', 'stringify'].map(pick);
+  const [rea, reference, plain, walked, stringify, serialized] = [
+    'rea',
+    'reference',
+    'plain',
+    'walk',
+    'stringify',
+    'bytes',
+  ].map(pick);
   const mbps = (ms) => (bytes.length / MB / (ms / 1000)).toFixed(1);
   const line = (label, t) =>
     `    ${label.padEnd(44)}${t.ms.toFixed(0).padStart(7)} ms wall ${mbps(t.ms).padStart(7)} MB/s  ` +
@@ -145,6 +153,7 @@ function hashBench() {
   const vsPlain = (t) => `${(plain.ms / t.ms).toFixed(3)}x wall, ${(plain.cpuMs / t.cpuMs).toFixed(3)}x cpu`;
   console.log(`(1) canonicalize + SHA-256 of one ${(bytes.length / MB).toFixed(1)} MB record (median of 5)`);
   console.log(line('@rea/evidence canonicalSha256', rea));
+  console.log(line('  of which serialization (bytes, no hash)', serialized));
   console.log(line('canonicalize + node:crypto', reference));
   console.log(line('plain SHA-256 of the same bytes', plain));
   console.log('    reference lines (what bounds any JS serializer on this input):');
