@@ -32,6 +32,8 @@ export async function findStrings(
     if (!section.flags.alloc || section.flags.execute || section.fileSize === 0 || section.address === 0) continue;
     const bytes = layout.readAt(section.address, Math.min(section.size, section.fileSize));
     if (!bytes) continue;
+    // One view over the section: each string is decoded from it without copying its bytes first.
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let start = -1;
     for (let i = 0; i <= bytes.length; i += 1) {
       const b = i < bytes.length ? bytes[i]! : 0;
@@ -42,7 +44,7 @@ export async function findStrings(
       if (start >= 0 && b === 0 && i - start >= MIN_STRING) {
         strings.push({
           address: section.address + start,
-          value: Buffer.from(bytes.subarray(start, i)).toString('latin1'),
+          value: text.toString('latin1', start, i),
           encoding: 'ascii',
           section: section.name,
         });
@@ -63,7 +65,7 @@ export async function findStrings(
         if (start >= 0 && lo === 0 && hi === 0 && (i - start) / 2 >= MIN_STRING) {
           strings.push({
             address: section.address + start,
-            value: Buffer.from(bytes.subarray(start, i)).toString('utf16le'),
+            value: text.toString('utf16le', start, i),
             encoding: 'utf-16le',
             section: section.name,
           });
