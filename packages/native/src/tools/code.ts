@@ -1,17 +1,7 @@
 import { AddressSchema } from '../address.js';
 import { InstructionSchema, ProcedureSelectorSchema, pageSchema, pagingInput } from '../schemas.js';
-import {
-  at,
-  defineTool,
-  nativeBase,
-  observe,
-  pageCoverage,
-  pageResult,
-  portOf,
-  requireCapability,
-  resolveProcedure,
-  z,
-} from './common.js';
+import { at, observe, pageCoverage, pageResult, resolveProcedure, z } from './common.js';
+import { portTool } from './portTool.js';
 
 /** The most instructions procedure_assembly returns in one record; past it, read_function_instructions pages. */
 export const ASSEMBLY_LIMIT = 4000;
@@ -21,8 +11,7 @@ function listing(items: ReadonlyArray<{ address: string; mnemonic: string; opera
 }
 
 /** procedure_assembly: a procedure's disassembly as text and rows. */
-export const procedureAssembly = defineTool({
-  ...nativeBase,
+export const procedureAssembly = portTool({
   name: 'procedure_assembly',
   title: 'Procedure assembly',
   description: `Disassembles one procedure (entry address or exact name) and returns its instructions as rows and as a text listing. Up to ${ASSEMBLY_LIMIT} instructions; larger procedures are partial with next_offset, continue with read_function_instructions.`,
@@ -35,9 +24,8 @@ export const procedureAssembly = defineTool({
     total: z.number().int().nonnegative(),
   }),
   examples: [{ input: { procedure: 'main' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'instructions');
+  capability: 'instructions',
+  run: async (input, port, context) => {
     const info = await resolveProcedure(port, input.procedure, context.signal);
     const page = await port.instructions(info.address, { offset: 0, limit: ASSEMBLY_LIMIT }, context.signal);
     return observe(context, input, {
@@ -55,8 +43,7 @@ export const procedureAssembly = defineTool({
 });
 
 /** read_function_instructions: a procedure's instructions, offset-paginated, without whole-program work. */
-export const readFunctionInstructions = defineTool({
-  ...nativeBase,
+export const readFunctionInstructions = portTool({
   name: 'read_function_instructions',
   title: 'Read function instructions',
   description:
@@ -64,9 +51,8 @@ export const readFunctionInstructions = defineTool({
   input: z.strictObject({ procedure: ProcedureSelectorSchema, ...pagingInput }),
   result: z.strictObject({ procedure: AddressSchema, page: pageSchema(InstructionSchema) }),
   examples: [{ input: { procedure: 'main' } }, { input: { procedure: '0x401126', offset: 100, limit: 100 } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'instructions');
+  capability: 'instructions',
+  run: async (input, port, context) => {
     const info = await resolveProcedure(port, input.procedure, context.signal);
     const page = await port.instructions(info.address, { offset: input.offset, limit: input.limit }, context.signal);
     return observe(context, input, {
@@ -78,8 +64,7 @@ export const readFunctionInstructions = defineTool({
 });
 
 /** procedure_pseudo_code: decompiled source, from providers that decompile. */
-export const procedurePseudoCode = defineTool({
-  ...nativeBase,
+export const procedurePseudoCode = portTool({
   name: 'procedure_pseudo_code',
   title: 'Procedure pseudocode',
   description:
@@ -87,9 +72,8 @@ export const procedurePseudoCode = defineTool({
   input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: z.strictObject({ procedure: AddressSchema, name: z.string(), language: z.string(), text: z.string() }),
   examples: [{ input: { procedure: 'main' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'pseudocode');
+  capability: 'pseudocode',
+  run: async (input, port, context) => {
     const info = await resolveProcedure(port, input.procedure, context.signal);
     const code = await port.pseudocode!(info.address, context.signal);
     return observe(context, input, {

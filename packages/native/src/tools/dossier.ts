@@ -12,7 +12,8 @@ import {
   UnresolvedSchema,
 } from '../schemas.js';
 import type { CallSite, ControlFlow, NativeCapability, NativeReference, UnresolvedTransfer } from '../port.js';
-import { at, defineTool, nativeBase, observe, portOf, requireCapability, resolveProcedure, z } from './common.js';
+import { at, observe, resolveProcedure, z } from './common.js';
+import { portTool } from './portTool.js';
 import { ASSEMBLY_LIMIT } from './code.js';
 import { unresolvedLimitations } from './relations.js';
 
@@ -57,8 +58,7 @@ function missing(capability: NativeCapability, facet: string): Limitation {
 }
 
 /** analyze_function: everything the engine knows about one function, in one record. */
-export const analyzeFunction = defineTool({
-  ...nativeBase,
+export const analyzeFunction = portTool({
   name: 'analyze_function',
   title: 'Analyze function',
   description:
@@ -66,9 +66,8 @@ export const analyzeFunction = defineTool({
   input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: FunctionDossierSchema,
   examples: [{ input: { procedure: 'main' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'procedures');
+  capability: 'procedures',
+  run: async (input, port, context) => {
     const { signal } = context;
     const has = (c: NativeCapability) => port.capabilities.has(c);
     const info = await resolveProcedure(port, input.procedure, signal);

@@ -3,7 +3,8 @@ import type { Limitation } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { LimitationSchemaLike, ProcedureSelectorSchema } from '../schemas.js';
 import type { NativePort } from '../port.js';
-import { at, defineTool, nativeBase, observe, portOf, requireCapability, resolveProcedure, z } from './common.js';
+import { at, observe, resolveProcedure, z } from './common.js';
+import { portTool } from './portTool.js';
 
 const NodeSchema = z.strictObject({
   address: AddressSchema,
@@ -76,8 +77,7 @@ async function expandOnce(
 }
 
 /** get_call_graph: the call graph around one procedure, depth-bounded, limitations kept on their node. */
-export const getCallGraph = defineTool({
-  ...nativeBase,
+export const getCallGraph = portTool({
   name: 'get_call_graph',
   title: 'Get call graph',
   description:
@@ -105,9 +105,8 @@ export const getCallGraph = defineTool({
     truncated: z.boolean(),
   }),
   examples: [{ input: { procedure: 'main' } }, { input: { procedure: 'main', direction: 'callers', depth: 3 } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'callers_callees');
+  capability: 'callers_callees',
+  run: async (input, port, context) => {
     const { signal } = context;
     const root = await resolveProcedure(port, input.procedure, signal);
     type Node = z.infer<typeof NodeSchema>;
@@ -184,8 +183,7 @@ export const getCallGraph = defineTool({
 const ResidualSchema = z.strictObject({ node: AddressSchema, kind: z.string(), message: z.string() });
 
 /** trace_call_path: call paths between two procedures, with every limited expansion reported. */
-export const traceCallPath = defineTool({
-  ...nativeBase,
+export const traceCallPath = portTool({
   name: 'trace_call_path',
   title: 'Trace call path',
   description:
@@ -204,9 +202,8 @@ export const traceCallPath = defineTool({
     truncated: z.boolean(),
   }),
   examples: [{ input: { from: 'main', to: 'puts' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'callers_callees');
+  capability: 'callers_callees',
+  run: async (input, port, context) => {
     const { signal } = context;
     const from = await resolveProcedure(port, input.from, signal);
     const to = await resolveProcedure(port, input.to, signal);

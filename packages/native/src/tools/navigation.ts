@@ -1,28 +1,11 @@
 import { ReaError } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { DocumentSchema, ProcedureSummarySchema } from '../schemas.js';
-import type { NativePort } from '../port.js';
-import {
-  READ_EFFECTS,
-  at,
-  checkedAddress,
-  defineTool,
-  nativeBase,
-  observe,
-  portOf,
-  requireCapability,
-  z,
-} from './common.js';
-import type { ToolContext } from '@rea/provider-kit';
-
-function navigation(context: ToolContext, port: NativePort) {
-  requireCapability(context, port, 'navigation');
-  return port.navigation!;
-}
+import { READ_EFFECTS, at, checkedAddress, defineTool, nativeBase, observe, portOf, z } from './common.js';
+import { portTool } from './portTool.js';
 
 /** current_document: the document the session has selected. */
-export const currentDocument = defineTool({
-  ...nativeBase,
+export const currentDocument = portTool({
   name: 'current_document',
   title: 'Current document',
   description:
@@ -30,31 +13,28 @@ export const currentDocument = defineTool({
   input: z.strictObject({}),
   result: z.strictObject({ document: DocumentSchema }),
   examples: [{ input: {} }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'documents');
+  capability: 'documents',
+  run: async (input, port, context) => {
     return observe(context, input, { result: { document: await port.document(context.signal) } });
   },
 });
 
 /** current_address: the navigation cursor. */
-export const currentAddress = defineTool({
-  ...nativeBase,
+export const currentAddress = portTool({
   name: 'current_address',
   title: 'Current address',
   description: "Returns the session's current cursor address (null when none is set). Move it with goto_address.",
   input: z.strictObject({}),
   result: z.strictObject({ address: AddressSchema.nullable() }),
   examples: [{ input: {} }],
-  run: async (input, context) => {
-    const nav = navigation(context, portOf(context));
-    return observe(context, input, { result: { address: nav.current().address } });
+  capability: 'navigation',
+  run: async (input, port, context) => {
+    return observe(context, input, { result: { address: port.navigation!.current().address } });
   },
 });
 
 /** current_procedure: the procedure containing the cursor. */
-export const currentProcedure = defineTool({
-  ...nativeBase,
+export const currentProcedure = portTool({
   name: 'current_procedure',
   title: 'Current procedure',
   description:
@@ -62,17 +42,16 @@ export const currentProcedure = defineTool({
   input: z.strictObject({}),
   result: z.strictObject({ address: AddressSchema.nullable(), procedure: ProcedureSummarySchema.nullable() }),
   examples: [{ input: {} }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    const { address } = navigation(context, port).current();
+  capability: 'navigation',
+  run: async (input, port, context) => {
+    const { address } = port.navigation!.current();
     const procedure = address === null ? null : await port.containingProcedure(address, context.signal);
     return observe(context, input, { result: { address, procedure } });
   },
 });
 
 /** goto_address: moves the session cursor to a mapped address. */
-export const gotoAddress = defineTool({
-  ...nativeBase,
+export const gotoAddress = portTool({
   effects: { ...READ_EFFECTS, idempotent: true },
   name: 'goto_address',
   title: 'Go to address',
@@ -81,9 +60,9 @@ export const gotoAddress = defineTool({
   input: z.strictObject({ address: AddressSchema }),
   result: z.strictObject({ address: AddressSchema, procedure: ProcedureSummarySchema.nullable() }),
   examples: [{ input: { address: '0x401126' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    const nav = navigation(context, port);
+  capability: 'navigation',
+  run: async (input, port, context) => {
+    const nav = port.navigation!;
     const address = checkedAddress(input.address);
     if (!(await port.isMapped(address, context.signal))) {
       throw new ReaError('not_found', `Address ${address} is not mapped in the open binary.`, {
@@ -98,8 +77,7 @@ export const gotoAddress = defineTool({
 });
 
 /** get_navigation_context: document, cursor and containing procedure together. */
-export const getNavigationContext = defineTool({
-  ...nativeBase,
+export const getNavigationContext = portTool({
   name: 'get_navigation_context',
   title: 'Get navigation context',
   description:
@@ -115,9 +93,8 @@ export const getNavigationContext = defineTool({
     capabilities: z.strictObject({ current_selection: z.boolean(), explicit_document: z.boolean() }),
   }),
   examples: [{ input: {} }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'documents');
+  capability: 'documents',
+  run: async (input, port, context) => {
     const document = await port.document(context.signal);
     if (input.document !== undefined && input.document !== document.name) {
       throw new ReaError('not_found', `No document named ${input.document} is open.`, {

@@ -2,8 +2,8 @@ import { throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { DocumentSchema, ProcedureSummarySchema, SegmentSchema } from '../schemas.js';
 import type { NativeSegment, ProcedureSummary } from '../port.js';
-import { defineTool, nativeBase, observe, portOf, requireCapability, z } from './common.js';
-import { pagedPortTool } from './portTool.js';
+import { observe, z } from './common.js';
+import { pagedPortTool, portTool } from './portTool.js';
 
 const OverviewSchema = z.strictObject({
   document: DocumentSchema,
@@ -17,8 +17,7 @@ const OverviewSchema = z.strictObject({
 });
 
 /** binary_overview: document facts, counts, segments and the first procedures of the bound target. */
-export const binaryOverview = defineTool({
-  ...nativeBase,
+export const binaryOverview = portTool({
   name: 'binary_overview',
   title: 'Binary overview',
   description:
@@ -28,9 +27,8 @@ export const binaryOverview = defineTool({
   }),
   result: OverviewSchema,
   examples: [{ input: {} }, { input: { sample: 50 } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'documents');
+  capability: 'documents',
+  run: async (input, port, context) => {
     const { signal } = context;
     const limitations: Limitation[] = [];
     const document = await port.document(signal);

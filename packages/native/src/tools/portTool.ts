@@ -1,4 +1,11 @@
-import type { EvidenceToolDefinition, Observation, ToolContext, ToolContract, ToolExample } from '@rea/provider-kit';
+import type {
+  EvidenceToolDefinition,
+  Observation,
+  ToolContext,
+  ToolContract,
+  ToolEffects,
+  ToolExample,
+} from '@rea/provider-kit';
 import { pageSchema, pagingInput } from '../schemas.js';
 import type { NativeCapability, NativePort, Page } from '../port.js';
 import { defineTool, nativeBase, observe, pageCoverage, pageResult, portOf, requireCapability, z } from './common.js';
@@ -8,6 +15,8 @@ export interface PortToolDefinition<I extends z.ZodType, R extends z.ZodType> ex
   EvidenceToolDefinition<I, R>,
   'run' | 'effects' | 'availability' | 'produces'
 > {
+  /** Defaults to the native read effects; a tool that also moves session state (the cursor) says so here. */
+  effects?: ToolEffects;
   /** The port capability the tool reads; without it the call fails with `capability_unavailable`. */
   capability: NativeCapability;
   /** The body, given the bound port once it is known to declare `capability`. */
@@ -15,8 +24,8 @@ export interface PortToolDefinition<I extends z.ZodType, R extends z.ZodType> ex
 }
 
 /**
- * Declares a native read tool gated on one port capability: the shared native effects and
- * availability, then at call time the bound port (`target_unavailable` without one) checked for
+ * Declares a native read tool gated on one port capability: the shared native effects (unless
+ * `effects` overrides them) and availability, then at call time the bound port (`target_unavailable` without one) checked for
  * `capability` (`capability_unavailable` without it) before `run` sees it.
  */
 export function portTool<I extends z.ZodType, R extends z.ZodType>(

@@ -1,18 +1,8 @@
 import { ReaError } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { ProcedureInfoSchema, ProcedureSelectorSchema, ProcedureSummarySchema } from '../schemas.js';
-import {
-  at,
-  checkedAddress,
-  defineTool,
-  nativeBase,
-  observe,
-  portOf,
-  requireCapability,
-  resolveProcedure,
-  z,
-} from './common.js';
-import { pagedPortTool } from './portTool.js';
+import { at, checkedAddress, observe, resolveProcedure, z } from './common.js';
+import { pagedPortTool, portTool } from './portTool.js';
 
 /** list_procedures: every procedure, in address order, offset-paginated. */
 export const listProcedures = pagedPortTool({
@@ -40,8 +30,7 @@ export const searchProcedures = pagedPortTool({
 });
 
 /** procedure_address: the entry address of a named procedure. */
-export const procedureAddress = defineTool({
-  ...nativeBase,
+export const procedureAddress = portTool({
   name: 'procedure_address',
   title: 'Procedure address',
   description:
@@ -49,9 +38,8 @@ export const procedureAddress = defineTool({
   input: z.strictObject({ name: z.string().min(1).describe('Exact procedure name, e.g. "main".') }),
   result: z.strictObject({ name: z.string(), address: AddressSchema }),
   examples: [{ input: { name: 'main' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'procedures');
+  capability: 'procedures',
+  run: async (input, port, context) => {
     const address = await port.addressOf(input.name, context.signal);
     const info = address === null ? null : await port.procedure(address, context.signal);
     if (info === null) {
@@ -68,8 +56,7 @@ export const procedureAddress = defineTool({
 });
 
 /** resolve_containing_procedure: the procedure whose extent contains an address. */
-export const resolveContainingProcedure = defineTool({
-  ...nativeBase,
+export const resolveContainingProcedure = portTool({
   name: 'resolve_containing_procedure',
   title: 'Resolve containing procedure',
   description:
@@ -77,17 +64,15 @@ export const resolveContainingProcedure = defineTool({
   input: z.strictObject({ address: AddressSchema }),
   result: z.strictObject({ address: AddressSchema, procedure: ProcedureSummarySchema.nullable() }),
   examples: [{ input: { address: '0x401136' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'procedures');
+  capability: 'procedures',
+  run: async (input, port, context) => {
     const procedure = await port.containingProcedure(checkedAddress(input.address), context.signal);
     return observe(context, input, { result: { address: input.address, procedure }, locations: [at(input.address)] });
   },
 });
 
 /** procedure_info: one procedure's extent and counts. */
-export const procedureInfo = defineTool({
-  ...nativeBase,
+export const procedureInfo = portTool({
   name: 'procedure_info',
   title: 'Procedure info',
   description:
@@ -95,9 +80,8 @@ export const procedureInfo = defineTool({
   input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: ProcedureInfoSchema,
   examples: [{ input: { procedure: 'main' } }, { input: { procedure: '0x401126' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'procedures');
+  capability: 'procedures',
+  run: async (input, port, context) => {
     const info = await resolveProcedure(port, input.procedure, context.signal);
     return observe(context, input, { result: info, locations: [at(info.address)] });
   },

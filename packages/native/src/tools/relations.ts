@@ -2,17 +2,8 @@ import type { Limitation } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { CallSiteSchema, ProcedureSelectorSchema, ReferenceSchema, UnresolvedSchema } from '../schemas.js';
 import type { UnresolvedTransfer } from '../port.js';
-import {
-  at,
-  checkedAddress,
-  defineTool,
-  nativeBase,
-  observe,
-  portOf,
-  requireCapability,
-  resolveProcedure,
-  z,
-} from './common.js';
+import { at, checkedAddress, observe, resolveProcedure, z } from './common.js';
+import { portTool } from './portTool.js';
 
 /** One limitation per unresolved transfer: the call list is then known to be incomplete. */
 export function unresolvedLimitations(unresolved: readonly UnresolvedTransfer[]): Limitation[] {
@@ -24,8 +15,7 @@ export function unresolvedLimitations(unresolved: readonly UnresolvedTransfer[])
 }
 
 /** procedure_callers: the call sites that reach a procedure. */
-export const procedureCallers = defineTool({
-  ...nativeBase,
+export const procedureCallers = portTool({
   name: 'procedure_callers',
   title: 'Procedure callers',
   description:
@@ -33,9 +23,8 @@ export const procedureCallers = defineTool({
   input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: z.strictObject({ procedure: AddressSchema, name: z.string(), callers: z.array(CallSiteSchema) }),
   examples: [{ input: { procedure: 'main' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'callers_callees');
+  capability: 'callers_callees',
+  run: async (input, port, context) => {
     const info = await resolveProcedure(port, input.procedure, context.signal);
     const callers = await port.callers(info.address, context.signal);
     return observe(context, input, {
@@ -53,8 +42,7 @@ export const procedureCallers = defineTool({
 });
 
 /** procedure_callees: the calls a procedure makes, with unresolved ones as explicit unknowns. */
-export const procedureCallees = defineTool({
-  ...nativeBase,
+export const procedureCallees = portTool({
   name: 'procedure_callees',
   title: 'Procedure callees',
   description:
@@ -67,9 +55,8 @@ export const procedureCallees = defineTool({
     unresolved: z.array(UnresolvedSchema),
   }),
   examples: [{ input: { procedure: 'main' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'callers_callees');
+  capability: 'callers_callees',
+  run: async (input, port, context) => {
     const info = await resolveProcedure(port, input.procedure, context.signal);
     const callees = await port.callees(info.address, context.signal);
     const limitations = unresolvedLimitations(callees.unresolved);
@@ -85,8 +72,7 @@ export const procedureCallees = defineTool({
 });
 
 /** procedure_references: every reference made from a procedure, and every reference to its entry. */
-export const procedureReferences = defineTool({
-  ...nativeBase,
+export const procedureReferences = portTool({
   name: 'procedure_references',
   title: 'Procedure references',
   description:
@@ -99,9 +85,8 @@ export const procedureReferences = defineTool({
     to_procedure: z.array(ReferenceSchema),
   }),
   examples: [{ input: { procedure: 'main' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'references');
+  capability: 'references',
+  run: async (input, port, context) => {
     const info = await resolveProcedure(port, input.procedure, context.signal);
     const from = await port.procedureReferences(info.address, context.signal);
     const to = (await port.references(info.address, context.signal)).to;
@@ -113,8 +98,7 @@ export const procedureReferences = defineTool({
 });
 
 /** xrefs: references to an address and from the instruction at it. */
-export const xrefs = defineTool({
-  ...nativeBase,
+export const xrefs = portTool({
   name: 'xrefs',
   title: 'Cross-references',
   description:
@@ -122,9 +106,8 @@ export const xrefs = defineTool({
   input: z.strictObject({ address: AddressSchema }),
   result: z.strictObject({ address: AddressSchema, to: z.array(ReferenceSchema), from: z.array(ReferenceSchema) }),
   examples: [{ input: { address: '0x402004' } }],
-  run: async (input, context) => {
-    const port = portOf(context);
-    requireCapability(context, port, 'references');
+  capability: 'references',
+  run: async (input, port, context) => {
     const refs = await port.references(checkedAddress(input.address), context.signal);
     return observe(context, input, { result: { address: input.address, ...refs }, locations: [at(input.address)] });
   },
