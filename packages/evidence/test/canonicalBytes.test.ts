@@ -244,4 +244,18 @@ describe('writeCanonicalBytes', () => {
     ];
     expect(canonicalJson(rows)).toBe('[{"a":2,"b":1},{"a":3,"b":4}]');
   });
+
+  it('should pass an error of the sink through unchanged and serialize the next value exactly', () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => ({ i, text: `row ${i} é` }));
+    const failure = new Error('disk full');
+    let calls = 0;
+    expect(() =>
+      writeCanonicalBytes(big, () => {
+        calls += 1;
+        if (calls === 2) throw failure;
+      }),
+    ).toThrow(failure);
+    expect(calls).toBe(2);
+    expect(bytesOf(big).equals(Buffer.from(reference(big), 'utf8'))).toBe(true);
+  });
 });
