@@ -11,6 +11,9 @@
 //     @rea/provider-kit — the same module instances the providers use);
 //   - ./defaults.js (the providers and composition tools), ./generated/* (the precomputed catalogs),
 //     and @rea/cli (exit statuses on a failed start).
+// The bundled start-up core and the installed call path must come from the same @rea/server release, so
+// this package depends on its exact version (workspace:*). In the workspace, rebuild rea after rebuilding
+// @rea/server (a full `node tools/build.mjs` does both).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
