@@ -14,6 +14,7 @@ async function outcome(name: string, input: object, context = contextFor(scripte
   return result.record as {
     normalized_result: Record<string, unknown>;
     parameters: Record<string, unknown>;
+    locations: Array<{ kind: string; value: string }>;
     limitations: Array<{ kind: string; scope?: string }>;
     coverage: { status: string };
   };
@@ -109,6 +110,27 @@ describe('native tools on a scripted stand-in port', () => {
     const all = await outcome('list_names', {});
     expect(all.normalized_result).toMatchObject({ total: 3, offset: 0, next_offset: null });
     expect(all.parameters).toEqual({ offset: 0, limit: 100 });
+  });
+
+  it('resolve a procedure by entry address or exact name and record at its entry', async () => {
+    const byName = await outcome('procedure_callers', { procedure: 'work' });
+    const byAddress = await outcome('procedure_callers', { procedure: '0x1010' });
+    expect(byName.normalized_result).toEqual(byAddress.normalized_result);
+    expect(byName.normalized_result).toMatchObject({
+      procedure: '0x1010',
+      name: 'work',
+      callers: [{ site: '0x1000' }],
+    });
+    expect(byName.locations).toEqual([{ kind: 'address', value: '0x1010' }]);
+    const page = await outcome('read_function_instructions', { procedure: 'main', limit: 1 });
+    expect(page.parameters).toEqual({ procedure: 'main', offset: 0, limit: 1 });
+    expect(page.locations).toEqual([{ kind: 'address', value: '0x1000' }]);
+    const missing = await refusal('procedure_info', { procedure: 'nowhere' });
+    expect({ code: missing.code, details: missing.details }).toEqual({
+      code: 'not_found',
+      details: { name: 'nowhere' },
+    });
+    expect((await refusal('procedure_info', { procedure: '0x1004' })).details).toEqual({ address: '0x1004' });
   });
 
   it('list_segments pages the segment map the port returns whole', async () => {

@@ -1,7 +1,7 @@
 import { AddressSchema } from '../address.js';
-import { InstructionSchema, ProcedureSelectorSchema, pageSchema, pagingInput } from '../schemas.js';
-import { at, observe, pageCoverage, pageResult, resolveProcedure, z } from './common.js';
-import { portTool } from './portTool.js';
+import { InstructionSchema, pageSchema, pagingInput } from '../schemas.js';
+import { pageCoverage, pageResult, z } from './common.js';
+import { procedureTool } from './portTool.js';
 
 /** The most instructions procedure_assembly returns in one record; past it, read_function_instructions pages. */
 export const ASSEMBLY_LIMIT = 4000;
@@ -11,11 +11,10 @@ function listing(items: ReadonlyArray<{ address: string; mnemonic: string; opera
 }
 
 /** procedure_assembly: a procedure's disassembly as text and rows. */
-export const procedureAssembly = portTool({
+export const procedureAssembly = procedureTool({
   name: 'procedure_assembly',
   title: 'Procedure assembly',
   description: `Disassembles one procedure (entry address or exact name) and returns its instructions as rows and as a text listing. Up to ${ASSEMBLY_LIMIT} instructions; larger procedures are partial with next_offset, continue with read_function_instructions.`,
-  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: z.strictObject({
     procedure: AddressSchema,
     name: z.string(),
@@ -25,10 +24,9 @@ export const procedureAssembly = portTool({
   }),
   examples: [{ input: { procedure: 'main' } }],
   capability: 'instructions',
-  run: async (input, port, context) => {
-    const info = await resolveProcedure(port, input.procedure, context.signal);
+  run: async ({ info, port, context }) => {
     const page = await port.instructions(info.address, { offset: 0, limit: ASSEMBLY_LIMIT }, context.signal);
-    return observe(context, input, {
+    return {
       result: {
         procedure: info.address,
         name: info.name,
@@ -37,49 +35,43 @@ export const procedureAssembly = portTool({
         total: page.total,
       },
       coverage: pageCoverage(page),
-      locations: [at(info.address)],
-    });
+    };
   },
 });
 
 /** read_function_instructions: a procedure's instructions, offset-paginated, without whole-program work. */
-export const readFunctionInstructions = portTool({
+export const readFunctionInstructions = procedureTool({
   name: 'read_function_instructions',
   title: 'Read function instructions',
   description:
     "Reads one page of a procedure's instructions (address order) by offset and limit. Use it for large procedures or to read a function incrementally; follow next_offset until it is null.",
-  input: z.strictObject({ procedure: ProcedureSelectorSchema, ...pagingInput }),
+  input: pagingInput,
   result: z.strictObject({ procedure: AddressSchema, page: pageSchema(InstructionSchema) }),
   examples: [{ input: { procedure: 'main' } }, { input: { procedure: '0x401126', offset: 100, limit: 100 } }],
   capability: 'instructions',
-  run: async (input, port, context) => {
-    const info = await resolveProcedure(port, input.procedure, context.signal);
+  run: async ({ info, input, port, context }) => {
     const page = await port.instructions(info.address, { offset: input.offset, limit: input.limit }, context.signal);
-    return observe(context, input, {
+    return {
       result: { procedure: info.address, page: pageResult(page, input.offset) },
       coverage: pageCoverage(page),
-      locations: [at(info.address)],
-    });
+    };
   },
 });
 
 /** procedure_pseudo_code: decompiled source, from providers that decompile. */
-export const procedurePseudoCode = portTool({
+export const procedurePseudoCode = procedureTool({
   name: 'procedure_pseudo_code',
   title: 'Procedure pseudocode',
   description:
     'Returns decompiled pseudocode for one procedure. Only decompiling providers (Ghidra, Hopper) offer it; with any other provider it fails with capability_unavailable naming them.',
-  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: z.strictObject({ procedure: AddressSchema, name: z.string(), language: z.string(), text: z.string() }),
   examples: [{ input: { procedure: 'main' } }],
   capability: 'pseudocode',
-  run: async (input, port, context) => {
-    const info = await resolveProcedure(port, input.procedure, context.signal);
+  run: async ({ info, port, context }) => {
     const code = await port.pseudocode!(info.address, context.signal);
-    return observe(context, input, {
+    return {
       result: { procedure: info.address, name: info.name, language: code.language, text: code.text },
       confidence: 'derived',
-      locations: [at(info.address)],
-    });
+    };
   },
 });

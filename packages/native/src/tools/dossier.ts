@@ -7,13 +7,12 @@ import {
   FlowEdgeSchema,
   InstructionSchema,
   ProcedureInfoSchema,
-  ProcedureSelectorSchema,
   ReferenceSchema,
   UnresolvedSchema,
 } from '../schemas.js';
 import type { CallSite, ControlFlow, NativeCapability, NativeReference, UnresolvedTransfer } from '../port.js';
-import { at, observe, resolveProcedure, z } from './common.js';
-import { portTool } from './portTool.js';
+import { z } from './common.js';
+import { procedureTool } from './portTool.js';
 import { ASSEMBLY_LIMIT } from './code.js';
 import { unresolvedLimitations } from './relations.js';
 
@@ -58,19 +57,17 @@ function missing(capability: NativeCapability, facet: string): Limitation {
 }
 
 /** analyze_function: everything the engine knows about one function, in one record. */
-export const analyzeFunction = portTool({
+export const analyzeFunction = procedureTool({
   name: 'analyze_function',
   title: 'Analyze function',
   description:
     'Builds the function dossier for one procedure: info, assembly, basic blocks and edges, callers and callees, unresolved indirect calls, references, referenced strings and names, imported APIs called, and pseudocode when the provider decompiles. Pass the result to compare_functions.',
-  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: FunctionDossierSchema,
   examples: [{ input: { procedure: 'main' } }],
   capability: 'procedures',
-  run: async (input, port, context) => {
+  run: async ({ info, port, context }) => {
     const { signal } = context;
     const has = (c: NativeCapability) => port.capabilities.has(c);
-    const info = await resolveProcedure(port, input.procedure, signal);
     const limitations: Limitation[] = [];
     const unavailable: string[] = [];
     const lack = (c: NativeCapability, facet: string) => {
@@ -148,7 +145,7 @@ export const analyzeFunction = portTool({
         if (c.comment !== null || c.inline_comment !== null) comments.push({ address: row.address, ...c });
       }
     } else lack('comments', 'comments');
-    return observe(context, input, {
+    return {
       result: {
         procedure: info,
         assembly,
@@ -170,8 +167,7 @@ export const analyzeFunction = portTool({
       coverage: limitations.length
         ? { status: 'partial', reasons: [...new Set(limitations.map((l) => l.kind))] }
         : { status: 'complete', reasons: [] },
-      locations: [at(info.address)],
-    });
+    };
   },
 });
 

@@ -6,9 +6,21 @@ import type {
   ToolEffects,
   ToolExample,
 } from '@rea/provider-kit';
-import { pageSchema, pagingInput } from '../schemas.js';
-import type { NativeCapability, NativePort, Page } from '../port.js';
-import { defineTool, nativeBase, observe, pageCoverage, pageResult, portOf, requireCapability, z } from './common.js';
+import { ProcedureSelectorSchema, pageSchema, pagingInput } from '../schemas.js';
+import type { NativeCapability, NativePort, Page, ProcedureInfo } from '../port.js';
+import {
+  at,
+  defineTool,
+  nativeBase,
+  observe,
+  pageCoverage,
+  pageResult,
+  portOf,
+  requireCapability,
+  resolveProcedure,
+  z,
+} from './common.js';
+import type { NativeOutcome } from './common.js';
 
 /** What a {@link portTool} declares: a native tool's contract, the capability it needs, and its body. */
 export interface PortToolDefinition<I extends z.ZodType, R extends z.ZodType> extends Omit<
@@ -25,8 +37,8 @@ export interface PortToolDefinition<I extends z.ZodType, R extends z.ZodType> ex
 
 /**
  * Declares a native read tool gated on one port capability: the shared native effects (unless
- * `effects` overrides them) and availability, then at call time the bound port (`target_unavailable` without one) checked for
- * `capability` (`capability_unavailable` without it) before `run` sees it.
+ * `effects` overrides them) and availability; at call time, the bound port (`target_unavailable`
+ * without one), checked for `capability` (`capability_unavailable` without it) before `run` sees it.
  */
 export function portTool<I extends z.ZodType, R extends z.ZodType>(
   definition: PortToolDefinition<I, R>,
@@ -92,6 +104,62 @@ export function pagedPortTool<T extends z.ZodType, E extends z.ZodRawShape = Rec
       // The parsed input always holds the paging fields; TypeScript cannot see them through the generic shape.
       const { offset } = input as z.output<z.ZodObject<typeof pagingInput>>;
       return observe(context, input, { result: pageResult(page, offset), coverage: pageCoverage(page) });
+    },
+  });
+}
+
+/** The input shape of a one-procedure tool: `procedure` first, then its own properties. */
+export type ProcedureShape<E extends z.ZodRawShape> = { procedure: typeof ProcedureSelectorSchema } & E;
+
+/** The schema of a one-procedure tool's input. */
+export type ProcedureInput<E extends z.ZodRawShape> = z.ZodObject<ProcedureShape<E>, z.core.$strict>;
+
+/** What a {@link procedureTool} declares: the contract, and a body that starts from the resolved procedure. */
+export interface ProcedureToolDefinition<R extends z.ZodType, E extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  /** The port capability the tool reads. */
+  capability: NativeCapability;
+  /** Input properties besides `procedure`, which precedes them. */
+  input?: E;
+  result: R;
+  examples: ReadonlyArray<ToolExample<z.input<ProcedureInput<NoInfer<E>>>>>;
+  /** The body, given the resolved procedure as `info`; the record's location is that procedure's entry. */
+  run: (call: ProcedureCall<NoInfer<E>>) => Promise<Omit<NativeOutcome<z.input<NoInfer<R>>>, 'locations'>>;
+}
+
+/** What the body of a {@link procedureTool} receives. */
+export interface ProcedureCall<E extends z.ZodRawShape> {
+  /** The procedure the `procedure` selector names. */
+  info: ProcedureInfo;
+  /** The parsed input. */
+  input: z.output<ProcedureInput<E>>;
+  /** The bound port, known to declare the tool's capability. */
+  port: NativePort;
+  /** The call's context (its `signal` for the port reads). */
+  context: ToolContext;
+}
+
+/**
+ * Declares a capability-gated native tool about one procedure: input `{ procedure, ...input }`, the
+ * selector resolved by entry address or exact name (`not_found` when neither matches) before `run`,
+ * and the outcome recorded at the procedure's entry address.
+ */
+export function procedureTool<R extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(
+  definition: ProcedureToolDefinition<R, E>,
+): ToolContract<ProcedureInput<E>, R> {
+  const { input: own, run, ...contract } = definition;
+  const shape = { procedure: ProcedureSelectorSchema, ...own } as ProcedureShape<E>;
+  return portTool<ProcedureInput<E>, R>({
+    ...contract,
+    input: z.strictObject(shape),
+    run: async (input, port, context) => {
+      // The parsed input always holds `procedure`; TypeScript cannot see it through the generic shape.
+      const { procedure } = input as { procedure: string };
+      const info = await resolveProcedure(port, procedure, context.signal);
+      const outcome = await run({ info, input, port, context });
+      return observe(context, input, { ...outcome, locations: [at(info.address)] });
     },
   });
 }

@@ -1,8 +1,8 @@
 import { ReaError } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
-import { ProcedureInfoSchema, ProcedureSelectorSchema, ProcedureSummarySchema } from '../schemas.js';
-import { at, checkedAddress, observe, resolveProcedure, z } from './common.js';
-import { pagedPortTool, portTool } from './portTool.js';
+import { ProcedureInfoSchema, ProcedureSummarySchema } from '../schemas.js';
+import { at, checkedAddress, observe, z } from './common.js';
+import { pagedPortTool, portTool, procedureTool } from './portTool.js';
 
 /** list_procedures: every procedure, in address order, offset-paginated. */
 export const listProcedures = pagedPortTool({
@@ -72,17 +72,13 @@ export const resolveContainingProcedure = portTool({
 });
 
 /** procedure_info: one procedure's extent and counts. */
-export const procedureInfo = portTool({
+export const procedureInfo = procedureTool({
   name: 'procedure_info',
   title: 'Procedure info',
   description:
     'Describes one procedure: entry and end address, size, instruction and basic-block counts, caller and callee counts, kind and how it was found. Accepts an entry address or exact name.',
-  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: ProcedureInfoSchema,
   examples: [{ input: { procedure: 'main' } }, { input: { procedure: '0x401126' } }],
   capability: 'procedures',
-  run: async (input, port, context) => {
-    const info = await resolveProcedure(port, input.procedure, context.signal);
-    return observe(context, input, { result: info, locations: [at(info.address)] });
-  },
+  run: async ({ info }) => ({ result: info }),
 });

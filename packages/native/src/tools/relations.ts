@@ -1,9 +1,9 @@
 import type { Limitation } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
-import { CallSiteSchema, ProcedureSelectorSchema, ReferenceSchema, UnresolvedSchema } from '../schemas.js';
+import { CallSiteSchema, ReferenceSchema, UnresolvedSchema } from '../schemas.js';
 import type { UnresolvedTransfer } from '../port.js';
-import { at, checkedAddress, observe, resolveProcedure, z } from './common.js';
-import { portTool } from './portTool.js';
+import { at, checkedAddress, observe, z } from './common.js';
+import { portTool, procedureTool } from './portTool.js';
 
 /** One limitation per unresolved transfer: the call list is then known to be incomplete. */
 export function unresolvedLimitations(unresolved: readonly UnresolvedTransfer[]): Limitation[] {
@@ -15,19 +15,17 @@ export function unresolvedLimitations(unresolved: readonly UnresolvedTransfer[])
 }
 
 /** procedure_callers: the call sites that reach a procedure. */
-export const procedureCallers = portTool({
+export const procedureCallers = procedureTool({
   name: 'procedure_callers',
   title: 'Procedure callers',
   description:
     'Lists the direct call sites that call a procedure (entry address or name), each with the calling procedure. Calls through pointers are not visible statically and are not listed.',
-  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: z.strictObject({ procedure: AddressSchema, name: z.string(), callers: z.array(CallSiteSchema) }),
   examples: [{ input: { procedure: 'main' } }],
   capability: 'callers_callees',
-  run: async (input, port, context) => {
-    const info = await resolveProcedure(port, input.procedure, context.signal);
+  run: async ({ info, port, context }) => {
     const callers = await port.callers(info.address, context.signal);
-    return observe(context, input, {
+    return {
       result: { procedure: info.address, name: info.name, callers },
       limitations: [
         {
@@ -36,18 +34,16 @@ export const procedureCallers = portTool({
           scope: info.address,
         },
       ],
-      locations: [at(info.address)],
-    });
+    };
   },
 });
 
 /** procedure_callees: the calls a procedure makes, with unresolved ones as explicit unknowns. */
-export const procedureCallees = portTool({
+export const procedureCallees = procedureTool({
   name: 'procedure_callees',
   title: 'Procedure callees',
   description:
     'Lists the calls one procedure makes: resolved direct calls, calls to imports and tail calls, plus every indirect call or jump whose target is unknown (listed in unresolved and as limitations).',
-  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: z.strictObject({
     procedure: AddressSchema,
     name: z.string(),
@@ -56,28 +52,25 @@ export const procedureCallees = portTool({
   }),
   examples: [{ input: { procedure: 'main' } }],
   capability: 'callers_callees',
-  run: async (input, port, context) => {
-    const info = await resolveProcedure(port, input.procedure, context.signal);
+  run: async ({ info, port, context }) => {
     const callees = await port.callees(info.address, context.signal);
     const limitations = unresolvedLimitations(callees.unresolved);
-    return observe(context, input, {
+    return {
       result: { procedure: info.address, name: info.name, callees: callees.calls, unresolved: callees.unresolved },
       limitations,
       coverage: limitations.length
         ? { status: 'partial', reasons: [`${limitations.length} indirect transfer(s) not resolved`] }
         : { status: 'complete', reasons: [] },
-      locations: [at(info.address)],
-    });
+    };
   },
 });
 
 /** procedure_references: every reference made from a procedure, and every reference to its entry. */
-export const procedureReferences = portTool({
+export const procedureReferences = procedureTool({
   name: 'procedure_references',
   title: 'Procedure references',
   description:
     'Lists the references a procedure makes (calls, jumps, data and code-pointer references from its instructions) and the references to its entry. Use it to see what data a function touches.',
-  input: z.strictObject({ procedure: ProcedureSelectorSchema }),
   result: z.strictObject({
     procedure: AddressSchema,
     name: z.string(),
@@ -86,14 +79,12 @@ export const procedureReferences = portTool({
   }),
   examples: [{ input: { procedure: 'main' } }],
   capability: 'references',
-  run: async (input, port, context) => {
-    const info = await resolveProcedure(port, input.procedure, context.signal);
+  run: async ({ info, port, context }) => {
     const from = await port.procedureReferences(info.address, context.signal);
     const to = (await port.references(info.address, context.signal)).to;
-    return observe(context, input, {
+    return {
       result: { procedure: info.address, name: info.name, from_procedure: from, to_procedure: to },
-      locations: [at(info.address)],
-    });
+    };
   },
 });
 
