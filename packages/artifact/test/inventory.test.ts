@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { randomBytes, createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import type { ArtifactEntry } from '@rea/artifact';
@@ -100,6 +100,24 @@ describe('inspectArtifact on ZIP archives made by zip(1)', () => {
       await expect(extractArtifact(zip, { parentDirectory: tmp, select: ['nope'] })).rejects.toMatchObject({
         code: 'not_found',
       });
+    });
+  });
+
+  it('should refuse a missing or non-directory parent directory with a typed error and leave nothing behind', async () => {
+    await withTempDir(async (tmp) => {
+      const tree = join(tmp, 'tree');
+      mkdirSync(tree);
+      makeTree(tree);
+      const zip = join(tmp, 'a.zip');
+      run('zip', ['-q', '-r', zip, '.'], tree);
+      const missing = join(tmp, 'absent', 'deeper');
+      await expect(extractArtifact(zip, { parentDirectory: missing })).rejects.toMatchObject({
+        code: 'not_found',
+        details: { path: missing, reason: 'missing' },
+      });
+      // A regular file where the parent directory should be: ENOTDIR, reported as not found too.
+      await expect(extractArtifact(zip, { parentDirectory: zip })).rejects.toMatchObject({ code: 'not_found' });
+      expect(readdirSync(tmp).sort()).toEqual(['a.zip', 'tree']);
     });
   });
 });

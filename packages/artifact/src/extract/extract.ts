@@ -2,7 +2,7 @@ import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
-import { unsafePath } from '../errors.js';
+import { pathError, unsafePath } from '../errors.js';
 import type { UnsafePathProblem } from '../errors.js';
 import { containerFromHead, tailHasZipEnd } from '../detect.js';
 import { readAsarHeader } from '../engine/asar.js';
@@ -315,8 +315,13 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
   const policy = options.integrityPolicy ?? 'fail-closed';
   const format = await detect(path);
   const parent = options.parentDirectory ?? tmpdir();
-  const root = await mkdtemp(join(parent, 'rea-extract-'));
-  const staging = await mkdtemp(join(parent, '.rea-staging-'));
+  const root = await mkdtemp(join(parent, 'rea-extract-')).catch((error: unknown) => {
+    throw pathError(parent, error, 'extraction parent directory');
+  });
+  const staging = await mkdtemp(join(parent, '.rea-staging-')).catch(async (error: unknown) => {
+    await rm(root, { recursive: true, force: true });
+    throw pathError(parent, error, 'extraction parent directory');
+  });
   const writer = new StagedWriter(root, staging);
   const g: Gathering = { signal: options.signal, policy, jobs: [], closers: [] };
   try {

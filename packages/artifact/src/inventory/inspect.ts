@@ -5,6 +5,7 @@ import { ReaError, canonicalSha256, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation } from '@rea/evidence';
 import { containerFromHead, fileTypeFromHead, tailHasZipEnd, tailIsDmg } from '../detect.js';
 import { assertDmgCapable, withMountedDmg } from '../engine/dmg.js';
+import { pathError } from '../errors.js';
 import { digestStream } from '../hashing.js';
 import { resolveBudgets } from '../options.js';
 import type { InspectOptions } from '../options.js';
@@ -43,17 +44,6 @@ async function headAndTail(path: string, size: number): Promise<{ head: Buffer; 
   }
 }
 
-function statError(path: string, error: unknown): ReaError {
-  const code = (error as { code?: string }).code;
-  if (code === 'ENOENT')
-    return new ReaError('not_found', `No file or directory at ${path}.`, { details: { path, reason: 'missing' } });
-  if (code === 'EACCES' || code === 'EPERM')
-    return new ReaError('access_denied', `Permission denied reading ${path}.`, { details: { path, reason: code } });
-  return new ReaError('target_unavailable', `Cannot read ${path}: ${(error as Error).message}`, {
-    details: { path, reason: code ?? 'unknown' },
-  });
-}
-
 async function wholeFileSha256(path: string, signal: AbortSignal | undefined): Promise<string> {
   return (await digestStream(createReadStream(path, { highWaterMark: 1 << 20 }), { signal })).sha256;
 }
@@ -70,7 +60,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
   const policy = options.integrityPolicy ?? 'fail-closed';
   const state = new InventoryState(policy, budgets, options.signal, expandNested, options.onProgress);
   const info = await stat(path).catch((error: unknown) => {
-    throw statError(path, error);
+    throw pathError(path, error, 'file or directory');
   });
   throwIfAborted(options.signal, 'start');
   let format: ContainerFormat;
@@ -86,7 +76,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
     sha256 = canonicalSha256(state.entries.map((e) => [e.path, e.kind, e.sha256, e.symlink_target]));
   } else if (info.isFile()) {
     const { head, tail } = await headAndTail(path, info.size).catch((error: unknown) => {
-      throw statError(path, error);
+      throw pathError(path, error, 'file or directory');
     });
     const detected = containerFromHead(head) ?? (tailHasZipEnd(tail) ? 'zip' : null);
     if (detected === 'zip') {

@@ -4,6 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { ReaError, canonicalSha256, isReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
 import type { EvidenceRecord, Limitation } from '@rea/evidence';
+import { pathError } from '../errors.js';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { LedgerAccess } from '@rea/provider-kit';
 import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
@@ -37,22 +38,10 @@ const InputSchema = z.strictObject({
 type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
 const ELF_PLT_MACHINES = new Set(['EM_X86_64', 'EM_386', 'EM_AARCH64', 'EM_ARM']);
 
-function readError(path: string, error: unknown): ReaError {
-  const code = (error as { code?: string }).code;
-  if (code === 'ENOENT')
-    return new ReaError('not_found', `No file at ${path}.`, { details: { path, reason: 'missing' } });
-  if (code === 'EACCES' || code === 'EPERM') {
-    return new ReaError('access_denied', `Permission denied reading ${path}.`, { details: { path, reason: code } });
-  }
-  return new ReaError('target_unavailable', `Cannot read ${path}: ${(error as Error).message}`, {
-    details: { path, reason: code ?? 'unknown' },
-  });
-}
-
 /** Checks the path names a regular file within the size limit; returns its size. */
 async function checkTarget(path: string): Promise<number> {
   const info = await stat(path).catch((error: unknown) => {
-    throw readError(path, error);
+    throw pathError(path, error);
   });
   if (!info.isFile()) {
     throw new ReaError('target_unavailable', `${path} is not a regular file.`, {
@@ -75,7 +64,7 @@ async function checkTarget(path: string): Promise<number> {
 /** Streams the file once through SHA-256 with one reused buffer (no file-sized allocation). */
 async function hashFile(path: string, signal: AbortSignal): Promise<{ sha256: string; size: number }> {
   const handle = await open(path, 'r').catch((error: unknown) => {
-    throw readError(path, error);
+    throw pathError(path, error);
   });
   try {
     const hash = createHash('sha256');
@@ -174,7 +163,7 @@ export const inspectBinaryLayoutTool = defineTool({
     try {
       layout = parseBinaryLayoutFile(input.path, { signal: context.signal });
     } catch (error) {
-      throw isReaError(error) ? error : readError(input.path, error);
+      throw isReaError(error) ? error : pathError(input.path, error);
     }
     const result = normalizeLayout(layout);
     const parameters = { detail: input.detail, facet: input.facet ?? null };
