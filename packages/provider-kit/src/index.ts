@@ -50,6 +50,7 @@ export type { ProviderCandidate, ProviderSelection, SelectProviderOptions, Selec
 export { createProcessSupervisor } from './supervisor/supervisor.js';
 export type { OwnedResource, ProcessSupervisor, SupervisorOptions } from './supervisor/supervisor.js';
 export { cleanupIncomplete } from './supervisor/ownedProcess.js';
+export { mountsUnderByDevice } from './supervisor/resources.js';
 export type {
   LineageObservation,
   ObservedProcess,

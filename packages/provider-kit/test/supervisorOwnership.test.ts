@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isReaError } from '@rea/evidence';
 import { skipUnless } from '@rea/test-helpers';
-import { createProcessSupervisor } from '@rea/provider-kit';
+import { createProcessSupervisor, mountsUnderByDevice } from '@rea/provider-kit';
 import type { ProcessSupervisor } from '@rea/provider-kit';
 
 // These tests need host privileges: steering pid allocation (to reuse a pid for real) and mounting.
@@ -142,5 +142,28 @@ skipUnless(mountUnavailable())('owned mounts', () => {
     await s.closeAll();
     expect(existsSync(dir)).toBe(false);
     expect(s.owned()).toEqual([]);
+  });
+
+  it('should find mount points by device id where the host lists no mounts, without descending into them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rea-devices-'));
+    const point = join(dir, 'a', 'image');
+    mkdirSync(join(point), { recursive: true });
+    mkdirSync(join(dir, 'b', 'c'), { recursive: true });
+    try {
+      expect(mountsUnderByDevice(dir)).toEqual([]);
+      execFileSync('mount', ['-t', 'tmpfs', 'rea-test', point]);
+      mkdirSync(join(point, 'inside'));
+      // Agrees with the host's own listing (/proc/self/mountinfo) of what is mounted below dir.
+      const listed = readFileSync('/proc/self/mountinfo', 'utf8')
+        .split('\n')
+        .map((line) => line.split(' ')[4])
+        .filter((field): field is string => field !== undefined && field.startsWith(`${dir}/`));
+      expect(mountsUnderByDevice(dir)).toEqual(listed);
+      expect(listed).toEqual([point]);
+    } finally {
+      execFileSync('umount', [point], { stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(mountsUnderByDevice(dir)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { chmod, mkdtemp, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import type { OwnedResourceKind } from './ownedProcess.js';
 
@@ -30,13 +30,56 @@ function mountPoints(): string[] | null {
   }
 }
 
+/**
+ * Mount points below `dir` found by device ids, for hosts without a mount listing (macOS): a
+ * directory whose device differs from `dir`'s is a mount point. Symlinks are not followed and the
+ * walk does not descend into a mount. Unreadable directories are skipped.
+ */
+export function mountsUnderByDevice(dir: string): string[] {
+  let root: number;
+  try {
+    root = lstatSync(dir).dev;
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  const pending = [dir];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    let names: string[];
+    try {
+      names = readdirSync(current);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const path = join(current, name);
+      try {
+        const info = lstatSync(path);
+        if (!info.isDirectory()) continue;
+        if (info.dev !== root) found.push(path);
+        else pending.push(path);
+      } catch {
+        // Vanished or unreadable: nothing to protect there.
+      }
+    }
+  }
+  return found.sort();
+}
+
 function mountsUnder(dir: string): string[] {
-  return (mountPoints() ?? []).filter((point) => point.startsWith(`${dir}/`));
+  const points = mountPoints();
+  if (points === null) return mountsUnderByDevice(dir);
+  return points.filter((point) => point.startsWith(`${dir}/`));
 }
 
 function mounted(mountPoint: string): boolean | null {
   const points = mountPoints();
-  return points === null ? null : points.includes(mountPoint);
+  if (points !== null) return points.includes(mountPoint);
+  try {
+    return lstatSync(mountPoint).dev !== lstatSync(dirname(mountPoint)).dev;
+  } catch {
+    return null;
+  }
 }
 
 const PREFIX = /^[a-z0-9][a-z0-9-]{0,31}$/;
