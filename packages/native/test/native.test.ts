@@ -133,6 +133,21 @@ describe('native tools on a scripted stand-in port', () => {
     expect((await refusal('procedure_info', { procedure: '0x1004' })).details).toEqual({ address: '0x1004' });
   });
 
+  it('check an address argument before reading and record at that address', async () => {
+    const inside = await outcome('resolve_containing_procedure', { address: '0x1014' });
+    expect(inside.normalized_result).toMatchObject({ address: '0x1014', procedure: { name: 'work' } });
+    expect(inside.locations).toEqual([{ kind: 'address', value: '0x1014' }]);
+    const named = await outcome('address_name', { address: '0x1020' });
+    expect(named.normalized_result).toEqual({ address: '0x1020', name: 'leaf' });
+    expect(named.locations).toEqual([{ kind: 'address', value: '0x1020' }]);
+    for (const name of ['xrefs', 'address_name', 'resolve_containing_procedure', 'goto_address']) {
+      expect({ name, code: (await refusal(name, { address: `0x${'f'.repeat(20)}` })).code }).toEqual({
+        name,
+        code: 'invalid_request',
+      });
+    }
+  });
+
   it('list_segments pages the segment map the port returns whole', async () => {
     const port = scriptedPort(ALL);
     const segment = (name: string, start: number) => ({

@@ -1,7 +1,7 @@
 import { AddressSchema } from '../address.js';
 import { NameSchema, StringSchema } from '../schemas.js';
-import { at, checkedAddress, observe, z } from './common.js';
-import { pagedPortTool, portTool } from './portTool.js';
+import { z } from './common.js';
+import { addressTool, pagedPortTool } from './portTool.js';
 
 /** list_strings: strings found in the binary's data sections, offset-paginated. */
 export const listStrings = pagedPortTool({
@@ -43,16 +43,15 @@ export const listNames = pagedPortTool({
 });
 
 /** address_name: the name at an address, or null. */
-export const addressName = portTool({
+export const addressName = addressTool({
   name: 'address_name',
   title: 'Address name',
   description: 'Returns the name (symbol, import, label) at exactly this address, or name: null when it has none.',
-  input: z.strictObject({ address: AddressSchema }),
   result: z.strictObject({ address: AddressSchema, name: z.string().nullable() }),
   examples: [{ input: { address: '0x401126' } }],
   capability: 'names',
-  run: async (input, port, context) => {
-    const name = await port.nameAt(checkedAddress(input.address), context.signal);
-    return observe(context, input, { result: { address: input.address, name }, locations: [at(input.address)] });
+  run: async ({ address, port, context }) => {
+    const name = await port.nameAt(address, context.signal);
+    return { result: { address, name } };
   },
 });

@@ -2,7 +2,7 @@ import { ReaError } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { DocumentSchema, ProcedureSummarySchema } from '../schemas.js';
 import { READ_EFFECTS, at, checkedAddress, defineTool, nativeBase, observe, portOf, z } from './common.js';
-import { portTool } from './portTool.js';
+import { addressTool, portTool } from './portTool.js';
 
 /** current_document: the document the session has selected. */
 export const currentDocument = portTool({
@@ -51,19 +51,17 @@ export const currentProcedure = portTool({
 });
 
 /** goto_address: moves the session cursor to a mapped address. */
-export const gotoAddress = portTool({
+export const gotoAddress = addressTool({
   effects: { ...READ_EFFECTS, idempotent: true },
   name: 'goto_address',
   title: 'Go to address',
   description:
     "Moves the session's cursor to a mapped address and returns the new position with its containing procedure. An unmapped address is not_found and leaves the cursor unchanged.",
-  input: z.strictObject({ address: AddressSchema }),
   result: z.strictObject({ address: AddressSchema, procedure: ProcedureSummarySchema.nullable() }),
   examples: [{ input: { address: '0x401126' } }],
   capability: 'navigation',
-  run: async (input, port, context) => {
+  run: async ({ address, port, context }) => {
     const nav = port.navigation!;
-    const address = checkedAddress(input.address);
     if (!(await port.isMapped(address, context.signal))) {
       throw new ReaError('not_found', `Address ${address} is not mapped in the open binary.`, {
         remediation: 'Pick an address inside a segment (see list_segments).',
@@ -72,7 +70,7 @@ export const gotoAddress = portTool({
     }
     nav.goto(address);
     const procedure = await port.containingProcedure(address, context.signal);
-    return observe(context, input, { result: { address, procedure }, locations: [at(address)] });
+    return { result: { address, procedure } };
   },
 });
 

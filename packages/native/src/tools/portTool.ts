@@ -6,10 +6,12 @@ import type {
   ToolEffects,
   ToolExample,
 } from '@rea/provider-kit';
+import { AddressSchema } from '../address.js';
 import { ProcedureSelectorSchema, pageSchema, pagingInput } from '../schemas.js';
 import type { NativeCapability, NativePort, Page, ProcedureInfo } from '../port.js';
 import {
   at,
+  checkedAddress,
   defineTool,
   nativeBase,
   observe,
@@ -160,6 +162,45 @@ export function procedureTool<R extends z.ZodType, E extends z.ZodRawShape = Rec
       const info = await resolveProcedure(port, procedure, context.signal);
       const outcome = await run({ info, input, port, context });
       return observe(context, input, { ...outcome, locations: [at(info.address)] });
+    },
+  });
+}
+
+/** The schema of a one-address tool's input: `{ address }`. */
+export type AddressInput = z.ZodObject<{ address: typeof AddressSchema }, z.core.$strict>;
+
+/** What an {@link addressTool} declares: the contract, and a body that starts from the checked address. */
+export interface AddressToolDefinition<R extends z.ZodType> extends Omit<
+  PortToolDefinition<AddressInput, R>,
+  'input' | 'run'
+> {
+  /** The body, given the checked address; the record's location is that address. */
+  run: (call: AddressCall) => Promise<Omit<NativeOutcome<z.input<NoInfer<R>>>, 'locations'>>;
+}
+
+/** What the body of an {@link addressTool} receives. */
+export interface AddressCall {
+  /** The `address` argument, checked to be a canonical address. */
+  address: string;
+  /** The bound port, known to declare the tool's capability. */
+  port: NativePort;
+  /** The call's context (its `signal` for the port reads). */
+  context: ToolContext;
+}
+
+/**
+ * Declares a capability-gated native tool about one address: input `{ address }`, checked
+ * (`invalid_request` when malformed) before `run`, and the outcome recorded at that address.
+ */
+export function addressTool<R extends z.ZodType>(definition: AddressToolDefinition<R>): ToolContract<AddressInput, R> {
+  const { run, ...contract } = definition;
+  return portTool<AddressInput, R>({
+    ...contract,
+    input: z.strictObject({ address: AddressSchema }),
+    run: async (input, port, context) => {
+      const address = checkedAddress(input.address);
+      const outcome = await run({ address, port, context });
+      return observe(context, input, { ...outcome, locations: [at(address)] });
     },
   });
 }

@@ -1,8 +1,8 @@
 import { ReaError } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { ProcedureInfoSchema, ProcedureSummarySchema } from '../schemas.js';
-import { at, checkedAddress, observe, z } from './common.js';
-import { pagedPortTool, portTool, procedureTool } from './portTool.js';
+import { at, observe, z } from './common.js';
+import { addressTool, pagedPortTool, portTool, procedureTool } from './portTool.js';
 
 /** list_procedures: every procedure, in address order, offset-paginated. */
 export const listProcedures = pagedPortTool({
@@ -56,18 +56,17 @@ export const procedureAddress = portTool({
 });
 
 /** resolve_containing_procedure: the procedure whose extent contains an address. */
-export const resolveContainingProcedure = portTool({
+export const resolveContainingProcedure = addressTool({
   name: 'resolve_containing_procedure',
   title: 'Resolve containing procedure',
   description:
     'Returns the procedure whose body contains the given address, or procedure: null when the address lies outside every known procedure. Use it to map a crash address or reference site to its function.',
-  input: z.strictObject({ address: AddressSchema }),
   result: z.strictObject({ address: AddressSchema, procedure: ProcedureSummarySchema.nullable() }),
   examples: [{ input: { address: '0x401136' } }],
   capability: 'procedures',
-  run: async (input, port, context) => {
-    const procedure = await port.containingProcedure(checkedAddress(input.address), context.signal);
-    return observe(context, input, { result: { address: input.address, procedure }, locations: [at(input.address)] });
+  run: async ({ address, port, context }) => {
+    const procedure = await port.containingProcedure(address, context.signal);
+    return { result: { address, procedure } };
   },
 });
 

@@ -2,8 +2,8 @@ import type { Limitation } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { CallSiteSchema, ReferenceSchema, UnresolvedSchema } from '../schemas.js';
 import type { UnresolvedTransfer } from '../port.js';
-import { at, checkedAddress, observe, z } from './common.js';
-import { portTool, procedureTool } from './portTool.js';
+import { z } from './common.js';
+import { addressTool, procedureTool } from './portTool.js';
 
 /** One limitation per unresolved transfer: the call list is then known to be incomplete. */
 export function unresolvedLimitations(unresolved: readonly UnresolvedTransfer[]): Limitation[] {
@@ -89,17 +89,16 @@ export const procedureReferences = procedureTool({
 });
 
 /** xrefs: references to an address and from the instruction at it. */
-export const xrefs = portTool({
+export const xrefs = addressTool({
   name: 'xrefs',
   title: 'Cross-references',
   description:
     'Lists cross-references for one address: every reference to it (calls, jumps, data and code-pointer uses, each with its procedure) and the references made by the instruction at it.',
-  input: z.strictObject({ address: AddressSchema }),
   result: z.strictObject({ address: AddressSchema, to: z.array(ReferenceSchema), from: z.array(ReferenceSchema) }),
   examples: [{ input: { address: '0x402004' } }],
   capability: 'references',
-  run: async (input, port, context) => {
-    const refs = await port.references(checkedAddress(input.address), context.signal);
-    return observe(context, input, { result: { address: input.address, ...refs }, locations: [at(input.address)] });
+  run: async ({ address, port, context }) => {
+    const refs = await port.references(address, context.signal);
+    return { result: { address, ...refs } };
   },
 });
