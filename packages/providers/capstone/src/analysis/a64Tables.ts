@@ -25,23 +25,64 @@ function addExtended(w: number) {
 interface LoadRegister {
   rt: number;
   rn: number;
+  /** The index register (Rm). */
+  rm: number;
   size: number;
   signed: boolean;
 }
 
-/** `ldrb/ldrh/ldr/ldrsb/ldrsh/ldrsw Wt, [Xn, Wm/Xm ...]` (load, register offset). */
+/**
+ * `ldrb/ldrh/ldr/ldrsb/ldrsh/ldrsw Wt|Xt, [Xn, Wm|Xm, <extend> #s]`: a general-register load, register
+ * offset. Encoding `size:2 111 V=0 00 opc:2 1 Rm option:3 S 10 Rn Rt`. SIMD/FP loads (V=1), stores
+ * (opc=0), PRFM (size=3, opc=2), the unallocated opc=3 at sizes 2 and 3, and the unallocated extend
+ * options (option<1> clear) are not loads of an integer entry.
+ */
 function loadRegister(w: number): LoadRegister | null {
-  if ((w & 0x3b200c00) >>> 0 !== 0x38200800) return null;
+  if ((w & 0x3f200c00) >>> 0 !== 0x38200800) return null;
+  const size = w >>> 30;
   const opc = (w >>> 22) & 3;
-  if (opc === 0) return null;
-  return { rt: w & 31, rn: (w >>> 5) & 31, size: 1 << (w >>> 30), signed: opc !== 1 };
+  if (opc === 0 || (size >= 2 && opc === 3) || (size === 3 && opc === 2)) return null;
+  if (((w >>> 13) & 2) === 0) return null;
+  return { rt: w & 31, rn: (w >>> 5) & 31, rm: (w >>> 16) & 31, size: 1 << size, signed: opc !== 1 };
 }
 
-/** `cmp Wn, #imm` (SUBS immediate into the zero register): the immediate, else -1. */
+/** `cmp Wn|Xn, #imm` (SUBS immediate into the zero register): the register and the immediate, else null. */
 function compareImmediate(w: number): { rn: number; value: number } | null {
   if ((w & 0x7f80001f) >>> 0 !== 0x7100001f) return null;
   const imm = (w >>> 10) & 0xfff;
   return { rn: (w >>> 5) & 31, value: (w >>> 22) & 1 ? imm * 4096 : imm };
+}
+
+/** `mov Wd, Wm` / `mov Xd, Xm` (ORR shifted register from the zero register, no shift): [d, m], else null. */
+function registerMove(w: number): [number, number] | null {
+  if ((w & 0x7fe0ffe0) >>> 0 !== 0x2a0003e0) return null;
+  return [w & 31, (w >>> 16) & 31];
+}
+
+/**
+ * The registers that hold the table index at the load at `loadAt`: its Rm and every register joined to
+ * it by a register move in the window (compilers copy the index before or after bounds-checking it:
+ * GCC `mov w2, w0 · cmp w0, #n · … · ldrb w1, [x1, w2, uxtw]`, Clang `cmp w0, #n · … · mov w8, w0 ·
+ * ldrb w11, [x9, x8]`).
+ */
+function indexRegisters(layout: BinaryLayout, t: InstructionTable, first: number, loadAt: number, rm: number) {
+  const moves: Array<[number, number]> = [];
+  for (let k = loadAt - 1; k >= first; k -= 1) {
+    const w = word(layout, t.address[k]!);
+    const move = w === null ? null : registerMove(w);
+    if (move && move[0] !== move[1]) moves.push(move);
+  }
+  const out = new Set([rm]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [d, m] of moves) {
+      if (out.has(d) !== out.has(m)) {
+        out.add(d).add(m);
+        grew = true;
+      }
+    }
+  }
+  return out;
 }
 
 /** The destination register of ADR, ADRP or ADD (immediate), the instructions that produce addresses. */
@@ -66,8 +107,9 @@ function entryAt(layout: BinaryLayout, address: number, size: number, signed: bo
  * null when the sequence before it is not one. The shape (as GCC and Clang emit it):
  * `adrp+add Xt, table` · `ldrb/ldrh/ldr Wk, [Xt, Wi, uxtw #s]` · `adr Xb, base` ·
  * `add Xd, Xb, Wk, sxtb/sxth/sxtw/uxtb/uxth #s` · `br Xd`; each target is `base + extend(entry) << s`.
- * The entry count comes from the bounds check (`cmp Wi, #n` before the load) when present; entries are
- * read while targets land on an instruction for which `inside` holds (at most 1024).
+ * The entry count comes from the bounds check (`cmp Wi, #n` before the load, on the load's index
+ * register or a register moved to or from it) when present; entries are read while targets land on an
+ * instruction for which `inside` holds (at most 1024).
  */
 export function a64JumpTable(
   layout: BinaryLayout,
@@ -107,12 +149,13 @@ export function a64JumpTable(
   // The table: the address loaded into the load's base register (ADRP+ADD), in a data section.
   let table = Number.NaN;
   let bound = 1024;
+  const index = indexRegisters(layout, t, first, loadAt, load.rm);
   for (let k = loadAt - 1; k >= first; k -= 1) {
     const w = word(layout, t.address[k]!);
     if (w === null) break;
     if (table !== table && addressDestination(w) === load.rn && t.refKind[k] === RefKind.Value) table = t.ref[k]!;
     const cmp = compareImmediate(w);
-    if (cmp && bound === 1024) bound = Math.min(1024, cmp.value + 1);
+    if (cmp && index.has(cmp.rn) && bound === 1024) bound = Math.min(1024, cmp.value + 1);
   }
   if (table !== table || !isData(table)) return null;
   const extendBits = 8 << (add.option & 3);
