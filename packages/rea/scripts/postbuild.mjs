@@ -15,7 +15,7 @@
 // this package depends on its exact version (workspace:*). In the workspace, rebuild rea after rebuilding
 // @rea/server (a full `node tools/build.mjs` does both).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -38,6 +38,21 @@ const boundaries = {
     );
   },
 };
+
+/**
+ * True for a module that belongs to the call path, never to start-up: the server's call path (calls,
+ * sessions, the server's tools, responses and budgets), any provider (not @rea/provider-kit, whose
+ * settings reader start-up uses), and this package's composition and generated catalogs.
+ */
+function callPathModule(file) {
+  const server = relative(serverDist, file);
+  if (!server.startsWith('..')) return /^(calls|session|respond|budget|tools[\\/]index)\.js$/.test(server);
+  const own = relative(dist, file);
+  if (!own.startsWith('..')) return /^(defaults|generated[\\/].*)\.js$/.test(own);
+  return /[\\/](@rea[\\/](artifact|native|provider-(?!kit[\\/])[a-z-]+)|packages[\\/](artifact|native|providers))[\\/]/.test(
+    file,
+  );
+}
 
 const BANNER =
   "import { createRequire as __reaCreateRequire } from 'node:module';\nconst require = __reaCreateRequire(import.meta.url);";
@@ -68,10 +83,11 @@ const result = await build({
   logLevel: 'warning',
 });
 
+// Metafile inputs are relative to the working directory; compare real absolute paths.
 const inputs = Object.keys(result.metafile.inputs);
-const forbidden = inputs.filter((file) =>
-  /packages\/(server\/(dist|src)\/(calls|session|tools\/index)|providers\/)|\.ts$/.test(file),
-);
+const absolute = inputs.map((file) => resolve(process.cwd(), file.replace(/^[a-z]+:/, '')));
+if (process.env.REA_BUNDLE_REPORT) console.error(absolute.map((file) => relative(root, file)).join('\n'));
+const forbidden = absolute.filter((file) => callPathModule(file) || file.endsWith('.ts'));
 if (forbidden.length > 0) throw new Error(`the stdio bundle must not contain the call path: ${forbidden.join(', ')}`);
 const [output] = result.outputFiles;
 writeFileSync(entry, output.contents);

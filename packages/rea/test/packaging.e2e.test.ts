@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -102,6 +102,32 @@ describe('npx rea from packed tarballs', () => {
         '@rea/provider-capstone could not be loaded',
       );
       expect(providers.find((p) => p.id === 'artifact')).toMatchObject({ ready: true });
+
+      // A damaged server install: the start-up path answers, a tool call is a typed failure (not a
+      // protocol error), and the next call loads the call path again once it is back.
+      const callsFile = join(app, 'node_modules', '@rea', 'server', 'dist', 'calls.js');
+      const saved = readFileSync(callsFile);
+      rmSync(callsFile);
+      const second = new Client({ name: 'rea-packaging', version: '1.0.0' });
+      await second.connect(new StdioClientTransport({ command: bin, args: ['mcp'], cwd: app, stderr: 'ignore' }));
+      try {
+        expect((await second.listTools()).tools.length).toBeGreaterThan(0);
+        for (let attempt = 0; attempt < 2; attempt += 1) {
+          const failed = await second.callTool({ name: 'binary_session', arguments: {} });
+          expect(failed.isError).toBe(true);
+          expect(failed.structuredContent).toBeUndefined();
+          const text = (failed.content as Array<{ type: string; text: string }>)[0]!.text;
+          expect(JSON.parse(text)).toMatchObject({
+            error: { code: 'internal', operation: 'binary_session', details: { reason: 'call-path-load-failed' } },
+          });
+        }
+        writeFileSync(callsFile, saved);
+        const recovered = await second.callTool({ name: 'binary_session', arguments: {} });
+        expect(recovered.isError).not.toBe(true);
+        expect(recovered.structuredContent).toHaveProperty('tool_availability');
+      } finally {
+        await second.close();
+      }
     });
   }, 900_000);
 });

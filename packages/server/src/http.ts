@@ -130,7 +130,8 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
   const expire = (id: string, entry: HttpSession): void => {
     if (sessions.get(id) !== entry) return;
     sessions.delete(id);
-    runtime.logger.info('HTTP session closed after going idle', { session: id, idle_ms: idleMs });
+    // Local log only: a session id is the handle on a session and is not sent to other clients.
+    runtime.localLogger.info('HTTP session closed after going idle', { session: id, idle_ms: idleMs });
     void entry.connection.close();
   };
   const armIdle = (id: string, entry: HttpSession): void => {

@@ -100,6 +100,19 @@ function catalogNames(registry: ProviderRegistry, extra: readonly AnyToolContrac
   return [...SERVER_TOOL_NAMES, ...names].sort();
 }
 
+/**
+ * Memoizes an asynchronous load (or starts from `initial`). A load that fails is forgotten, so the next
+ * caller tries again instead of every later call failing with the first error.
+ */
+export function retrying<T>(load: () => Promise<T>, initial: Promise<T> | null = null): () => Promise<T> {
+  let pending = initial;
+  return () =>
+    (pending ??= load().catch((error: unknown) => {
+      pending = null;
+      throw error;
+    }));
+}
+
 /** The shared runtime of `options` (built once per options object; settings read once). */
 export function runtimeOf(options: ReaServerOptions): Runtime {
   const existing = runtimes.get(options);
@@ -138,18 +151,16 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
     });
   }
   let current: Catalog | null = null;
-  let loading: Promise<Catalog> | null = null;
-  let calls: Promise<CallPath> | null = null;
-  let advertised: Promise<AdvertisedCatalog> | null = precomputed ? Promise.resolve(precomputed) : null;
   const runtime: Runtime = {
     options,
     config,
-    calls: () => (calls ??= import('./calls.js').then((module) => module.callPath)),
-    catalog: () =>
-      (loading ??= runtime
+    calls: retrying(() => import('./calls.js').then((module) => module.callPath)),
+    catalog: retrying(() =>
+      runtime
         .calls()
         .then((path) => path.loadCatalog(runtime))
-        .then((catalog) => (current = catalog))),
+        .then((catalog) => (current = catalog)),
+    ),
     loaded: () => {
       if (current) return current;
       throw new ReaError('internal', 'The tool catalog was used before it loaded.', {
@@ -160,8 +171,10 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
     logger,
     localLogger,
     forwarders,
-    advertised: () =>
-      (advertised ??= runtime.catalog().then(async (catalog) => (await runtime.calls()).advertise(catalog, profile))),
+    advertised: retrying(
+      () => runtime.catalog().then(async (catalog) => (await runtime.calls()).advertise(catalog, profile)),
+      precomputed ? Promise.resolve(precomputed) : null,
+    ),
   };
   runtimes.set(options, runtime);
   return runtime;

@@ -1,8 +1,9 @@
 import type { Server, ServerContext, Transport } from '@modelcontextprotocol/server';
+import { ReaError, canonicalJson, toDiagnostic } from '@rea/evidence';
 import type { ConnectionCalls } from './calls.js';
 import type { ServerIdentity } from './host.js';
 import type { LogForwarder } from './logger.js';
-import { runtimeOf } from './runtime.js';
+import { retrying, runtimeOf } from './runtime.js';
 import type { ReaServerOptions, Runtime } from './runtime.js';
 
 /** One MCP connection of REA: its SDK server, its session and ledger. */
@@ -16,6 +17,23 @@ export interface ReaServer {
 }
 
 const LOG_LEVELS = { debug: 'debug', info: 'info', warn: 'warning', error: 'error' } as const;
+
+/**
+ * The tool result for a call whose call path (sessions, ledgers, providers) could not load: `isError`
+ * with the canonical diagnostic, never a protocol error. The load is retried by the next call.
+ */
+function callPathFailure(
+  error: unknown,
+  operation: string,
+): { content: [{ type: 'text'; text: string }]; isError: true } {
+  const failure = new ReaError('internal', 'The tool call machinery of the REA server could not be loaded.', {
+    operation,
+    details: { reason: 'call-path-load-failed', cause: toDiagnostic(error).error.message },
+    remediation:
+      'Reinstall rea (npx -y rea@latest mcp, or npm install rea) so that @rea/server and its dependencies are complete and of one release, then restart the server.',
+  });
+  return { content: [{ type: 'text', text: canonicalJson(toDiagnostic(failure)) }], isError: true };
+}
 
 /**
  * Creates one REA MCP connection. The catalog is static (server tools, extra tools, every provider's
@@ -48,8 +66,10 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
   };
   runtime.forwarders.add(forward);
   const logger = runtime.logger;
-  const callsOf = (): Promise<ConnectionCalls> =>
-    (calls ??= runtime.calls().then((path) => path.connection(runtime, server, transportKind)));
+  const callsOf = retrying(
+    (): Promise<ConnectionCalls> =>
+      (calls = runtime.calls().then((path) => path.connection(runtime, server, transportKind))),
+  );
 
   const attach = (): void => {
     let listResult: { tools: Array<Record<string, unknown>> } | null = null;
@@ -66,10 +86,15 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       };
       return listResult as never;
     });
-    server.setRequestHandler(
-      'tools/call',
-      async (request, ctx: ServerContext) => (await callsOf()).call(request, ctx) as never,
-    );
+    server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
+      let path: ConnectionCalls;
+      try {
+        path = await callsOf();
+      } catch (error) {
+        return callPathFailure(error, request.params.name) as never;
+      }
+      return path.call(request, ctx) as never;
+    });
     server.oninitialized = () => {
       initialized = true;
     };
