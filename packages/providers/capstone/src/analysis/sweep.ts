@@ -87,7 +87,8 @@ const CHUNK = 0x4000;
  * The x86 instruction sink: an operation's {@link X86Kind} depends only on Capstone's instruction id,
  * so the mnemonic is read once per id; direct branch targets are parsed from engine memory; operand
  * text is built only for the few instructions that can name an address. Equivalent to
- * {@link classifyX86} on every instruction.
+ * {@link classifyX86} on every instruction (the tests compare the two instruction by instruction on
+ * compiled programs and a system binary).
  */
 function x86Sink(out: Columns, bits: number): (address: number, size: number, insn: InstructionCursor) => void {
   const ops: string[] = [];
