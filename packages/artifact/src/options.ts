@@ -35,6 +35,13 @@ export interface ExtractOptions {
   parentDirectory?: string;
   /** Cancellation: checked between entries and between chunks. */
   signal?: AbortSignal;
+  /**
+   * Budgets of extraction. `max_nested_bytes` (default {@link DEFAULT_BUDGETS}) bounds the bytes of
+   * nested containers held in memory by one call, summed over every selected nested container (each
+   * is held whole until the call ends); past it the call is refused with `resource_constraint`
+   * (`details.budget: "max_nested_bytes"`, `details.path` naming the container).
+   */
+  budgets?: Partial<Pick<InventoryBudgets, 'max_nested_bytes'>>;
 }
 
 /** Fills unset budget fields from the defaults. */

@@ -3,13 +3,15 @@
 // dmg.engine.test.ts on macOS hosts.
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, lstatSync, readlinkSync } from 'node:fs';
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspectArtifact } from '@rea/artifact';
 import type { InspectOptions } from '@rea/artifact';
-import { withTempDir } from '@rea/test-helpers';
+import { skipUnless, withTempDir } from '@rea/test-helpers';
 import { buildZip } from './helpers/zipWriter.js';
 
 const STAND_IN = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'hdiutil-stand-in.mjs');
@@ -232,6 +234,21 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
     });
   });
 
+  it('should take an interrupted attach that mounted nothing as detached, even when detach fails', async () => {
+    await withTempDir(async (tmp) => {
+      // The copying stand-in never mounts, so the mount point stays on its parent's device.
+      const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'attach', HDIUTIL_STAND_IN_FAIL: 'detach' });
+      const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 2000 } })).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach' } });
+      expect(calls(s).map((c) => c.args.slice(0, 1).concat(c.args.slice(2)))).toEqual([
+        expect.arrayContaining(['attach']),
+        ['detach'],
+        ['detach', '-force'],
+      ]);
+      expect(existsSync(dirname(mountOf(s)))).toBe(false);
+    });
+  });
+
   it('should still be capability_unavailable off macOS when no hdiutil is named', async () => {
     await withTempDir(async (tmp) => {
       const s = scenario(tmp);
@@ -242,3 +259,78 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
     });
   });
 });
+
+/** Why a tmpfs cannot be mounted on this host, or null when it can (mounting one needs root). */
+function tmpfsUnavailable(): string | null {
+  const dir = mkdtempSync(join(tmpdir(), 'rea-tmpfs-check-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'rea-check', dir], { stdio: 'pipe' });
+    execFileSync('umount', [dir], { stdio: 'pipe' });
+    return null;
+  } catch (error) {
+    return `a tmpfs cannot be mounted here (${String((error as { stderr?: unknown }).stderr ?? error).trim()}), so the device-id attachment check is not exercised against a real mount`;
+  } finally {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Left mounted by a failed unmount: reported by the mount check of the tests below.
+    }
+  }
+}
+
+/** Mount points the kernel lists for this process (independent of REA's device-id check). */
+function kernelMounts(): string[] {
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' ')[4]!.replace(/\\040/g, ' '));
+}
+
+skipUnless(process.platform === 'linux' ? tmpfsUnavailable() : 'tmpfs mounts are checked on Linux only')(
+  'DMG attach through the stand-in hdiutil mounting a real tmpfs',
+  () => {
+    const tmpfs = { HDIUTIL_STAND_IN_MOUNT: 'tmpfs' };
+
+    it('should inventory the mounted file system and unmount it', async () => {
+      await withTempDir(async (tmp) => {
+        const s = scenario(tmp, tmpfs);
+        writeFileSync(join(s.tree, 'a.txt'), 'on tmpfs');
+        const { inventory } = await inspectArtifact(s.image, options(s));
+        expect(inventory.entries.map((e) => [e.path, e.sha256])).toEqual([['a.txt', sha(Buffer.from('on tmpfs'))]]);
+        expect(kernelMounts()).not.toContain(mountOf(s));
+        expect(existsSync(dirname(mountOf(s)))).toBe(false);
+      });
+    });
+
+    it('should report an empty volume mounted by an interrupted attach as still attached when detach fails', async () => {
+      await withTempDir(async (tmp) => {
+        const s = scenario(tmp, { ...tmpfs, HDIUTIL_STAND_IN_HANG: 'attach', HDIUTIL_STAND_IN_FAIL: 'detach' });
+        const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 2000 } })).catch((e: unknown) => e);
+        const mount = mountOf(s);
+        try {
+          expect(error).toMatchObject({
+            code: 'cleanup_incomplete',
+            details: { remaining: [{ kind: 'mounts', identifiers: [mount] }] },
+          });
+          // The kernel agrees: the empty tmpfs is still mounted there, and it was not deleted through.
+          expect(kernelMounts()).toContain(mount);
+          expect(readdirSync(mount)).toEqual([]);
+        } finally {
+          if (kernelMounts().includes(mount)) execFileSync('umount', [mount]);
+          rmSync(dirname(mount), { recursive: true, force: true });
+        }
+      });
+    });
+
+    it('should take the empty volume as detached once detach has unmounted it', async () => {
+      await withTempDir(async (tmp) => {
+        const s = scenario(tmp, { ...tmpfs, HDIUTIL_STAND_IN_HANG: 'attach' });
+        const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 2000 } })).catch((e: unknown) => e);
+        expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach' } });
+        expect(calls(s).filter((c) => c.args[0] === 'detach')).toHaveLength(1);
+        expect(kernelMounts()).not.toContain(mountOf(s));
+        expect(existsSync(dirname(mountOf(s)))).toBe(false);
+      });
+    });
+  },
+);

@@ -1,8 +1,8 @@
 // The one module that launches hdiutil (macOS). The image is attached read-only, as a process owned by
 // a provider-kit supervisor, to a mount point inside an owned temporary directory, and is always
 // detached: after success, failure, a deadline or cancellation.
-import { mkdir, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ReaError, isReaError } from '@rea/evidence';
 import { createProcessSupervisor, withDeadline } from '@rea/provider-kit';
 import type { ProcessSupervisor } from '@rea/provider-kit';
@@ -67,12 +67,18 @@ async function hdiutil(
   );
 }
 
-/** True when anything is visible under `mount` (an image may still be attached there). */
-async function occupied(mount: string): Promise<boolean> {
-  return readdir(mount).then(
-    (names) => names.length > 0,
-    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
-  );
+/**
+ * True while a file system is mounted at `mount`: its device id differs from its parent directory's.
+ * An empty mounted volume counts (a listing would not tell it from a bare directory). A path that is
+ * gone holds nothing; any other failure to look is answered "attached", so a mount is never assumed away.
+ */
+async function mountedAt(mount: string): Promise<boolean> {
+  try {
+    const [inner, outer] = await Promise.all([lstat(mount), lstat(dirname(mount))]);
+    return inner.dev !== outer.dev;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
 }
 
 /** Terminates every hdiutil run still going and waits (bounded) until each has been reaped. */
@@ -152,8 +158,8 @@ export async function withMountedDmg<T>(
   let detached = true;
   if (mount !== null && attached !== 'no') {
     detached = await detach(supervisor, executable, mount, options.detachTimeoutMs ?? timeoutMs);
-    // An interrupted attach may have mounted nothing; only an occupied mount point is left behind.
-    if (!detached && attached === 'unknown' && !(await occupied(mount))) detached = true;
+    // An interrupted attach may have mounted nothing; only a mount point still mounted is left behind.
+    if (!detached && attached === 'unknown' && !(await mountedAt(mount))) detached = true;
   }
   const remaining: Array<{ kind: string; identifiers: string[] }> = [];
   if (detached) {

@@ -20,7 +20,16 @@ import type { ByteSource } from '../source.js';
 import { plan } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { StagedWriter } from './writer.js';
-import { companionMissing, containerBytes, nestedEntry, noContainer, refuseUnreadable } from './nested.js';
+import {
+  companionMissing,
+  containerBytes,
+  nestedEntry,
+  nestedRoom,
+  noContainer,
+  overNestedBudget,
+  refuseUnreadable,
+} from './nested.js';
+import type { NestedBudget } from './nested.js';
 import { MAX_NESTED_BYTES, splitSelection } from './selection.js';
 
 /** What extraction produced: the fresh directory (machine-local) and the result. */
@@ -206,6 +215,8 @@ interface Gathering {
   policy: IntegrityPolicy;
   jobs: Job[];
   closers: Array<() => Promise<void> | void>;
+  /** Nested containers stay held until every job is materialised, so their bytes share one budget. */
+  nested: NestedBudget;
 }
 
 /**
@@ -248,7 +259,8 @@ function tooMany(declared: number | null): ReaError {
 
 /**
  * Plans one container: its own selected entries become a job, and each selected nested container
- * (an entry named before a `!/`) is read whole — integrity checked — and planned in turn.
+ * (an entry named before a `!/`) is read whole — integrity checked, and counted against the call's
+ * nested-bytes budget — and planned in turn.
  */
 async function gather(
   opened: Opened,
@@ -273,11 +285,13 @@ async function gather(
       const info = infos.find((i) => i.kind === 'file' && logicalPath(i.name) === name);
       if (info === undefined) throw noContainer(full);
       refuseUnreadable(info, full);
+      // A declared size already past the room is refused before anything is inflated.
+      if (info.uncompressedSize > nestedRoom(g.nested)) throw overNestedBudget(full, info.uncompressedSize, g.nested);
       const read = await readZipEntry(reader, info, full, {
         signal: g.signal,
-        collect: { upTo: MAX_NESTED_BYTES, containersOnly: true },
+        collect: { upTo: nestedRoom(g.nested), containersOnly: true },
       });
-      const bytes = containerBytes(full, read.digest, read.contradiction, g.policy);
+      const bytes = containerBytes(full, read.digest, read.contradiction, g.policy, g.nested);
       await gather({ ...bytes, companion: null }, inner, full, depth + 1, g);
     }
     return;
@@ -294,12 +308,13 @@ async function gather(
     const full = nestedEntry(prefix, name, depth);
     const node = header.entries.find((n) => n.kind === 'file' && n.path.replace(/\\/g, '/') === name);
     if (node === undefined) throw noContainer(full);
+    if (node.size > nestedRoom(g.nested)) throw overNestedBudget(full, node.size, g.nested);
     const read = await readAsarEntry(source, opened.companion, node, full, {
       signal: g.signal,
-      collectUpTo: MAX_NESTED_BYTES,
+      collectUpTo: nestedRoom(g.nested),
     });
     if (read.status === 'missing') throw companionMissing(full, read.reason);
-    const bytes = containerBytes(full, read.digest, read.contradiction, g.policy);
+    const bytes = containerBytes(full, read.digest, read.contradiction, g.policy, g.nested);
     await gather({ ...bytes, companion: null }, inner, full, depth + 1, g);
   }
 }
@@ -308,6 +323,8 @@ async function gather(
  * Extracts the selected regular files of a ZIP or ASAR archive into a fresh directory (mode 0700) that
  * this call creates, and reports it. A selected path may reach into nested containers
  * (`lib/inner.zip!/a.txt`, `resources/app.asar!/main.js`); such files are written at that logical path.
+ * Every selected nested container is held in memory until the call ends, so together they may hold
+ * at most `max_nested_bytes` (default 256 MiB); past it the call is refused with `resource_constraint`.
  * Unsafe entries are refused before anything is written; on any failure the directory is removed,
  * so nothing partial is left presented as complete.
  */
@@ -323,7 +340,13 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
     throw pathError(parent, error, 'extraction parent directory');
   });
   const writer = new StagedWriter(root, staging);
-  const g: Gathering = { signal: options.signal, policy, jobs: [], closers: [] };
+  const g: Gathering = {
+    signal: options.signal,
+    policy,
+    jobs: [],
+    closers: [],
+    nested: { limit: options.budgets?.max_nested_bytes ?? MAX_NESTED_BYTES, held: 0 },
+  };
   try {
     await gather({ format, source: path, companion: `${path}.unpacked` }, options.select, '', 0, g);
     // Each container was judged on its own; together they must not claim the same path either.

@@ -9,7 +9,7 @@ import { integrityMismatch } from '../integrity.js';
 import type { ObservedContradiction } from '../integrity.js';
 import { nestedPath, pathProblem } from '../paths.js';
 import type { IntegrityPolicy } from '../schemas.js';
-import { MAX_EXTRACT_DEPTH, MAX_NESTED_BYTES } from './selection.js';
+import { MAX_EXTRACT_DEPTH } from './selection.js';
 
 /**
  * The logical path of nested container `name` inside the container at `prefix`, after refusing an
@@ -58,16 +58,50 @@ export function refuseUnreadable(info: ZipEntryInfo, path: string): void {
 }
 
 /**
+ * What nested containers one extraction may hold in memory: `limit` bytes in all (`max_nested_bytes`),
+ * of which `held` are already held. Every selected nested container stays held until the call ends.
+ */
+export interface NestedBudget {
+  limit: number;
+  held: number;
+}
+
+/** How many more bytes of nested containers may be held. */
+export function nestedRoom(budget: NestedBudget): number {
+  return Math.max(0, budget.limit - budget.held);
+}
+
+/**
+ * `resource_constraint` (`details.resource: "memory"`, `details.budget: "max_nested_bytes"`) for the
+ * nested container at `path`, `size` bytes, that does not fit in what is left of the budget.
+ */
+export function overNestedBudget(path: string, size: number, budget: NestedBudget): ReaError {
+  const observed = budget.held + size;
+  return new ReaError(
+    'resource_constraint',
+    budget.held === 0
+      ? `Nested container ${path} is ${size} bytes; extraction holds at most ${budget.limit} bytes of nested containers in memory (max_nested_bytes).`
+      : `Nested container ${path} (${size} bytes) would bring the nested containers held in memory by this extraction to ${observed} bytes; at most ${budget.limit} are held (max_nested_bytes).`,
+    {
+      details: { resource: 'memory', budget: 'max_nested_bytes', limit: budget.limit, observed, path },
+      remediation: 'Select entries from fewer or smaller nested containers per extraction.',
+    },
+  );
+}
+
+/**
  * The verified bytes and format of a nested container read whole. A container whose bytes contradict
  * their declaration is never opened: fail-closed refuses with `artifact_integrity_mismatch`, and
  * under record-and-continue the container is quarantined, which refuses the selection the same way.
- * Too large: `resource_constraint`; not a ZIP or ASAR: `unsupported_target`.
+ * Larger than the room left in `budget`: {@link overNestedBudget}; not a ZIP or ASAR:
+ * `unsupported_target`. On success the bytes are counted as held in `budget`.
  */
 export function containerBytes(
   path: string,
   digest: Digest | null,
   contradiction: ObservedContradiction | null,
   policy: IntegrityPolicy,
+  budget: NestedBudget,
 ): { format: 'zip' | 'asar'; source: Buffer } {
   if (contradiction !== null || digest === null) {
     const mismatch = integrityMismatch(contradiction!, 'extract_artifact');
@@ -79,13 +113,7 @@ export function containerBytes(
     );
   }
   if (digest.collected === null) {
-    if (digest.size > MAX_NESTED_BYTES) {
-      throw new ReaError(
-        'resource_constraint',
-        `Nested container ${path} is ${digest.size} bytes; extraction reads nested containers of at most ${MAX_NESTED_BYTES} bytes.`,
-        { details: { resource: 'memory', limit: MAX_NESTED_BYTES, observed: digest.size, path } },
-      );
-    }
+    if (digest.size > nestedRoom(budget)) throw overNestedBudget(path, digest.size, budget);
     throw new ReaError(
       'unsupported_target',
       `${path} is neither a ZIP nor an ASAR archive; nothing can be selected inside it.`,
@@ -100,5 +128,6 @@ export function containerBytes(
       details: { path, format: 'unknown', reason: 'not-an-archive' },
     });
   }
+  budget.held += digest.collected.length;
   return { format, source: digest.collected };
 }
