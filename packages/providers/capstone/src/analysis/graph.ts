@@ -71,7 +71,9 @@ export class ProcedureGraph {
     this.xKind = kind.slice(0, n);
     const order = sortByTarget(this.xTo);
     this.byTarget = order;
-    this.sortedTargets = Float64Array.from(order, (i) => this.xTo[i]!);
+    const sortedTargets = new Float64Array(n);
+    for (let k = 0; k < n; k += 1) sortedTargets[k] = this.xTo[order[k]!]!;
+    this.sortedTargets = sortedTargets;
   }
 
   private mappedTest(): (a: number) => 'code' | 'data' | null {
@@ -312,19 +314,24 @@ export class ProcedureGraph {
 }
 
 /**
- * Indices of `targets` in ascending target order (ties in index order, i.e. by source address): packs
- * target and index into one exactly representable double and sorts natively; falls back to a
- * comparator sort when the packed key would not fit in 53 bits.
+ * Indices of `targets` in ascending target order (ties in index order, i.e. by source address). Targets
+ * that are all integers below 2^32 (every image but a few 64-bit ones) take a stable two-pass radix
+ * sort on 16-bit digits; otherwise target and index are packed into one exactly representable double
+ * and sorted natively; a comparator sort is the last resort when that key would not fit in 53 bits.
  */
 function sortByTarget(targets: Float64Array): Uint32Array {
   const n = targets.length;
-  const order = new Uint32Array(n);
   let max = 0;
   let min = 0;
+  let integral = true;
   for (let i = 0; i < n; i += 1) {
-    if (targets[i]! > max) max = targets[i]!;
-    if (targets[i]! < min) min = targets[i]!;
+    const v = targets[i]!;
+    if (v > max) max = v;
+    if (v < min) min = v;
+    if (integral && v !== Math.floor(v)) integral = false;
   }
+  if (min === 0 && integral && max < 0x1_0000_0000) return radixByTarget(targets);
+  const order = new Uint32Array(n);
   const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
   if (min === 0 && Number.isSafeInteger(max) && max < Number.MAX_SAFE_INTEGER / scale) {
     const keys = new Float64Array(n);
@@ -335,5 +342,25 @@ function sortByTarget(targets: Float64Array): Uint32Array {
   }
   for (let i = 0; i < n; i += 1) order[i] = i;
   order.sort((a, b) => targets[a]! - targets[b]! || a - b);
+  return order;
+}
+
+/** LSD radix sort of indices by unsigned 32-bit target (low 16 bits, then high 16): stable, so ties stay in index order. */
+function radixByTarget(targets: Float64Array): Uint32Array {
+  const n = targets.length;
+  const keys = Uint32Array.from(targets);
+  const low = new Uint32Array(n);
+  const order = new Uint32Array(n);
+  const count = new Uint32Array(0x10001);
+  for (let i = 0; i < n; i += 1) count[(keys[i]! & 0xffff) + 1]! += 1;
+  for (let d = 1; d <= 0x10000; d += 1) count[d]! += count[d - 1]!;
+  for (let i = 0; i < n; i += 1) low[count[keys[i]! & 0xffff]!++] = i;
+  count.fill(0);
+  for (let i = 0; i < n; i += 1) count[(keys[i]! >>> 16) + 1]! += 1;
+  for (let d = 1; d <= 0x10000; d += 1) count[d]! += count[d - 1]!;
+  for (let k = 0; k < n; k += 1) {
+    const i = low[k]!;
+    order[count[keys[i]! >>> 16]!++] = i;
+  }
   return order;
 }
