@@ -1,8 +1,9 @@
 import type { BinaryLayout, LayoutImport } from '@rea/artifact';
 import type { ProcedureSource } from '@rea/native';
 import type { Decoder } from '../engine.js';
+import { InstructionIndex } from './instructionIndex.js';
 import { ehFrameExtents, pdataExtents } from './unwind.js';
-import { Flow, RefKind, breathe, codeSections, instructionAt, lowerBound, sortedNumbers, sweep } from './sweep.js';
+import { Flow, RefKind, breathe, codeSections, lowerBound, sortedNumbers, sweep } from './sweep.js';
 import type { InstructionTable } from './sweep.js';
 
 /** One discovered procedure: `[start, end)`. */
@@ -106,14 +107,15 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
     offer(section.address, { name: null, size: 0, source: 'engine', kind: 'function', library: null });
   await breathe(signal, 'discovery');
   const table = await sweep(layout, decoder, [...seeds.keys()], signal);
+  const index = new InstructionIndex(table);
   for (let i = 0; i < table.count; i += 1) {
     if (table.flow[i] === Flow.Call) {
       const t = table.target[i]!;
-      if (!seeds.has(t) && instructionAt(table, t) >= 0)
+      if (!seeds.has(t) && index.at(t) >= 0)
         offer(t, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
     } else if (table.flow[i] === Flow.Jump) {
       // A tail jump to an import thunk (`jmp [slot]`) reaches a procedure of its own.
-      const k = instructionAt(table, table.target[i]!);
+      const k = index.at(table.target[i]!);
       if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref[k]!)) {
         offer(table.address[k]!, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
       }
@@ -131,19 +133,19 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
   for (let i = 0; i < table.count; i += 1) {
     if (table.refKind[i] !== RefKind.Value) continue;
     const t = table.ref[i]!;
-    if (!seeds.has(t) && inCode(t) && instructionAt(table, t) >= 0 && !coveredFast(t)) {
+    if (!seeds.has(t) && inCode(t) && index.at(t) >= 0 && !coveredFast(t)) {
       offer(t, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
   const low = sections[0]?.address ?? 0;
   const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
-  const cases = jumpTableCases(layout, table, seeds.keys(), slots);
+  const cases = jumpTableCases(layout, table, index, seeds.keys(), slots);
   for (const pointer of dataPointers(layout, low, high)) {
-    if (!seeds.has(pointer) && instructionAt(table, pointer) >= 0 && !coveredFast(pointer) && !cases.has(pointer)) {
+    if (!seeds.has(pointer) && index.at(pointer) >= 0 && !coveredFast(pointer) && !cases.has(pointer)) {
       offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
-  seedTailJumpTargets(layout, table, seeds, offer);
+  seedTailJumpTargets(layout, table, index, seeds, offer);
   claimGaps(layout, table, seeds, offer);
   await breathe(signal, 'discovery');
   const starts = sortedNumbers(seeds.keys());
@@ -156,7 +158,7 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
     const next = Math.min(starts[k + 1] ?? sectionEnd, sectionEnd);
     const end = seed.size > 0 ? Math.min(start + seed.size, next) : next;
     // A procedure that only jumps through an import slot is a thunk for that import (PE `jmp [__imp_x]`).
-    const first = instructionAt(table, start);
+    const first = index.at(start);
     const thunkOf = first >= 0 && table.flow[first] === Flow.IndirectJump ? slots.get(table.ref[first]!) : undefined;
     const name = seed.name ?? thunkOf?.name ?? (start === layout.entry ? 'entry' : null);
     procedures.push({
@@ -266,6 +268,7 @@ function claimGaps(
 function jumpTableCases(
   layout: BinaryLayout,
   table: InstructionTable,
+  index: InstructionIndex,
   seedStarts: Iterable<number>,
   slots: ReadonlyMap<number, LayoutImport>,
 ): Set<number> {
@@ -284,7 +287,7 @@ function jumpTableCases(
       if (!bytes || bytes.length < size) break;
       const view = new DataView(bytes.buffer, bytes.byteOffset, size);
       const target = size === 8 ? u64(view, 0) : view.getUint32(0, true);
-      if (target <= lo || target >= hi || instructionAt(table, target) < 0) break;
+      if (target <= lo || target >= hi || index.at(target) < 0) break;
       out.add(target);
     }
   }
@@ -322,6 +325,7 @@ function dataPointers(layout: BinaryLayout, low: number, high: number): number[]
 function seedTailJumpTargets(
   layout: BinaryLayout,
   table: InstructionTable,
+  index: InstructionIndex,
   seeds: Map<number, Seed>,
   offer: (address: number, seed: Seed) => void,
 ): void {
@@ -331,7 +335,7 @@ function seedTailJumpTargets(
     if (table.flow[i] !== Flow.Jump) continue;
     const target = table.target[i]!;
     if (seeds.has(target)) continue;
-    const k = instructionAt(table, target);
+    const k = index.at(target);
     if (k <= 0) continue;
     const from = table.address[i]!;
     const own = lowerBound(starts, from + 1) - 1;

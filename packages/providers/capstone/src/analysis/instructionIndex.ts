@@ -1,0 +1,69 @@
+import { instructionAt } from './sweep.js';
+import type { InstructionTable } from './sweep.js';
+
+/** Widest address span, relative to the instruction count, that a start bitmap covers. */
+const BYTES_PER_INSTRUCTION = 64;
+const SLACK = 0x10_0000;
+
+/** The number of set bits in a 32-bit word. */
+function popcount(word: number): number {
+  let x = word - ((word >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * Constant-time "which instruction starts at this address" over an instruction table, for the
+ * discovery passes that ask it once per instruction or data word: a bitmap of instruction starts over
+ * the decoded span with a running count per 32-bit word, so an instruction's number is the count of
+ * starts before it. Answers exactly as {@link instructionAt}, to which it falls back when the
+ * addresses are not strictly ascending safe integers or the span is too sparse for a bitmap.
+ */
+export class InstructionIndex {
+  private readonly low: number;
+  private readonly span: number;
+  private readonly bits: Uint32Array | null;
+  private readonly rank: Uint32Array;
+
+  constructor(private readonly table: InstructionTable) {
+    const n = table.count;
+    const address = table.address;
+    this.low = n > 0 ? address[0]! : 0;
+    const last = n > 0 ? address[n - 1]! : 0;
+    this.span = last - this.low + 1;
+    this.bits = null;
+    this.rank = new Uint32Array(0);
+    if (n === 0 || !Number.isSafeInteger(this.low) || !Number.isSafeInteger(last)) return;
+    if (this.span > n * BYTES_PER_INSTRUCTION + SLACK) return;
+    const bits = new Uint32Array(Math.ceil(this.span / 32));
+    let previous = -1;
+    for (let i = 0; i < n; i += 1) {
+      const offset = address[i]! - this.low;
+      if (offset <= previous || offset !== Math.floor(offset)) return;
+      previous = offset;
+      bits[offset >>> 5]! |= 1 << (offset & 31);
+    }
+    const rank = new Uint32Array(bits.length);
+    let seen = 0;
+    for (let w = 0; w < bits.length; w += 1) {
+      rank[w] = seen;
+      seen += popcount(bits[w]!);
+    }
+    this.bits = bits;
+    this.rank = rank;
+  }
+
+  /** The index of the instruction starting exactly at `address`, or -1 (as {@link instructionAt}). */
+  at(address: number): number {
+    const bits = this.bits;
+    if (bits === null) return instructionAt(this.table, address);
+    const offset = address - this.low;
+    if (!(offset >= 0 && offset < this.span) || !Number.isSafeInteger(address)) return -1;
+    const w = offset >>> 5;
+    const mask = 1 << (offset & 31);
+    const word = bits[w]!;
+    if ((word & mask) === 0) return -1;
+    return this.rank[w]! + popcount(word & (mask - 1));
+  }
+}
