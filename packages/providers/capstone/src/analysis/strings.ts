@@ -14,8 +14,13 @@ export const MIN_STRING = 4;
 /** Upper bound on strings kept, so a data-heavy binary cannot exhaust memory. */
 export const MAX_STRINGS = 500_000;
 
+/** 1 for a byte that may appear in a string (printable ASCII, tab, LF, CR), by byte value. */
+const PRINTABLE = new Uint8Array(256);
+for (let b = 0x20; b < 0x7f; b += 1) PRINTABLE[b] = 1;
+PRINTABLE[0x09] = PRINTABLE[0x0a] = PRINTABLE[0x0d] = 1;
+
 function printable(b: number): boolean {
-  return (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d;
+  return PRINTABLE[b] === 1;
 }
 
 /**
@@ -34,14 +39,16 @@ export async function findStrings(
     if (!bytes) continue;
     // One view over the section: each string is decoded from it without copying its bytes first.
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // The byte after the section counts as a NUL terminator.
+    const length = bytes.length;
     let start = -1;
-    for (let i = 0; i <= bytes.length; i += 1) {
-      const b = i < bytes.length ? bytes[i]! : 0;
-      if (i < bytes.length && printable(b)) {
+    for (let i = 0; i <= length; i += 1) {
+      const b = i < length ? bytes[i]! : 0;
+      if (PRINTABLE[b] === 1) {
         if (start < 0) start = i;
         continue;
       }
-      if (start >= 0 && b === 0 && i - start >= MIN_STRING) {
+      if (b === 0 && start >= 0 && i - start >= MIN_STRING) {
         strings.push({
           address: section.address + start,
           value: text.toString('latin1', start, i),
