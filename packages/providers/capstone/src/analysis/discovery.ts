@@ -210,14 +210,15 @@ function claimGaps(
 ): void {
   const starts = sortedNumbers(seeds.keys());
   const sections = codeSections(layout);
-  const extents: Array<[number, number]> = [];
+  // Extent k is [starts[k], ends[k]).
+  const ends = new Float64Array(starts.length);
   for (let k = 0; k < starts.length; k += 1) {
     const start = starts[k]!;
     const seed = seeds.get(start)!;
     const section = sections.find((s) => start >= s.address && start < s.address + s.size);
     const sectionEnd = section ? section.address + Math.min(section.size, section.fileSize) : start + 1;
     const next = Math.min(starts[k + 1] ?? sectionEnd, sectionEnd);
-    extents.push([start, seed.size > 0 ? Math.min(start + seed.size, next) : next]);
+    ends[k] = seed.size > 0 ? Math.min(start + seed.size, next) : next;
   }
   let e = 0;
   let boundary = true;
@@ -238,8 +239,8 @@ function claimGaps(
       sectionBytes = section ? layout.readAt(section.address, Math.min(section.size, section.fileSize)) : null;
       sectionBase = section ? section.address : 0;
     }
-    while (e < extents.length && extents[e]![1] <= a) e += 1;
-    const covered = e < extents.length && a >= extents[e]![0] && a < extents[e]![1];
+    while (e < ends.length && ends[e]! <= a) e += 1;
+    const covered = e < ends.length && a >= starts[e]! && a < ends[e]!;
     if (covered) {
       boundary = true;
       continue;
@@ -308,14 +309,39 @@ function dataPointers(layout: BinaryLayout, low: number, high: number): number[]
     if (section.fileSize > 64 * 1024 * 1024) continue;
     const bytes = layout.readAt(section.address, Math.min(section.size, section.fileSize));
     if (!bytes) continue;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const skew = (size - (section.address % size)) % size;
+    const words = wordsOf(bytes, skew);
+    if (words) {
+      // Aligned: read the little-endian words through a 32-bit view (a 64-bit value is two of them).
+      if (size === 8) {
+        for (let w = 0; w + 1 < words.length; w += 2) {
+          const value = words[w + 1]! * 0x1_0000_0000 + words[w]!;
+          if (value >= low && value < high) out.push(value);
+        }
+      } else {
+        for (let w = 0; w < words.length; w += 1) {
+          const value = words[w]!;
+          if (value >= low && value < high) out.push(value);
+        }
+      }
+      continue;
+    }
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = skew; i + size <= bytes.length; i += size) {
       const value = size === 8 ? u64(view, i) : view.getUint32(i, true);
       if (value >= low && value < high) out.push(value);
     }
   }
   return out;
+}
+
+const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/** The whole 32-bit words of `bytes` from `skew` on, as a view, when they are 4-byte aligned in memory on a little-endian host. */
+function wordsOf(bytes: Uint8Array, skew: number): Uint32Array | null {
+  const at = bytes.byteOffset + skew;
+  if (!LITTLE_ENDIAN_HOST || at % 4 !== 0 || skew > bytes.length) return null;
+  return new Uint32Array(bytes.buffer, at, Math.floor((bytes.length - skew) / 4));
 }
 
 /**
