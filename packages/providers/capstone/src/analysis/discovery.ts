@@ -1,9 +1,9 @@
 import type { BinaryLayout, LayoutImport } from '@rea/artifact';
 import type { ProcedureSource } from '@rea/native';
 import type { Decoder } from '../engine.js';
-import { InstructionIndex } from './instructionIndex.js';
+import { InstructionIndex, instructionLists } from './instructionIndex.js';
 import { ehFrameExtents, pdataExtents } from './unwind.js';
-import { Flow, RefKind, breathe, codeSections, lowerBound, sortedNumbers, sweep } from './sweep.js';
+import { Flow, breathe, codeSections, lowerBound, sortedNumbers, sweep } from './sweep.js';
 import type { InstructionTable } from './sweep.js';
 
 /** One discovered procedure: `[start, end)`. */
@@ -108,7 +108,9 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
   await breathe(signal, 'discovery');
   const table = await sweep(layout, decoder, [...seeds.keys()], signal);
   const index = new InstructionIndex(table);
-  for (let i = 0; i < table.count; i += 1) {
+  const lists = instructionLists(table);
+  for (let n = 0; n < lists.callsAndJumps.length; n += 1) {
+    const i = lists.callsAndJumps[n]!;
     if (table.flow[i] === Flow.Call) {
       const t = table.target[i]!;
       if (!seeds.has(t) && index.at(t) >= 0)
@@ -130,8 +132,8 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
     const i = lowerBound(sizedStarts, a + 1) - 1;
     return i >= 0 && a < sized[i]![1];
   };
-  for (let i = 0; i < table.count; i += 1) {
-    if (table.refKind[i] !== RefKind.Value) continue;
+  for (let n = 0; n < lists.values.length; n += 1) {
+    const i = lists.values[n]!;
     const t = table.ref[i]!;
     if (!seeds.has(t) && inCode(t) && index.at(t) >= 0 && !coveredFast(t)) {
       offer(t, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
@@ -139,13 +141,13 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
   }
   const low = sections[0]?.address ?? 0;
   const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
-  const cases = jumpTableCases(layout, table, index, seeds.keys(), slots);
+  const cases = jumpTableCases(layout, table, index, lists.indirectJumps, seeds.keys(), slots);
   for (const pointer of dataPointers(layout, low, high)) {
     if (!seeds.has(pointer) && index.at(pointer) >= 0 && !coveredFast(pointer) && !cases.has(pointer)) {
       offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
-  seedTailJumpTargets(layout, table, index, seeds, offer);
+  seedTailJumpTargets(layout, table, index, lists.jumps, seeds, offer);
   claimGaps(layout, table, seeds, offer);
   await breathe(signal, 'discovery');
   const starts = sortedNumbers(seeds.keys());
@@ -270,15 +272,17 @@ function jumpTableCases(
   layout: BinaryLayout,
   table: InstructionTable,
   index: InstructionIndex,
+  indirectJumps: Int32Array,
   seedStarts: Iterable<number>,
   slots: ReadonlyMap<number, LayoutImport>,
 ): Set<number> {
   const starts = sortedNumbers(seedStarts);
   const size = layout.bits === 64 ? 8 : 4;
   const out = new Set<number>();
-  for (let i = 0; i < table.count; i += 1) {
+  for (let n = 0; n < indirectJumps.length; n += 1) {
+    const i = indirectJumps[n]!;
     const base = table.ref[i]!;
-    if (table.flow[i] !== Flow.IndirectJump || Number.isNaN(base) || slots.has(base)) continue;
+    if (Number.isNaN(base) || slots.has(base)) continue;
     const k = lowerBound(starts, table.address[i]! + 1) - 1;
     if (k < 0) continue;
     const lo = starts[k]!;
@@ -352,13 +356,14 @@ function seedTailJumpTargets(
   layout: BinaryLayout,
   table: InstructionTable,
   index: InstructionIndex,
+  jumps: Int32Array,
   seeds: Map<number, Seed>,
   offer: (address: number, seed: Seed) => void,
 ): void {
   const starts = sortedNumbers(seeds.keys());
   const found: number[] = [];
-  for (let i = 0; i < table.count; i += 1) {
-    if (table.flow[i] !== Flow.Jump) continue;
+  for (let n = 0; n < jumps.length; n += 1) {
+    const i = jumps[n]!;
     const target = table.target[i]!;
     if (seeds.has(target)) continue;
     const k = index.at(target);

@@ -1,3 +1,4 @@
+import { Flow, RefKind } from './classify.js';
 import { instructionAt } from './sweep.js';
 import type { InstructionTable } from './sweep.js';
 
@@ -66,4 +67,49 @@ export class InstructionIndex {
     if ((word & mask) === 0) return -1;
     return this.rank[w]! + popcount(word & (mask - 1));
   }
+}
+
+/** Instruction numbers, in ascending order, of the kinds that discovery's passes visit. */
+export interface InstructionLists {
+  /** Direct calls and direct unconditional jumps. */
+  callsAndJumps: Int32Array;
+  /** Direct unconditional jumps. */
+  jumps: Int32Array;
+  /** Indirect jumps. */
+  indirectJumps: Int32Array;
+  /** Instructions that load an immediate or effective address as a value (code-pointer candidates). */
+  values: Int32Array;
+}
+
+/**
+ * Sorts the instruction table's numbers into {@link InstructionLists} in one pass, so that later
+ * passes visit only the instructions they act on, in the same (address) order as a full scan.
+ */
+export function instructionLists(table: InstructionTable): InstructionLists {
+  const n = table.count;
+  const callsAndJumps = new Int32Array(n);
+  const jumps = new Int32Array(n);
+  const indirectJumps = new Int32Array(n);
+  const values = new Int32Array(n);
+  let c = 0;
+  let j = 0;
+  let x = 0;
+  let v = 0;
+  const flow = table.flow;
+  const refKind = table.refKind;
+  for (let i = 0; i < n; i += 1) {
+    const f = flow[i]!;
+    if (f === Flow.Call) callsAndJumps[c++] = i;
+    else if (f === Flow.Jump) {
+      callsAndJumps[c++] = i;
+      jumps[j++] = i;
+    } else if (f === Flow.IndirectJump) indirectJumps[x++] = i;
+    if (refKind[i] === RefKind.Value) values[v++] = i;
+  }
+  return {
+    callsAndJumps: callsAndJumps.slice(0, c),
+    jumps: jumps.slice(0, j),
+    indirectJumps: indirectJumps.slice(0, x),
+    values: values.slice(0, v),
+  };
 }
