@@ -229,11 +229,14 @@ function claimGaps(
   let sectionBytes: Uint8Array | null = null;
   let sectionBase = 0;
   const arm = layout.architecture === 'aarch64';
+  const sectionStarts = Float64Array.from(sections, (s) => s.address);
+  const sectionEnds = Float64Array.from(sections, (s) => s.address + s.size);
+  const address = table.address;
   for (let i = 0; i < table.count; i += 1) {
-    const a = table.address[i]!;
+    const a = address[i]!;
     // Instructions come in address order: advance to the section holding `a` (-1 when none does).
-    while (si < sections.length && a >= sections[si]!.address + sections[si]!.size) si += 1;
-    const sectionIndex = si < sections.length && a >= sections[si]!.address ? si : -1;
+    while (si < sectionEnds.length && a >= sectionEnds[si]!) si += 1;
+    const sectionIndex = si < sectionStarts.length && a >= sectionStarts[si]! ? si : -1;
     if (sectionIndex !== previousSection) {
       boundary = true;
       previousSection = sectionIndex;
