@@ -80,12 +80,14 @@ export class ProcedureGraph {
     const sections = this.layout.sections
       .filter((s) => s.flags.alloc && s.size > 0 && s.address > 0)
       .sort((a, b) => a.address - b.address);
-    const starts = sections.map((s) => s.address);
+    // Plain columns: the test runs once per reference while the index is built.
+    const starts = Float64Array.from(sections, (s) => s.address);
+    const ends = Float64Array.from(sections, (s) => s.address + s.size);
+    const code = Uint8Array.from(sections, (s) => (s.flags.execute ? 1 : 0));
     return (a) => {
       const i = lowerBound(starts, a + 1) - 1;
-      const s = sections[i];
-      if (!s || a >= s.address + s.size) return null;
-      return s.flags.execute ? 'code' : 'data';
+      if (i < 0 || a >= ends[i]!) return null;
+      return code[i] === 1 ? 'code' : 'data';
     };
   }
 
