@@ -142,8 +142,11 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
   const low = sections[0]?.address ?? 0;
   const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
   const cases = jumpTableCases(layout, table, index, lists.indirectJumps, seeds.keys(), slots);
-  for (const pointer of dataPointers(layout, low, high)) {
-    if (!seeds.has(pointer) && index.at(pointer) >= 0 && !coveredFast(pointer) && !cases.has(pointer)) {
+  const pointers = dataPointers(layout, low, high);
+  for (let n = 0; n < pointers.length; n += 1) {
+    const pointer = pointers[n]!;
+    // Side-effect-free tests, cheapest first: most pointer-like words start no instruction.
+    if (index.at(pointer) >= 0 && !seeds.has(pointer) && !coveredFast(pointer) && !cases.has(pointer)) {
       offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
