@@ -41,34 +41,46 @@ export class ProcedureGraph {
     this.starts = Float64Array.from(discovery.procedures.map((p) => p.start));
     for (const p of discovery.procedures) this.byStart.set(p.start, p);
     const t = discovery.table;
-    const from = new Float64Array(t.count * 2);
-    const to = new Float64Array(t.count * 2);
-    const kind = new Uint8Array(t.count * 2);
+    // Two passes so that the columns are allocated at their exact size: the first marks what each
+    // instruction contributes (bit 0 a branch edge, bit 1 a reference, bit 2 a code pointer).
+    const marks = new Uint8Array(t.count);
     let n = 0;
     const mapped = this.mapped;
     for (let i = 0; i < t.count; i += 1) {
       const f = t.flow[i]!;
-      const target = t.target[i]!;
-      if (target === target && (f === Flow.Call || f === Flow.Jump || f === Flow.Conditional)) {
-        from[n] = t.address[i]!;
-        to[n] = target;
-        kind[n] = f === Flow.Call ? KIND_CALL : KIND_JUMP;
-        n += 1;
-      }
+      let mark = 0;
+      if ((f === Flow.Call || f === Flow.Jump || f === Flow.Conditional) && t.target[i] === t.target[i]) mark = 1;
       const ref = t.ref[i]!;
       if (ref === ref) {
         const where = mapped(ref);
-        if (where !== null) {
-          from[n] = t.address[i]!;
-          to[n] = ref;
-          kind[n] = t.refKind[i] === RefKind.Value && where === 'code' ? KIND_CODE_POINTER : KIND_DATA;
-          n += 1;
-        }
+        if (where !== null) mark |= t.refKind[i] === RefKind.Value && where === 'code' ? 6 : 2;
+      }
+      marks[i] = mark;
+      n += (mark & 1) + ((mark >> 1) & 1);
+    }
+    const from = new Float64Array(n);
+    const to = new Float64Array(n);
+    const kind = new Uint8Array(n);
+    let x = 0;
+    for (let i = 0; i < t.count; i += 1) {
+      const mark = marks[i]!;
+      if (mark === 0) continue;
+      if (mark & 1) {
+        from[x] = t.address[i]!;
+        to[x] = t.target[i]!;
+        kind[x] = t.flow[i] === Flow.Call ? KIND_CALL : KIND_JUMP;
+        x += 1;
+      }
+      if (mark & 2) {
+        from[x] = t.address[i]!;
+        to[x] = t.ref[i]!;
+        kind[x] = mark & 4 ? KIND_CODE_POINTER : KIND_DATA;
+        x += 1;
       }
     }
-    this.xFrom = from.slice(0, n);
-    this.xTo = to.slice(0, n);
-    this.xKind = kind.slice(0, n);
+    this.xFrom = from;
+    this.xTo = to;
+    this.xKind = kind;
     const order = sortByTarget(this.xTo);
     this.byTarget = order;
     const sortedTargets = new Float64Array(n);
