@@ -87,16 +87,28 @@ export interface InstructionLists {
  */
 export function instructionLists(table: InstructionTable): InstructionLists {
   const n = table.count;
-  const callsAndJumps = new Int32Array(n);
-  const jumps = new Int32Array(n);
-  const indirectJumps = new Int32Array(n);
-  const values = new Int32Array(n);
+  const flow = table.flow;
+  const refKind = table.refKind;
+  // Counted first, so that each list is allocated at its exact size.
+  let calls = 0;
+  let jumpCount = 0;
+  let indirect = 0;
+  let valueCount = 0;
+  for (let i = 0; i < n; i += 1) {
+    const f = flow[i]!;
+    if (f === Flow.Call) calls += 1;
+    else if (f === Flow.Jump) jumpCount += 1;
+    else if (f === Flow.IndirectJump) indirect += 1;
+    if (refKind[i] === RefKind.Value) valueCount += 1;
+  }
+  const callsAndJumps = new Int32Array(calls + jumpCount);
+  const jumps = new Int32Array(jumpCount);
+  const indirectJumps = new Int32Array(indirect);
+  const values = new Int32Array(valueCount);
   let c = 0;
   let j = 0;
   let x = 0;
   let v = 0;
-  const flow = table.flow;
-  const refKind = table.refKind;
   for (let i = 0; i < n; i += 1) {
     const f = flow[i]!;
     if (f === Flow.Call) callsAndJumps[c++] = i;
@@ -106,10 +118,5 @@ export function instructionLists(table: InstructionTable): InstructionLists {
     } else if (f === Flow.IndirectJump) indirectJumps[x++] = i;
     if (refKind[i] === RefKind.Value) values[v++] = i;
   }
-  return {
-    callsAndJumps: callsAndJumps.slice(0, c),
-    jumps: jumps.slice(0, j),
-    indirectJumps: indirectJumps.slice(0, x),
-    values: values.slice(0, v),
-  };
+  return { callsAndJumps, jumps, indirectJumps, values };
 }
