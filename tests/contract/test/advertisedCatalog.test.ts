@@ -1,18 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { z } from 'zod';
 import { createDefaultTools } from 'rea';
-import { parseEvidence } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
-import { executeTool } from '@rea/provider-kit';
-import type { ToolContext } from '@rea/provider-kit';
-import { compileFixture, skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
+import { skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
 import { COMPACT_INPUT_SCHEMA_BUDGET, advertiseCatalog, outputJsonSchema } from '@rea/schema';
 import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
+import { directoryArtifact, helloBinary, produce } from './realRecords.js';
 
 /**
  * The tools whose compact input schema is the reduced presentation. A change here is deliberate:
@@ -176,36 +172,12 @@ function inlined(schema: Json): Json {
   return visit(schema) as Json;
 }
 
-function context(): ToolContext {
-  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  return {
-    session: { target: null, binding: null, run_id: null },
-    platform: process.platform,
-    signal: new AbortController().signal,
-    progress: { report() {} },
-    logger: quiet,
-    ledger: null,
-    clientFeatures: new Set(),
-  };
-}
-
-async function produce(name: string, input: unknown): Promise<EvidenceRecord> {
-  const outcome = await executeTool(contracts.get(name)! as never, input, context());
-  if (outcome.kind !== 'evidence') throw new Error(`${name} returned ${outcome.kind}, not Evidence`);
-  return parseEvidence(outcome.record);
-}
-
 skipUnless(toolsMissing('gcc'))('Evidence from real tools against the advertised output schemas', () => {
   it('should accept records from inspect_artifact and inspect_binary_layout, and reject them altered', async () => {
     await withTempDir(async (dir) => {
-      mkdirSync(join(dir, 'app', 'lib'), { recursive: true });
-      writeFileSync(join(dir, 'app', 'README.txt'), 'a real directory artifact\n');
-      writeFileSync(join(dir, 'app', 'lib', 'data.bin'), Buffer.from([0, 1, 2, 3, 255]));
-      const source = join(dir, 'hello.c');
-      writeFileSync(source, 'int twice(int x) { return 2 * x; }\nint main(void) { return twice(21) - 42; }\n');
-      const binary = compileFixture({ source, compiler: 'gcc', args: ['-O0'], output: 'hello' });
+      const binary = helloBinary(dir);
       const records: Array<[string, EvidenceRecord]> = [
-        ['inspect_artifact', await produce('inspect_artifact', { path: join(dir, 'app') })],
+        ['inspect_artifact', await produce('inspect_artifact', { path: directoryArtifact(dir) })],
         ['inspect_binary_layout', await produce('inspect_binary_layout', { path: binary })],
         ['inspect_binary_layout', await produce('inspect_binary_layout', { path: binary, facet: 'mitigations' })],
       ];

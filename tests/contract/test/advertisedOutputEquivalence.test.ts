@@ -1,14 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { createDefaultTools } from 'rea';
-import { executeTool } from '@rea/provider-kit';
-import type { ToolContext } from '@rea/provider-kit';
-import { compileFixture, skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
+import { skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
 import { advertiseCatalog } from '@rea/schema';
+import { directoryArtifact, helloBinary, produce } from './realRecords.js';
 
 // The advertised output schemas are a terse presentation (no prose, no implied keywords, shared
 // definitions, folded literal unions). This suite proves that the presentation accepts exactly what
@@ -188,34 +185,12 @@ describe('advertised output schemas accept exactly what the contract schemas acc
   }, 120_000);
 });
 
-function context(): ToolContext {
-  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  return {
-    session: { target: null, binding: null, run_id: null },
-    platform: process.platform,
-    signal: new AbortController().signal,
-    progress: { report() {} },
-    logger: quiet,
-    ledger: null,
-    clientFeatures: new Set(),
-  };
-}
-
-async function produce(name: string, input: unknown): Promise<unknown> {
-  const outcome = await executeTool(contracts.get(name)! as never, input, context());
-  if (outcome.kind !== 'evidence') throw new Error(`${name} returned ${outcome.kind}, not Evidence`);
-  return outcome.record;
-}
-
 describe('advertised output schemas on real results', () => {
   it('should agree with zod’s own JSON Schema on real inspect_artifact results and every mutation', async () => {
     await withTempDir(async (dir) => {
-      mkdirSync(join(dir, 'app', 'lib'), { recursive: true });
-      writeFileSync(join(dir, 'app', 'README.txt'), 'a real directory artifact\n');
-      writeFileSync(join(dir, 'app', 'lib', 'data.bin'), Buffer.from([0, 1, 2, 3, 255]));
       const { reference, terse } = compiled.get('inspect_artifact')!;
       // The summary views need a retaining session; the generated corpus covers their alternatives.
-      const records = [await produce('inspect_artifact', { path: join(dir, 'app') })];
+      const records = [await produce('inspect_artifact', { path: directoryArtifact(dir) })];
       for (const record of records) expect(reference(record)).toBe(true);
       const verdicts = compare(reference, terse, records);
       expect(verdicts.mismatches).toEqual([]);
@@ -227,9 +202,7 @@ describe('advertised output schemas on real results', () => {
 skipUnless(toolsMissing('gcc'))('advertised output schemas on real binary layouts', () => {
   it('should agree with zod’s own JSON Schema on real inspect_binary_layout results and every mutation', async () => {
     await withTempDir(async (dir) => {
-      const source = join(dir, 'hello.c');
-      writeFileSync(source, 'int twice(int x) { return 2 * x; }\nint main(void) { return twice(21) - 42; }\n');
-      const binary = compileFixture({ source, compiler: 'gcc', args: ['-O0'], output: 'hello' });
+      const binary = helloBinary(dir);
       const { reference, terse } = compiled.get('inspect_binary_layout')!;
       const records = [
         await produce('inspect_binary_layout', { path: binary }),
