@@ -344,7 +344,7 @@ function sortByTarget(targets: Float64Array): Uint32Array {
     if (v < min) min = v;
     if (integral && v !== Math.floor(v)) integral = false;
   }
-  if (min === 0 && integral && max < 0x1_0000_0000) return radixByTarget(targets);
+  if (min === 0 && integral && max < 0x1_0000_0000) return radixByTarget(targets, max);
   const order = new Uint32Array(n);
   const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
   if (min === 0 && Number.isSafeInteger(max) && max < Number.MAX_SAFE_INTEGER / scale) {
@@ -359,22 +359,30 @@ function sortByTarget(targets: Float64Array): Uint32Array {
   return order;
 }
 
-/** LSD radix sort of indices by unsigned 32-bit target (low 16 bits, then high 16): stable, so ties stay in index order. */
-function radixByTarget(targets: Float64Array): Uint32Array {
+/**
+ * LSD radix sort of indices by unsigned 32-bit target `<= max`: the low half of the key's bits, then
+ * the high half (at most 16 bits each, so the bucket counts stay small for small images). Stable, so
+ * ties stay in index order.
+ */
+function radixByTarget(targets: Float64Array, max: number): Uint32Array {
   const n = targets.length;
+  let bits = 1;
+  while (bits < 32 && max >= 2 ** bits) bits += 1;
+  const lowBits = Math.ceil(bits / 2);
+  const lowMask = (1 << lowBits) - 1;
   const keys = Uint32Array.from(targets);
   const low = new Uint32Array(n);
   const order = new Uint32Array(n);
-  const count = new Uint32Array(0x10001);
-  for (let i = 0; i < n; i += 1) count[(keys[i]! & 0xffff) + 1]! += 1;
-  for (let d = 1; d <= 0x10000; d += 1) count[d]! += count[d - 1]!;
-  for (let i = 0; i < n; i += 1) low[count[keys[i]! & 0xffff]!++] = i;
-  count.fill(0);
-  for (let i = 0; i < n; i += 1) count[(keys[i]! >>> 16) + 1]! += 1;
-  for (let d = 1; d <= 0x10000; d += 1) count[d]! += count[d - 1]!;
+  const count = new Uint32Array((1 << lowBits) + 1);
+  for (let i = 0; i < n; i += 1) count[(keys[i]! & lowMask) + 1]! += 1;
+  for (let d = 1; d < count.length; d += 1) count[d]! += count[d - 1]!;
+  for (let i = 0; i < n; i += 1) low[count[keys[i]! & lowMask]!++] = i;
+  const high = new Uint32Array((1 << (bits - lowBits)) + 1);
+  for (let i = 0; i < n; i += 1) high[(keys[i]! >>> lowBits) + 1]! += 1;
+  for (let d = 1; d < high.length; d += 1) high[d]! += high[d - 1]!;
   for (let k = 0; k < n; k += 1) {
     const i = low[k]!;
-    order[count[keys[i]! >>> 16]!++] = i;
+    order[high[keys[i]! >>> lowBits]!++] = i;
   }
   return order;
 }
