@@ -151,7 +151,7 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
     }
   }
   seedTailJumpTargets(layout, table, index, lists.jumps, seeds, offer);
-  claimGaps(layout, table, seeds, offer);
+  claimGaps(layout, table, index.ascending, seeds, offer);
   await breathe(signal, 'discovery');
   const starts = sortedNumbers(seeds.keys());
   const procedures: ProcedureRecord[] = [];
@@ -210,6 +210,7 @@ function paddingBytes(b: Uint8Array, start: number, end: number, arm: boolean): 
 function claimGaps(
   layout: BinaryLayout,
   table: InstructionTable,
+  ascending: boolean,
   seeds: Map<number, Seed>,
   offer: (address: number, seed: Seed) => void,
 ): void {
@@ -251,6 +252,9 @@ function claimGaps(
     const covered = e < ends.length && a >= starts[e]! && a < ends[e]!;
     if (covered) {
       boundary = true;
+      // Addresses ascend, so every instruction before the extent's end is covered by it as well:
+      // skip to the first one past it (the section is re-read there if it changed meanwhile).
+      if (ascending) i = Math.max(i, lowerBound(address, ends[e]!) - 1);
       continue;
     }
     const size = table.size[i]!;

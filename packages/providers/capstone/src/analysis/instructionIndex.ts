@@ -22,6 +22,8 @@ function popcount(word: number): number {
  * addresses are not strictly ascending safe integers or the span is too sparse for a bitmap.
  */
 export class InstructionIndex {
+  /** True when the table's addresses were verified strictly ascending (the bitmap is in use). */
+  readonly ascending: boolean;
   private readonly low: number;
   private readonly span: number;
   private readonly bits: Uint32Array | null;
@@ -35,6 +37,7 @@ export class InstructionIndex {
     this.span = last - this.low + 1;
     this.bits = null;
     this.rank = new Uint32Array(0);
+    this.ascending = false;
     if (n === 0 || !Number.isSafeInteger(this.low) || !Number.isSafeInteger(last)) return;
     if (this.span > n * BYTES_PER_INSTRUCTION + SLACK) return;
     const bits = new Uint32Array(Math.ceil(this.span / 32));
@@ -53,6 +56,7 @@ export class InstructionIndex {
     }
     this.bits = bits;
     this.rank = rank;
+    this.ascending = true;
   }
 
   /** The index of the instruction starting exactly at `address`, or -1 (as {@link instructionAt}). */
