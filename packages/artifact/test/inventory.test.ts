@@ -21,6 +21,19 @@ function makeTree(dir: string): void {
   symlinkSync('src/random.bin', join(dir, 'link'));
 }
 
+/**
+ * Makes the sample tree under `<tmp>/tree` and zips it with zip(1) into `<tmp>/a.zip` (symlinks stored
+ * as links with `storeLinks`, else followed); returns the archive's path.
+ */
+function zippedTree(tmp: string, storeLinks: boolean): string {
+  const tree = join(tmp, 'tree');
+  mkdirSync(tree);
+  makeTree(tree);
+  const zip = join(tmp, 'a.zip');
+  run('zip', ['-q', '-r', ...(storeLinks ? ['-y'] : []), zip, '.'], tree);
+  return zip;
+}
+
 /** Hashes every regular file below `dir` with sha256sum: { relative path → hash }. */
 function sha256sums(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -35,11 +48,7 @@ function sha256sums(dir: string): Record<string, string> {
 describe('inspectArtifact on ZIP archives made by zip(1)', () => {
   it('should list exactly the entries unzip -Z1 lists, with the hashes sha256sum gives the files unzip extracts', async () => {
     await withTempDir(async (tmp) => {
-      const tree = join(tmp, 'tree');
-      mkdirSync(tree);
-      makeTree(tree);
-      const zip = join(tmp, 'a.zip');
-      run('zip', ['-q', '-r', '-y', zip, '.'], tree);
+      const zip = zippedTree(tmp, true);
       const { inventory, coverage, subject } = await inspectArtifact(zip);
       expect(coverage.status).toBe('complete');
       expect(subject).toEqual({ format: 'zip', sha256: sha(readFileSync(zip)), size: readFileSync(zip).length });
@@ -65,11 +74,7 @@ describe('inspectArtifact on ZIP archives made by zip(1)', () => {
 
   it('should extract into a fresh 0700 directory the same bytes unzip extracts', async () => {
     await withTempDir(async (tmp) => {
-      const tree = join(tmp, 'tree');
-      mkdirSync(tree);
-      makeTree(tree);
-      const zip = join(tmp, 'a.zip');
-      run('zip', ['-q', '-r', '-y', zip, '.'], tree);
+      const zip = zippedTree(tmp, true);
       const unzipped = join(tmp, 'unzipped');
       mkdirSync(unzipped);
       run('unzip', ['-q', zip, '-d', unzipped]);
@@ -89,11 +94,7 @@ describe('inspectArtifact on ZIP archives made by zip(1)', () => {
 
   it('should extract only the selected paths', async () => {
     await withTempDir(async (tmp) => {
-      const tree = join(tmp, 'tree');
-      mkdirSync(tree);
-      makeTree(tree);
-      const zip = join(tmp, 'a.zip');
-      run('zip', ['-q', '-r', zip, '.'], tree);
+      const zip = zippedTree(tmp, false);
       const { outputDirectory, result } = await extractArtifact(zip, { parentDirectory: tmp, select: ['src/deep'] });
       expect(result.files.map((f) => f.path)).toEqual(['src/deep/deeper/x.js']);
       expect(Object.keys(sha256sums(outputDirectory))).toEqual(['src/deep/deeper/x.js']);
@@ -105,11 +106,7 @@ describe('inspectArtifact on ZIP archives made by zip(1)', () => {
 
   it('should refuse a missing or non-directory parent directory with a typed error and leave nothing behind', async () => {
     await withTempDir(async (tmp) => {
-      const tree = join(tmp, 'tree');
-      mkdirSync(tree);
-      makeTree(tree);
-      const zip = join(tmp, 'a.zip');
-      run('zip', ['-q', '-r', zip, '.'], tree);
+      const zip = zippedTree(tmp, false);
       const missing = join(tmp, 'absent', 'deeper');
       await expect(extractArtifact(zip, { parentDirectory: missing })).rejects.toMatchObject({
         code: 'not_found',

@@ -4,6 +4,7 @@ import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
 import {
   FIXTURES,
   allProcedures,
+  freestandingX86,
   nmFunctions,
   nmImportSlots,
   objdumpCalls,
@@ -186,22 +187,7 @@ skipUnless(toolsMissing('aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-objdump', 'a
 
 skipUnless(toolsMissing('gcc', 'objdump', 'nm'))('x86 (32-bit) ELF (gcc -m32)', () => {
   it('finds every function, matches objdump direct calls, resolves absolute string references', async () => {
-    const file = compileFixture({
-      source: freestanding,
-      compiler: 'gcc',
-      args: [
-        '-m32',
-        '-O2',
-        '-fno-inline',
-        '-nostdlib',
-        '-static',
-        '-ffreestanding',
-        '-fno-builtin',
-        '-fno-pie',
-        '-no-pie',
-      ],
-      output: 'freestanding-x86',
-    });
+    const file = freestandingX86();
     await checkFreestanding(file, 'nm', 'objdump');
   });
 });

@@ -9,8 +9,32 @@ import type { NativePort, ProcedureSummary } from '@rea/native';
 import type { DeepSession, OpenOptions, ToolContext, LedgerAccess } from '@rea/provider-kit';
 import type { EvidenceRecord, RetainedEvidenceRef } from '@rea/evidence';
 import { ReaError } from '@rea/evidence';
+import { compileFixture } from '@rea/test-helpers';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+
+/**
+ * fixtures/freestanding.c built as a static, non-PIE 32-bit x86 program with gcc -m32 (no libc, no
+ * inlining): non-PIC code that loads addresses as immediates. Returns the binary's path.
+ */
+export function freestandingX86(): string {
+  return compileFixture({
+    source: join(FIXTURES, 'freestanding.c'),
+    compiler: 'gcc',
+    args: [
+      '-m32',
+      '-O2',
+      '-fno-inline',
+      '-nostdlib',
+      '-static',
+      '-ffreestanding',
+      '-fno-builtin',
+      '-fno-pie',
+      '-no-pie',
+    ],
+    output: 'freestanding-x86',
+  });
+}
 
 /** Opens a file with the Capstone provider. */
 export async function openWithCapstone(path: string, signal = new AbortController().signal, deadline?: number) {

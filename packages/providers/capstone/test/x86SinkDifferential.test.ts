@@ -16,10 +16,9 @@ import type { Decoder } from '../src/engine.js';
 import { Flow, RefKind, classifyX86 } from '../src/analysis/classify.js';
 import { codeSections, sweep } from '../src/analysis/sweep.js';
 import type { InstructionTable } from '../src/analysis/sweep.js';
-import { FIXTURES } from './support.js';
+import { FIXTURES, freestandingX86 } from './support.js';
 
 const sample = join(FIXTURES, 'sample.c');
-const freestanding = join(FIXTURES, 'freestanding.c');
 
 interface Comparison {
   instructions: number;
@@ -124,22 +123,7 @@ skipUnless(toolsMissing('gcc'))('x86 sink equals the text classifier: gcc fixtur
     expect(result.refKinds.get(RefKind.Value) ?? 0).toBeGreaterThan(0);
   });
   it('x86 (32-bit) ELF (freestanding.c, gcc -m32, absolute addresses)', async () => {
-    const file = compileFixture({
-      source: freestanding,
-      compiler: 'gcc',
-      args: [
-        '-m32',
-        '-O2',
-        '-fno-inline',
-        '-nostdlib',
-        '-static',
-        '-ffreestanding',
-        '-fno-builtin',
-        '-fno-pie',
-        '-no-pie',
-      ],
-      output: 'freestanding-x86',
-    });
+    const file = freestandingX86();
     const result = await differential(file, 'freestanding-x86');
     // Non-PIC 32-bit code loads addresses as immediates.
     expect(result.refKinds.get(RefKind.Value) ?? 0).toBeGreaterThan(0);
