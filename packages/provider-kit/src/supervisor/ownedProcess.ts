@@ -96,6 +96,12 @@ const POLL_MS = 25;
 const KILL_WAIT_MS = 3000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
+/**
+ * A wait that keeps the event loop alive: polling for owned processes to go must not end with the
+ * loop emptying (once Node has reaped the launcher nothing else may hold it, and a host awaiting the
+ * close at top level would then exit with the close unfinished).
+ */
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function observed(entry: ProcEntry): ObservedProcess {
   return { pid: entry.pid, ppid: entry.ppid, pgid: entry.pgid, start_ticks: entry.startTicks, comm: entry.comm };
@@ -250,7 +256,7 @@ function createHandle(
     for (;;) {
       const live = scan(readProcTable());
       if (live.length === 0 || Date.now() >= deadline) return live;
-      await sleep(POLL_MS);
+      await pause(POLL_MS);
     }
   };
 
