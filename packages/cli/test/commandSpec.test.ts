@@ -1,20 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { ERROR_CODE_LIST } from '@rea/evidence';
-import { defineTool } from '@rea/provider-kit';
+import { NO_EFFECTS, defineTool } from '@rea/provider-kit';
 import { EXIT_CODES, commandName, commandSpecOf, exitCodeFor } from '@rea/cli';
 
-const effects = {
-  readOnly: true,
-  mutatesSession: false,
-  writesFilesystem: false,
-  launchesProcess: false,
-  executesForeignCode: false,
-  mutatesDevice: false,
-  mayDiscardData: false,
-  idempotent: true,
-  openWorld: false,
-};
+const effects = { ...NO_EFFECTS, readOnly: true, idempotent: true };
 
 function tool(name: string, input: z.ZodType, example: unknown) {
   return defineTool({

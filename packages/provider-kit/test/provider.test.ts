@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { createAnalysisProfile, isReaError } from '@rea/evidence';
 import {
+  NO_EFFECTS,
   createProviderBinding,
   createProviderRegistry,
   defineTool,
@@ -11,17 +12,7 @@ import {
 } from '@rea/provider-kit';
 import type { DeepProvider, DeepSession, Provider, ToolEffects } from '@rea/provider-kit';
 
-const effects: ToolEffects = {
-  readOnly: true,
-  mutatesSession: false,
-  writesFilesystem: false,
-  launchesProcess: false,
-  executesForeignCode: false,
-  mutatesDevice: false,
-  mayDiscardData: false,
-  idempotent: true,
-  openWorld: false,
-};
+const effects: ToolEffects = { ...NO_EFFECTS, readOnly: true, idempotent: true };
 
 function tool(name: string) {
   return defineTool({

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import * as evidence from '@rea/evidence';
-import { defineTool } from '@rea/provider-kit';
+import { NO_EFFECTS, defineTool } from '@rea/provider-kit';
 import { COMPACT_INPUT_SCHEMA_BUDGET, advertiseCatalog } from '@rea/schema';
 import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
 import { createSyntheticCatalog } from '../../../bench/schema/syntheticCatalog.mjs';
@@ -139,17 +139,7 @@ describe('advertiseCatalog over a synthetic catalog of 31 tools', () => {
       input: z.strictObject({ kind: z.enum(['all', 'executable']).default('all').describe('Which sections.') }),
       result: z.strictObject({ count: z.number().int().min(0) }),
       examples: [{ input: {} }, { input: { kind: 'executable' } }],
-      effects: {
-        readOnly: false,
-        mutatesSession: true,
-        writesFilesystem: false,
-        launchesProcess: false,
-        executesForeignCode: false,
-        mutatesDevice: false,
-        mayDiscardData: false,
-        idempotent: true,
-        openWorld: false,
-      },
+      effects: { ...NO_EFFECTS, mutatesSession: true, idempotent: true },
       run: async () => {
         throw new Error('not called');
       },

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { defineTool } from '@rea/provider-kit';
+import { NO_EFFECTS, defineTool } from '@rea/provider-kit';
 import type { Provider } from '@rea/provider-kit';
 import { SERVER_TOOLS, createReaServer, isLoopbackHost, measureResponse } from '@rea/server';
 
@@ -16,17 +16,7 @@ const bigResult = defineTool({
   input: z.strictObject({ chars: z.number().int().positive().describe('Length of the string.') }),
   result: z.strictObject({ text: z.string() }),
   examples: [{ input: { chars: 10 } }],
-  effects: {
-    readOnly: true,
-    mutatesSession: false,
-    writesFilesystem: false,
-    launchesProcess: false,
-    executesForeignCode: false,
-    mutatesDevice: false,
-    mayDiscardData: false,
-    idempotent: true,
-    openWorld: false,
-  },
+  effects: { ...NO_EFFECTS, readOnly: true, idempotent: true },
   run: async (input) => ({ text: 'a'.repeat(input.chars) }),
 });
 

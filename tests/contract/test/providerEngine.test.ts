@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { createAnalysisProfile, throwIfAborted } from '@rea/evidence';
-import { createSessionObservation, defineTool, requireCapability, withDeadline } from '@rea/provider-kit';
+import { NO_EFFECTS, createSessionObservation, defineTool, requireCapability, withDeadline } from '@rea/provider-kit';
 import type { DeepProvider, OwnedProcess } from '@rea/provider-kit';
 import { describeProviderContract } from '@rea/contract-tests';
 
@@ -114,17 +114,7 @@ function createScriptedEngineProvider(): DeepProvider {
     }),
     result: z.object({ hex: z.string() }),
     examples: [{ input: { offset: 0, length: 4 } }],
-    effects: {
-      readOnly: false,
-      mutatesSession: true,
-      writesFilesystem: false,
-      launchesProcess: false,
-      executesForeignCode: false,
-      mutatesDevice: false,
-      mayDiscardData: false,
-      idempotent: true,
-      openWorld: false,
-    },
+    effects: { ...NO_EFFECTS, mutatesSession: true, idempotent: true },
     produces: 'evidence',
     run: async ({ offset, length }, { session }) => {
       requireCapability(provider, 'read-bytes');

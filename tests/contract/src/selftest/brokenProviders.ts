@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAnalysisProfile, throwIfAborted } from '@rea/evidence';
 import { z } from 'zod';
-import { defineTool } from '@rea/provider-kit';
+import { NO_EFFECTS, defineTool } from '@rea/provider-kit';
 import type { DeepProvider } from '@rea/provider-kit';
 import { describeProviderContract } from '../describeProviderContract.js';
 
@@ -93,17 +93,7 @@ const crashing = defineTool({
   input: z.object({ at: z.number().describe('Anything.') }),
   result: z.object({}),
   examples: [{ input: { at: 1 } }],
-  effects: {
-    readOnly: true,
-    mutatesSession: false,
-    writesFilesystem: false,
-    launchesProcess: false,
-    executesForeignCode: false,
-    mutatesDevice: false,
-    mayDiscardData: false,
-    idempotent: true,
-    openWorld: false,
-  },
+  effects: { ...NO_EFFECTS, readOnly: true, idempotent: true },
   produces: 'result',
   run: async () => {
     throw new TypeError('cannot read properties of undefined');
