@@ -1,8 +1,8 @@
 /**
- * The only place the Capstone WebAssembly module is loaded. Loading is lazy (on the first probe or
- * open), so importing the package costs nothing.
+ * The only place the Capstone WebAssembly module is loaded. Loading is lazy (on the first decode that
+ * needs Capstone), so importing the package or probing it costs nothing.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ReaError } from '@rea/evidence';
@@ -32,9 +32,10 @@ export interface Decoder {
   /**
    * Decodes from the start of `bytes` (at `address`) until the bytes end or an invalid instruction,
    * calling `sink` for each instruction without allocating instruction objects or text (the sink reads
-   * what it needs through the cursor). Returns the number of bytes consumed.
+   * what it needs through the cursor). With `count`, stops after that many instructions. Returns the
+   * number of bytes consumed.
    */
-  scan(bytes: Uint8Array, address: number, sink: InstructionSink): number;
+  scan(bytes: Uint8Array, address: number, sink: InstructionSink, count?: number): number;
   /** Decodes like {@link Decoder.scan}, returning instruction rows. */
   decode(bytes: Uint8Array, address: number): DecodedInstruction[];
   close(): void;
@@ -119,6 +120,32 @@ async function instantiateOptions(captured: { memory: WasmMemory | null }): Prom
   }
 }
 
+/**
+ * Checks, without loading anything, that the engine is installed: the glue resolves and capstone.wasm
+ * is a WebAssembly binary. Throws `provider_unavailable` otherwise. This is what a probe asks; the
+ * module itself is loaded on first use.
+ */
+export function engineFiles(): { glue: string; wasm: string } {
+  try {
+    const glue = require.resolve('@alexaltea/capstone-js');
+    const wasm = join(dirname(glue), 'capstone.wasm');
+    const head = Buffer.alloc(8);
+    const fd = openSync(wasm, 'r');
+    try {
+      readSync(fd, head, 0, 8, 0);
+    } finally {
+      closeSync(fd);
+    }
+    if (head.readUInt32BE(0) !== 0x0061736d) throw new Error(`${wasm} is not a WebAssembly binary`);
+    return { glue, wasm };
+  } catch (error) {
+    throw new ReaError('provider_unavailable', 'The embedded Capstone WebAssembly engine is not installed.', {
+      remediation: 'Reinstall @rea/provider-capstone so that @alexaltea/capstone-js and its capstone.wasm are present.',
+      details: { provider_id: 'capstone', reason: error instanceof Error ? error.message : String(error) },
+    });
+  }
+}
+
 /** Loads the WebAssembly module once per process. Throws `provider_unavailable` when it cannot load. */
 export function loadEngine(): Promise<LoadedEngine> {
   loading ??= (async () => {
@@ -140,6 +167,12 @@ export function loadEngine(): Promise<LoadedEngine> {
   })();
   return loading;
 }
+
+/**
+ * The Capstone version this package ships (`@alexaltea/capstone-js` is pinned), as the loaded module
+ * reports it; a test holds the two equal. Known without loading the engine.
+ */
+export const CAPSTONE_ENGINE_VERSION = '5.0';
 
 /** The Capstone engine version reported by the loaded module, as "major.minor" (e.g. "5.0"). */
 export async function engineVersion(): Promise<string> {
@@ -170,7 +203,7 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
       cs.ccall('cs_disasm', 'number', ['number', 'pointer', 'number', 'number', 'number', 'pointer'], args));
   const free =
     cs._cs_free ?? ((insns: number, count: number) => cs.ccall('cs_free', null, ['number', 'number'], [insns, count]));
-  const scan = (bytes: Uint8Array, address: number, sink: InstructionSink): number => {
+  const scan = (bytes: Uint8Array, address: number, sink: InstructionSink, limit = 0): number => {
     if (!open) throw new ReaError('internal', 'The Capstone decoder was used after close.');
     if (bytes.length === 0) return 0;
     if (bytes.length > capacity) {
@@ -182,7 +215,7 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
       heap.refresh();
       heap.u8.set(bytes, buffer);
     } else cs.writeArrayToMemory(bytes, buffer);
-    const count = disasm(handle, buffer, bytes.length, BigInt(address), 0, out);
+    const count = disasm(handle, buffer, bytes.length, BigInt(address), limit, out);
     if (count === 0) return 0;
     let offset = 0;
     if (heap) heap.refresh();
@@ -225,6 +258,52 @@ export async function openDecoder(architecture: EngineArchitecture): Promise<Dec
       if (buffer) cs._free(buffer);
       cs._free(out);
       raw.close();
+    },
+  };
+}
+
+/**
+ * A decoder opened on first use: analysis that never needs Capstone (x86-64 discovery whose every
+ * instruction the fast reader measures) never loads the WebAssembly engine.
+ */
+export interface DecoderSource {
+  readonly architecture: EngineArchitecture;
+  /** The decoder, when it has been opened. */
+  readonly current: Decoder | null;
+  /** Opens the decoder (loading the engine once per process) or returns the open one. */
+  get(): Promise<Decoder>;
+  close(): void;
+}
+
+/** A {@link DecoderSource} for one architecture. */
+export function decoderSource(architecture: EngineArchitecture): DecoderSource {
+  let current: Decoder | null = null;
+  let opening: Promise<Decoder> | null = null;
+  let closed = false;
+  return {
+    architecture,
+    get current() {
+      return current;
+    },
+    get() {
+      if (closed) return Promise.reject(new ReaError('internal', 'The Capstone decoder was used after close.'));
+      opening ??= openDecoder(architecture).then(
+        (decoder) => {
+          if (closed) decoder.close();
+          else current = decoder;
+          return decoder;
+        },
+        (error: unknown) => {
+          opening = null;
+          throw error;
+        },
+      );
+      return opening;
+    },
+    close() {
+      closed = true;
+      current?.close();
+      current = null;
     },
   };
 }

@@ -20,7 +20,7 @@ import type {
   ProcedureInfo,
   ProcedureSummary,
 } from '@rea/native';
-import type { Decoder } from './engine.js';
+import type { DecoderSource } from './engine.js';
 import type { Discovery, ProcedureRecord } from './analysis/discovery.js';
 import { lowerBound } from './analysis/sweep.js';
 import type { StringRecord } from './analysis/strings.js';
@@ -60,7 +60,7 @@ export class CapstonePort implements NativePort {
 
   constructor(
     private readonly layout: BinaryLayout,
-    private readonly decoder: Decoder,
+    private readonly decoder: DecoderSource,
     private readonly discovery: Discovery,
     private readonly stringList: StringRecord[],
     private readonly documentName: string,
@@ -171,7 +171,7 @@ export class CapstonePort implements NativePort {
       const start = t.address[i]!;
       const stop = t.address[last - 1]! + t.size[last - 1]!;
       const bytes = this.layout.readAt(start, stop - start);
-      const decoded = bytes ? this.decoder.decode(bytes, start) : [];
+      const decoded = bytes ? (await this.decoder.get()).decode(bytes, start) : [];
       let progressed = false;
       for (const d of decoded) {
         if (i >= last || d.address !== t.address[i]) break;

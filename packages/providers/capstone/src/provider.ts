@@ -13,7 +13,7 @@ import type {
   TargetDescriptor,
   TargetSupport,
 } from '@rea/provider-kit';
-import { engineVersion, loadEngine, openDecoder } from './engine.js';
+import { CAPSTONE_ENGINE_VERSION, decoderSource, engineFiles } from './engine.js';
 import type { EngineArchitecture } from './engine.js';
 import { discover } from './analysis/discovery.js';
 import { findStrings } from './analysis/strings.js';
@@ -59,6 +59,8 @@ export function capstoneProfile() {
     settings: {
       seeds: ['entry', 'symbols', 'exports', 'import-stubs', 'unwind-info', 'call-targets', 'code-pointers'],
       decode: 'linear-sweep-restarting-at-seeds',
+      // x86-64: the fast reader, Capstone for every encoding it leaves (identical tables, tested).
+      x86_64_reader: 'table-reader-with-capstone-fallback',
       syntax: 'intel',
       min_string: 4,
     },
@@ -95,15 +97,14 @@ async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepS
   }
   if (layout.endianness !== 'little')
     throw unsupported(layout, 'endianness', 'The embedded engine decodes little-endian code only.');
-  const decoder = await openDecoder(layout.architecture as EngineArchitecture);
+  const decoder = decoderSource(layout.architecture as EngineArchitecture);
   try {
     const discovery = await discover(layout, decoder, signal);
     const { strings } = await findStrings(layout, signal);
     throwIfAborted(signal, 'publication');
     const port = new CapstonePort(layout, decoder, discovery, strings, basename(target.path));
-    const version = await engineVersion();
     return {
-      provider: { id: CAPSTONE_PROVIDER_ID, name: 'Capstone', version },
+      provider: { id: CAPSTONE_PROVIDER_ID, name: 'Capstone', version: CAPSTONE_ENGINE_VERSION },
       analysis_profile: capstoneProfile(),
       session: port,
       close: async () => {
@@ -132,8 +133,8 @@ export function createCapstoneProvider(options: CapstoneProviderOptions = {}): D
     capabilities: [...CAPSTONE_CAPABILITIES],
     async probe(): Promise<ProbeResult> {
       try {
-        await loadEngine();
-        return { status: 'ready', version: await engineVersion() };
+        engineFiles();
+        return { status: 'ready', version: CAPSTONE_ENGINE_VERSION };
       } catch (error) {
         return {
           status: 'unavailable',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseBinaryLayout } from '@rea/artifact';
 import type { BinaryLayout } from '@rea/artifact';
 import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
-import { openDecoder } from '../src/engine.js';
+import { decoderSource } from '../src/engine.js';
 import type { Decoder } from '../src/engine.js';
 import { Flow, RefKind, classifyX86 } from '../src/analysis/classify.js';
 import { codeSections, sweep } from '../src/analysis/sweep.js';
@@ -88,9 +88,12 @@ function compare(layout: BinaryLayout, decoder: Decoder, table: InstructionTable
 async function differential(file: string, label: string): Promise<Comparison> {
   const layout = parseBinaryLayout(readFileSync(file));
   expect(['x86_64', 'x86']).toContain(layout.architecture);
-  const decoder = await openDecoder(layout.architecture as 'x86_64' | 'x86');
+  const source = decoderSource(layout.architecture as 'x86_64' | 'x86');
+  const decoder = await source.get();
   try {
-    const table = await sweep(layout, decoder, [], new AbortController().signal);
+    // Capstone decodes every instruction here (the fast x86-64 reader is compared in fastX86.test.ts).
+    const table = await sweep(layout, source, [], new AbortController().signal, 'engine');
+    expect(table.engineDecoded).toBe(table.count);
     const result = compare(layout, decoder, table);
     console.log(
       `${label}: ${result.instructions} instructions compared (${result.targets} branch targets, ` +
@@ -107,7 +110,7 @@ async function differential(file: string, label: string): Promise<Comparison> {
     expect(result.refKinds.get(RefKind.Memory) ?? 0).toBeGreaterThan(0);
     return result;
   } finally {
-    decoder.close();
+    source.close();
   }
 }
 

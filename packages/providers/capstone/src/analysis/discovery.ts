@@ -1,10 +1,10 @@
 import type { BinaryLayout, LayoutImport } from '@rea/artifact';
 import type { ProcedureSource } from '@rea/native';
-import type { Decoder } from '../engine.js';
+import type { DecoderSource } from '../engine.js';
 import { InstructionIndex, instructionLists } from './instructionIndex.js';
 import { ehFrameExtents, pdataExtents } from './unwind.js';
 import { Flow, breathe, codeSections, lowerBound, sortedNumbers, sweep } from './sweep.js';
-import type { InstructionTable } from './sweep.js';
+import type { InstructionTable, X86Reader } from './sweep.js';
 
 /** One discovered procedure: `[start, end)`. */
 export interface ProcedureRecord {
@@ -53,7 +53,12 @@ const RANK: Record<ProcedureSource, number> = {
  * the decoded code (recursive over the call graph of the whole image, so stripped binaries work), and
  * finally code pointers (LEA/ADR/immediates) that land on an instruction outside every known extent.
  */
-export async function discover(layout: BinaryLayout, decoder: Decoder, signal: AbortSignal): Promise<Discovery> {
+export async function discover(
+  layout: BinaryLayout,
+  decoder: DecoderSource,
+  signal: AbortSignal,
+  reader: X86Reader = 'fast',
+): Promise<Discovery> {
   const sections = codeSections(layout);
   const inCode = (a: number) => {
     const i = lowerBound(sectionStarts, a + 1) - 1;
@@ -106,7 +111,7 @@ export async function discover(layout: BinaryLayout, decoder: Decoder, signal: A
   for (const section of sections)
     offer(section.address, { name: null, size: 0, source: 'engine', kind: 'function', library: null });
   await breathe(signal, 'discovery');
-  const table = await sweep(layout, decoder, [...seeds.keys()], signal);
+  const table = await sweep(layout, decoder, [...seeds.keys()], signal, reader);
   const index = new InstructionIndex(table);
   const lists = instructionLists(table);
   for (let n = 0; n < lists.callsAndJumps.length; n += 1) {

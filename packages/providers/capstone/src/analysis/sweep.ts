@@ -1,7 +1,8 @@
 import { throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout, LayoutSection } from '@rea/artifact';
-import type { Decoder, InstructionCursor } from '../engine.js';
+import type { Decoder, DecoderSource, InstructionCursor } from '../engine.js';
 import { Arm64Pages, Flow, RefKind, X86Kind, classifyX86, lastWord, x86Kind } from './classify.js';
+import { fast, readX86_64 } from './fastX86.js';
 
 /** The decoded instruction stream of every executable section, in address order (struct of arrays). */
 export interface InstructionTable {
@@ -12,7 +13,12 @@ export interface InstructionTable {
   target: Float64Array;
   ref: Float64Array;
   refKind: Uint8Array;
+  /** How many instructions Capstone decoded (the rest were measured by the fast x86-64 reader). */
+  engineDecoded: number;
 }
+
+/** How discovery decodes x86-64: the fast reader with Capstone for what it leaves, or Capstone alone. */
+export type X86Reader = 'fast' | 'engine';
 
 /** The executable sections the engine decodes: allocated, executable, with bytes in the file. */
 export function codeSections(layout: BinaryLayout): LayoutSection[] {
@@ -67,10 +73,11 @@ class Columns {
     this.refKind = widen(this.refKind, (k) => new Uint8Array(k));
   }
 
-  table(): InstructionTable {
+  table(engineDecoded: number): InstructionTable {
     const n = this.count;
     return {
       count: n,
+      engineDecoded,
       address: this.address.subarray(0, n),
       size: this.size.subarray(0, n),
       flow: this.flow.subarray(0, n),
@@ -178,29 +185,39 @@ export function breathe(signal: AbortSignal, phase: string): Promise<void> {
 /**
  * Decodes every executable section linearly, restarting at each anchor (known function start) so that
  * a desynchronised decode never swallows a function entry. Invalid bytes are skipped (1 byte on x86, 4
- * on AArch64), as a disassembler listing does.
+ * on AArch64), as a disassembler listing does. On x86-64 the fast reader measures what it can and
+ * Capstone decodes the rest one instruction at a time (the engine is opened only if that happens).
  */
 export async function sweep(
   layout: BinaryLayout,
-  decoder: Decoder,
+  source: DecoderSource,
   anchors: readonly number[],
   signal: AbortSignal,
+  reader: X86Reader = 'fast',
 ): Promise<InstructionTable> {
   // Typical code averages 3.5-4 bytes per instruction (x86) or exactly 4 (AArch64): size the columns once.
   const codeBytes = codeSections(layout).reduce((sum, s) => sum + Math.min(s.size, s.fileSize), 0);
-  const out = new Columns(Math.max(1024, Math.ceil(codeBytes / (decoder.architecture === 'aarch64' ? 4 : 3.5))));
+  const out = new Columns(Math.max(1024, Math.ceil(codeBytes / (source.architecture === 'aarch64' ? 4 : 3.5))));
   const sorted = sortedNumbers(new Set(anchors));
-  const arm = decoder.architecture === 'aarch64';
+  const arm = source.architecture === 'aarch64';
+  const fastReader = reader === 'fast' && source.architecture === 'x86_64';
+  let decoder: Decoder | null = fastReader ? null : await source.get();
   const pages = new Arm64Pages();
   const step = arm ? 4 : 1;
   let calls = 0;
-  const sink = arm
+  let engineDecoded = 0;
+  const x86 = arm ? null : x86Sink(out, layout.bits);
+  const sink = x86
     ? (address: number, size: number, insn: InstructionCursor) => {
+        engineDecoded += 1;
+        x86(address, size, insn);
+      }
+    : (address: number, size: number, insn: InstructionCursor) => {
+        engineDecoded += 1;
         const sem = pages.classify(insn.mnemonic(), insn.operands());
         out.push(address, size, sem.flow, sem.target, sem.ref, sem.refKind);
         if (sem.flow !== Flow.None && sem.flow !== Flow.Call) pages.reset();
-      }
-    : x86Sink(out, layout.bits);
+      };
   for (const section of codeSections(layout)) {
     const length = Math.min(section.size, section.fileSize);
     const bytes = layout.readAt(section.address, length);
@@ -212,8 +229,27 @@ export async function sweep(
     while (pos < end) {
       while (anchorIndex < sorted.length && sorted[anchorIndex]! <= pos) anchorIndex += 1;
       const limit = anchorIndex < sorted.length && sorted[anchorIndex]! < end ? sorted[anchorIndex]! : end;
-      const chunkEnd = Math.min(limit, pos + CHUNK);
-      const consumed = decoder.scan(bytes.subarray(pos - base, chunkEnd - base), pos, sink);
+      let consumed: number;
+      if (fastReader) {
+        // Measure up to the next anchor; one instruction through Capstone wherever the reader declines.
+        const stop = Math.min(limit, pos + CHUNK) - base;
+        const hard = limit - base;
+        let at = pos - base;
+        while (at < stop) {
+          const size = readX86_64(bytes, at, hard, at + base);
+          if (size === 0) break;
+          out.push(at + base, size, fast.flow, fast.target, fast.ref, fast.refKind);
+          at += size;
+        }
+        consumed = at + base - pos;
+        if (consumed === 0) {
+          decoder ??= await source.get();
+          consumed = decoder.scan(bytes.subarray(at, Math.min(hard, at + 15)), pos, sink, 1);
+        }
+      } else {
+        const chunkEnd = Math.min(limit, pos + CHUNK);
+        consumed = decoder!.scan(bytes.subarray(pos - base, chunkEnd - base), pos, sink);
+      }
       if ((calls += 1) % 32 === 0) await breathe(signal, 'disassembly');
       if (consumed === 0) {
         pos = Math.min(pos + step, limit);
@@ -224,7 +260,7 @@ export async function sweep(
       if (pos === limit) pages.reset();
     }
   }
-  return out.table();
+  return out.table(engineDecoded);
 }
 
 /** The numbers in ascending order, as a typed array (sorted natively, without a comparator). */
