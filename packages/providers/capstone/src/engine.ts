@@ -289,8 +289,11 @@ export function decoderSource(architecture: EngineArchitecture): DecoderSource {
       if (closed) return Promise.reject(new ReaError('internal', 'The Capstone decoder was used after close.'));
       opening ??= openDecoder(architecture).then(
         (decoder) => {
-          if (closed) decoder.close();
-          else current = decoder;
+          if (closed) {
+            decoder.close();
+            throw new ReaError('internal', 'The Capstone decoder was used after close.');
+          }
+          current = decoder;
           return decoder;
         },
         (error: unknown) => {

@@ -1,11 +1,11 @@
 /**
  * A table-driven x86-64 instruction reader for discovery: it measures one instruction and derives
- * exactly the {@link Semantics} the Capstone sink would (flow, branch target, referenced address)
- * without formatting any text. It accepts only encodings it is sure of — the general-purpose, x87-free
- * legacy and SSE forms compilers emit — and answers 0 ("ask Capstone") for everything else: VEX/EVEX,
- * segment and control registers, far branches, address-size overrides, absolute or index-only memory
- * operands, unusual prefix mixes. The tests hold it to Capstone instruction by instruction over every
- * form it accepts and over system binaries.
+ * the {@link Semantics} the Capstone sink would (flow, branch target, referenced address) without
+ * formatting any text. It accepts only the encodings it has tables for — the general-purpose, x87 and
+ * SSE forms compilers emit — and answers 0 ("ask Capstone") for everything else: VEX/EVEX, segment
+ * and control registers, far branches, address-size overrides, `riz` and scale-1 index-only operands,
+ * unusual prefix mixes, anything truncated at `end`, images above 2^53. The tests hold it to Capstone
+ * over millions of enumerated encodings and over whole system binaries.
  */
 import { Flow, RefKind } from './classify.js';
 
@@ -41,6 +41,7 @@ const C_GROUP = 8;
 /** No ModRM memory operand allowed, no immediate meaning: plain. */
 const C_PLAIN = 9;
 
+const MAX_ADDRESS = Number.MAX_SAFE_INTEGER - 0x1_0000_0000;
 const ONE = new Uint16Array(256);
 const TWO = new Uint16Array(256);
 /** Allowed mandatory prefixes per 0F opcode: bit 0 none, 1 = 66, 2 = F3, 3 = F2; bit 4 memory only, 5 register only. */
@@ -225,6 +226,8 @@ sse(SSE3A, range(0x60, 0x63), P66 | IMM);
  * invalid or truncated one).
  */
 export function readX86_64(b: Uint8Array, at: number, end: number, address: number): number {
+  // Addresses (and so targets) must stay exact doubles, as the sink's parse of Capstone's text is.
+  if (address > MAX_ADDRESS) return 0;
   let i = at;
   let p66 = 0;
   let rep = 0; // 0xf2 / 0xf3
@@ -311,8 +314,11 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
         if (mod === 0 && (sib & 7) === 5) {
           // No base register: absolute, or index-only (scale 1 prints differently: left to Capstone).
           const index = ((sib >> 3) & 7) | (rex & 2 ? 8 : 0);
-          if (index === 4) noBase = 1;
-          else if (sib >> 6 === 0) return 0;
+          // No index with a scale prints as `[riz*8 + …]`; an index with scale 1 as `[rax + …]`.
+          if (sib >> 6 === 0) {
+            if (index !== 4) return 0;
+            noBase = 1;
+          } else if (index === 4) return 0;
           else noBase = 2;
           if (i + 4 > end) return 0;
           disp = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
@@ -419,7 +425,8 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
           if (reg < 4) return 0;
           break;
         case 0xb8:
-          if (rep !== 0xf3) return 0;
+          // popcnt: Capstone refuses F3 <segment> 66 0F B8, so any segment mix is left to it.
+          if (rep !== 0xf3 || (p66 && seg)) return 0;
           break;
         default:
           return 0;
@@ -474,6 +481,7 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
     if (i + 1 > end) return 0;
     i += 1;
   }
+  if (i > end) return 0; // a displacement or immediate runs past the bytes given
   const size = i - at;
   if (size > 15) return 0;
   const next = address + size;

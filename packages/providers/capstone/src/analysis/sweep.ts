@@ -176,6 +176,21 @@ function x86Sink(out: Columns, bits: number): (address: number, size: number, in
   };
 }
 
+/**
+ * Measures instructions from `at` with the fast reader until `stop` (an instruction may run on to
+ * `hard`) or until the reader declines one; returns where it stopped. Kept apart from the sweep so
+ * that this loop is optimised on its own.
+ */
+function readRun(bytes: Uint8Array, at: number, stop: number, hard: number, base: number, out: Columns): number {
+  while (at < stop) {
+    const size = readX86_64(bytes, at, hard, at + base);
+    if (size === 0) break;
+    out.push(at + base, size, fast.flow, fast.target, fast.ref, fast.refKind);
+    at += size;
+  }
+  return at;
+}
+
 /** Yields to the event loop so deadlines and cancellation can fire during long analysis. */
 export function breathe(signal: AbortSignal, phase: string): Promise<void> {
   throwIfAborted(signal, phase);
@@ -232,15 +247,8 @@ export async function sweep(
       let consumed: number;
       if (fastReader) {
         // Measure up to the next anchor; one instruction through Capstone wherever the reader declines.
-        const stop = Math.min(limit, pos + CHUNK) - base;
         const hard = limit - base;
-        let at = pos - base;
-        while (at < stop) {
-          const size = readX86_64(bytes, at, hard, at + base);
-          if (size === 0) break;
-          out.push(at + base, size, fast.flow, fast.target, fast.ref, fast.refKind);
-          at += size;
-        }
+        const at = readRun(bytes, pos - base, Math.min(limit, pos + CHUNK) - base, hard, base, out);
         consumed = at + base - pos;
         if (consumed === 0) {
           decoder ??= await source.get();
