@@ -12,7 +12,7 @@
 //     objdump's whole process.
 // Peak RSS of both processes. Target: open within 2x of objdump while doing strictly more.
 // A warm second open in the same process is reported too, as extra information only.
-// Usage: node bench/native/run.mjs [--runs N] [binary ...]   (default: 1-5 MB binaries from /usr/bin)
+// Usage: node bench/native/run.mjs [--runs N] [binary ...]   (default: 1-5 MB system binaries)
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -98,7 +98,10 @@ if (runsAt >= 0) {
   runs = Number(argv[runsAt + 1]);
   argv.splice(runsAt, 2);
 }
-const candidates = argv.length ? argv : ['/usr/bin/tmux', '/usr/bin/bash', '/usr/bin/strace', '/usr/bin/git'];
+// libcrypto's AVX/AVX-512 code exercises the fast reader's Capstone fallback (the engine loads).
+const candidates = argv.length
+  ? argv
+  : ['/usr/bin/tmux', '/usr/bin/bash', '/usr/bin/strace', '/usr/bin/git', '/usr/lib/x86_64-linux-gnu/libcrypto.so.3'];
 const files = candidates.filter((f) => existsSync(f));
 const fmt = (ms) => `${ms.toFixed(0)} ms`;
 console.log(

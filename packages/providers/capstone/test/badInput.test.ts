@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isReaError } from '@rea/evidence';
 import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
@@ -129,5 +130,39 @@ describe('deadlines and cancellation', () => {
     const error = await failure(openWithCapstone(systemBinaries().at(-1)!, new AbortController().signal, 50));
     expect(error.code).toBe('provider_timeout');
     expect(error.details).toMatchObject({ provider_id: 'capstone', deadline_ms: 50 });
+  });
+});
+
+skipUnless(toolsMissing('gcc', 'objdump'))('transfers and operands outside the address space', () => {
+  it('name nothing: the procedure, its calls, flow and references are answered without a failure', async () => {
+    const file = compileFixture({
+      source: join(FIXTURES, 'outside.c'),
+      compiler: 'gcc',
+      args: ['-O1'],
+      output: 'outside',
+    });
+    // The fixture holds what it means to: objdump shows the call and jump to wrapped 64-bit targets.
+    const listing = execFileSync('objdump', ['-d', '--no-show-raw-insn', file], { encoding: 'utf8' });
+    expect(listing).toMatch(/call\s+ffffffff8000[0-9a-f]{4}/);
+    expect(listing).toMatch(/jmp\s+ffffffff8000[0-9a-f]{4}/);
+    const signal = new AbortController().signal;
+    const { session, port } = await openWithCapstone(file);
+    try {
+      const odd = await port.addressOf('odd', signal);
+      expect(odd).not.toBeNull();
+      const info = await port.procedure(odd!, signal);
+      expect(info).not.toBeNull();
+      const callees = await port.callees(odd!, signal);
+      // No call names an address outside the image (the wrapped call is not a call to anything).
+      const size = statSync(file).size;
+      for (const c of callees.calls) expect(Number.parseInt(c.procedure, 16)).toBeLessThan(size * 4);
+      const flow = await port.controlFlow(odd!, signal);
+      expect(flow.blocks.length).toBeGreaterThan(0);
+      const page = await port.instructions(odd!, { offset: 0, limit: 100 }, signal);
+      expect(page.items.some((i) => i.mnemonic === 'call' && /^0xffffffff8000/.test(i.operands))).toBe(true);
+      for (const i of page.items) await port.references(i.address, signal);
+    } finally {
+      await session.close(signal);
+    }
   });
 });

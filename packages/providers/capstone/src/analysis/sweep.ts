@@ -27,6 +27,16 @@ export function codeSections(layout: BinaryLayout): LayoutSection[] {
     .sort((a, b) => a.address - b.address);
 }
 
+/**
+ * `value` when it can be an address of the image (a non-negative integer up to 2^53 - 1, what native
+ * addresses are formatted from), else NaN. Data decoded as code yields branch targets and operands
+ * below zero or wrapped to 64-bit values (`call 0xffffffff8000…`, `[rip - 0x80000000]` near the start
+ * of an image): such a transfer or reference names nothing, and is recorded as naming nothing.
+ */
+export function addressOrNaN(value: number): number {
+  return value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : Number.NaN;
+}
+
 /** Typed columns that double when full: no per-instruction allocation, no element-kind transitions. */
 class Columns {
   count = 0;
@@ -52,9 +62,10 @@ class Columns {
     this.address[i] = address;
     this.size[i] = size;
     this.flow[i] = flow;
-    this.target[i] = target;
-    this.ref[i] = ref;
-    this.refKind[i] = refKind;
+    this.target[i] = addressOrNaN(target);
+    const r = addressOrNaN(ref);
+    this.ref[i] = r;
+    this.refKind[i] = r === r ? refKind : RefKind.None;
     this.count = i + 1;
   }
 
