@@ -41,7 +41,9 @@ function unsupported(layout: BinaryLayout, reason: string, message: string): Rea
     remediation:
       layout.format === 'macho-fat'
         ? 'Extract one slice (lipo -thin) and open it, or use a provider that selects slices.'
-        : 'Open an ELF, PE or thin Mach-O file for x86-64, x86 or AArch64, or use a provider that supports this target.',
+        : reason === 'relocatable-object'
+          ? 'Open the linked program or library (link the object, for example `cc file.o -o file`), or use Ghidra, which applies relocations.'
+          : 'Open an ELF, PE or thin Mach-O file for x86-64, x86 or AArch64, or use a provider that supports this target.',
     details: {
       format: layout.format,
       architecture: layout.architecture,
@@ -93,6 +95,15 @@ async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepS
       layout,
       'architecture',
       `The embedded engine decodes x86-64, x86 and AArch64, not ${layout.architecture} (${layout.machine}).`,
+    );
+  }
+  if (layout.header.fileType === 'ET_REL' || layout.header.fileType === 'MH_OBJECT') {
+    // Calls and data references in an object are filled in by the linker (`call 0` + a relocation):
+    // read as they stand they would name the wrong procedures.
+    throw unsupported(
+      layout,
+      'relocatable-object',
+      `This is a relocatable object (${layout.header.fileType}): its call and data targets are left to the linker, so the embedded engine does not analyse it.`,
     );
   }
   if (layout.endianness !== 'little')

@@ -80,6 +80,26 @@ skipUnless(toolsMissing('gcc'))('hostile and unsupported inputs', () => {
     expect(error.code).toBe('target_unavailable');
   });
 
+  it('a relocatable object is unsupported_target (its targets are left to the linker)', async () => {
+    const object = compileFixture({
+      source: join(FIXTURES, 'sample.c'),
+      compiler: 'gcc',
+      args: ['-O1', '-c'],
+      output: 'sample-x64.o',
+    });
+    const error = await failure(openWithCapstone(object));
+    expect(error.code).toBe('unsupported_target');
+    expect(error.details).toMatchObject({ reason: 'relocatable-object', format: 'elf' });
+    if (toolsMissing('clang') !== null) return;
+    const machoObject = compileFixture({
+      source: join(FIXTURES, 'freestanding.c'),
+      compiler: 'clang',
+      args: ['-target', 'x86_64-apple-macos11', '-O1', '-c'],
+      output: 'freestanding-x64-macho.o',
+    });
+    const machoError = await failure(openWithCapstone(machoObject));
+    expect(machoError.details).toMatchObject({ reason: 'relocatable-object', format: 'macho' });
+  });
   it('a universal (fat) Mach-O is unsupported_target naming its slices', async () => {
     if (toolsMissing('clang', 'ld64.lld-14') !== null) return;
     const thin = readFileSync(
