@@ -11,7 +11,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CallToolRequest, Server, ServerContext } from '@modelcontextprotocol/server';
 import { ReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
@@ -61,16 +60,31 @@ function readVersion(packageJson: string): string {
 let serverVersion: string | null = null;
 let sdkVersion: string | null = null;
 
+/**
+ * This package's manifest, found by name (a self-reference): the same whether this module runs from
+ * the installed package or from inside a bundle of an application that depends on it.
+ */
+function serverManifest(): string {
+  return createRequire(import.meta.url).resolve('@rea/server/package.json');
+}
+
 /** This package's version. */
 function serverVersionOf(): string {
-  return (serverVersion ??= readVersion(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json')));
+  if (serverVersion === null) {
+    try {
+      serverVersion = readVersion(serverManifest());
+    } catch {
+      serverVersion = 'unknown';
+    }
+  }
+  return serverVersion;
 }
 
 /** The installed MCP SDK's version (the one this package depends on). */
 function sdkVersionOf(): string {
   if (sdkVersion === null) {
     try {
-      const entry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server');
+      const entry = createRequire(serverManifest()).resolve('@modelcontextprotocol/server');
       sdkVersion = readVersion(join(dirname(entry), '..', 'package.json'));
     } catch {
       sdkVersion = 'unknown';
