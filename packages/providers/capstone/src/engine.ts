@@ -95,7 +95,11 @@ interface LoadedEngine {
 
 let loading: Promise<LoadedEngine> | null = null;
 
-const require = createRequire(import.meta.url);
+/**
+ * Resolves from this package's own directory, found by name (a self-reference): the same whether this
+ * module runs from the installed package or from inside a bundle of an application that depends on it.
+ */
+const require = createRequire(createRequire(import.meta.url).resolve('@rea/provider-capstone/package.json'));
 
 /**
  * Compiles capstone.wasm ourselves so that its memory can be read directly (emscripten's
