@@ -1,4 +1,5 @@
-// Runs after `tsc` has built dist/ (tools/build.mjs calls it): bundles the stdio fast path of `rea mcp`.
+// Runs after `tsc` has built dist/ (tools/build.mjs calls it): bundles the stdio fast path of `rea mcp`,
+// then the command-line path (see the end of this file).
 //
 // MCP clients start `rea mcp` for every session, so its start-up is part of the interface. Loaded as
 // separate modules, the path to a first `tools/list` reads, resolves and compiles a few hundred files
@@ -14,7 +15,7 @@
 // The bundled start-up core and the installed call path must come from the same @rea/server release, so
 // this package depends on its exact version (workspace:*). In the workspace, rebuild rea after rebuilding
 // @rea/server (a full `node tools/build.mjs` does both).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -58,40 +59,91 @@ const BANNER =
   "import { createRequire as __reaCreateRequire } from 'node:module';\nconst require = __reaCreateRequire(import.meta.url);";
 if (readFileSync(entry, 'utf8').startsWith(BANNER)) {
   console.error('rea: dist/mcpStdio.js is bundled already (rebuild with tsc first to bundle again)');
-  process.exit(0);
+} else {
+  await bundleStdio();
+}
+await bundleCli();
+
+async function bundleStdio() {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    outfile: entry,
+    external: ['@rea/cli'],
+    plugins: [boundaries],
+    // The workspace's tsconfig maps packages to their TypeScript sources; bundle the built files instead.
+    tsconfigRaw: {},
+    // CommonJS dependencies in the bundle may require() Node built-ins.
+    banner: { js: BANNER },
+    // Smaller source parses faster; names are kept (error and class names stay as written).
+    minify: true,
+    keepNames: true,
+    legalComments: 'eof',
+    metafile: true,
+    logLevel: 'warning',
+  });
+
+  // Metafile inputs are relative to the working directory; compare real absolute paths.
+  const inputs = Object.keys(result.metafile.inputs);
+  const absolute = inputs.map((file) => resolve(process.cwd(), file.replace(/^[a-z]+:/, '')));
+  if (process.env.REA_BUNDLE_REPORT) console.error(absolute.map((file) => relative(root, file)).join('\n'));
+  const forbidden = absolute.filter((file) => callPathModule(file) || file.endsWith('.ts'));
+  if (forbidden.length > 0) throw new Error(`the stdio bundle must not contain the call path: ${forbidden.join(', ')}`);
+  const [output] = result.outputFiles;
+  writeFileSync(entry, output.contents);
+  // The source map of the unbundled module no longer describes the file.
+  rmSync(`${entry}.map`, { force: true });
+  const size = (output.contents.length / 1024).toFixed(0);
+  console.error(
+    `rea: bundled the stdio fast path (${inputs.length} modules, ${size} KiB) into ${relative(root, entry)}`,
+  );
 }
 
-const result = await build({
-  entryPoints: [entry],
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  write: false,
-  outfile: entry,
-  external: ['@rea/cli'],
-  plugins: [boundaries],
-  // The workspace's tsconfig maps packages to their TypeScript sources; bundle the built files instead.
-  tsconfigRaw: {},
-  // CommonJS dependencies in the bundle may require() Node built-ins.
-  banner: { js: BANNER },
-  // Smaller source parses faster; names are kept (error and class names stay as written).
-  minify: true,
-  keepNames: true,
-  legalComments: 'eof',
-  metafile: true,
-  logLevel: 'warning',
-});
-
-// Metafile inputs are relative to the working directory; compare real absolute paths.
-const inputs = Object.keys(result.metafile.inputs);
-const absolute = inputs.map((file) => resolve(process.cwd(), file.replace(/^[a-z]+:/, '')));
-if (process.env.REA_BUNDLE_REPORT) console.error(absolute.map((file) => relative(root, file)).join('\n'));
-const forbidden = absolute.filter((file) => callPathModule(file) || file.endsWith('.ts'));
-if (forbidden.length > 0) throw new Error(`the stdio bundle must not contain the call path: ${forbidden.join(', ')}`);
-const [output] = result.outputFiles;
-writeFileSync(entry, output.contents);
-// The source map of the unbundled module no longer describes the file.
-rmSync(`${entry}.map`, { force: true });
-const size = (output.contents.length / 1024).toFixed(0);
-console.error(`rea: bundled the stdio fast path (${inputs.length} modules, ${size} KiB) into ${relative(root, entry)}`);
+/**
+ * The command-line path: dist/cli.js (what dist/bin.js imports for every command but the stdio server)
+ * bundled with everything it reaches — the CLI, the composition, the server's call path, the providers,
+ * zod — with code splitting, so that what loaded lazily still does, from a few chunk files in dist/
+ * instead of several hundred modules. One process runs one copy of each package. Kept out:
+ * @alexaltea/capstone-js (CommonJS glue beside its capstone.wasm, resolved from @rea/provider-capstone's
+ * directory) and esbuild. Chunks sit in dist/ itself, so code that reads files relative to its module
+ * finds them where it expects (../package.json is this package's manifest).
+ */
+async function bundleCli() {
+  const cliEntry = join(dist, 'cli.js');
+  if (readFileSync(cliEntry, 'utf8').startsWith(BANNER)) {
+    console.error('rea: dist/cli.js is bundled already (rebuild with tsc first to bundle again)');
+    return;
+  }
+  for (const file of readdirSync(dist)) if (/^chunk-[A-Z0-9]+\.js$/.test(file)) rmSync(join(dist, file));
+  const cli = await build({
+    entryPoints: { cli: cliEntry },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    outdir: dist,
+    chunkNames: 'chunk-[hash]',
+    external: ['@alexaltea/capstone-js', 'esbuild'],
+    tsconfigRaw: {},
+    banner: { js: BANNER },
+    minify: true,
+    keepNames: true,
+    legalComments: 'eof',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  for (const file of cli.outputFiles) writeFileSync(file.path, file.contents);
+  rmSync(`${cliEntry}.map`, { force: true });
+  const modules = Object.keys(cli.metafile.inputs).length;
+  const chunks = cli.outputFiles.length - 1;
+  const kib = (cli.outputFiles.reduce((sum, f) => sum + f.contents.length, 0) / 1024).toFixed(0);
+  console.error(
+    `rea: bundled the command-line path (${modules} modules, ${kib} KiB) into dist/cli.js and ${chunks} chunks`,
+  );
+}

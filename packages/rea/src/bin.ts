@@ -53,7 +53,7 @@ if (only === '--version' || only === '-V') {
       process.off('SIGTERM', early);
       status = await serveStdio();
     } else {
-      const { main } = await import('./main.js');
+      const { main } = await import('./cli.js');
       // main() installs the CLI's own handlers synchronously, before its first await.
       process.off('SIGINT', early);
       process.off('SIGTERM', early);

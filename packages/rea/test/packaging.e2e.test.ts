@@ -1,6 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -39,7 +49,13 @@ function pnpm(args: string[], cwd: string): void {
 }
 
 function exec(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 600_000 });
+  return spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 600_000,
+    maxBuffer: 1 << 28,
+  });
 }
 
 describe('npx rea from packed tarballs', () => {
@@ -68,7 +84,7 @@ describe('npx rea from packed tarballs', () => {
       expect({ status: doctor.status, stderr: doctor.stderr }).toEqual({ status: 0, stderr: '' });
       const report = JSON.parse(doctor.stdout) as {
         launch_command: { args: string[] };
-        providers: Array<{ id: string }>;
+        providers: Array<{ id: string; ready: boolean }>;
       };
       expect(report.launch_command.args).toEqual([join(app, 'node_modules', 'rea', 'dist', 'bin.js'), 'mcp']);
       expect(report.providers.length).toBeGreaterThan(0);
@@ -78,6 +94,24 @@ describe('npx rea from packed tarballs', () => {
       expect({ status: analyze.status, stderr: analyze.stderr }).toEqual({ status: 0, stderr: '' });
       const records = (JSON.parse(analyze.stdout) as { records: unknown[] }).records.map((r) => parseEvidence(r));
       expect(records.map((r) => r.operation)).toContain('inspect_artifact');
+      expect(report.providers).toContainEqual(expect.objectContaining({ id: 'capstone', ready: true }));
+
+      // A native binary through the installed command line: x86-64 discovery, and an AArch64 library,
+      // whose decoding loads the Capstone WebAssembly engine from the install.
+      const natives = ['/bin/true', '/usr/aarch64-linux-gnu/lib/libc.so.6'].filter((f) => existsSync(f));
+      for (const native of natives) {
+        const run = exec(bin, ['analyze', native, '--format', 'json'], app);
+        expect({ native, status: run.status, signal: run.signal, stderr: run.stderr }).toEqual({
+          native,
+          status: 0,
+          signal: null,
+          stderr: '',
+        });
+        const overview = (JSON.parse(run.stdout) as { records: unknown[] }).records
+          .map((r) => parseEvidence(r))
+          .find((r) => r.operation === 'binary_overview');
+        expect(overview?.provider.id).toBe('capstone');
+      }
 
       const transport = new StdioClientTransport({ command: bin, args: [], cwd: app, stderr: 'ignore' });
       const client = new Client({ name: 'rea-packaging', version: '1.0.0' });
@@ -90,8 +124,15 @@ describe('npx rea from packed tarballs', () => {
         await client.close();
       }
 
-      // A damaged installation: doctor says which provider is missing and why, instead of failing.
-      rmSync(join(app, 'node_modules', '@rea', 'provider-capstone', 'dist'), { recursive: true, force: true });
+      // A damaged installation: doctor says which provider cannot run and why, instead of failing. The
+      // command line runs from rea's own bundle, so the damage is to what it loads from the install:
+      // the Capstone WebAssembly module beside its glue.
+      const glue = createRequire(join(app, 'node_modules', '@rea', 'provider-capstone', 'package.json')).resolve(
+        '@alexaltea/capstone-js',
+      );
+      const wasm = join(dirname(glue), 'capstone.wasm');
+      const wasmBytes = readFileSync(wasm);
+      rmSync(wasm);
       const damaged = exec(bin, ['doctor', '--json'], app, { HOME: home });
       expect(damaged.status).toBe(0);
       const providers = (
@@ -99,9 +140,10 @@ describe('npx rea from packed tarballs', () => {
       ).providers;
       expect(providers.find((p) => p.id === 'capstone')).toMatchObject({ ready: false });
       expect(providers.find((p) => p.id === 'capstone')!.reason).toContain(
-        '@rea/provider-capstone could not be loaded',
+        'Capstone WebAssembly engine is not installed',
       );
       expect(providers.find((p) => p.id === 'artifact')).toMatchObject({ ready: true });
+      writeFileSync(wasm, wasmBytes);
 
       // A damaged server install: the start-up path answers, a tool call is a typed failure (not a
       // protocol error), and the next call loads the call path again once it is back.
