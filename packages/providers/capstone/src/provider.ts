@@ -61,8 +61,8 @@ export function capstoneProfile() {
     settings: {
       seeds: ['entry', 'symbols', 'exports', 'import-stubs', 'unwind-info', 'call-targets', 'code-pointers'],
       decode: 'linear-sweep-restarting-at-seeds',
-      // x86-64: the fast reader, Capstone for every encoding it leaves (identical tables, tested).
-      x86_64_reader: 'table-reader-with-capstone-fallback',
+      // x86 (64- and 32-bit): the fast reader, Capstone for every encoding it leaves (identical tables, tested).
+      x86_reader: 'table-reader-with-capstone-fallback',
       syntax: 'intel',
       min_string: 4,
     },

@@ -1,5 +1,6 @@
 /**
- * A table-driven x86-64 instruction reader for discovery: it measures one instruction and derives
+ * A table-driven x86 instruction reader for discovery (64- and 32-bit modes): it measures one
+ * instruction and derives
  * the {@link Semantics} the Capstone sink would (flow, branch target, referenced address) without
  * formatting any text. It accepts only the encodings it has tables for — the general-purpose, x87 and
  * SSE forms compilers emit — and answers 0 ("ask Capstone") for everything else: VEX/EVEX, segment
@@ -40,6 +41,8 @@ const C_LEA = 7;
 const C_GROUP = 8;
 /** No ModRM memory operand allowed, no immediate meaning: plain. */
 const C_PLAIN = 9;
+/** `mov` between the accumulator and an absolute address (A0-A3; 32-bit mode only). */
+const C_MOFFS = 10;
 
 const MAX_ADDRESS = Number.MAX_SAFE_INTEGER - 0x1_0000_0000;
 const ONE = new Uint16Array(256);
@@ -148,6 +151,15 @@ x87(0xde, 0xe0, 0xff);
 x87(0xdf, 0xe0, 0xe0);
 x87(0xdf, 0xe8, 0xf7);
 
+/** The one-byte map in 32-bit mode: 40-4F are inc/dec, and the forms 64-bit mode dropped are back. */
+const ONE32 = ONE.slice();
+set(ONE32, 0x40, 0x4f, cls(C_PLAIN));
+for (const op of [0x06, 0x07, 0x0e, 0x16, 0x17, 0x1e, 0x1f, 0x27, 0x2f, 0x37, 0x3f, 0x60, 0x61, 0xce])
+  ONE32[op] = cls(C_PLAIN); // push/pop segment registers, BCD adjustments, pusha/popa, into
+ONE32[0xd4] = ONE32[0xd5] = I8 | cls(C_PLAIN); // aam, aad
+ONE32[0x63] = 0; // arpl
+set(ONE32, 0xa0, 0xa3, cls(C_MOFFS));
+
 // Two-byte map (0F xx), general-purpose part; SSE forms are in SSE/SSE38/SSE3A.
 TWO[0x05] = cls(C_PLAIN); // syscall
 TWO[0x0b] = cls(C_STOP); // ud2
@@ -220,14 +232,24 @@ sse(SSE3A, [0x0f], N | P66 | IMM);
 sse(SSE3A, [...range(0x08, 0x0e), ...range(0x14, 0x17), ...range(0x20, 0x22), 0x40, 0x41, 0x42, 0x44], P66 | IMM);
 sse(SSE3A, range(0x60, 0x63), P66 | IMM);
 
-/**
- * Measures the x86-64 instruction at `at` (which must end before `end`) located at `address` and
- * fills {@link fast}. Returns its length, or 0 when the encoding is left to Capstone (including every
- * invalid or truncated one).
- */
+/** {@link readX86} in 64-bit mode. */
 export function readX86_64(b: Uint8Array, at: number, end: number, address: number): number {
+  return readX86(b, at, end, address, true);
+}
+
+/** {@link readX86} in 32-bit mode. */
+export function readX86_32(b: Uint8Array, at: number, end: number, address: number): number {
+  return readX86(b, at, end, address, false);
+}
+
+/**
+ * Measures the x86 instruction (64-bit mode when `long`, else 32-bit) at `at` (which must end before
+ * `end`) located at `address` and fills {@link fast}. Returns its length, or 0 when the encoding is left
+ * to Capstone (including every invalid or truncated one).
+ */
+export function readX86(b: Uint8Array, at: number, end: number, address: number, long: boolean): number {
   // Addresses (and so targets) must stay exact doubles, as the sink's parse of Capstone's text is.
-  if (address > MAX_ADDRESS) return 0;
+  if (address > (long ? MAX_ADDRESS : 0xffff_ffff)) return 0;
   let i = at;
   let p66 = 0;
   let rep = 0; // 0xf2 / 0xf3
@@ -253,7 +275,7 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
   }
   let rex = 0;
   let rexW = 0;
-  if ((b[i]! & 0xf0) === 0x40) {
+  if (long && (b[i]! & 0xf0) === 0x40) {
     rex = b[i]!;
     rexW = rex & 8;
     i += 1;
@@ -283,7 +305,7 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
       if (spec === 0) return 0;
     }
   } else {
-    spec = ONE[op]!;
+    spec = (long ? ONE : ONE32)[op]!;
     if (spec === 0) return 0;
   }
   if (sseMask) {
@@ -299,12 +321,22 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
   let mod = 3;
   let rip = 0;
   let disp = 0;
+  /** Whether the instruction has a memory operand. */
+  let memory = false;
   /** A memory operand without a base register: 1 absolute `[disp32]`, 2 index-only `[index*scale + disp32]`. */
   let noBase = 0;
-  if (spec & MODRM) {
+  if (klass === C_MOFFS) {
+    // A 32-bit absolute address; segment-prefixed it names no address for the sink.
+    if (i + 4 > end) return 0;
+    disp = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
+    i += 4;
+    memory = true;
+    noBase = 1;
+  } else if (spec & MODRM) {
     if (i >= end) return 0;
     const modrm = b[i++]!;
     mod = modrm >> 6;
+    memory = mod !== 3;
     reg = (modrm >> 3) & 7;
     const rm = modrm & 7;
     if (mod !== 3) {
@@ -325,16 +357,20 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
           i += 4;
         }
       }
-      if (noBase) {
-        // fs:/gs: absolute operands (the stack guard) name no address; other mixes go to Capstone.
-        if (seg && (noBase === 2 || (seg !== 0x64 && seg !== 0x65))) return 0;
-      } else if (mod === 0 && rm === 5) {
+      if (!noBase && mod === 0 && rm === 5) {
+        // rip-relative in 64-bit mode, absolute in 32-bit mode.
         if (i + 4 > end) return 0;
-        rip = 1;
+        if (long) rip = 1;
+        else noBase = 1;
         disp = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
         i += 4;
-      } else if (mod === 1) i += 1;
-      else if (mod === 2) i += 4;
+      } else if (!noBase && mod === 1) i += 1;
+      else if (!noBase && mod === 2) i += 4;
+      if (noBase && seg) {
+        // A segment-prefixed absolute operand (`fs:[0x28]`, `ds:[0x…]`) names no address for the sink:
+        // taken in 32-bit mode, and for fs:/gs: in 64-bit mode; the other mixes go to Capstone.
+        if (noBase === 2 || (long && seg !== 0x64 && seg !== 0x65)) return 0;
+      }
       if (rip && seg) return 0;
     }
     if (sseMask) {
@@ -500,16 +536,19 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
     : noBase && !seg && disp >= 10
       ? disp
       : noBase === 1 && !seg && disp < 0
-        ? // Sign-extended: printed as a 64-bit value, which the sink parses as such.
-          Number.parseInt(`ffffffff${(disp >>> 0).toString(16)}`, 16)
+        ? long
+          ? // Sign-extended: printed as a 64-bit value, which the sink parses as such.
+            Number.parseInt(`ffffffff${(disp >>> 0).toString(16)}`, 16)
+          : disp >>> 0
         : Number.NaN;
   switch (kind) {
     case C_CALL:
     case C_JUMP:
     case C_COND: {
       if (spec & (REL8 | REL32)) {
-        const target = next + rel;
-        // Capstone prints targets below 10 in decimal and negative ones as 64-bit values.
+        // 32-bit targets wrap at 2^32. Capstone prints targets below 10 in decimal and negative ones
+        // as 64-bit values.
+        const target = long ? next + rel : (next + rel) >>> 0;
         if (target < 10) return 0;
         fast.flow = kind === C_CALL ? Flow.Call : kind === C_JUMP ? Flow.Jump : Flow.Conditional;
         fast.target = target;
@@ -529,7 +568,7 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
       fast.flow = Flow.Stop;
       return size;
     case C_IMM: {
-      if (mod !== 3 && spec & MODRM) {
+      if (memory) {
         if (ripRef === ripRef) {
           fast.ref = ripRef;
           fast.refKind = RefKind.Memory;
@@ -539,7 +578,7 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
       if (immBytes === 0) return size;
       let value: number;
       if (immBytes === 8) value = immHi * 0x1_0000_0000 + imm;
-      else if (immBytes === 4 && (op === 0x68 || (op === 0xc7 && rexW)) && imm >= 0x8000_0000) {
+      else if (immBytes === 4 && ((op === 0x68 && long) || (op === 0xc7 && rexW)) && imm >= 0x8000_0000) {
         // Sign-extended to 64 bits: printed negative or above 2^53, never an address here.
         return size;
       } else value = imm;

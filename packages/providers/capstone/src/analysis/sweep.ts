@@ -2,7 +2,7 @@ import { throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout, LayoutSection } from '@rea/artifact';
 import type { Decoder, DecoderSource, InstructionCursor } from '../engine.js';
 import { Arm64Pages, Flow, RefKind, X86Kind, classifyX86, lastWord, x86Kind } from './classify.js';
-import { fast, readX86_64 } from './fastX86.js';
+import { fast, readX86 } from './fastX86.js';
 
 /** The decoded instruction stream of every executable section, in address order (struct of arrays). */
 export interface InstructionTable {
@@ -13,11 +13,11 @@ export interface InstructionTable {
   target: Float64Array;
   ref: Float64Array;
   refKind: Uint8Array;
-  /** How many instructions Capstone decoded (the rest were measured by the fast x86-64 reader). */
+  /** How many instructions Capstone decoded (the rest were measured by the fast x86 reader). */
   engineDecoded: number;
 }
 
-/** How discovery decodes x86-64: the fast reader with Capstone for what it leaves, or Capstone alone. */
+/** How discovery decodes x86: the fast reader with Capstone for what it leaves, or Capstone alone. */
 export type X86Reader = 'fast' | 'engine';
 
 /** The executable sections the engine decodes: allocated, executable, with bytes in the file. */
@@ -192,9 +192,17 @@ function x86Sink(out: Columns, bits: number): (address: number, size: number, in
  * `hard`) or until the reader declines one; returns where it stopped. Kept apart from the sweep so
  * that this loop is optimised on its own.
  */
-function readRun(bytes: Uint8Array, at: number, stop: number, hard: number, base: number, out: Columns): number {
+function readRun(
+  bytes: Uint8Array,
+  at: number,
+  stop: number,
+  hard: number,
+  base: number,
+  long: boolean,
+  out: Columns,
+): number {
   while (at < stop) {
-    const size = readX86_64(bytes, at, hard, at + base);
+    const size = readX86(bytes, at, hard, at + base, long);
     if (size === 0) break;
     out.push(at + base, size, fast.flow, fast.target, fast.ref, fast.refKind);
     at += size;
@@ -211,7 +219,7 @@ export function breathe(signal: AbortSignal, phase: string): Promise<void> {
 /**
  * Decodes every executable section linearly, restarting at each anchor (known function start) so that
  * a desynchronised decode never swallows a function entry. Invalid bytes are skipped (1 byte on x86, 4
- * on AArch64), as a disassembler listing does. On x86-64 the fast reader measures what it can and
+ * on AArch64), as a disassembler listing does. On x86 the fast reader measures what it can and
  * Capstone decodes the rest one instruction at a time (the engine is opened only if that happens).
  */
 export async function sweep(
@@ -226,7 +234,8 @@ export async function sweep(
   const out = new Columns(Math.max(1024, Math.ceil(codeBytes / (source.architecture === 'aarch64' ? 4 : 3.5))));
   const sorted = sortedNumbers(new Set(anchors));
   const arm = source.architecture === 'aarch64';
-  const fastReader = reader === 'fast' && source.architecture === 'x86_64';
+  const fastReader = reader === 'fast' && source.architecture !== 'aarch64';
+  const long = source.architecture === 'x86_64';
   let decoder: Decoder | null = fastReader ? null : await source.get();
   const pages = new Arm64Pages();
   const step = arm ? 4 : 1;
@@ -259,7 +268,7 @@ export async function sweep(
       if (fastReader) {
         // Measure up to the next anchor; one instruction through Capstone wherever the reader declines.
         const hard = limit - base;
-        const at = readRun(bytes, pos - base, Math.min(limit, pos + CHUNK) - base, hard, base, out);
+        const at = readRun(bytes, pos - base, Math.min(limit, pos + CHUNK) - base, hard, base, long, out);
         consumed = at + base - pos;
         if (consumed === 0) {
           decoder ??= await source.get();
