@@ -106,8 +106,9 @@ async function bundleStdio() {
 /**
  * The command-line path: dist/cli.js (what dist/bin.js imports for every command but the stdio server)
  * bundled with everything it reaches — the CLI, the composition, the server's call path, the providers,
- * zod — with code splitting, so that what loaded lazily still does, from a few chunk files in dist/
- * instead of several hundred modules. One process runs one copy of each package. Kept out:
+ * zod — with code splitting, so that what loaded lazily still does, from about fifty chunk files in dist/
+ * instead of several hundred modules. The command-line process runs one copy of each package (`rea` pins
+ * them exactly, so `rea mcp`, which loads the installed ones, runs the same releases). Kept out:
  * @alexaltea/capstone-js (CommonJS glue beside its capstone.wasm, resolved from @rea/provider-capstone's
  * directory) and esbuild. Chunks sit in dist/ itself, so code that reads files relative to its module
  * finds them where it expects (../package.json is this package's manifest).

@@ -133,17 +133,20 @@ describe('npx rea from packed tarballs', () => {
       const wasm = join(dirname(glue), 'capstone.wasm');
       const wasmBytes = readFileSync(wasm);
       rmSync(wasm);
-      const damaged = exec(bin, ['doctor', '--json'], app, { HOME: home });
-      expect(damaged.status).toBe(0);
-      const providers = (
-        JSON.parse(damaged.stdout) as { providers: Array<{ id: string; ready: boolean; reason: string }> }
-      ).providers;
-      expect(providers.find((p) => p.id === 'capstone')).toMatchObject({ ready: false });
-      expect(providers.find((p) => p.id === 'capstone')!.reason).toContain(
-        'Capstone WebAssembly engine is not installed',
-      );
-      expect(providers.find((p) => p.id === 'artifact')).toMatchObject({ ready: true });
-      writeFileSync(wasm, wasmBytes);
+      try {
+        const damaged = exec(bin, ['doctor', '--json'], app, { HOME: home });
+        expect(damaged.status).toBe(0);
+        const providers = (
+          JSON.parse(damaged.stdout) as { providers: Array<{ id: string; ready: boolean; reason: string }> }
+        ).providers;
+        expect(providers.find((p) => p.id === 'capstone')).toMatchObject({ ready: false });
+        expect(providers.find((p) => p.id === 'capstone')!.reason).toContain(
+          'Capstone WebAssembly engine is not installed',
+        );
+        expect(providers.find((p) => p.id === 'artifact')).toMatchObject({ ready: true });
+      } finally {
+        writeFileSync(wasm, wasmBytes);
+      }
 
       // A damaged server install: the start-up path answers, a tool call is a typed failure (not a
       // protocol error), and the next call loads the call path again once it is back.

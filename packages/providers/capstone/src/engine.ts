@@ -95,11 +95,17 @@ interface LoadedEngine {
 
 let loading: Promise<LoadedEngine> | null = null;
 
+let ownRequire: NodeJS.Require | null = null;
+
 /**
- * Resolves from this package's own directory, found by name (a self-reference): the same whether this
- * module runs from the installed package or from inside a bundle of an application that depends on it.
+ * A require that resolves from this package's own directory, found by name (a self-reference): the
+ * same whether this module runs from the installed package or from inside a bundle of an application
+ * that depends on it. Looked up on first use, so a failed lookup is an engine error, not an import one.
  */
-const require = createRequire(createRequire(import.meta.url).resolve('@rea/provider-capstone/package.json'));
+function packageRequire(): NodeJS.Require {
+  ownRequire ??= createRequire(createRequire(import.meta.url).resolve('@rea/provider-capstone/package.json'));
+  return ownRequire;
+}
 
 /**
  * Compiles capstone.wasm ourselves so that its memory can be read directly (emscripten's
@@ -108,7 +114,7 @@ const require = createRequire(createRequire(import.meta.url).resolve('@rea/provi
  */
 async function instantiateOptions(captured: { memory: WasmMemory | null }): Promise<object> {
   try {
-    const wasm = join(dirname(require.resolve('@alexaltea/capstone-js')), 'capstone.wasm');
+    const wasm = join(dirname(packageRequire().resolve('@alexaltea/capstone-js')), 'capstone.wasm');
     const compiled = await Wasm.compile(readFileSync(wasm));
     return {
       instantiateWasm(imports: object, receive: (instance: WasmInstance, module: object) => void) {
@@ -131,7 +137,7 @@ async function instantiateOptions(captured: { memory: WasmMemory | null }): Prom
  */
 export function engineFiles(): { glue: string; wasm: string } {
   try {
-    const glue = require.resolve('@alexaltea/capstone-js');
+    const glue = packageRequire().resolve('@alexaltea/capstone-js');
     const wasm = join(dirname(glue), 'capstone.wasm');
     const head = Buffer.alloc(8);
     const fd = openSync(wasm, 'r');
@@ -157,7 +163,7 @@ export function loadEngine(): Promise<LoadedEngine> {
       const captured: { memory: WasmMemory | null } = { memory: null };
       const options = instantiateOptions(captured);
       // The glue is CommonJS: `require` skips the ESM loader's export scan of its 330 kB source.
-      const factory = require('@alexaltea/capstone-js') as (options?: object) => Promise<RawModule>;
+      const factory = packageRequire()('@alexaltea/capstone-js') as (options?: object) => Promise<RawModule>;
       const module = await factory(await options);
       return { module, heap: captured.memory ? new Heap(captured.memory) : null };
     } catch (error) {

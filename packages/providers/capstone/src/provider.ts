@@ -42,7 +42,7 @@ function unsupported(layout: BinaryLayout, reason: string, message: string): Rea
       layout.format === 'macho-fat'
         ? 'Extract one slice (lipo -thin) and open it, or use a provider that selects slices.'
         : reason === 'relocatable-object'
-          ? 'Open the linked program or library (link the object, for example `cc file.o -o file`), or use Ghidra, which applies relocations.'
+          ? 'Open the linked program or library the object goes into, or use Ghidra, which applies relocations (`objdump -dr` lists the code with its relocations).'
           : 'Open an ELF, PE or thin Mach-O file for x86-64, x86 or AArch64, or use a provider that supports this target.',
     details: {
       format: layout.format,
