@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspectArtifact } from '@rea/artifact';
 import type { InspectOptions } from '@rea/artifact';
-import { skipUnless, withTempDir } from '@rea/test-helpers';
+import { processAlive, skipUnless, withTempDir } from '@rea/test-helpers';
 import { buildZip } from './helpers/zipWriter.js';
 
 const STAND_IN = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'hdiutil-stand-in.mjs');
@@ -55,15 +55,6 @@ function calls(s: Scenario): Array<{ pid: number; args: string[] }> {
 function mountOf(s: Scenario): string {
   const attach = calls(s).find((c) => c.args[0] === 'attach')!;
   return attach.args[attach.args.indexOf('-mountpoint') + 1]!;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Walks `root` with node:fs alone: path → [kind, sha256 or link target]. */
@@ -188,7 +179,7 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
       ).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach', deadline_ms: 4000 } });
       const [attach, detach] = calls(s);
-      expect(alive(attach!.pid)).toBe(false);
+      expect(processAlive(attach!.pid)).toBe(false);
       expect(detach!.args).toEqual(['detach', mountOf(s)]);
       expect(existsSync(dirname(mountOf(s)))).toBe(false);
     });
@@ -211,7 +202,7 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
       // Far below the 20 s deadline: the abort, not the deadline, ended it.
       expect(Date.now() - started).toBeLessThan(15_000);
       const [attach, detach] = calls(s);
-      expect(alive(attach!.pid)).toBe(false);
+      expect(processAlive(attach!.pid)).toBe(false);
       expect(detach!.args[0]).toBe('detach');
     });
   });
@@ -229,7 +220,7 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
       });
       const detaches = calls(s).filter((c) => c.args[0] === 'detach');
       expect(detaches).toHaveLength(2);
-      for (const d of detaches) expect(alive(d.pid)).toBe(false);
+      for (const d of detaches) expect(processAlive(d.pid)).toBe(false);
       rmSync(dirname(mountOf(s)), { recursive: true, force: true });
     });
   });

@@ -13,7 +13,7 @@ import {
   extractArtifactTool,
   inspectArtifactTool,
 } from '@rea/artifact';
-import { withTempDir } from '@rea/test-helpers';
+import { quietToolContext, withTempDir } from '@rea/test-helpers';
 import { buildZip } from './helpers/zipWriter.js';
 
 /** An in-memory ledger like a server session's: resolve, get and retain. */
@@ -35,16 +35,7 @@ function memoryLedger(): LedgerAccess & { retain(record: EvidenceRecord): void; 
 }
 
 function context(ledger: LedgerAccess | null = null): ToolContext {
-  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  return {
-    session: { target: null, binding: null, run_id: null },
-    platform: process.platform,
-    signal: new AbortController().signal,
-    progress: { report() {} },
-    logger: quiet,
-    ledger,
-    clientFeatures: new Set(),
-  };
+  return quietToolContext({ ledger });
 }
 
 async function evidence(

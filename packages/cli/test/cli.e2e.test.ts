@@ -3,19 +3,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEvidence } from '@rea/evidence';
-import { withTempDir } from '@rea/test-helpers';
+import { processAlive, withTempDir } from '@rea/test-helpers';
 import { FIXTURE_CLI, hasStack, run, start } from './run.js';
 
 const cli = (...args: string[]) => run(FIXTURE_CLI, args);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitForFile(path: string): Promise<void> {
   for (let i = 0; i < 1200 && !existsSync(path); i += 1) await new Promise((r) => setTimeout(r, 25));
@@ -299,7 +290,7 @@ describe('rea CLI: signals', () => {
       ]);
       await waitForFile(marker);
       const owned = JSON.parse(readFileSync(marker, 'utf8')) as { pid: number; dir: string };
-      expect(alive(owned.pid)).toBe(true);
+      expect(processAlive(owned.pid)).toBe(true);
       expect(existsSync(owned.dir)).toBe(true);
       child.kill('SIGINT');
       await new Promise((r) => setTimeout(r, 50));
@@ -309,7 +300,7 @@ describe('rea CLI: signals', () => {
       expect(result.code).toBe(130);
       expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'cancelled', operation: 'wait_for_cancel' } });
       expect(result.stderr).toContain('still cleaning up');
-      expect(alive(owned.pid)).toBe(false);
+      expect(processAlive(owned.pid)).toBe(false);
       expect(existsSync(owned.dir)).toBe(false);
     });
   });
@@ -325,7 +316,7 @@ describe('rea CLI: signals', () => {
       expect(result.code).toBe(130);
       expect(result.stderr).toContain('error [cancelled]');
       expect(hasStack(result.stderr)).toBe(false);
-      expect(alive(owned.pid)).toBe(false);
+      expect(processAlive(owned.pid)).toBe(false);
       expect(existsSync(owned.dir)).toBe(false);
     });
   });

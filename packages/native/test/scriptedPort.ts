@@ -4,6 +4,7 @@ import { createNavigationState, paginate } from '@rea/native';
 import type { NativeCapability, NativePort, ProcedureInfo } from '@rea/native';
 import type { ToolContext } from '@rea/provider-kit';
 import { createAnalysisProfile } from '@rea/evidence';
+import { quietToolContext } from '@rea/test-helpers';
 
 const PROCS: ProcedureInfo[] = [
   {
@@ -131,7 +132,7 @@ export function scriptedPort(capabilities: NativeCapability[]): NativePort {
 
 /** A context binding the scripted port, as a host would after open_binary. */
 export function contextFor(port: NativePort | null): ToolContext {
-  return {
+  return quietToolContext({
     session: {
       target: port ? { path: '/scripted', format: 'elf', sha256: 'a'.repeat(64), size: 40 } : null,
       binding: port
@@ -144,11 +145,5 @@ export function contextFor(port: NativePort | null): ToolContext {
         : null,
       run_id: port ? 'run-1' : null,
     },
-    platform: process.platform,
-    signal: new AbortController().signal,
-    progress: { report: () => undefined },
-    logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-    ledger: null,
-    clientFeatures: new Set(),
-  };
+  });
 }

@@ -10,6 +10,7 @@ import {
   validateEffects,
 } from '@rea/provider-kit';
 import type { EvidenceToolDefinition, ToolContext, ToolEffects } from '@rea/provider-kit';
+import { quietToolContext } from '@rea/test-helpers';
 
 const pure: ToolEffects = {
   readOnly: false,
@@ -49,16 +50,7 @@ const echoDefinition = {
 const echo = defineTool(echoDefinition);
 
 function context(signal = new AbortController().signal): ToolContext {
-  const noop = () => undefined;
-  return {
-    session: { target: null, binding: null, run_id: null },
-    platform: process.platform,
-    signal,
-    progress: { report: noop },
-    logger: { debug: noop, info: noop, warn: noop, error: noop },
-    ledger: null,
-    clientFeatures: new Set(),
-  };
+  return quietToolContext({ signal });
 }
 
 async function failure(promise: Promise<unknown>): Promise<{ code: string; details: Record<string, unknown> }> {

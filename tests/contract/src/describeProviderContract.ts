@@ -22,9 +22,9 @@ import type {
   Provider,
   ProviderBinding,
   ReaConfig,
-  ToolContext,
   ToolOutcome,
 } from '@rea/provider-kit';
+import { quietToolContext } from '@rea/test-helpers';
 import { canObserveProcesses, descendants, newProcesses } from './processTable.js';
 import type { SeenProcess } from './processTable.js';
 
@@ -133,15 +133,11 @@ export function describeProviderContract(
         runTool: (toolName, input) => {
           const tool = provider.tools().find((t) => t.name === toolName);
           if (!tool) throw new Error(`${provider.id} contributes no tool named ${toolName}`);
-          const toolContext: ToolContext = {
+          const toolContext = quietToolContext({
             session: { target: state.target, binding: state.binding, run_id: state.session ? 'run_contract' : null },
-            platform: process.platform,
             signal: state.controller.signal,
             progress: createProgressReporter({ send: noop }),
-            logger: { debug: noop, info: noop, warn: noop, error: noop },
-            ledger: null,
-            clientFeatures: new Set(),
-          };
+          });
           return executeTool(tool, input, toolContext);
         },
       };

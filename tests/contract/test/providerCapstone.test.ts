@@ -7,8 +7,7 @@ import { createNativeTools, isNativePort } from '@rea/native';
 import type { NativePort } from '@rea/native';
 import { createCapstoneProvider } from '@rea/provider-capstone';
 import { executeTool } from '@rea/provider-kit';
-import type { ToolContext } from '@rea/provider-kit';
-import { compileFixture, toolsMissing } from '@rea/test-helpers';
+import { compileFixture, quietToolContext, toolsMissing } from '@rea/test-helpers';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const source = resolve(here, '..', '..', '..', 'packages', 'providers', 'capstone', 'test', 'fixtures', 'sample.c');
@@ -29,15 +28,10 @@ async function main(port: NativePort): Promise<string> {
 /** Runs one of the composition's native tools with the contract suite's binding. */
 function runNative(context: CapabilityCheckContext, name: string, input: object) {
   const tool = createNativeTools().find((t) => t.name === name)!;
-  const toolContext: ToolContext = {
+  const toolContext = quietToolContext({
     session: { target: context.target, binding: context.binding, run_id: 'run_contract' },
-    platform: process.platform,
     signal: context.signal,
-    progress: { report: () => undefined },
-    logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-    ledger: null,
-    clientFeatures: new Set(),
-  };
+  });
   return executeTool(tool, input, toolContext);
 }
 

@@ -6,28 +6,13 @@ import { createDefaultTools } from 'rea';
 import { parseEvidence } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 import { executeTool } from '@rea/provider-kit';
-import type { ToolContext } from '@rea/provider-kit';
-import { compileFixture } from '@rea/test-helpers';
+import { compileFixture, quietToolContext } from '@rea/test-helpers';
 
 const contracts = new Map((await createDefaultTools()).map((tool) => [tool.name, tool]));
 
-/** A tool context with no target, no ledger, no client features and silent progress and logs. */
-function quietContext(): ToolContext {
-  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  return {
-    session: { target: null, binding: null, run_id: null },
-    platform: process.platform,
-    signal: new AbortController().signal,
-    progress: { report() {} },
-    logger: quiet,
-    ledger: null,
-    clientFeatures: new Set(),
-  };
-}
-
 /** Runs the default composition's tool `name` on `input` and returns its parsed Evidence record. */
 export async function produce(name: string, input: unknown): Promise<EvidenceRecord> {
-  const outcome = await executeTool(contracts.get(name)! as never, input, quietContext());
+  const outcome = await executeTool(contracts.get(name)! as never, input, quietToolContext());
   if (outcome.kind !== 'evidence') throw new Error(`${name} returned ${outcome.kind}, not Evidence`);
   return parseEvidence(outcome.record);
 }

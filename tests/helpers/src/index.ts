@@ -5,3 +5,4 @@ export { sharedTestdata, withTempDir } from './files.js';
 export { skipUnless } from './gate.js';
 export { compileFixture, findTool, toolsMissing } from './compile.js';
 export type { CompileRequest } from './compile.js';
+export { processAlive, quietToolContext } from './processes.js';

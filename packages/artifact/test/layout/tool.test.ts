@@ -8,12 +8,11 @@ import { BinaryLayoutResultSchema, artifactTools, inspectBinaryLayoutTool } from
 import type { BinaryLayoutResult } from '@rea/artifact';
 import { executeTool } from '@rea/provider-kit';
 import type { ToolContext } from '@rea/provider-kit';
-import { skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
+import { quietToolContext, skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
 import * as fx from './fixtures.js';
 import { readElfReference, readPltLabels } from './reference.js';
 
 function context(retained?: EvidenceRecord[]): ToolContext {
-  const noop = () => undefined;
   const ledger = retained
     ? {
         resolve: () => {
@@ -23,15 +22,7 @@ function context(retained?: EvidenceRecord[]): ToolContext {
         retain: (record: EvidenceRecord) => retained.push(record),
       }
     : null;
-  return {
-    session: { target: null, binding: null, run_id: null },
-    platform: process.platform,
-    signal: new AbortController().signal,
-    progress: { report: noop },
-    logger: { debug: noop, info: noop, warn: noop, error: noop },
-    ledger,
-    clientFeatures: new Set(),
-  };
+  return quietToolContext({ ledger });
 }
 
 async function run(input: unknown, ctx = context()): Promise<EvidenceRecord> {
