@@ -57,6 +57,25 @@ function callPathModule(file) {
 
 const BANNER =
   "import { createRequire as __reaCreateRequire } from 'node:module';\nconst require = __reaCreateRequire(import.meta.url);";
+
+/** What both bundles share: ESM for Node 20, written by this script, minified with names kept. */
+const BUNDLE = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  write: false,
+  // The workspace's tsconfig maps packages to their TypeScript sources; bundle the built files instead.
+  tsconfigRaw: {},
+  // CommonJS dependencies in the bundle may require() Node built-ins.
+  banner: { js: BANNER },
+  // Smaller source parses faster; names are kept (error and class names stay as written).
+  minify: true,
+  keepNames: true,
+  legalComments: 'eof',
+  metafile: true,
+  logLevel: 'warning',
+};
 if (readFileSync(entry, 'utf8').startsWith(BANNER)) {
   console.error('rea: dist/mcpStdio.js is bundled already (rebuild with tsc first to bundle again)');
 } else {
@@ -66,25 +85,11 @@ await bundleCli();
 
 async function bundleStdio() {
   const result = await build({
+    ...BUNDLE,
     entryPoints: [entry],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    write: false,
     outfile: entry,
     external: ['@rea/cli'],
     plugins: [boundaries],
-    // The workspace's tsconfig maps packages to their TypeScript sources; bundle the built files instead.
-    tsconfigRaw: {},
-    // CommonJS dependencies in the bundle may require() Node built-ins.
-    banner: { js: BANNER },
-    // Smaller source parses faster; names are kept (error and class names stay as written).
-    minify: true,
-    keepNames: true,
-    legalComments: 'eof',
-    metafile: true,
-    logLevel: 'warning',
   });
 
   // Metafile inputs are relative to the working directory; compare real absolute paths.
@@ -121,23 +126,12 @@ async function bundleCli() {
   }
   for (const file of readdirSync(dist)) if (/^chunk-[A-Z0-9]+\.js$/.test(file)) rmSync(join(dist, file));
   const cli = await build({
+    ...BUNDLE,
     entryPoints: { cli: cliEntry },
-    bundle: true,
     splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    write: false,
     outdir: dist,
     chunkNames: 'chunk-[hash]',
     external: ['@alexaltea/capstone-js', 'esbuild'],
-    tsconfigRaw: {},
-    banner: { js: BANNER },
-    minify: true,
-    keepNames: true,
-    legalComments: 'eof',
-    metafile: true,
-    logLevel: 'warning',
   });
   for (const file of cli.outputFiles) writeFileSync(file.path, file.contents);
   rmSync(`${cliEntry}.map`, { force: true });
