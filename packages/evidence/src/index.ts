@@ -6,7 +6,15 @@
  */
 export { ERROR_CODES, ERROR_CODE_LIST, isErrorCode } from './errorCodes.js';
 export type { ErrorCode } from './errorCodes.js';
-export { ReaError, isReaError, normalizeError, toDiagnostic, throwIfAborted } from './reaError.js';
+export {
+  DIAGNOSTIC_STRING_LIMIT,
+  ReaError,
+  capEcho,
+  isReaError,
+  normalizeError,
+  toDiagnostic,
+  throwIfAborted,
+} from './reaError.js';
 export type { Diagnostic, ReaErrorOptions } from './reaError.js';
 export type { JsonObject, JsonValue } from './json.js';
 export { canonicalByteLength, canonicalJson, canonicalSha256, parseJson, writeCanonicalJson } from './canonicalJson.js';

@@ -105,17 +105,49 @@ export function normalizeError(value: unknown, operation?: string): ReaError {
   });
 }
 
-/** The canonical `{ "error": … }` diagnostic for any thrown value. */
+/**
+ * The longest string a diagnostic carries, in UTF-16 code units: its message, remediation, operation
+ * and every string in its details. Errors echo their input (a path, a name, an id); a 2 MB input must
+ * not come back two or three times over in every error response.
+ */
+export const DIAGNOSTIC_STRING_LIMIT = 4096;
+
+/**
+ * `text` when it is at most `limit` code units long; otherwise a prefix of it (never splitting a
+ * surrogate pair) followed by a marker giving the original length, so the whole stays within
+ * `limit` plus about 60 characters.
+ */
+export function capEcho(text: string, limit: number = DIAGNOSTIC_STRING_LIMIT): string {
+  if (text.length <= limit) return text;
+  let cut = limit;
+  const last = text.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
+  return `${text.slice(0, cut)}… [${cut} of ${text.length} characters shown]`;
+}
+
+function capStrings(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return capEcho(value);
+  if (Array.isArray(value)) return value.map(capStrings);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [capEcho(key), capStrings(entry)]));
+  }
+  return value;
+}
+
+/**
+ * The canonical `{ "error": … }` diagnostic for any thrown value. Every string in it is capped with
+ * {@link capEcho}: this is the one place both the MCP server and the CLI make their error output.
+ */
 export function toDiagnostic(value: unknown, operation?: string): Diagnostic {
   const error = normalizeError(value, operation);
   return {
     error: {
       code: error.code,
-      message: error.message,
-      operation: error.operation,
+      message: capEcho(error.message),
+      operation: error.operation === null ? null : capEcho(error.operation),
       retryable: error.retryable,
-      remediation: error.remediation,
-      details: error.details,
+      remediation: capEcho(error.remediation),
+      details: capStrings(error.details) as JsonObject,
     },
   };
 }
