@@ -15,6 +15,8 @@ export type ServeRequest =
       transport: 'http';
       host: string;
       port: number;
+      /** Host names clients may use besides loopback (`--allow-host`); a non-empty list allows a non-loopback bind. */
+      allowedHosts?: readonly string[];
       signal: AbortSignal;
     };
 

@@ -71,7 +71,14 @@ export function createReaHost(options: { script?: string | undefined; execPath?:
         await handle.close();
         return;
       }
-      const handle = await server.runHttpServer({ ...serverOptions, host: request.host, port: request.port });
+      const allowedHosts = request.allowedHosts ?? [];
+      const handle = await server.runHttpServer({
+        ...serverOptions,
+        host: request.host,
+        port: request.port,
+        allowedHosts,
+        allowNonLoopback: allowedHosts.length > 0,
+      });
       process.stderr.write(`rea: MCP over Streamable HTTP at ${handle.url}\n`);
       await waitForAbort(request.signal);
       await handle.close();

@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { ReaError } from '@rea/evidence';
+import { INVALID_REQUEST, checkMessage, frameError, parseFrame } from './frames.js';
+import type { FrameErrorResponse, FrameId, MessageParser } from './frames.js';
 import { createConnection } from './server.js';
 import type { ReaServer } from './server.js';
 import { runtimeOf } from './runtime.js';
@@ -16,6 +18,12 @@ export type HttpServerOptions = ReaServerOptions & {
   port: number;
   /** Allows a non-loopback bind; without it such a bind is refused with `access_denied`. */
   allowNonLoopback?: boolean;
+  /**
+   * Host names (and Origin host names) accepted besides the loopback names and the bound address, e.g.
+   * the name clients use to reach a non-loopback bind. Requests naming any other Host are refused (403),
+   * which keeps the DNS-rebinding protection.
+   */
+  allowedHosts?: readonly string[];
   /** The MCP endpoint path; `/mcp` by default. */
   path?: string;
   /** Largest request body read, in bytes (default 4 MiB). */
@@ -49,10 +57,33 @@ export function isLoopbackHost(host: string): boolean {
   return bare === 'localhost' || bare === '::1' || /^127(\.[0-9]{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1';
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+/** `host` as a URL spells its hostname (IPv6 in brackets, normalised), the form Host checks compare. */
+function urlHostname(host: string): string {
+  const bare = host.replace(/^\[|\]$/g, '');
+  try {
+    return new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}`).hostname;
+  } catch {
+    return bare.toLowerCase();
+  }
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string, id: FrameId | null = null): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** The answer to a body that is not a valid message (or batch of messages), or null when it is. */
+function refusal(parsed: unknown, parse: MessageParser): FrameErrorResponse | null {
+  const messages = Array.isArray(parsed) && parsed.length > 0 ? parsed : [parsed];
+  for (const [index, message] of messages.entries()) {
+    const check = checkMessage(message, parse);
+    if (check.ok) continue;
+    const response = check.response ?? frameError(null, INVALID_REQUEST, check.reason);
+    if (messages.length === 1) return response;
+    return frameError(null, INVALID_REQUEST, `Batch member ${index}: ${response.error.message}`);
+  }
+  return null;
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -98,16 +129,22 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
  */
 export async function runHttpServer(options: HttpServerOptions): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
+  const extraHosts = (options.allowedHosts ?? []).map(urlHostname);
   if (!isLoopbackHost(host) && options.allowNonLoopback !== true) {
+    const shown = host.includes(':') ? `[${host}]` : host;
     throw new ReaError('access_denied', `Refusing to bind ${host}: it is not a loopback address.`, {
       details: { resource: 'bind', host, reason: 'non-loopback' },
-      remediation: 'Bind 127.0.0.1 (the default), or explicitly allow a non-loopback bind.',
+      remediation:
+        'Bind a loopback address (127.0.0.1 is the default). To serve other machines, name each host name ' +
+        `clients will use to reach this one: rea mcp --http ${shown}:PORT --allow-host <name> (with ` +
+        'runHttpServer: allowNonLoopback and allowedHosts). Requests naming any other Host are refused.',
     });
   }
   const runtime = runtimeOf(options);
   const {
     WebStandardStreamableHTTPServerTransport: HttpTransport,
     isInitializeRequest,
+    parseJSONRPCMessage,
     localhostAllowedHostnames,
     localhostAllowedOrigins,
     validateHostHeader,
@@ -115,13 +152,14 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
   } = await import('@modelcontextprotocol/server');
   const path = options.path ?? '/mcp';
   const maxRequestBytes = options.maxRequestBytes ?? 4 * 1024 * 1024;
-  const allowedHosts = [...localhostAllowedHostnames()];
-  const allowedOrigins = [...localhostAllowedOrigins()];
-  if (!isLoopbackHost(host)) {
-    const name = host.includes(':') ? `[${host}]` : host;
-    allowedHosts.push(name);
-    allowedOrigins.push(name);
-  }
+  // The loopback names, the bound address itself (127.0.0.2 is as loopback as 127.0.0.1; a named
+  // non-loopback address was chosen explicitly) and the names the caller allowed. A wildcard bind
+  // (0.0.0.0, ::) is no name a client sends, so it adds nothing.
+  const bound = urlHostname(host);
+  const wildcard = bound === '0.0.0.0' || bound === '[::]';
+  const named = [...(wildcard ? [] : [bound]), ...extraHosts];
+  const allowedHosts = [...new Set([...localhostAllowedHostnames(), ...named])];
+  const allowedOrigins = [...new Set([...localhostAllowedOrigins(), ...named])];
   const sessions = new Map<string, HttpSession>();
   const idleMs = runtime.config.mcpHttpSessionIdleMs;
   // A session abandoned without DELETE is closed (provider, ledger) once no request has reached it for
@@ -165,10 +203,15 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     if (req.method === 'POST') {
       body = await readBody(req, maxRequestBytes);
       if (body === null) return rpcError(res, 413, -32000, `Request body above ${maxRequestBytes} bytes.`);
-      try {
-        parsed = JSON.parse(body.toString('utf8'));
-      } catch {
-        return rpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
+      const frame = parseFrame(body.toString('utf8'));
+      if (!frame.ok)
+        return rpcError(res, 400, frame.response.error.code, frame.response.error.message, frame.response.id);
+      parsed = frame.value;
+      // The SDK would answer a shapeless message -32700 without its id; answer -32600 for the id instead.
+      const refused = refusal(parsed, parseJSONRPCMessage);
+      if (refused) {
+        runtime.localLogger.warn('invalid JSON-RPC frame refused', { reason: refused.error.message });
+        return rpcError(res, 400, refused.error.code, refused.error.message, refused.id);
       }
     }
     const request = new Request(url, {

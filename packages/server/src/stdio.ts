@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { createConnection } from './server.js';
+import { createStdioGuard } from './stdioGuard.js';
 import { runtimeOf } from './runtime.js';
 import type { ReaServerOptions } from './runtime.js';
 
@@ -29,8 +30,30 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
   }
   const runtime = runtimeOf(options);
   const connection = createConnection(runtime, 'stdio');
-  const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
-  await connection.connect(new StdioServerTransport(options.stdin ?? process.stdin, stdout));
+  const [{ StdioServerTransport }, { parseJSONRPCMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE }] = await Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
+    import('@modelcontextprotocol/server'),
+  ]);
+  const stdin = options.stdin ?? process.stdin;
+  // Frames that are not valid JSON-RPC are answered by the guard; the SDK sees only valid ones.
+  let transport: InstanceType<typeof StdioServerTransport> | null = null;
+  const guard = createStdioGuard({
+    parse: parseJSONRPCMessage,
+    // JSON-RPC answers an unreadable id with `id: null`, which the SDK's message type does not model;
+    // the transport only serializes it.
+    reply: (response) => void transport?.send(response as never).catch(() => undefined),
+    refused: (reason) => runtime.localLogger.warn('invalid JSON-RPC frame refused', { reason }),
+    maxLineBytes: STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  });
+  stdin.on('error', (error) => guard.destroy(error));
+  stdin.pipe(guard);
+  transport = new StdioServerTransport(guard, stdout);
+  void connection.closed.then(() => {
+    stdin.unpipe(guard);
+    // Like the SDK's transport does on close: a paused stdin lets the process exit.
+    if (stdin.listenerCount('data') === 0) stdin.pause();
+  });
+  await connection.connect(transport);
   runtime.logger.info('REA MCP server listening on stdio', { tools: runtime.knownToolCount() });
   return { close: () => connection.close(), closed: connection.closed };
 }

@@ -17,13 +17,27 @@ export function mcpCommand(invocation: Invocation): Command {
   return new Command('mcp')
     .summary('run the MCP server (stdio, or --http)')
     .description(
-      'Runs the MCP server. Without options it speaks JSON-RPC over stdin/stdout (how MCP clients launch it); with --http it serves Streamable HTTP on [host:]port (host defaults to 127.0.0.1).',
+      'Runs the MCP server. Without options it speaks JSON-RPC over stdin/stdout (how MCP clients launch it); with --http it serves Streamable HTTP on [host:]port (host defaults to 127.0.0.1). A non-loopback host needs --allow-host for each name clients use to reach it; requests naming any other Host are refused (DNS-rebinding protection).',
     )
     .addOption(new Option('--http <address>', '[host:]port to serve Streamable HTTP on').argParser(parseListenAddress))
-    .action(async (options: { http?: { host: string; port: number } }) => {
+    .addOption(
+      new Option(
+        '--allow-host <name>',
+        'with --http: a host name clients use to reach a non-loopback address (repeatable); required to bind one, and any other Host is refused',
+      ).argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]),
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  rea mcp\n  rea mcp --http 7331\n  rea mcp --http 0.0.0.0:7331 --allow-host build-box.lan',
+    )
+    .action(async (options: { http?: { host: string; port: number }; allowHost?: string[] }) => {
       const signal = invocation.scope.signal;
+      if (options.allowHost && !options.http) {
+        throw new InvalidArgumentError('--allow-host applies to --http only.');
+      }
       if (options.http) {
-        await invocation.host.serve({ transport: 'http', ...options.http, signal });
+        const allowedHosts = options.allowHost ?? [];
+        await invocation.host.serve({ transport: 'http', ...options.http, allowedHosts, signal });
       } else {
         await invocation.host.serve({ transport: 'stdio', signal });
       }

@@ -1,0 +1,142 @@
+// The JSON-RPC frame check of REA's transport boundary. The SDK's transports drop a line that is not
+// JSON (stdio) or answer a shapeless frame without its id (HTTP); a client then waits for an answer
+// that never comes. Every frame that is not a valid JSON-RPC message is answered here instead: -32700
+// when it is not JSON, -32600 when it is JSON of the wrong shape, each with the request's id whenever
+// the id can be read.
+
+/** A JSON-RPC id as the SDK accepts it: a string or an integer. */
+export type FrameId = string | number;
+
+/** A JSON-RPC error response made at the transport boundary. */
+export interface FrameErrorResponse {
+  jsonrpc: '2.0';
+  id: FrameId | null;
+  error: { code: number; message: string };
+}
+
+/** The SDK's message validator (`parseJSONRPCMessage`): returns the message or throws. */
+export type MessageParser = (value: unknown) => unknown;
+
+/** The outcome of checking one frame: forward it, answer it, or drop it (a malformed response). */
+export type FrameCheck = { ok: true } | { ok: false; response: FrameErrorResponse | null; reason: string };
+
+/** JSON-RPC 2.0: the text is not JSON. */
+export const PARSE_ERROR = -32700;
+/** JSON-RPC 2.0: the JSON is not a valid request object. */
+export const INVALID_REQUEST = -32600;
+/** JSON-RPC 2.0: the method exists but its parameters are invalid. */
+export const INVALID_PARAMS = -32602;
+
+/** A JSON-RPC error response for `id`. */
+export function frameError(id: FrameId | null, code: number, message: string): FrameErrorResponse {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The id of `value` when it is usable (a string or an integer), else null. */
+export function usableId(value: unknown): FrameId | null {
+  if (!isObject(value)) return null;
+  const id = value['id'];
+  if (typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) return id;
+  return null;
+}
+
+/**
+ * `text` with the slips of hand-written JSON undone: a byte order mark before it, and commas before a
+ * closing bracket (outside strings). Used only to read the id of a frame that is answered with -32700.
+ */
+function relaxed(text: string): string {
+  const source = text.replace(/^[\uFEFF\s]+/, '');
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < source.length; i += 1) {
+    const char = source[i]!;
+    if (inString) {
+      out += char;
+      if (char === '\\') out += source[++i] ?? '';
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') inString = true;
+    if (char === ',') {
+      let next = i + 1;
+      while (next < source.length && /\s/.test(source[next]!)) next += 1;
+      if (source[next] === '}' || source[next] === ']') continue;
+    }
+    out += char;
+  }
+  return out;
+}
+
+function shapeProblem(value: unknown): string {
+  if (Array.isArray(value)) return 'a batch (JSON array) is not accepted; send one message per frame';
+  if (!isObject(value)) return 'a JSON-RPC message is a JSON object';
+  if (value['jsonrpc'] !== '2.0') return '"jsonrpc" must be "2.0"';
+  if ('method' in value && typeof value['method'] !== 'string') return '"method" must be a string';
+  if ('params' in value && !isObject(value['params'])) return '"params" must be an object';
+  if ('id' in value && usableId(value) === null) return '"id" must be a string or an integer';
+  if (!('method' in value)) return 'a request needs a "method"';
+  return 'the message has members a JSON-RPC request does not have';
+}
+
+/** True for a frame that claims to be a response (result or error, no method): never answered. */
+function responseShaped(value: unknown): boolean {
+  return isObject(value) && !('method' in value) && ('result' in value || 'error' in value);
+}
+
+/**
+ * Checks one parsed message against the SDK's validator. An invalid one is answered with -32600 for
+ * its id (null when it has none usable), except a malformed response, which is dropped: answering a
+ * response could start an exchange of errors.
+ */
+export function checkMessage(value: unknown, parse: MessageParser): FrameCheck {
+  try {
+    parse(value);
+    return { ok: true };
+  } catch {
+    const reason = `Invalid Request: ${shapeProblem(value)}.`;
+    if (responseShaped(value)) return { ok: false, response: null, reason };
+    return { ok: false, response: frameError(usableId(value), INVALID_REQUEST, reason), reason };
+  }
+}
+
+/** Parses `text` as JSON; a failure is answered with -32700 for the id a relaxed reading finds. */
+export function parseFrame(text: string): { ok: true; value: unknown } | { ok: false; response: FrameErrorResponse } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    let id: FrameId | null = null;
+    try {
+      id = usableId(JSON.parse(relaxed(text)));
+    } catch {
+      // No id can be read: the answer carries null, as JSON-RPC prescribes.
+    }
+    const hint = text.startsWith('\uFEFF') ? ' (a byte order mark precedes it)' : '';
+    const detail = error instanceof Error ? error.message.slice(0, 200) : 'not JSON';
+    return { ok: false, response: frameError(id, PARSE_ERROR, `Parse error: the frame is not JSON${hint}: ${detail}`) };
+  }
+}
+
+/** Checks one stdio line: JSON first, then the message shape. */
+export function checkLine(line: string, parse: MessageParser): FrameCheck {
+  const parsed = parseFrame(line);
+  if (!parsed.ok) return { ok: false, response: parsed.response, reason: parsed.response.error.message };
+  return checkMessage(parsed.value, parse);
+}
+
+/**
+ * A JSON-RPC error thrown from a request handler: the SDK answers it with this `code`, `message` and
+ * `data` (it reads them by shape), where any other thrown value becomes -32603.
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}

@@ -1,0 +1,72 @@
+import { Transform } from 'node:stream';
+import type { TransformCallback } from 'node:stream';
+import { INVALID_REQUEST, checkLine, frameError } from './frames.js';
+import type { FrameErrorResponse, MessageParser } from './frames.js';
+
+/** Options of {@link createStdioGuard}. */
+export interface StdioGuardOptions {
+  /** The SDK's message validator. */
+  parse: MessageParser;
+  /** Sends an answer to a frame that is not forwarded (through the transport, the one writer of stdout). */
+  reply: (response: FrameErrorResponse) => void;
+  /** Called with why a frame was not forwarded (answered or dropped). */
+  refused: (reason: string) => void;
+  /** Longest line read, in bytes; a longer one is answered with -32600 and skipped. */
+  maxLineBytes: number;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * A line filter in front of the SDK's stdio transport: valid JSON-RPC lines pass through unchanged;
+ * every other line is answered (see ./frames.js) and not passed on. Blank lines are skipped, like the
+ * SDK does. A line longer than `maxLineBytes` is answered once and discarded up to its newline, so one
+ * oversized frame neither grows memory without bound nor ends the connection.
+ */
+export function createStdioGuard(options: StdioGuardOptions): Transform {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skipping = false;
+
+  const handle = (line: Buffer, push: (chunk: Buffer) => void): void => {
+    const text = line.toString('utf8').replace(/\r$/, '');
+    if (text.trim() === '') return;
+    const check = checkLine(text, options.parse);
+    if (check.ok) {
+      push(Buffer.concat([line, Buffer.from('\n')]));
+      return;
+    }
+    options.refused(check.reason);
+    if (check.response) options.reply(check.response);
+  };
+
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+      let data = chunk;
+      for (let index = data.indexOf(NEWLINE); index >= 0; index = data.indexOf(NEWLINE)) {
+        const head = data.subarray(0, index);
+        data = data.subarray(index + 1);
+        if (skipping) {
+          skipping = false;
+          continue;
+        }
+        const line = pending.length === 0 ? head : Buffer.concat([...pending, head]);
+        pending = [];
+        pendingBytes = 0;
+        handle(line, (out) => this.push(out));
+      }
+      if (data.length === 0 || skipping) return done();
+      pending.push(data);
+      pendingBytes += data.length;
+      if (pendingBytes > options.maxLineBytes) {
+        pending = [];
+        pendingBytes = 0;
+        skipping = true;
+        const reason = `Invalid Request: a frame longer than ${options.maxLineBytes} bytes is not read.`;
+        options.refused(reason);
+        options.reply(frameError(null, INVALID_REQUEST, reason));
+      }
+      done();
+    },
+  });
+}
