@@ -12,15 +12,18 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CallToolRequest, Server, ServerContext } from '@modelcontextprotocol/server';
-import { ReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
-import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
+import { ReaError, normalizeError, sealEvidence, throwIfAborted } from '@rea/evidence';
+import type { Diagnostic, EvidenceRecord, JsonObject, SessionLedger } from '@rea/evidence';
 import { createProgressReporter, createProviderRegistry, executeTool, sortCatalog } from '@rea/provider-kit';
 import type { AnyToolContract, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
 import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
 import { advertiseCatalog } from './advertise.js';
 import { STALE_MESSAGE, STALE_REMEDIATION, staleness } from './catalogCheck.js';
+import { readEvidence } from './evidenceRead.js';
 import { attachHost } from './host.js';
 import type { ServerHost, ServerIdentity, ToolAvailabilityEntry } from './host.js';
+import { MCP_LEVEL_OF } from './logGate.js';
+import type { LogGate } from './logGate.js';
 import { forwarding } from './logger.js';
 import type { LogForwarder } from './logger.js';
 import { checkOutput, encodeFailure, encodeSuccess } from './respond.js';
@@ -28,15 +31,16 @@ import type { ToolResult } from './respond.js';
 import type { Catalog, Runtime } from './runtime.js';
 import { ConnectionSession } from './session.js';
 
-/** MCP log levels of the server's own levels. */
-const LOG_LEVELS = { debug: 'debug', info: 'info', warn: 'warning', error: 'error' } as const;
-
 /** The tool calls of one connection. */
 export interface ConnectionCalls {
   /** Answers one `tools/call` request. */
   call(request: CallToolRequest, ctx: ServerContext): Promise<ToolResult>;
   /** Ends the connection's session (owned work, provider, ledger); resolves with the records cleared. */
   dispose(): Promise<number>;
+  /** The connection's Evidence ledger (listed by resources/list). */
+  readonly ledger: SessionLedger;
+  /** Answers resources/read of a retained record (see ./evidenceRead.js). */
+  readEvidence(params: unknown): Record<string, unknown>;
 }
 
 /** What ./runtime.js and ./server.js take from this module once it has loaded. */
@@ -46,7 +50,12 @@ export interface CallPath {
   /** Projects `catalog` in `profile` with @rea/schema (when no precomputed catalog was given). */
   advertise(catalog: Catalog, profile: SchemaProfile): Promise<AdvertisedCatalog>;
   /** The call handling of one connection. */
-  connection(runtime: Runtime, server: Server, transportKind: ServerIdentity['server']['transport']): ConnectionCalls;
+  connection(
+    runtime: Runtime,
+    server: Server,
+    transportKind: ServerIdentity['server']['transport'],
+    gate: LogGate,
+  ): ConnectionCalls;
 }
 
 function readVersion(packageJson: string): string {
@@ -137,6 +146,7 @@ function connection(
   runtime: Runtime,
   server: Server,
   transportKind: ServerIdentity['server']['transport'],
+  gate: LogGate,
 ): ConnectionCalls {
   const { options, config } = runtime;
   const session = new ConnectionSession(() => runtime.loaded().registry, config);
@@ -251,24 +261,29 @@ function connection(
       delivered = Promise.all([delivered, settled]);
       return settled;
     };
+    // Log entries of this call go to the client only at or above the level it chose (none before it
+    // chooses one); the phases of the call are logged like the tool's own entries.
+    const toClient: LogForwarder = (level, message, data) => {
+      const mcpLevel = MCP_LEVEL_OF[level];
+      if (controller.signal.aborted || !gate.allows(mcpLevel)) return;
+      void outbound(
+        ctx.mcpReq.notify({
+          method: 'notifications/message',
+          params: { level: mcpLevel, logger: 'rea', data: { tool: name, message, ...(data ?? {}) } },
+        }),
+      );
+    };
     const progress = createProgressReporter({
       phase: name,
       send: (update) => {
+        toClient('debug', update.message, { progress: update.progress });
         if (token === undefined || controller.signal.aborted) return;
         return outbound(
           ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...update } }),
         );
       },
     });
-    const callLogger = forwarding(
-      runtime.localLogger,
-      new Set<LogForwarder>([
-        (level, message, data) => {
-          if (!controller.signal.aborted)
-            void outbound(ctx.mcpReq.log(LOG_LEVELS[level], { message, ...(data ?? {}) }, 'rea'));
-        },
-      ]),
-    );
+    const callLogger = forwarding(runtime.localLogger, new Set<LogForwarder>([toClient]));
     const run = async (): Promise<ToolResult> => {
       try {
         // The first call loads the composition (once); tools/list and initialize never need it.
@@ -279,6 +294,7 @@ function connection(
             remediation: 'Call tools/list for the catalog.',
           });
         }
+        toClient('info', 'started');
         progress.report('started');
         const context = attachHost(
           {
@@ -300,6 +316,11 @@ function connection(
         if (outcome.kind === 'evidence') session.ledger.retain(outcome.record);
         const result = encodeSuccess(name, outcome, config.mcpMaxResponseBytes);
         progress.finish('completed', 'done');
+        toClient(
+          'info',
+          'completed',
+          outcome.kind === 'evidence' ? { evidence_id: outcome.record.evidence_id } : undefined,
+        );
         await delivered;
         return result;
       } catch (error) {
@@ -308,6 +329,7 @@ function connection(
         if (upstream.aborted) throw error;
         const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
         progress.finish('failed', 'done');
+        toClient('warn', 'failed', { code: normalizeError(error).code });
         await delivered;
         return result;
       } finally {
@@ -319,7 +341,12 @@ function connection(
     return done;
   };
 
-  return { call, dispose: () => session.dispose() };
+  return {
+    call,
+    dispose: () => session.dispose(),
+    ledger: session.ledger,
+    readEvidence: (params) => readEvidence(session.ledger, params, config.mcpMaxResponseBytes),
+  };
 }
 
 /** The call path, as ./runtime.js loads it. */

@@ -3,12 +3,13 @@ import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
 import type { AnyToolContract, ToolOutcome } from '@rea/provider-kit';
 import { ENVELOPE_RESERVE_BYTES } from '@rea/provider-kit';
 import { contentBudget, measureResponse } from './budget.js';
+import { evidenceLink } from './resources.js';
 import { DEFAULT_VIEW_LIMIT } from '@rea/evidence';
 
 /** The MCP tool result shape this server produces. */
 export interface ToolResult {
   [key: string]: unknown;
-  content: Array<{ type: 'text'; text: string }>;
+  content: Array<{ type: 'text'; text: string } | ({ type: 'resource_link'; uri: string } & Record<string, unknown>)>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
@@ -96,7 +97,11 @@ export function encodeSuccess(operation: string, outcome: ToolOutcome, maxRespon
     );
   }
   const text = canonicalJson(value);
-  return { content: [{ type: 'text', text }], structuredContent: value as Record<string, unknown> };
+  // Retained Evidence is also linked as a resource, so a client can read the record again later
+  // (resources/read) without rerunning the tool. The link is a few hundred bytes of the envelope reserve.
+  const link =
+    outcome.kind === 'evidence' ? [evidenceLink(outcome.record) as { type: 'resource_link'; uri: string }] : [];
+  return { content: [{ type: 'text', text }, ...link], structuredContent: value as Record<string, unknown> };
 }
 
 /**

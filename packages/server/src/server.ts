@@ -1,8 +1,13 @@
-import type { Server, ServerContext, Transport } from '@modelcontextprotocol/server';
-import { ReaError, canonicalJson, toDiagnostic } from '@rea/evidence';
+import type { Server, ServerContext, StandardSchemaV1, Transport } from '@modelcontextprotocol/server';
+import { ReaError, canonicalJson, capEcho, toDiagnostic } from '@rea/evidence';
 import type { ConnectionCalls } from './calls.js';
+import { INVALID_PARAMS, RpcError } from './frames.js';
 import type { ServerIdentity } from './host.js';
+import { MCP_LEVEL_OF, createLogGate } from './logGate.js';
+import type { LogGate } from './logGate.js';
 import type { LogForwarder } from './logger.js';
+import { getPrompt, listPrompts } from './prompts.js';
+import { EVIDENCE_TEMPLATE, evidenceIdOf, listEvidence, missingEvidence } from './resources.js';
 import { retrying, runtimeOf } from './runtime.js';
 import type { ReaServerOptions, Runtime } from './runtime.js';
 
@@ -16,7 +21,13 @@ export interface ReaServer {
   readonly closed: Promise<void>;
 }
 
-const LOG_LEVELS = { debug: 'debug', info: 'info', warn: 'warning', error: 'error' } as const;
+/**
+ * Params taken as they come: REA's handlers check them and answer -32602 with a short message. (The
+ * SDK's spec-method form answers invalid params with -32603 and a dump of its schema.)
+ */
+const ANY_PARAMS: StandardSchemaV1<unknown, unknown> = {
+  '~standard': { version: 1, vendor: 'rea', validate: (value: unknown) => ({ value }) },
+};
 
 /**
  * The tool result for a call whose call path (sessions, ledgers, providers) could not load: `isError`
@@ -58,18 +69,36 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
+  const gate: LogGate = createLogGate();
+  // Server-wide entries reach this client only once it has chosen a level, and only at or above it.
   const forward: LogForwarder = (level, message, data) => {
-    if (!initialized) return;
+    if (!initialized || !gate.allows(MCP_LEVEL_OF[level])) return;
     void server
-      .sendLoggingMessage({ level: LOG_LEVELS[level], logger: 'rea', data: { message, ...(data ?? {}) } })
+      .notification({
+        method: 'notifications/message',
+        params: { level: MCP_LEVEL_OF[level], logger: 'rea', data: { message, ...(data ?? {}) } },
+      })
       .catch(() => undefined);
   };
   runtime.forwarders.add(forward);
   const logger = runtime.logger;
   const callsOf = retrying(
     (): Promise<ConnectionCalls> =>
-      (calls = runtime.calls().then((path) => path.connection(runtime, server, transportKind))),
+      (calls = runtime.calls().then((path) => path.connection(runtime, server, transportKind, gate))),
   );
+  // The connection's call path once a tool call has loaded it; before that, no record is retained.
+  const opened = async (): Promise<ConnectionCalls | null> => (calls ? calls.catch(() => null) : null);
+
+  // True or false once known; null when the catalog cannot load (the call path then reports why). An
+  // advertised name is known without loading the composition.
+  const isKnownTool = async (name: string): Promise<boolean | null> => {
+    try {
+      if ((await runtime.advertised()).tools.some((tool) => tool.name === name)) return true;
+      return (await runtime.catalog()).byName.has(name);
+    } catch {
+      return null;
+    }
+  };
 
   const attach = (): void => {
     let listResult: { tools: Array<Record<string, unknown>> } | null = null;
@@ -87,6 +116,11 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       return listResult as never;
     });
     server.setRequestHandler('tools/call', async (request, ctx: ServerContext) => {
+      // An unknown tool is a protocol error (invalid params), not a tool result.
+      const name = request.params.name;
+      if ((await isKnownTool(name)) === false) {
+        throw new RpcError(INVALID_PARAMS, `Unknown tool: ${capEcho(name, 200)}. Call tools/list for the catalog.`);
+      }
       let path: ConnectionCalls;
       try {
         path = await callsOf();
@@ -95,6 +129,21 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       }
       return path.call(request, ctx) as never;
     });
+    server.setRequestHandler('logging/setLevel', { params: ANY_PARAMS }, (params) => gate.setLevel(params));
+    server.setRequestHandler('resources/list', { params: ANY_PARAMS }, async (params) =>
+      listEvidence((await opened())?.ledger ?? null, params),
+    );
+    server.setRequestHandler('resources/templates/list', { params: ANY_PARAMS }, () => ({
+      resourceTemplates: [EVIDENCE_TEMPLATE],
+    }));
+    server.setRequestHandler('resources/read', { params: ANY_PARAMS }, async (params) => {
+      const path = await opened();
+      if (path) return path.readEvidence(params);
+      const { uri, evidenceId } = evidenceIdOf(params);
+      throw missingEvidence(uri, evidenceId);
+    });
+    server.setRequestHandler('prompts/list', { params: ANY_PARAMS }, () => listPrompts());
+    server.setRequestHandler('prompts/get', { params: ANY_PARAMS }, (params) => getPrompt(params));
     server.oninitialized = () => {
       initialized = true;
     };
@@ -118,10 +167,17 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       server = new SdkServer(
         { name: options.package.name, version: options.package.version },
         {
-          capabilities: { tools: { listChanged: false }, logging: {} },
+          capabilities: {
+            tools: { listChanged: false },
+            logging: {},
+            resources: { subscribe: false, listChanged: false },
+            prompts: { listChanged: false },
+          },
           instructions:
             'REA investigates software without source and answers with Evidence records. Call binary_session with ' +
-            '{} to see identity and which tools are available now; open_binary selects a target.',
+            '{} to see identity and which tools are available now; open_binary selects a target. Each result links ' +
+            'its retained record as rea://evidence/<evidence_id> (resources/read); the prompts triage_binary, ' +
+            'compare_versions and trace_feature outline common investigations.',
         },
       );
       attach();

@@ -49,12 +49,22 @@ export function diagnosticOf(value: unknown): { code: string; details: Record<st
   return parsed.error;
 }
 
-/** The structured value of a successful call (asserting text and structured content agree). */
+/**
+ * The structured value of a successful call, asserting text and structured content agree, and that an
+ * Evidence result (and only one) also links its retained record as `rea://evidence/<evidence_id>`.
+ */
 export function valueOf<T = Record<string, unknown>>(value: unknown): T {
   const result = value as CallResult;
   if (result.isError) throw new Error(`unexpected failure: ${result.content[0]?.text ?? ''}`);
-  expect(result.content).toHaveLength(1);
   expect(JSON.parse(result.content[0]!.text!)).toEqual(result.structuredContent);
+  const structured = result.structuredContent ?? {};
+  const evidenceId = typeof structured['schema_version'] === 'number' ? structured['evidence_id'] : undefined;
+  if (typeof evidenceId === 'string') {
+    expect(result.content).toHaveLength(2);
+    expect(result.content[1]).toMatchObject({ type: 'resource_link', uri: `rea://evidence/${evidenceId}` });
+  } else {
+    expect(result.content).toHaveLength(1);
+  }
   return result.structuredContent as T;
 }
 
@@ -319,13 +329,18 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       const wire = connected.received;
       await client.setLoggingLevel('info');
       wire.length = 0;
-      valueOf(await call(client, 'slow_count', { steps: 1, delay_ms: 1 }));
+      const record = valueOf<EvidenceRecord>(await call(client, 'slow_count', { steps: 1, delay_ms: 1 }));
       const logged = wire.filter((m) => m['method'] === 'notifications/message').map((m) => m['params']);
-      expect(logged).toContainEqual({
-        level: 'info',
-        logger: 'rea',
-        data: { message: 'stand-in counting finished', steps: 1 },
-      });
+      // The tool's own entry between the phases of the call, each naming the tool.
+      expect(logged).toEqual([
+        { level: 'info', logger: 'rea', data: { tool: 'slow_count', message: 'started' } },
+        { level: 'info', logger: 'rea', data: { tool: 'slow_count', message: 'stand-in counting finished', steps: 1 } },
+        {
+          level: 'info',
+          logger: 'rea',
+          data: { tool: 'slow_count', message: 'completed', evidence_id: record.evidence_id },
+        },
+      ]);
       await client.setLoggingLevel('error');
       wire.length = 0;
       valueOf(await call(client, 'slow_count', { steps: 1, delay_ms: 1 }));
