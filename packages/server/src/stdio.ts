@@ -43,7 +43,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
     // the transport only serializes it.
     reply: (response) => void transport?.send(response as never).catch(() => undefined),
     refused: (reason) => runtime.localLogger.warn('invalid JSON-RPC frame refused', { reason }),
-    maxLineBytes: STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    // A forwarded line and its newline must fit the SDK's read buffer, which closes the connection otherwise.
+    maxLineBytes: STDIO_DEFAULT_MAX_BUFFER_SIZE - 1,
   });
   stdin.on('error', (error) => guard.destroy(error));
   stdin.pipe(guard);

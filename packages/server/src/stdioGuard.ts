@@ -40,6 +40,12 @@ export function createStdioGuard(options: StdioGuardOptions): Transform {
     if (check.response) options.reply(check.response);
   };
 
+  const tooLong = (): void => {
+    const reason = `Invalid Request: a frame longer than ${options.maxLineBytes} bytes is not read.`;
+    options.refused(reason);
+    options.reply(frameError(null, INVALID_REQUEST, reason));
+  };
+
   return new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
       let data = chunk;
@@ -53,7 +59,8 @@ export function createStdioGuard(options: StdioGuardOptions): Transform {
         const line = pending.length === 0 ? head : Buffer.concat([...pending, head]);
         pending = [];
         pendingBytes = 0;
-        handle(line, (out) => this.push(out));
+        if (line.length > options.maxLineBytes) tooLong();
+        else handle(line, (out) => this.push(out));
       }
       if (data.length === 0 || skipping) return done();
       pending.push(data);
@@ -62,9 +69,7 @@ export function createStdioGuard(options: StdioGuardOptions): Transform {
         pending = [];
         pendingBytes = 0;
         skipping = true;
-        const reason = `Invalid Request: a frame longer than ${options.maxLineBytes} bytes is not read.`;
-        options.refused(reason);
-        options.reply(frameError(null, INVALID_REQUEST, reason));
+        tooLong();
       }
       done();
     },
