@@ -89,11 +89,11 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
   // The connection's call path once a tool call has loaded it; before that, no record is retained.
   const opened = async (): Promise<ConnectionCalls | null> => (calls ? calls.catch(() => null) : null);
 
-  // True or false once known; null when the catalog cannot load (the call path then reports why). An
-  // advertised name is known without loading the composition.
+  // True or false once known; null when the catalog cannot load (the call path then reports why). A name
+  // of the precomputed catalog is known without loading the composition.
   const isKnownTool = async (name: string): Promise<boolean | null> => {
     try {
-      if ((await runtime.advertised()).tools.some((tool) => tool.name === name)) return true;
+      if (options.advertised?.tools.some((tool) => tool.name === name)) return true;
       return (await runtime.catalog()).byName.has(name);
     } catch {
       return null;
