@@ -71,7 +71,11 @@ function relaxed(text: string): string {
 }
 
 function shapeProblem(value: unknown): string {
-  if (Array.isArray(value)) return 'a batch (JSON array) is not accepted; send one message per frame';
+  if (Array.isArray(value)) {
+    return value.length === 0
+      ? 'an empty batch holds no message'
+      : 'a batch (JSON array) is not accepted; send one message per frame';
+  }
   if (!isObject(value)) return 'a JSON-RPC message is a JSON object';
   if (value['jsonrpc'] !== '2.0') return '"jsonrpc" must be "2.0"';
   if ('method' in value && typeof value['method'] !== 'string') return '"method" must be a string';

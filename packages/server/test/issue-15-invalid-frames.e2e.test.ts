@@ -111,5 +111,11 @@ describe('issue 15: invalid frames over Streamable HTTP', () => {
     expect((answer.json['error'] as { message: string }).message).toMatch(
       /^Batch member 1: .*"method" must be a string/,
     );
+    const empty = await post(server.line['url'] as string, '[]');
+    expect(empty.status).toBe(400);
+    expect(empty.json).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/empty batch/) },
+    });
   });
 });
