@@ -4,7 +4,7 @@ import {
   canonicalJson,
   evidenceRecordSchemaFor,
   normalizeError,
-  sealEvidence,
+  sealEvidenceAsync,
   throwIfAborted,
 } from '@rea/evidence';
 import type { EvidenceRecord, UnsignedEvidence } from '@rea/evidence';
@@ -213,7 +213,8 @@ export async function executeTool(
           details: { issues: issuesOf(checked.error as z.ZodError) },
         });
       }
-      const record = sealEvidence({ ...observation, operation });
+      // Hashed a slice at a time: a large record must not hold the event loop while it is sealed.
+      const record = await sealEvidenceAsync({ ...observation, operation }, context.signal);
       throwIfAborted(context.signal, 'publication');
       return { kind: 'evidence', record };
     }
