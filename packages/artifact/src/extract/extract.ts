@@ -20,6 +20,8 @@ import type { ByteSource } from '../source.js';
 import { plan } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { StagedWriter } from './writer.js';
+import { DEFAULT_EXTRACT_BUDGETS, DEFAULT_MIN_FREE_BYTES, WriteBudget } from './budget.js';
+import { publish } from './publish.js';
 import {
   companionMissing,
   containerBytes,
@@ -94,6 +96,8 @@ async function zipPlan(
       linkTarget,
       linkFromRoot: false,
       executable: ((info.mode ?? 0) & 0o111) !== 0,
+      declaredSize: info.uncompressedSize,
+      compressedSize: info.compressedSize,
       handle: info,
     });
   }
@@ -116,6 +120,8 @@ function asarPlan(nodes: AsarNode[]): PlannedEntry<AsarNode>[] {
     linkTarget: node.link,
     linkFromRoot: true,
     executable: node.executable,
+    declaredSize: node.size,
+    compressedSize: null,
     handle: node,
   }));
 }
@@ -137,6 +143,7 @@ async function materialize(
   entries: PlannedEntry<unknown>[],
   read: Reader,
   policy: IntegrityPolicy,
+  budget: WriteBudget,
   signal: AbortSignal | undefined,
 ): Promise<Omit<ExtractionResult, 'format' | 'integrity_policy'>> {
   const result: Omit<ExtractionResult, 'format' | 'integrity_policy'> = {
@@ -156,7 +163,13 @@ async function materialize(
       const file = writer.open(entry.path, entry.executable);
       let observed: Awaited<ReturnType<Reader>>;
       try {
-        observed = await read(entry, (chunk) => file.write(chunk));
+        let entryWritten = 0;
+        observed = await read(entry, async (chunk) => {
+          // Counted before it is written: a budget is never passed, whatever the headers declared.
+          await budget.charge(entry.path, chunk.length, entryWritten, entry.compressedSize);
+          entryWritten += chunk.length;
+          await file.write(chunk);
+        });
         if (observed.contradiction) {
           if (policy === 'fail-closed') throw integrityMismatch(observed.contradiction, 'extract_artifact');
           result.integrity_contradictions.push(contradictionRecord(observed.contradiction, false));
@@ -196,6 +209,11 @@ async function materialize(
 }
 
 type Body = Omit<ExtractionResult, 'format' | 'integrity_policy'>;
+
+function withoutNested(budgets: ExtractOptions['budgets']): Partial<typeof DEFAULT_EXTRACT_BUDGETS> {
+  const { max_nested_bytes: _nested, ...rest } = budgets ?? {};
+  return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+}
 
 /** One container's planned entries (paths already prefixed with the container's logical path) and reader. */
 interface Job {
@@ -355,15 +373,30 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
         g.jobs.flatMap((job) => job.entries),
         undefined,
       );
+    const files = g.jobs.flatMap((job) => job.entries.filter((e) => e.kind === 'file' || e.kind === 'directory'));
+    // Every destination is judged (and refused when too long for the file system) before any write.
+    for (const entry of files) writer.destination(entry.path);
+    const budget = new WriteBudget(
+      { ...DEFAULT_EXTRACT_BUDGETS, ...withoutNested(options.budgets) },
+      parent,
+      options.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES,
+    );
+    const regular = files.filter((e) => e.kind === 'file');
+    await budget.checkPlan(
+      regular.length,
+      regular.reduce((sum, e) => sum + e.declaredSize, 0),
+    );
     const body: Body = { files: [], skipped: [], integrity_contradictions: [] };
     for (const job of g.jobs) {
-      const part = await materialize(writer, job.entries, job.read, policy, options.signal);
+      const part = await materialize(writer, job.entries, job.read, policy, budget, options.signal);
       body.files.push(...part.files);
       body.skipped.push(...part.skipped);
       body.integrity_contradictions.push(...part.integrity_contradictions);
     }
     body.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { outputDirectory: root, result: { format, integrity_policy: policy, ...body } };
+    const outputDirectory =
+      options.outputKey === undefined ? root : await publish(root, join(parent, `rea-extract-${options.outputKey}`));
+    return { outputDirectory, result: { format, integrity_policy: policy, ...body } };
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;
