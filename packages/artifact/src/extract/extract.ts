@@ -6,20 +6,18 @@ import { pathError, unsafePath } from '../errors.js';
 import type { UnsafePathProblem } from '../errors.js';
 import { containerFromHead, tailHasZipEnd } from '../detect.js';
 import { readAsarHeader } from '../engine/asar.js';
-import type { AsarNode } from '../engine/asar.js';
-import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
-import type { ObservedContradiction } from '../integrity.js';
 import { readAsarEntry } from '../inventory/asarEntry.js';
 import { readDirectory, readZipEntry } from '../inventory/zip.js';
 import type { ExtractOptions } from '../options.js';
 import { logicalPath, nestedPath } from '../paths.js';
 import type { ExtractionResult, IntegrityPolicy } from '../schemas.js';
 import { bufferSource, fileSource } from '../source.js';
-import type { ByteSource } from '../source.js';
 import { plan } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { StagedWriter } from './writer.js';
+import { asarPlan, asarReader, zipPlan, zipReader } from './readers.js';
+import type { Reader } from './readers.js';
 import { DEFAULT_EXTRACT_BUDGETS, DEFAULT_MIN_FREE_BYTES, WriteBudget } from './budget.js';
 import { publish } from './publish.js';
 import {
@@ -41,11 +39,6 @@ export interface ExtractOutcome {
 }
 
 const MAX_EXTRACT_ENTRIES = 1_000_000;
-
-type Reader = (
-  entry: PlannedEntry<unknown>,
-  write: (chunk: Buffer) => Promise<void>,
-) => Promise<{ size: number; sha256: string | null; contradiction: ObservedContradiction | null }>;
 
 async function detect(path: string): Promise<'zip' | 'asar'> {
   const info = await stat(path).catch(() => {
@@ -75,64 +68,6 @@ async function detect(path: string): Promise<'zip' | 'asar'> {
   } finally {
     await handle.close();
   }
-}
-
-async function zipPlan(
-  reader: ZipReader,
-  infos: ZipEntryInfo[],
-  signal: AbortSignal | undefined,
-): Promise<PlannedEntry<ZipEntryInfo>[]> {
-  const out: PlannedEntry<ZipEntryInfo>[] = [];
-  for (const info of infos) {
-    const path = logicalPath(info.name);
-    let linkTarget: string | null = null;
-    if (info.kind === 'symlink') {
-      const read = await readZipEntry(reader, info, path, { signal, collect: { upTo: 4096, containersOnly: false } });
-      linkTarget = read.digest?.collected?.toString('utf8') ?? '/';
-    }
-    out.push({
-      path,
-      kind: info.kind,
-      linkTarget,
-      linkFromRoot: false,
-      executable: ((info.mode ?? 0) & 0o111) !== 0,
-      declaredSize: info.uncompressedSize,
-      compressedSize: info.compressedSize,
-      handle: info,
-    });
-  }
-  return out;
-}
-
-function zipReader(reader: ZipReader, signal: AbortSignal | undefined): Reader {
-  return async (entry, write) => {
-    const info = entry.handle as ZipEntryInfo;
-    refuseUnreadable(info, entry.path);
-    const read = await readZipEntry(reader, info, entry.path, { signal, onChunk: write });
-    return { size: read.digest?.size ?? 0, sha256: read.digest?.sha256 ?? null, contradiction: read.contradiction };
-  };
-}
-
-function asarPlan(nodes: AsarNode[]): PlannedEntry<AsarNode>[] {
-  return nodes.map((node) => ({
-    path: node.path.replace(/\\/g, '/'),
-    kind: node.kind,
-    linkTarget: node.link,
-    linkFromRoot: true,
-    executable: node.executable,
-    declaredSize: node.size,
-    compressedSize: null,
-    handle: node,
-  }));
-}
-
-function asarReader(source: ByteSource, companion: string | null, signal: AbortSignal | undefined): Reader {
-  return async (entry, write) => {
-    const node = entry.handle as AsarNode;
-    const read = await readAsarEntry(source, companion, node, entry.path, { signal, onChunk: write });
-    if (read.status === 'missing') throw companionMissing(entry.path, read.reason);
-    return { size: read.digest.size, sha256: read.digest.sha256, contradiction: read.contradiction };
-  };
 }
 
 /** Commits in flight at once: small files are written on the thread pool while the next is decoded. */
