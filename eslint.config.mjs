@@ -74,7 +74,7 @@ export default tseslint.config(
   },
   {
     // Config files of tools that require a default export.
-    files: ['jest.config.mjs', 'eslint.config.mjs'],
+    files: ['jest.config.mjs', 'eslint.config.mjs', 'tools/jest/*.mjs'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

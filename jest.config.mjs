@@ -33,6 +33,9 @@ export default {
   // Real processes and engines: give each suite room, and let two workers share the two cores.
   testTimeout: 60_000,
   maxWorkers: 2,
+  // Each run has a private TMPDIR; REA-named entries left in it at the end fail the run.
+  globalSetup: '<rootDir>/tools/jest/tempSetup.mjs',
+  globalTeardown: '<rootDir>/tools/jest/tempTeardown.mjs',
   projects: [
     {
       ...common,

@@ -1,4 +1,6 @@
+import { Buffer } from 'node:buffer';
 import { ReaError } from '@rea/evidence';
+import type { JsonObject } from '@rea/evidence';
 
 /** `unsupported_target` for a container whose structure cannot be read safely. */
 export function malformed(format: string, problem: string, extra: Record<string, string | number> = {}): ReaError {
@@ -10,13 +12,33 @@ export function malformed(format: string, problem: string, extra: Record<string,
 
 /** Why an entry path cannot be materialised under an extraction directory. */
 export type UnsafePathProblem =
-  'absolute-path' | 'parent-segment' | 'nul-byte' | 'device-file' | 'outward-symlink' | 'path-conflict';
+  | 'absolute-path'
+  | 'parent-segment'
+  | 'nul-byte'
+  | 'device-file'
+  | 'outward-symlink'
+  | 'path-conflict'
+  | 'name-too-long'
+  | 'path-too-long'
+  | 'case-collision';
 
-/** `unsupported_target` (`details.reason: "unsafe-path"`) naming the entry and the problem. */
-export function unsafePath(path: string, problem: UnsafePathProblem): ReaError {
-  return new ReaError('unsupported_target', `Refusing entry ${JSON.stringify(path)}: ${problem.replace(/-/g, ' ')}.`, {
-    details: { reason: 'unsafe-path', path, problem },
-    remediation: 'Nothing was written outside the extraction directory; extract other entries with select.',
+/** Longest entry path echoed in a refusal; longer ones are cut (`details.path_bytes` gives the size). */
+const ECHOED_PATH = 512;
+
+/**
+ * `unsupported_target` (`details.reason: "unsafe-path"`) naming the entry (cut to 512 characters,
+ * with `details.path_bytes`, when longer) and the problem; `extra` adds what the problem is about:
+ * `limit` and `observed` for names too long, `other` (the entry it collides with) for a case collision.
+ */
+export function unsafePath(path: string, problem: UnsafePathProblem, extra: JsonObject = {}): ReaError {
+  const shown = path.length > ECHOED_PATH ? `${path.slice(0, ECHOED_PATH)}…` : path;
+  const long = path.length > ECHOED_PATH ? { path_bytes: Buffer.byteLength(path) } : {};
+  return new ReaError('unsupported_target', `Refusing entry ${JSON.stringify(shown)}: ${problem.replace(/-/g, ' ')}.`, {
+    details: { reason: 'unsafe-path', path: shown, problem, ...long, ...extra },
+    remediation:
+      problem === 'case-collision'
+        ? 'Two entries differ only in letter case and would overwrite each other on a case-insensitive file system; extract one of them with select.'
+        : 'Nothing was written outside the extraction directory; extract other entries with select.',
   });
 }
 

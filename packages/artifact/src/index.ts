@@ -45,7 +45,12 @@ export { extractArtifactTool } from './tools/extractArtifact.js';
 export { inspectArtifactTool } from './tools/inspectArtifact.js';
 export { ARTIFACT_CAPABILITIES, artifactTools, createArtifactProvider } from './provider.js';
 export type { ArtifactProviderOptions } from './provider.js';
-export { detectBinaryFormat, parseBinaryLayout, parseBinaryLayoutFile } from './layout/parse.js';
+export {
+  detectBinaryFormat,
+  parseBinaryLayout,
+  parseBinaryLayoutFile,
+  parseBinaryLayoutFileAsync,
+} from './layout/parse.js';
 export type {
   BinaryArchitecture,
   BinaryFormat,

@@ -1,4 +1,5 @@
 import type { DmgOptions } from './engine/dmg.js';
+import type { ExtractBudgets } from './extract/budget.js';
 import type { IntegrityPolicy, InventoryBudgets } from './schemas.js';
 
 /** Default budgets: generous for real packages, bounded for hostile ones. */
@@ -41,7 +42,19 @@ export interface ExtractOptions {
    * is held whole until the call ends); past it the call is refused with `resource_constraint`
    * (`details.budget: "max_nested_bytes"`, `details.path` naming the container).
    */
-  budgets?: Partial<Pick<InventoryBudgets, 'max_nested_bytes'>>;
+  budgets?: Partial<Pick<InventoryBudgets, 'max_nested_bytes'> & ExtractBudgets>;
+  /**
+   * Free space (bytes) the extraction leaves on the output's file system, checked before and while
+   * writing (default 256 MiB); below it the call is refused with `resource_constraint`
+   * (`details.budget: "min_free_bytes"`) and what was written is removed.
+   */
+  minFreeBytes?: number;
+  /**
+   * Names the output directory `rea-extract-<outputKey>` under the parent instead of a fresh random
+   * name, so that a repeated call (same key) replaces its earlier output rather than adding a folder.
+   * An entry at that name that is not a directory of this user is left alone (a fresh name is used).
+   */
+  outputKey?: string;
 }
 
 /** Fills unset budget fields from the defaults. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import * as asar from '@electron/asar';
@@ -8,6 +8,7 @@ import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import { withTempDir } from '@rea/test-helpers';
 import { run } from './helpers/exec.js';
 import { buildAsar } from './helpers/asarWriter.js';
+import { buildZip } from './helpers/zipWriter.js';
 
 // A hang detector, not a performance assertion: a parser that loops on hostile bytes never settles.
 const HANG_MS = 15_000;
@@ -153,6 +154,91 @@ describe('mutation fuzzing of the container parsers', () => {
           await exercise(work, 'g.asar', buildAsar({ files }, Buffer.from(data)));
         }),
         { numRuns: 150, seed: 20261130 },
+      );
+    });
+  }, 600_000);
+});
+
+describe('fuzzing extraction with hostile entry names and sizes', () => {
+  /** Every regular file under `dir`, as logical paths. */
+  function filesUnder(dir: string, prefix = ''): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const logical = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      return entry.isDirectory() ? filesUnder(join(dir, entry.name), logical) : [logical];
+    });
+  }
+
+  it('should extract every generated ZIP completely and exactly, or refuse it typed and keep nothing', async () => {
+    const segment = fc.oneof(
+      fc.constantFrom(
+        'a',
+        'A',
+        'b',
+        'B',
+        'caf\u00e9',
+        'cafe\u0301',
+        'README',
+        'readme',
+        '..',
+        '.',
+        'x\u001b[2J',
+        'n\u0000',
+      ),
+      fc.integer({ min: 1, max: 300 }).map((n) => 'n'.repeat(n)),
+    );
+    const name = fc.oneof(
+      fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/')),
+      fc.integer({ min: 1000, max: 2200 }).map((depth) => `${'d/'.repeat(depth)}f`),
+    );
+    const entry = fc.record({
+      name,
+      size: fc.constantFrom(0, 1, 100, 5000, 2 << 20),
+      method: fc.constantFrom(0 as const, 8 as const),
+    });
+    const budgets = fc.record(
+      {
+        max_bytes: fc.constantFrom(0, 4096, 1 << 20),
+        max_entries: fc.constantFrom(1, 3),
+        max_ratio: fc.constantFrom(1, 50),
+      },
+      { requiredKeys: [] },
+    );
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'g.zip');
+      const parent = join(tmp, 'out');
+      await fc.assert(
+        fc.asyncProperty(fc.array(entry, { minLength: 1, maxLength: 5 }), budgets, async (entries, limits) => {
+          writeFileSync(
+            file,
+            buildZip(entries.map((e) => ({ name: e.name, data: Buffer.alloc(e.size), method: e.method }))),
+          );
+          mkdirSync(parent, { recursive: true });
+          try {
+            let extracted: Awaited<ReturnType<typeof extractArtifact>> | null = null;
+            const outcome = await settle(
+              extractArtifact(file, { parentDirectory: parent, budgets: limits }).then((done) => {
+                extracted = done;
+              }),
+            );
+            if (!outcome.ok) {
+              expect(isReaError(outcome.error) ? 'typed' : (outcome.error as Error).stack).toBe('typed');
+              expect((outcome.error as { code: string }).code).not.toBe('internal');
+              expect(readdirSync(parent)).toEqual([]);
+              return;
+            }
+            // Complete means complete: what the result lists is exactly what is on disk, size for size.
+            const { outputDirectory, result } = extracted!;
+            expect(readdirSync(parent)).toHaveLength(1);
+            const written = filesUnder(outputDirectory).sort();
+            expect(result.files.map((f) => f.path).sort()).toEqual(written);
+            for (const f of result.files) expect(statSync(join(outputDirectory, f.path)).size).toBe(f.size);
+            const folded = new Set(written.map((p) => p.normalize('NFC').toLowerCase()));
+            expect(folded.size).toBe(written.length);
+          } finally {
+            rmSync(parent, { recursive: true, force: true });
+          }
+        }),
+        { numRuns: 80, seed: 20261201 },
       );
     });
   }, 600_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { statSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReaError, parseEvidence } from '@rea/evidence';
 import type { EvidenceRecord, RetainedEvidenceRef } from '@rea/evidence';
@@ -156,11 +156,15 @@ describe('the artifact tools', () => {
       writeFileSync(join(tmp, 'v1.zip'), buildZip(v1));
       const record = await evidence(extractArtifactTool, { path: join(tmp, 'v1.zip'), select: ['same.txt'] });
       const dir = (record.local as { output_directory: string }).output_directory;
-      expect(statSync(dir).mode & 0o777).toBe(0o700);
-      expect(record.normalized_result).toMatchObject({
-        format: 'zip',
-        files: [{ path: 'same.txt', integrity: 'verified' }],
-      });
+      try {
+        expect(statSync(dir).mode & 0o777).toBe(0o700);
+        expect(record.normalized_result).toMatchObject({
+          format: 'zip',
+          files: [{ path: 'same.txt', integrity: 'verified' }],
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 

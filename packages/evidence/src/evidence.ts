@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createHash } from 'node:crypto';
 import { writeCanonicalBytes } from './canonicalBytes.js';
 import { canonicalSha256 } from './canonicalJson.js';
+import { canonicalSha256Async } from './canonicalAsync.js';
 import { ReaError } from './reaError.js';
 import type { JsonObject, JsonValue } from './json.js';
 
@@ -177,11 +178,32 @@ function checkProfile(profile: AnalysisProfile): void {
  * `evidence_id`. Throws `invalid_request` for a malformed observation or a non-JSON value.
  */
 export function sealEvidence<R = JsonValue>(observation: UnsignedEvidence<R>): EvidenceRecord<R> {
+  return sealed(checkedDraft(observation), computeEvidenceId(observation));
+}
+
+/**
+ * {@link sealEvidence} without holding the event loop for a large record: the evidence id is hashed
+ * with {@link canonicalSha256Async}, a slice at a time. Same record and errors, plus `cancelled`
+ * (`details.phase: "sealing"`) when `signal` is aborted before the id is complete.
+ */
+export async function sealEvidenceAsync<R = JsonValue>(
+  observation: UnsignedEvidence<R>,
+  signal?: AbortSignal,
+): Promise<EvidenceRecord<R>> {
+  const draft = checkedDraft(observation);
+  const digest = await canonicalSha256Async(identityProjection(observation), { signal });
+  return sealed(draft, `ev_${digest}`);
+}
+
+function checkedDraft<R>(observation: UnsignedEvidence<R>) {
   const draft = { schema_version: 2 as const, evidence_id: `ev_${'0'.repeat(64)}`, ...observation };
   const parsed = EvidenceRecordSchema.safeParse(draft);
   if (!parsed.success) throw invalid(parsed.error, 'The observation');
   checkProfile(observation.analysis_profile);
-  const evidence_id = computeEvidenceId(observation);
+  return draft;
+}
+
+function sealed<R>(draft: UnsignedEvidence<R> & { schema_version: 2 }, evidence_id: string): EvidenceRecord<R> {
   const sealed = { ...draft, evidence_id } as EvidenceRecord<R> & { local?: unknown };
   // An explicitly undefined `local` is no fact at all; drop it so the record serializes.
   if (sealed.local === undefined) delete sealed.local;

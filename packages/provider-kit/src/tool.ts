@@ -1,10 +1,11 @@
 import type { z } from 'zod';
+import { validateCooperatively } from './validateResult.js';
 import {
   ReaError,
   canonicalJson,
   evidenceRecordSchemaFor,
   normalizeError,
-  sealEvidence,
+  sealEvidenceAsync,
   throwIfAborted,
 } from '@rea/evidence';
 import type { EvidenceRecord, UnsignedEvidence } from '@rea/evidence';
@@ -207,13 +208,15 @@ export async function executeTool(
     if (contract.produces === 'evidence') {
       const observation = await contract.run(parsed.data, context);
       throwIfAborted(context.signal, 'sealing');
-      const checked = contract.result.safeParse(observation.normalized_result);
-      if (!checked.success) {
+      // Long tables are validated a batch at a time: a large result must not hold the event loop.
+      const issues = await validateCooperatively(contract.result, observation.normalized_result, context.signal);
+      if (issues !== null) {
         throw new ReaError('internal', `${operation} produced a result that violates its own output schema.`, {
-          details: { issues: issuesOf(checked.error as z.ZodError) },
+          details: { issues: issuesOf({ issues } as z.ZodError) },
         });
       }
-      const record = sealEvidence({ ...observation, operation });
+      // Hashed a slice at a time: a large record must not hold the event loop while it is sealed.
+      const record = await sealEvidenceAsync({ ...observation, operation }, context.signal);
       throwIfAborted(context.signal, 'publication');
       return { kind: 'evidence', record };
     }

@@ -45,6 +45,8 @@ function transportConstraint(
   };
   const continuation = record ? continuationFor(record) : null;
   if (continuation) reported['continuation'] = continuation;
+  // What the call left on disk (an extraction's directory) stays findable from the refusal.
+  const outputDirectory = record?.local?.['output_directory'];
   return new ReaError(
     'resource_constraint',
     record
@@ -60,6 +62,7 @@ function transportConstraint(
         limit: contentBudget(maxResponseBytes, ENVELOPE_RESERVE_BYTES),
         observed,
         reported_limits: reported,
+        ...(typeof outputDirectory === 'string' ? { output_directory: outputDirectory } : {}),
       },
     },
   );

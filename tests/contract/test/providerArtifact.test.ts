@@ -1,4 +1,4 @@
-import { expect } from '@jest/globals';
+import { afterAll, expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,8 @@ import type { ToolOutcome } from '@rea/provider-kit';
 import { toolsMissing } from '@rea/test-helpers';
 
 const work = mkdtempSync(join(tmpdir(), 'rea-contract-artifact-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+// Removed when the file's tests end (a jest worker outlives the file, so process exit is too late).
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A ZIP made by zip(1) from two small files. */
 function zipFixture(name: string, body: string): string {

@@ -1,6 +1,6 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ const readme = resolve(here, '..', '..', '..', 'packages', 'provider-kit', 'READ
 const dir = mkdtempSync(join(tmpdir(), 'rea-contract-bytes-'));
 const targetPath = join(dir, 'target.bin');
 writeFileSync(targetPath, randomBytes(100));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeProviderContract('README example (bytes)', () => createBytesProvider(), {
   target: { path: targetPath, format: 'raw' },

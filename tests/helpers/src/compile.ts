@@ -23,7 +23,8 @@ const versions = new Map<string, string>();
 
 /** One shared directory: products are keyed by content, so runs reuse them and never collide. */
 function fixtureRoot(): string {
-  const dir = join(tmpdir(), `rea-fixtures-${process.getuid?.() ?? 'user'}`);
+  // A jest run moves TMPDIR to a private directory; compiled fixtures stay in the shared cache it names.
+  const dir = process.env['REA_TEST_FIXTURE_ROOT'] ?? join(tmpdir(), `rea-fixtures-${process.getuid?.() ?? 'user'}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }

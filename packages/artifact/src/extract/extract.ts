@@ -6,20 +6,20 @@ import { pathError, unsafePath } from '../errors.js';
 import type { UnsafePathProblem } from '../errors.js';
 import { containerFromHead, tailHasZipEnd } from '../detect.js';
 import { readAsarHeader } from '../engine/asar.js';
-import type { AsarNode } from '../engine/asar.js';
-import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
-import type { ObservedContradiction } from '../integrity.js';
 import { readAsarEntry } from '../inventory/asarEntry.js';
 import { readDirectory, readZipEntry } from '../inventory/zip.js';
 import type { ExtractOptions } from '../options.js';
 import { logicalPath, nestedPath } from '../paths.js';
 import type { ExtractionResult, IntegrityPolicy } from '../schemas.js';
 import { bufferSource, fileSource } from '../source.js';
-import type { ByteSource } from '../source.js';
 import { plan } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { StagedWriter } from './writer.js';
+import { asarPlan, asarReader, zipPlan, zipReader } from './readers.js';
+import type { Reader } from './readers.js';
+import { DEFAULT_EXTRACT_BUDGETS, DEFAULT_MIN_FREE_BYTES, WriteBudget } from './budget.js';
+import { publish } from './publish.js';
 import {
   companionMissing,
   containerBytes,
@@ -39,11 +39,6 @@ export interface ExtractOutcome {
 }
 
 const MAX_EXTRACT_ENTRIES = 1_000_000;
-
-type Reader = (
-  entry: PlannedEntry<unknown>,
-  write: (chunk: Buffer) => Promise<void>,
-) => Promise<{ size: number; sha256: string | null; contradiction: ObservedContradiction | null }>;
 
 async function detect(path: string): Promise<'zip' | 'asar'> {
   const info = await stat(path).catch(() => {
@@ -75,60 +70,6 @@ async function detect(path: string): Promise<'zip' | 'asar'> {
   }
 }
 
-async function zipPlan(
-  reader: ZipReader,
-  infos: ZipEntryInfo[],
-  signal: AbortSignal | undefined,
-): Promise<PlannedEntry<ZipEntryInfo>[]> {
-  const out: PlannedEntry<ZipEntryInfo>[] = [];
-  for (const info of infos) {
-    const path = logicalPath(info.name);
-    let linkTarget: string | null = null;
-    if (info.kind === 'symlink') {
-      const read = await readZipEntry(reader, info, path, { signal, collect: { upTo: 4096, containersOnly: false } });
-      linkTarget = read.digest?.collected?.toString('utf8') ?? '/';
-    }
-    out.push({
-      path,
-      kind: info.kind,
-      linkTarget,
-      linkFromRoot: false,
-      executable: ((info.mode ?? 0) & 0o111) !== 0,
-      handle: info,
-    });
-  }
-  return out;
-}
-
-function zipReader(reader: ZipReader, signal: AbortSignal | undefined): Reader {
-  return async (entry, write) => {
-    const info = entry.handle as ZipEntryInfo;
-    refuseUnreadable(info, entry.path);
-    const read = await readZipEntry(reader, info, entry.path, { signal, onChunk: write });
-    return { size: read.digest?.size ?? 0, sha256: read.digest?.sha256 ?? null, contradiction: read.contradiction };
-  };
-}
-
-function asarPlan(nodes: AsarNode[]): PlannedEntry<AsarNode>[] {
-  return nodes.map((node) => ({
-    path: node.path.replace(/\\/g, '/'),
-    kind: node.kind,
-    linkTarget: node.link,
-    linkFromRoot: true,
-    executable: node.executable,
-    handle: node,
-  }));
-}
-
-function asarReader(source: ByteSource, companion: string | null, signal: AbortSignal | undefined): Reader {
-  return async (entry, write) => {
-    const node = entry.handle as AsarNode;
-    const read = await readAsarEntry(source, companion, node, entry.path, { signal, onChunk: write });
-    if (read.status === 'missing') throw companionMissing(entry.path, read.reason);
-    return { size: read.digest.size, sha256: read.digest.sha256, contradiction: read.contradiction };
-  };
-}
-
 /** Commits in flight at once: small files are written on the thread pool while the next is decoded. */
 const WRITE_WINDOW = 32;
 
@@ -137,6 +78,7 @@ async function materialize(
   entries: PlannedEntry<unknown>[],
   read: Reader,
   policy: IntegrityPolicy,
+  budget: WriteBudget,
   signal: AbortSignal | undefined,
 ): Promise<Omit<ExtractionResult, 'format' | 'integrity_policy'>> {
   const result: Omit<ExtractionResult, 'format' | 'integrity_policy'> = {
@@ -156,7 +98,13 @@ async function materialize(
       const file = writer.open(entry.path, entry.executable);
       let observed: Awaited<ReturnType<Reader>>;
       try {
-        observed = await read(entry, (chunk) => file.write(chunk));
+        let entryWritten = 0;
+        observed = await read(entry, async (chunk) => {
+          // Counted before it is written: a budget is never passed, whatever the headers declared.
+          await budget.charge(entry.path, chunk.length, entryWritten, entry.compressedSize);
+          entryWritten += chunk.length;
+          await file.write(chunk);
+        });
         if (observed.contradiction) {
           if (policy === 'fail-closed') throw integrityMismatch(observed.contradiction, 'extract_artifact');
           result.integrity_contradictions.push(contradictionRecord(observed.contradiction, false));
@@ -196,6 +144,11 @@ async function materialize(
 }
 
 type Body = Omit<ExtractionResult, 'format' | 'integrity_policy'>;
+
+function withoutNested(budgets: ExtractOptions['budgets']): Partial<typeof DEFAULT_EXTRACT_BUDGETS> {
+  const { max_nested_bytes: _nested, ...rest } = budgets ?? {};
+  return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+}
 
 /** One container's planned entries (paths already prefixed with the container's logical path) and reader. */
 interface Job {
@@ -355,15 +308,30 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
         g.jobs.flatMap((job) => job.entries),
         undefined,
       );
+    const files = g.jobs.flatMap((job) => job.entries.filter((e) => e.kind === 'file' || e.kind === 'directory'));
+    // Every destination is judged (and refused when too long for the file system) before any write.
+    for (const entry of files) writer.destination(entry.path);
+    const budget = new WriteBudget(
+      { ...DEFAULT_EXTRACT_BUDGETS, ...withoutNested(options.budgets) },
+      parent,
+      options.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES,
+    );
+    const regular = files.filter((e) => e.kind === 'file');
+    await budget.checkPlan(
+      regular.length,
+      regular.reduce((sum, e) => sum + e.declaredSize, 0),
+    );
     const body: Body = { files: [], skipped: [], integrity_contradictions: [] };
     for (const job of g.jobs) {
-      const part = await materialize(writer, job.entries, job.read, policy, options.signal);
+      const part = await materialize(writer, job.entries, job.read, policy, budget, options.signal);
       body.files.push(...part.files);
       body.skipped.push(...part.skipped);
       body.integrity_contradictions.push(...part.integrity_contradictions);
     }
     body.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { outputDirectory: root, result: { format, integrity_policy: policy, ...body } };
+    const outputDirectory =
+      options.outputKey === undefined ? root : await publish(root, join(parent, `rea-extract-${options.outputKey}`));
+    return { outputDirectory, result: { format, integrity_policy: policy, ...body } };
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { ReaError } from '@rea/evidence';
 import { unsafePath } from '../errors.js';
 import { pathProblem, symlinkEscapes } from '../paths.js';
@@ -11,7 +12,30 @@ export interface PlannedEntry<H> {
   /** True when the link target is relative to the archive root (ASAR) rather than the link's folder. */
   linkFromRoot: boolean;
   executable: boolean;
+  /** Bytes the container declares for the entry (its header may lie; writes are counted as well). */
+  declaredSize: number;
+  /** Compressed bytes of the entry, or null when it is stored without compression (ASAR). */
+  compressedSize: number | null;
   handle: H;
+}
+
+/** Longest name component most file systems accept (NAME_MAX), in UTF-8 bytes. */
+export const MAX_NAME_BYTES = 255;
+/** Longest entry path extracted, in UTF-8 bytes: PATH_MAX (4096) less room for the output directory. */
+export const MAX_PATH_BYTES = 3072;
+
+/** Where two paths land on a case-insensitive (and normalization-insensitive) file system. */
+function foldedKey(path: string): string {
+  return path.normalize('NFC').toLowerCase();
+}
+
+function checkLengths(path: string): void {
+  for (const segment of path.split('/')) {
+    const length = Buffer.byteLength(segment);
+    if (length > MAX_NAME_BYTES) throw unsafePath(path, 'name-too-long', { limit: MAX_NAME_BYTES, observed: length });
+  }
+  const bytes = Buffer.byteLength(path);
+  if (bytes > MAX_PATH_BYTES) throw unsafePath(path, 'path-too-long', { limit: MAX_PATH_BYTES, observed: bytes });
 }
 
 /** Matches a logical path against the selection: equal to, or below, a selected path. */
@@ -22,8 +46,12 @@ export function selected(path: string, select: readonly string[] | undefined): b
 
 /**
  * Judges every selected entry before anything is written: absolute paths, `..`, NUL bytes, device
- * files, outward symlinks and path conflicts are refused (`unsupported_target`, `details.reason:
- * "unsafe-path"`). A selection that matches nothing is `not_found`.
+ * files, outward symlinks, path conflicts, a name component longer than {@link MAX_NAME_BYTES} or a
+ * path longer than {@link MAX_PATH_BYTES} (`details.limit`, `details.observed`), and two entries
+ * whose paths differ only in letter case or Unicode normalization (`case-collision`,
+ * `details.other`: they would overwrite each other on a case-insensitive file system) are refused
+ * (`unsupported_target`, `details.reason: "unsafe-path"`). A selection that matches nothing is
+ * `not_found`.
  */
 export function plan<H>(entries: readonly PlannedEntry<H>[], select: readonly string[] | undefined): PlannedEntry<H>[] {
   const chosen = entries.filter((e) => selected(e.path, select));
@@ -36,9 +64,26 @@ export function plan<H>(entries: readonly PlannedEntry<H>[], select: readonly st
   }
   const files = new Set<string>();
   const dirs = new Set<string>();
+  // Folded paths of files and of directories: a file must not meet another file or a directory there
+  // (directories that differ only in case merge harmlessly).
+  const foldedFiles = new Map<string, string>();
+  const foldedDirs = new Map<string, string>();
+  const claim = (path: string, by: string, isFile: boolean): void => {
+    const key = foldedKey(path);
+    const file = foldedFiles.get(key);
+    if (file !== undefined && file !== path) throw unsafePath(by, 'case-collision', { other: file });
+    if (!isFile) {
+      foldedDirs.set(key, path);
+      return;
+    }
+    const dir = foldedDirs.get(key);
+    if (dir !== undefined) throw unsafePath(by, 'case-collision', { other: dir });
+    foldedFiles.set(key, path);
+  };
   for (const entry of chosen) {
     const problem = pathProblem(entry.path);
     if (problem !== null) throw unsafePath(entry.path, problem);
+    checkLengths(entry.path);
     if (entry.path === '' || entry.path.split('/').some((s) => s === '' || s === '.'))
       throw unsafePath(entry.path, 'path-conflict');
     if (entry.kind === 'other') throw unsafePath(entry.path, 'device-file');
@@ -49,11 +94,13 @@ export function plan<H>(entries: readonly PlannedEntry<H>[], select: readonly st
     if (entry.kind === 'file') {
       if (files.has(entry.path) || dirs.has(entry.path)) throw unsafePath(entry.path, 'path-conflict');
       files.add(entry.path);
+      claim(entry.path, entry.path, true);
     }
     const segments = entry.path.split('/');
     for (let i = 1; i < segments.length + (entry.kind === 'directory' ? 1 : 0); i += 1) {
       const parent = segments.slice(0, i).join('/');
       if (files.has(parent)) throw unsafePath(entry.path, 'path-conflict');
+      if (!dirs.has(parent)) claim(parent, entry.path, false);
       dirs.add(parent);
     }
   }

@@ -3,7 +3,11 @@ import type { WriteStream } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join, resolve, sep } from 'node:path';
+import { Buffer } from 'node:buffer';
 import { unsafePath } from '../errors.js';
+
+/** Longest absolute path the file system accepts, in bytes, less its terminating NUL. */
+const PATH_MAX_BYTES = 4095;
 
 /** One file being written: chunks in, then committed (renamed into place) or aborted. */
 export interface StagedFile {
@@ -28,10 +32,18 @@ export class StagedWriter {
     this.made.add(root);
   }
 
-  /** The absolute destination of a logical path, refusing anything that would leave the root. */
+  /**
+   * The absolute destination of a logical path, refusing anything that would leave the root, and a
+   * destination longer than PATH_MAX allows (`path-too-long`, with the room left under the root).
+   */
   destination(path: string): string {
     const target = resolve(this.root, ...path.split('/'));
     if (!target.startsWith(this.root + sep)) throw unsafePath(path, 'parent-segment');
+    const bytes = Buffer.byteLength(target);
+    if (bytes > PATH_MAX_BYTES) {
+      const room = PATH_MAX_BYTES - Buffer.byteLength(this.root) - 1;
+      throw unsafePath(path, 'path-too-long', { limit: room, observed: Buffer.byteLength(path) });
+    }
     return target;
   }
 

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { ReaError, canonicalSha256, throwIfAborted } from '@rea/evidence';
+import { ReaError, canonicalSha256Async, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation } from '@rea/evidence';
 import { containerFromHead, fileTypeFromHead, tailHasZipEnd, tailIsDmg } from '../detect.js';
 import { assertDmgCapable, withMountedDmg } from '../engine/dmg.js';
@@ -73,7 +73,10 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
     packageType = await bundleType(path);
     await inventoryDirectory(state, path, '', 0);
     size = state.entries.reduce((sum, e) => sum + (e.kind === 'file' ? e.size : 0), 0);
-    sha256 = canonicalSha256(state.entries.map((e) => [e.path, e.kind, e.sha256, e.symlink_target]));
+    sha256 = await canonicalSha256Async(
+      state.entries.map((e) => [e.path, e.kind, e.sha256, e.symlink_target]),
+      { signal: options.signal },
+    );
   } else if (info.isFile()) {
     const { head, tail } = await headAndTail(path, info.size).catch((error: unknown) => {
       throw pathError(path, error, 'file or directory');

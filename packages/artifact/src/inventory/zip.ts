@@ -123,13 +123,26 @@ export async function readZipEntry(
   },
 ): Promise<EntryRead> {
   const base: Base = { path, provenance: 'zip-central-directory', unpacked: false };
+  // A failure of the consumer (a budget, a full disk) is its own error, not a fault of the entry.
+  let sinkFailure: { error: unknown } | null = null;
+  const onChunk = options.onChunk;
+  const sink = onChunk
+    ? async (chunk: Buffer): Promise<void> => {
+        try {
+          await onChunk(chunk);
+        } catch (error) {
+          sinkFailure = { error };
+          throw error;
+        }
+      }
+    : undefined;
   const digestOptions: DigestOptions = {
     crc32: true,
     signal: options.signal,
     ...(options.blockSize !== undefined ? { blockSize: options.blockSize } : {}),
     ...(options.collect ? { collectUpTo: options.collect.upTo } : {}),
     ...(options.collect?.containersOnly ? { collectWhen: (head: Buffer) => containerFromHead(head) !== null } : {}),
-    ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+    ...(sink ? { onChunk: sink } : {}),
   };
   if (info.compressedSize <= SMALL_ENTRY_BYTES && info.uncompressedSize <= SMALL_ENTRY_BYTES) {
     // Small entries: one cached read and one inflate call instead of a stream pipeline.
@@ -146,6 +159,7 @@ export async function readZipEntry(
   try {
     return checked(info, base, await digestStream(stream, digestOptions));
   } catch (error) {
+    if (sinkFailure !== null) throw (sinkFailure as { error: unknown }).error;
     if ((error as { code?: unknown }).code === 'cancelled' || options.signal?.aborted) throw error;
     return { digest: null, contradiction: faultContradiction(info, base, classifyStreamError(error)) };
   }

@@ -1,4 +1,3 @@
-import { throwIfAborted } from '@rea/evidence';
 import { ByteReader, malformed, safeSum } from './reader.js';
 import { elfFileType, elfMachine, elfOsAbi, elfSectionType, elfSegmentType, PT, SHT } from './elfNames.js';
 import { readElfDynamic, readElfSymbols } from './elfSymbols.js';
@@ -7,6 +6,8 @@ import { readElfImportLibraries } from './elfVersions.js';
 import { elfMitigations } from './elfMitigations.js';
 import { createReadAt } from './mapping.js';
 import type { ByteSource } from './source.js';
+import { CHECK_EVERY } from './cooperative.js';
+import type { Work } from './cooperative.js';
 import type { ElfContext, ElfProgramHeader, ElfSectionHeader } from './elfContext.js';
 import type { BinaryLayout, LayoutImport, LayoutSection, LayoutSegment, LayoutExport } from './types.js';
 
@@ -109,7 +110,7 @@ function readSectionHeaders(
 }
 
 /** Parses an ELF file (32/64-bit, either byte order). Throws `unsupported_target` for lying headers. */
-export function parseElf(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
+export function* parseElf(source: ByteSource): Work<BinaryLayout> {
   if (source.length < 16) throw malformed('elf', 'truncated', 'The ELF identification is truncated.');
   const ident = new ByteReader(source, true, 'elf');
   const elfClass = ident.u8(4);
@@ -135,14 +136,14 @@ export function parseElf(source: ByteSource, signal: AbortSignal | undefined): B
   // PN_XNUM: the real program header count lives in section 0's sh_info.
   const phnum = phnumField === 0xffff && sections[0] ? sections[0].info : phnumField;
   const programs = readProgramHeaders(r, is64, phoff, phnum, phentsize);
-  throwIfAborted(signal, 'headers');
+  yield 'headers';
 
   const context: ElfContext = { reader: r, is64, machine: machineValue, fileType, sections, programs };
-  const symbols = readElfSymbols(context);
-  throwIfAborted(signal, 'symbols');
+  const symbols = yield* readElfSymbols(context);
+  yield 'symbols';
   const dynamic = readElfDynamic(context);
   const stubs = resolveElfPlt(context);
-  throwIfAborted(signal, 'imports');
+  yield 'imports';
 
   const imports: LayoutImport[] = [];
   const exports: LayoutExport[] = [];
@@ -152,7 +153,9 @@ export function parseElf(source: ByteSource, signal: AbortSignal | undefined): B
   const exportSource = hasDynsym ? 'dynsym' : fileType === 1 ? 'symtab' : null;
   const libraries = readElfImportLibraries(context);
   let dynIndex = 0;
+  let seen = 0;
   for (const symbol of symbols) {
+    if (++seen % CHECK_EVERY === 0) yield;
     if (symbol.source === 'dynsym') dynIndex += 1; // .dynsym entry 0 (the null symbol) is not listed
     if (symbol.source === 'dynsym' && !symbol.defined && symbol.name !== '' && !seenImports.has(symbol.name)) {
       seenImports.add(symbol.name);

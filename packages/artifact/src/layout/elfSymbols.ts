@@ -2,6 +2,8 @@ import { cstringIn, malformed } from './reader.js';
 import { DT, PT, SHT } from './elfNames.js';
 import type { ElfContext, ElfSectionHeader } from './elfContext.js';
 import type { LayoutSymbol } from './types.js';
+import { CHECK_EVERY } from './cooperative.js';
+import type { Work } from './cooperative.js';
 
 const KINDS: Array<LayoutSymbol['kind']> = ['other', 'object', 'function'];
 
@@ -11,12 +13,12 @@ function bindingOf(value: number): LayoutSymbol['binding'] {
   return 'global'; // STB_GLOBAL and STB_GNU_UNIQUE
 }
 
-function readTable(
+function* readTable(
   context: ElfContext,
   table: ElfSectionHeader,
   source: 'symtab' | 'dynsym',
   out: LayoutSymbol[],
-): void {
+): Work<void> {
   const { reader: r, is64, sections } = context;
   const entsize = table.entsize || (is64 ? 24 : 16);
   if (entsize < (is64 ? 24 : 16))
@@ -48,6 +50,7 @@ function readTable(
     strRegion && offset < strings.size ? cstringIn(strRegion, strStart + offset, strEnd) : '';
   // Entry 0 is the reserved null symbol.
   for (let i = 1; i < count; i += 1) {
+    if (i % CHECK_EVERY === 0) yield;
     const o = table.offset + i * entsize - base;
     const nameOffset = view.getUint32(o, little);
     let info: number;
@@ -82,13 +85,13 @@ function readTable(
 }
 
 /** Every symbol of `.symtab` and `.dynsym` (the reserved null entries excluded), in table order. */
-export function readElfSymbols(context: ElfContext): LayoutSymbol[] {
+export function* readElfSymbols(context: ElfContext): Work<LayoutSymbol[]> {
   const out: LayoutSymbol[] = [];
   for (const section of context.sections) {
-    if (section.type === SHT.SYMTAB) readTable(context, section, 'symtab', out);
+    if (section.type === SHT.SYMTAB) yield* readTable(context, section, 'symtab', out);
   }
   for (const section of context.sections) {
-    if (section.type === SHT.DYNSYM) readTable(context, section, 'dynsym', out);
+    if (section.type === SHT.DYNSYM) yield* readTable(context, section, 'dynsym', out);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '@rea/evidence';
+import type { Work } from './cooperative.js';
 import { ByteReader, malformed, safeSum } from './reader.js';
 import { isZeroFill, LC, machoCpu, machoFileType, machoSectionType, MH } from './machoNames.js';
 import { readMachOImports, readMachOSymbols } from './machoSymbols.js';
@@ -37,7 +37,7 @@ function threadEntry(r: ByteReader, command: number, size: number, cputype: numb
 }
 
 /** Parses a thin Mach-O file (32/64-bit, either byte order). Throws `unsupported_target` for lying headers. */
-export function parseMachO(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
+export function* parseMachO(source: ByteSource): Work<BinaryLayout> {
   if (source.length < 28) throw malformed('macho', 'truncated', 'The Mach-O header is truncated.');
   const magic = new ByteReader(source, false, 'macho').u32(0);
   if (magic !== 0xfeedface && magic !== 0xfeedfacf && magic !== 0xcefaedfe && magic !== 0xcffaedfe) {
@@ -138,11 +138,11 @@ export function parseMachO(source: ByteSource, signal: AbortSignal | undefined):
     } else if (cmd === LC.DYLD_EXPORTS_TRIE && size >= 16) trie = { offset: r.u32(at + 8), size: r.u32(at + 12) };
     at += size;
   }
-  throwIfAborted(signal, 'load commands');
+  yield 'load commands';
 
-  const symbols = readMachOSymbols(context);
-  const imports = readMachOImports(context);
-  throwIfAborted(signal, 'symbols');
+  const symbols = yield* readMachOSymbols(context);
+  const imports = yield* readMachOImports(context);
+  yield 'symbols';
   const text = segments.find((s) => s.name === '__TEXT') ?? segments.find((s) => s.offset === 0 && s.fileSize > 0);
   const imageBase = text?.address ?? 0;
   // The exports trie is what dyld binds against; the symbol table is the fallback (objects, old files).

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '@rea/evidence';
+import type { Work } from './cooperative.js';
 import { ByteReader, malformed } from './reader.js';
 import { parseMachO } from './macho.js';
 import { sliceName } from './machoNames.js';
@@ -13,7 +13,7 @@ const PREFERENCE = ['x86_64', 'x86_64h', 'arm64', 'arm64e'];
  * else the first). Offsets of the described slice are file offsets in the fat file; `readAt` reads
  * that slice.
  */
-export function parseFatMachO(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
+export function* parseFatMachO(source: ByteSource): Work<BinaryLayout> {
   const r = new ByteReader(source, false, 'macho-fat');
   r.check(0, 8, 'fat header');
   const wide = r.u32(0) === 0xcafebabf;
@@ -37,10 +37,10 @@ export function parseFatMachO(source: ByteSource, signal: AbortSignal | undefine
     ranges.push([offset, size]);
     slices.push({ architecture: sliceName(r.u32(o), r.u32(o + 4)), offset, size });
   }
-  throwIfAborted(signal, 'fat header');
+  yield 'fat header';
   const chosen =
     PREFERENCE.map((name) => slices.find((s) => s.architecture === name)).find((s) => s !== undefined) ?? slices[0]!;
-  const layout = parseMachO(subSource(source, chosen.offset, chosen.size), signal);
+  const layout = yield* parseMachO(subSource(source, chosen.offset, chosen.size));
   const shift = chosen.offset;
   return {
     ...layout,

@@ -1,6 +1,8 @@
 import { malformed } from './reader.js';
 import type { MachOContext } from './machoContext.js';
 import type { LayoutImport, LayoutSymbol } from './types.js';
+import { CHECK_EVERY } from './cooperative.js';
+import type { Work } from './cooperative.js';
 
 const N_STAB = 0xe0;
 const N_TYPE = 0x0e;
@@ -20,7 +22,7 @@ export interface MachOSymbol extends LayoutSymbol {
 }
 
 /** The nlist symbol table (debugging stabs excluded), in table order. */
-export function readMachOSymbols(context: MachOContext): MachOSymbol[] {
+export function* readMachOSymbols(context: MachOContext): Work<MachOSymbol[]> {
   const { reader: r, is64, symtab, sections } = context;
   const out: MachOSymbol[] = [];
   if (!symtab || symtab.nsyms === 0) return out;
@@ -29,6 +31,7 @@ export function readMachOSymbols(context: MachOContext): MachOSymbol[] {
   r.check(symtab.stroff, symtab.strsize, 'string table');
   const strEnd = symtab.stroff + symtab.strsize;
   for (let i = 0; i < symtab.nsyms; i += 1) {
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) yield;
     const o = symtab.symoff + i * entry;
     const strx = r.u32(o);
     const type = r.u8(o + 4);
@@ -59,7 +62,7 @@ export function readMachOSymbols(context: MachOContext): MachOSymbol[] {
  * Imports (undefined external symbols) with the `__stubs` entry that calls each one, found through
  * the indirect symbol table, and the library named by the two-level namespace ordinal.
  */
-export function readMachOImports(context: MachOContext): LayoutImport[] {
+export function* readMachOImports(context: MachOContext): Work<LayoutImport[]> {
   const { reader: r, symtab, indirect } = context;
   const entry = context.is64 ? 16 : 12;
   const stubs = new Map<number, number>();
@@ -81,6 +84,7 @@ export function readMachOImports(context: MachOContext): LayoutImport[] {
   const imports: LayoutImport[] = [];
   if (!symtab) return imports;
   for (let i = 0; i < symtab.nsyms; i += 1) {
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) yield;
     const o = symtab.symoff + i * entry;
     const type = r.u8(o + 4);
     if ((type & N_STAB) !== 0 || (type & N_TYPE) !== N_UNDF || (type & N_EXT) === 0) continue;

@@ -1,5 +1,7 @@
 import type { BinaryLayoutResult } from './schemas.js';
 import type { BinaryLayout } from './types.js';
+import { mapCooperatively, runToCompletion } from './cooperative.js';
+import type { Work } from './cooperative.js';
 
 /** A virtual address in the default space: lowercase `0x` hexadecimal. */
 export function hexAddress(value: number): string {
@@ -8,6 +10,32 @@ export function hexAddress(value: number): string {
 
 /** The JSON form of a parsed layout: snake_case keys, addresses as `0x` strings, counts. */
 export function normalizeLayout(layout: BinaryLayout): BinaryLayoutResult {
+  return runToCompletion(normalizeLayoutWork(layout), undefined);
+}
+
+/** {@link normalizeLayout} as cooperative work (checkpoints every so many symbols, imports, exports). */
+export function* normalizeLayoutWork(layout: BinaryLayout): Work<BinaryLayoutResult> {
+  yield 'normalizing';
+  const symbols = yield* mapCooperatively(layout.symbols, (s) => ({
+    name: s.name,
+    address: hexAddress(s.address),
+    size: s.size,
+    kind: s.kind,
+    binding: s.binding,
+    defined: s.defined,
+    source: s.source,
+  }));
+  const imports = yield* mapCooperatively(layout.imports, (i) => ({
+    name: i.name,
+    library: i.library,
+    address: i.address === null ? null : hexAddress(i.address),
+  }));
+  const exports = yield* mapCooperatively(layout.exports, (e) => ({
+    name: e.name,
+    address: hexAddress(e.address),
+    ...(e.ordinal === undefined ? {} : { ordinal: e.ordinal }),
+    ...(e.forwarder === undefined ? {} : { forwarder: e.forwarder }),
+  }));
   const m = layout.mitigations;
   const entry = layout.entry === null ? null : hexAddress(layout.entry);
   return {
@@ -43,26 +71,9 @@ export function normalizeLayout(layout: BinaryLayout): BinaryLayoutResult {
       file_size: s.fileSize,
       flags: { ...s.flags },
     })),
-    symbols: layout.symbols.map((s) => ({
-      name: s.name,
-      address: hexAddress(s.address),
-      size: s.size,
-      kind: s.kind,
-      binding: s.binding,
-      defined: s.defined,
-      source: s.source,
-    })),
-    imports: layout.imports.map((i) => ({
-      name: i.name,
-      library: i.library,
-      address: i.address === null ? null : hexAddress(i.address),
-    })),
-    exports: layout.exports.map((e) => ({
-      name: e.name,
-      address: hexAddress(e.address),
-      ...(e.ordinal === undefined ? {} : { ordinal: e.ordinal }),
-      ...(e.forwarder === undefined ? {} : { forwarder: e.forwarder }),
-    })),
+    symbols,
+    imports,
+    exports,
     libraries: [...layout.libraries],
     mitigations: {
       nx: m.nx,

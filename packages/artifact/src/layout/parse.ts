@@ -1,4 +1,6 @@
-import { ReaError, throwIfAborted } from '@rea/evidence';
+import { ReaError } from '@rea/evidence';
+import { runCooperatively, runToCompletion } from './cooperative.js';
+import type { Work } from './cooperative.js';
 import { parseElf } from './elf.js';
 import { parseMachO } from './macho.js';
 import { parseFatMachO } from './machoFat.js';
@@ -40,7 +42,7 @@ export function detectBinaryFormat(bytes: Uint8Array): BinaryFormat | null {
  * `machine` name, because layout does not depend on the instruction set.
  */
 export function parseBinaryLayout(bytes: Uint8Array, options: ParseBinaryLayoutOptions = {}): BinaryLayout {
-  return parseLayout(memorySource(bytes), options.signal);
+  return runToCompletion(parseLayout(memorySource(bytes)), options.signal);
 }
 
 /**
@@ -54,14 +56,32 @@ export function parseBinaryLayout(bytes: Uint8Array, options: ParseBinaryLayoutO
 export function parseBinaryLayoutFile(path: string, options: ParseBinaryLayoutOptions = {}): BinaryLayout {
   const file = LazyFile.open(path);
   try {
-    return parseLayout(file, options.signal);
+    return runToCompletion(parseLayout(file), options.signal);
   } finally {
     file.close();
   }
 }
 
-function parseLayout(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
-  throwIfAborted(signal, 'start');
+/**
+ * {@link parseBinaryLayoutFile} without holding the event loop: the work runs in slices of about ten
+ * milliseconds with a turn of the event loop between them (and at every phase), and `options.signal`
+ * is checked at each turn, so a cancel takes effect within a slice (`cancelled`, with
+ * `details.phase`). Same result and errors.
+ */
+export async function parseBinaryLayoutFileAsync(
+  path: string,
+  options: ParseBinaryLayoutOptions = {},
+): Promise<BinaryLayout> {
+  const file = LazyFile.open(path);
+  try {
+    return await runCooperatively(parseLayout(file), options.signal);
+  } finally {
+    file.close();
+  }
+}
+
+function* parseLayout(source: ByteSource): Work<BinaryLayout> {
+  yield 'start';
   const n = Math.min(8, source.length);
   const region = n > 0 ? source.region(0, n) : null;
   const format = detectBinaryFormat(
@@ -70,13 +90,13 @@ function parseLayout(source: ByteSource, signal: AbortSignal | undefined): Binar
   try {
     switch (format) {
       case 'elf':
-        return parseElf(source, signal);
+        return yield* parseElf(source);
       case 'pe':
-        return parsePe(source, signal);
+        return yield* parsePe(source);
       case 'macho':
-        return parseMachO(source, signal);
+        return yield* parseMachO(source);
       case 'macho-fat':
-        return parseFatMachO(source, signal);
+        return yield* parseFatMachO(source);
       default:
         throw malformed(null, 'unknown-format', 'The file is not an ELF, PE or Mach-O binary.');
     }

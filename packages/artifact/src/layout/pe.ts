@@ -1,4 +1,5 @@
-import { throwIfAborted } from '@rea/evidence';
+import { CHECK_EVERY } from './cooperative.js';
+import type { Work } from './cooperative.js';
 import { ByteReader, malformed, safeSum } from './reader.js';
 import { DIR, peMachine, peSectionType, peSubsystem } from './peNames.js';
 import { readPeExports, readPeImports } from './peDirectories.js';
@@ -38,7 +39,7 @@ function readSections(r: ByteReader, at: number, count: number, stringTable: num
 }
 
 /** Parses a PE/PE32+ image. Throws `unsupported_target` for lying headers. */
-export function parsePe(source: ByteSource, signal: AbortSignal | undefined): BinaryLayout {
+export function* parsePe(source: ByteSource): Work<BinaryLayout> {
   const r = new ByteReader(source, true, 'pe');
   r.check(0, 64, 'DOS header');
   const peOffset = r.u32(0x3c);
@@ -76,7 +77,7 @@ export function parsePe(source: ByteSource, signal: AbortSignal | undefined): Bi
     symbolTable !== 0 && r.contains(symbolTable + symbolCount * 18, 4) ? symbolTable + symbolCount * 18 : null;
   const sections = readSections(r, opt + optionalSize, sectionCount, stringTable);
   for (const s of sections) safeSum('pe', imageBase, s.rva + Math.max(s.virtualSize, s.rawSize), 'section end address');
-  throwIfAborted(signal, 'headers');
+  yield 'headers';
 
   const context: PeContext = {
     reader: r,
@@ -92,9 +93,9 @@ export function parsePe(source: ByteSource, signal: AbortSignal | undefined): Bi
   };
   const imports = readPeImports(context);
   const exported = readPeExports(context);
-  throwIfAborted(signal, 'directories');
-  const symbols: LayoutSymbol[] = readCoffSymbols(context);
-  throwIfAborted(signal, 'symbols');
+  yield 'directories';
+  const symbols: LayoutSymbol[] = yield* readCoffSymbols(context);
+  yield 'symbols';
   const executable = (address: number): boolean =>
     sections.some(
       (s) =>
@@ -102,7 +103,9 @@ export function parsePe(source: ByteSource, signal: AbortSignal | undefined): Bi
         address >= imageBase + s.rva &&
         address < imageBase + s.rva + Math.max(s.virtualSize, s.rawSize),
     );
+  let seen = 0;
   for (const e of exported.exports) {
+    if (++seen % CHECK_EVERY === 0) yield;
     // An export by ordinal only has no name to list as a symbol; it stays in the export list.
     if (e.name === null) continue;
     symbols.push({

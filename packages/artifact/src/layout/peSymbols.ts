@@ -1,5 +1,7 @@
 import type { PeContext } from './peContext.js';
 import type { LayoutSymbol } from './types.js';
+import { CHECK_EVERY } from './cooperative.js';
+import type { Work } from './cooperative.js';
 
 const IMAGE_SCN_MEM_EXECUTE = 0x20000000;
 
@@ -7,12 +9,13 @@ const IMAGE_SCN_MEM_EXECUTE = 0x20000000;
  * The COFF symbol table some images keep (mingw-w64 leaves it unless stripped). Values of symbols in
  * a section are section-relative and become virtual addresses here; auxiliary records are skipped.
  */
-export function readCoffSymbols(context: PeContext): LayoutSymbol[] {
+export function* readCoffSymbols(context: PeContext): Work<LayoutSymbol[]> {
   const { reader: r, symbolTable, symbolCount, sections, imageBase } = context;
   const out: LayoutSymbol[] = [];
   if (symbolTable === 0 || symbolCount === 0 || !r.contains(symbolTable, symbolCount * 18)) return out;
   const strings = symbolTable + symbolCount * 18;
   for (let i = 0; i < symbolCount; i += 1) {
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) yield;
     const o = symbolTable + i * 18;
     const name = r.u32(o) === 0 ? r.cstring(strings + r.u32(o + 4)) : r.fixedString(o, 8);
     const value = r.u32(o + 8);

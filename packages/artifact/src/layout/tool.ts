@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { ReaError, canonicalSha256, isReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
+import { ReaError, canonicalSha256Async, isReaError, sealEvidenceAsync, throwIfAborted } from '@rea/evidence';
 import type { EvidenceRecord, Limitation } from '@rea/evidence';
 import { pathError } from '../errors.js';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { LedgerAccess } from '@rea/provider-kit';
 import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
-import { normalizeLayout } from './normalize.js';
-import { parseBinaryLayoutFile } from './parse.js';
+import { runCooperatively } from './cooperative.js';
+import { normalizeLayoutWork } from './normalize.js';
+import { parseBinaryLayoutFileAsync } from './parse.js';
 import {
   BinaryLayoutFacetResultSchema,
   BinaryLayoutResultSchema,
@@ -112,7 +113,11 @@ function facetOf(result: BinaryLayoutResult, facet: LayoutFacet): BinaryLayoutFa
   return { ...base, [facet]: result[facet] };
 }
 
-function summaryOf(result: BinaryLayoutResult, parent: string): BinaryLayoutSummary {
+async function summaryOf(
+  result: BinaryLayoutResult,
+  parent: string,
+  signal: AbortSignal,
+): Promise<BinaryLayoutSummary> {
   return {
     view: 'summary',
     parent_evidence_id: parent,
@@ -121,7 +126,7 @@ function summaryOf(result: BinaryLayoutResult, parent: string): BinaryLayoutSumm
     libraries: result.libraries,
     mitigations: result.mitigations,
     linkage: result.linkage,
-    digest: canonicalSha256(result),
+    digest: await canonicalSha256Async(result, { signal }),
   };
 }
 
@@ -161,11 +166,12 @@ export const inspectBinaryLayoutTool = defineTool({
     context.progress.report(`parsing the headers and tables of ${size} bytes`, 'layout');
     let layout: BinaryLayout;
     try {
-      layout = parseBinaryLayoutFile(input.path, { signal: context.signal });
+      // In slices, checking the signal between them: a large binary must not hold the event loop.
+      layout = await parseBinaryLayoutFileAsync(input.path, { signal: context.signal });
     } catch (error) {
       throw isReaError(error) ? error : pathError(input.path, error);
     }
-    const result = normalizeLayout(layout);
+    const result = await runCooperatively(normalizeLayoutWork(layout), context.signal);
     const parameters = { detail: input.detail, facet: input.facet ?? null };
     const complete = {
       subject: { format: layout.format, sha256, size },
@@ -182,11 +188,17 @@ export const inspectBinaryLayoutTool = defineTool({
       local: { path: input.path },
     };
     if (input.detail === 'complete') return complete;
-    const parent = sealEvidence({ ...complete, normalized_result: result, operation: 'inspect_binary_layout' });
+    const parent = await sealEvidenceAsync(
+      { ...complete, normalized_result: result, operation: 'inspect_binary_layout' },
+      context.signal,
+    );
+    const summary = await summaryOf(result, parent.evidence_id, context.signal);
+    // Retained only once nothing can cancel the call any more, so a cancelled call leaves nothing behind.
+    throwIfAborted(context.signal, 'publication');
     ledger!.retain!(parent as EvidenceRecord);
     return {
       ...complete,
-      normalized_result: summaryOf(result, parent.evidence_id),
+      normalized_result: summary,
       evidence_links: [parent.evidence_id],
     };
   },

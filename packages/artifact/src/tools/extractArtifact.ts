@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { canonicalSha256 } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { ExtractionResultSchema } from '../schemas.js';
 import { ARTIFACT_PROVIDER, artifactProfile, pathInput, policyInput } from './common.js';
@@ -14,14 +15,41 @@ const ExtractInputSchema = z.strictObject({
       'Logical paths to extract (a directory selects everything below it; "lib/inner.zip!/a.txt" reaches into a nested ZIP or ASAR entry, written at that logical path); default everything.',
     ),
   integrity_policy: policyInput,
+  max_bytes: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Bytes to write across all files (default 2 GiB); past it the call is refused and nothing is kept.'),
+  max_entries: z.number().int().min(1).optional().describe('Files to write (default 100000).'),
+  max_ratio: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Largest ratio of an entry's written to compressed bytes, judged past 1 MiB (default 200)."),
+  max_nested_bytes: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Bytes of selected nested containers held in memory (default 256 MiB).'),
 });
+
+/** The output directory's key: the same archive bytes, selection and policy extract to one place. */
+function outputKey(sha256: string, select: readonly string[] | undefined, policy: string): string {
+  return canonicalSha256({ archive: sha256, select: select ? [...select] : null, integrity_policy: policy }).slice(
+    0,
+    24,
+  );
+}
 
 /** `extract_artifact`: safe extraction of regular files into a fresh REA-created directory. */
 export const extractArtifactTool = defineTool({
   name: 'extract_artifact',
   title: 'Extract artifact',
   description:
-    'Extracts the selected regular files of a ZIP-based package or an ASAR archive (with its .asar.unpacked companion) into a fresh directory that REA creates with mode 0700, verifying CRC-32/sizes or ASAR hashes as it writes. Refuses absolute paths, .. segments, NUL bytes, device files and outward symlinks; never writes outside the directory. Returns Evidence listing the files with their SHA-256; the directory path is in local.output_directory.',
+    'Extracts the selected regular files of a ZIP-based package or an ASAR archive (with its .asar.unpacked companion) into a directory that REA creates with mode 0700 (rea-extract-<key> in the temporary directory; the same archive, selection and policy extract to the same directory, replacing the earlier output), verifying CRC-32/sizes or ASAR hashes as it writes. Refuses absolute paths, .. segments, NUL bytes, device files, outward symlinks, names too long for the file system and entries that differ only in letter case; never writes outside the directory. Bounded by max_bytes, max_entries, max_ratio and the free disk space: past one, resource_constraint and nothing is kept. Returns Evidence listing the files with their SHA-256; the directory path is in local.output_directory.',
   input: ExtractInputSchema,
   result: ExtractionResultSchema,
   examples: [
@@ -36,15 +64,26 @@ export const extractArtifactTool = defineTool({
   async run(input, context) {
     const { extract } = await import('../extract/extract.js');
     const { digestStream } = await import('../hashing.js');
+    // Hashed first: the output directory is named after the archive's bytes and the selection, so a
+    // repeated call replaces its earlier output instead of adding another directory.
+    const info = await stat(input.path).catch(() => null);
+    const digest = info?.isFile() ? await digestStream(createReadStream(input.path), { signal: context.signal }) : null;
+    const budgets = {
+      ...(input.max_bytes !== undefined ? { max_bytes: input.max_bytes } : {}),
+      ...(input.max_entries !== undefined ? { max_entries: input.max_entries } : {}),
+      ...(input.max_ratio !== undefined ? { max_ratio: input.max_ratio } : {}),
+      ...(input.max_nested_bytes !== undefined ? { max_nested_bytes: input.max_nested_bytes } : {}),
+    };
     const outcome = await extract(input.path, {
       integrityPolicy: input.integrity_policy,
       ...(input.select ? { select: input.select } : {}),
+      budgets,
+      ...(digest ? { outputKey: outputKey(digest.sha256, input.select, input.integrity_policy) } : {}),
       signal: context.signal,
     });
-    const [{ size }, { sha256 }] = await Promise.all([
-      stat(input.path),
-      digestStream(createReadStream(input.path), { signal: context.signal }),
-    ]);
+    const size = info?.size ?? 0;
+    // extract() refused anything but a file, so the digest was taken.
+    const sha256 = digest!.sha256;
     const contradicted = outcome.result.integrity_contradictions.length > 0;
     return {
       subject: { format: outcome.result.format, sha256, size },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ReaError, canonicalSha256, sealEvidence } from '@rea/evidence';
+import { ReaError, canonicalSha256Async, sealEvidenceAsync, throwIfAborted } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { LedgerAccess } from '@rea/provider-kit';
@@ -29,7 +29,11 @@ const InspectInputSchema = z.strictObject({
 
 type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
 
-function summarize(inventory: ArtifactInventory, parent: string): ArtifactInventorySummary {
+async function summarize(
+  inventory: ArtifactInventory,
+  parent: string,
+  signal: AbortSignal,
+): Promise<ArtifactInventorySummary> {
   return {
     view: 'summary',
     parent_evidence_id: parent,
@@ -42,7 +46,7 @@ function summarize(inventory: ArtifactInventory, parent: string): ArtifactInvent
     total_size: inventory.total_size,
     contradiction_count: inventory.integrity_contradictions.length,
     nested_container_count: inventory.nested_containers.length,
-    digest: canonicalSha256(inventory),
+    digest: await canonicalSha256Async(inventory, { signal }),
   };
 }
 
@@ -110,11 +114,14 @@ export const inspectArtifactTool = defineTool({
       local: { path: input.path },
     };
     if (input.detail === 'complete') return complete;
-    const parent = sealEvidence({ ...complete, operation: 'inspect_artifact' });
+    // Sealed and digested a slice at a time; retained only once nothing can cancel the call any more.
+    const parent = await sealEvidenceAsync({ ...complete, operation: 'inspect_artifact' }, context.signal);
+    const summary = await summarize(outcome.inventory, parent.evidence_id, context.signal);
+    throwIfAborted(context.signal, 'publication');
     ledger!.retain!(parent as EvidenceRecord);
     return {
       ...complete,
-      normalized_result: summarize(outcome.inventory, parent.evidence_id),
+      normalized_result: summary,
       evidence_links: [parent.evidence_id],
     };
   },

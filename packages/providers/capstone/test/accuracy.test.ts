@@ -11,9 +11,12 @@ import {
   objdumpSlotTransfers,
   openWithCapstone,
   portCalls,
+  removeTempDirs,
   systemBinaries,
   writeManyFunctions,
 } from './support.js';
+
+afterAll(removeTempDirs);
 
 const sample = join(FIXTURES, 'sample.c');
 

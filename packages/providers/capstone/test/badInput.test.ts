@@ -1,11 +1,13 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isReaError } from '@rea/evidence';
 import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
-import { FIXTURES, openWithCapstone, systemBinaries, tempDir } from './support.js';
+import { FIXTURES, openWithCapstone, removeTempDirs, systemBinaries, tempDir } from './support.js';
+
+afterAll(removeTempDirs);
 
 async function failure(promise: Promise<unknown>) {
   try {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,9 +129,18 @@ export async function portCalls(port: NativePort): Promise<Set<string>> {
   return out;
 }
 
-/** A private temporary directory. */
+const madeDirectories: string[] = [];
+
+/** A private temporary directory, removed by {@link removeTempDirs} (each test file calls it in `afterAll`). */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'rea-capstone-'));
+  const dir = mkdtempSync(join(tmpdir(), 'rea-capstone-'));
+  madeDirectories.push(dir);
+  return dir;
+}
+
+/** Removes every directory {@link tempDir} made in this test file. */
+export function removeTempDirs(): void {
+  for (const dir of madeDirectories.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Writes `count` chained functions as C source and returns its path. */

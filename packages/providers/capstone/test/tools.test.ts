@@ -6,7 +6,16 @@ import type { AnyToolContract } from '@rea/provider-kit';
 import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
 import type { EvidenceRecord } from '@rea/evidence';
 import { isReaError, selectAnalysisView } from '@rea/evidence';
-import { FIXTURES, objdumpCalls, openWithCapstone, toolContext, writeManyFunctions } from './support.js';
+import {
+  FIXTURES,
+  objdumpCalls,
+  openWithCapstone,
+  removeTempDirs,
+  toolContext,
+  writeManyFunctions,
+} from './support.js';
+
+afterAll(removeTempDirs);
 
 const tools = new Map<string, AnyToolContract>(createNativeTools().map((t) => [t.name, t]));
 

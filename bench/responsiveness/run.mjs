@@ -1,0 +1,156 @@
+// Event-loop responsiveness during the heaviest call of each tool family: how long the server's
+// event loop is held at once while inspect_artifact, extract_artifact, compare_artifacts and
+// inspect_binary_layout run through executeTool (validation, work and sealing, as the server runs
+// them), and while the Capstone provider opens a native binary (what the native overview waits for).
+// Measured two ways in the same process: a 1 ms timer probe (the longest gap between two ticks) and
+// perf_hooks.monitorEventLoopDelay (its maximum). The reference is the same probe on an idle loop in
+// the same run. Target: the longest stall of every tool call under 50 ms.
+// Inputs are generated: a 30,000-file tree packed as ZIP (zip) and ASAR (@electron/asar), and an
+// x86-64 shared object with 300,000 function symbols assembled by gcc.
+// Usage: node bench/responsiveness/run.mjs
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import * as asar from '@electron/asar';
+import { artifactTools, inspectBinaryLayoutTool } from '@rea/artifact';
+
+const FILES = 30_000;
+const SYMBOLS = 300_000;
+
+// The host's executeTool, found through @rea/artifact's own dependency on @rea/provider-kit.
+const requireFromArtifact = createRequire(createRequire(import.meta.url).resolve('@rea/artifact/package.json'));
+const kitDir = dirname(requireFromArtifact.resolve('@rea/provider-kit/package.json'));
+const { executeTool } = await import(pathToFileURL(join(kitDir, 'dist', 'index.js')).href);
+
+/** Runs `fn` while probing the event loop; returns its longest stall by both measures (ms). */
+async function probe(fn) {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  const started = performance.now();
+  let outcome = 'ok';
+  try {
+    await fn();
+  } catch (error) {
+    outcome = error?.code ?? String(error);
+  }
+  const total = performance.now() - started;
+  // One more tick, so a stall at the very end is counted.
+  await new Promise((resolve) => setTimeout(resolve, 2));
+  clearInterval(timer);
+  histogram.disable();
+  return { outcome, total, timerStall: longest, histogramMax: histogram.max / 1e6 };
+}
+
+function context() {
+  const noop = () => undefined;
+  const retained = [];
+  return {
+    session: { target: null, binding: null, run_id: null },
+    platform: process.platform,
+    signal: new AbortController().signal,
+    progress: { report: noop },
+    logger: { debug: noop, info: noop, warn: noop, error: noop },
+    ledger: {
+      resolve: () => null,
+      get: (id) => retained.find((r) => r.evidence_id === id),
+      retain: (record) => retained.push(record),
+    },
+    clientFeatures: new Set(),
+  };
+}
+
+function buildInputs(dir) {
+  const tree = join(dir, 'tree');
+  for (let i = 0; i < FILES; i += 1) {
+    const folder = join(tree, `d${i % 100}`);
+    if (i < 100) mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `f${i}.js`), `module.exports = ${i};\n`);
+  }
+  const zip = join(dir, 'tree.zip');
+  const zipped = spawnSync('zip', ['-q', '-r', zip, '.'], { cwd: tree });
+  if (zipped.status !== 0) throw new Error(`zip failed: ${zipped.stderr}`);
+  const lines = ['.text'];
+  for (let i = 0; i < SYMBOLS; i += 1) lines.push(`.globl f${i}`, `.type f${i},@function`, `f${i}:`, 'ret');
+  writeFileSync(join(dir, 'many.s'), `${lines.join('\n')}\n`);
+  const so = join(dir, 'many.so');
+  const built = spawnSync('gcc', ['-shared', '-nostdlib', '-o', so, join(dir, 'many.s')]);
+  if (built.status !== 0) throw new Error(`gcc failed: ${built.stderr}`);
+  return { tree, zip, so };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'rea-bench-responsiveness-'));
+try {
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; generating inputs…`,
+  );
+  const { tree, zip, so } = buildInputs(dir);
+  const app = join(dir, 'app.asar');
+  await asar.createPackage(tree, app);
+  console.log(`  ZIP ${statSync(zip).size} bytes, ASAR ${statSync(app).size} bytes (${FILES} files each)`);
+  console.log(`  shared object ${statSync(so).size} bytes (${SYMBOLS} symbols)`);
+  const tool = (name) => artifactTools.find((t) => t.name === name);
+  const rows = [];
+  const measure = async (label, fn) => {
+    const row = { label, ...(await probe(fn)) };
+    rows.push(row);
+    console.log(
+      `${label.padEnd(44)} ${row.outcome.padEnd(20)} total ${row.total.toFixed(0).padStart(6)} ms   ` +
+        `longest stall: timer ${row.timerStall.toFixed(1).padStart(6)} ms, histogram ${row.histogramMax.toFixed(1).padStart(6)} ms`,
+    );
+  };
+  await measure('idle loop, 500 ms (reference)', () => new Promise((resolve) => setTimeout(resolve, 500)));
+  const inventories = [];
+  for (const [label, path] of [
+    ['ZIP', zip],
+    ['ASAR', app],
+  ]) {
+    await measure(`inspect_artifact ${label} complete`, async () => {
+      inventories.push((await executeTool(tool('inspect_artifact'), { path }, context())).record);
+    });
+  }
+  const outputs = [];
+  await measure('extract_artifact ZIP', async () => {
+    const outcome = await executeTool(tool('extract_artifact'), { path: zip }, context());
+    outputs.push(outcome.record.local.output_directory);
+  });
+  await measure('compare_artifacts ZIP vs ASAR (inline Evidence)', () =>
+    executeTool(tool('compare_artifacts'), { left: inventories[0], right: inventories[1] }, context()),
+  );
+  await measure('inspect_binary_layout complete', () => executeTool(inspectBinaryLayoutTool, { path: so }, context()));
+  await measure('inspect_binary_layout summary', () =>
+    executeTool(inspectBinaryLayoutTool, { path: so, detail: 'summary' }, context()),
+  );
+  try {
+    const { createCapstoneProvider } = await import('@rea/provider-capstone');
+    const provider = createCapstoneProvider();
+    await provider.probe();
+    const target = { path: so, format: 'native', sha256: '0'.repeat(64), size: statSync(so).size };
+    let session = null;
+    await measure('capstone open (native overview input)', async () => {
+      session = await provider.open(target, { signal: new AbortController().signal });
+    });
+    await session?.close(new AbortController().signal);
+  } catch (error) {
+    console.log(`capstone open not measured: ${error?.message ?? error}`);
+  }
+  for (const output of outputs) rmSync(output, { recursive: true, force: true });
+  const worst = rows.slice(1).reduce((a, b) => (b.timerStall > a.timerStall ? b : a));
+  console.log(
+    `\nlongest stall of any call: ${worst.timerStall.toFixed(1)} ms (${worst.label}); idle reference ${rows[0].timerStall.toFixed(1)} ms; target < 50 ms`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { writeCanonicalBytes } from './canonicalBytes.js';
+import { canonicalSha256 } from './canonicalJson.js';
+import { isReaError, throwIfAborted } from './reaError.js';
+
+/** Array items hashed between two looks at the clock. */
+const BATCH = 256;
+/** Longest stretch of hashing between two turns of the event loop (ms). */
+const SLICE_MS = 10;
+
+/** Options of {@link canonicalSha256Async}. */
+export interface CanonicalAsyncOptions {
+  /** Checked at every turn of the event loop; an aborted signal throws `cancelled` (`phase: "sealing"`). */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * {@link canonicalSha256} without holding the event loop: objects are hashed a member at a time and
+ * arrays (where the bulk of a large record lies: its tables) a batch of items at a time, with a turn of the
+ * event loop whenever about ten milliseconds of work have run, and the signal checked at each turn.
+ * The digest is the same as {@link canonicalSha256}'s; values JSON cannot carry are refused the same
+ * way (`invalid_request`, `details.reason: "not-json"`, with the path from the root).
+ */
+export async function canonicalSha256Async(value: unknown, options: CanonicalAsyncOptions = {}): Promise<string> {
+  const hash = createHash('sha256');
+  const sink = (bytes: Uint8Array): void => {
+    hash.update(bytes);
+  };
+  // Items written as one array, less its brackets: one writer call per batch keeps the writer's
+  // cache of object shapes warm, which hashing item by item would not.
+  const writeItems = (items: unknown[]): void => {
+    let opening = true;
+    let held = -1;
+    writeCanonicalBytes(items, (bytes) => {
+      const start = opening ? 1 : 0;
+      opening = false;
+      if (held >= 0) hash.update(Uint8Array.of(held));
+      held = -1;
+      if (bytes.length - start <= 0) return;
+      hash.update(bytes.subarray(start, bytes.length - 1));
+      held = bytes[bytes.length - 1]!;
+    });
+    // `held` is the closing bracket.
+  };
+  let sliceStart = performance.now();
+  const pause = async (): Promise<void> => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await nextTurn();
+    throwIfAborted(options.signal, 'sealing');
+    sliceStart = performance.now();
+  };
+  let batch = BATCH;
+  const walk = async (node: unknown): Promise<void> => {
+    if (Array.isArray(node)) {
+      hash.update('[');
+      for (let i = 0; i < node.length;) {
+        if (i > 0) hash.update(',');
+        const item: unknown = node[i];
+        if (isLongArray(item)) {
+          await walk(item);
+          i += 1;
+        } else {
+          // A run of items up to the next long array, written whole; the batch shrinks when items
+          // turn out to be large, so that one batch stays within a slice.
+          let stop = i + 1;
+          while (stop < Math.min(i + batch, node.length) && !isLongArray(node[stop])) stop += 1;
+          const started = performance.now();
+          writeItems(node.slice(i, stop));
+          if (performance.now() - started > SLICE_MS && batch > 1) batch = Math.max(1, batch >> 2);
+          i = stop;
+        }
+        await pause();
+      }
+      hash.update(']');
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    hash.update('{');
+    let first = true;
+    for (const key of Object.keys(record).sort()) {
+      if (!first) hash.update(',');
+      first = false;
+      writeCanonicalBytes(key, sink);
+      hash.update(':');
+      // `undefined` members are refused by the writer, as in the synchronous form.
+      const item = record[key];
+      if (isContainer(item)) await walk(item);
+      else writeCanonicalBytes(item, sink);
+      await pause();
+    }
+    hash.update('}');
+  };
+  throwIfAborted(options.signal, 'sealing');
+  try {
+    if (isContainer(value)) await walk(value);
+    else writeCanonicalBytes(value, sink);
+  } catch (error) {
+    // A refusal deep inside names its path from where the writer started: report it from the root.
+    if (isReaError(error) && error.code === 'invalid_request') canonicalSha256(value);
+    throw error;
+  }
+  return hash.digest('hex');
+}
+
+function isLongArray(node: unknown): boolean {
+  return Array.isArray(node) && node.length > BATCH;
+}
+
+function isContainer(node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return true;
+  const proto: unknown = Object.getPrototypeOf(node);
+  return proto === Object.prototype || proto === null;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { RECORDS_EVIDENCE, defineTool, executeTool } from '@rea/provider-kit';
+import { quietToolContext } from '@rea/test-helpers';
+
+const Item = z.strictObject({ name: z.string(), n: z.number().int() });
+const Complete = z.strictObject({
+  view: z.literal('complete'),
+  label: z.string(),
+  items: z.array(Item),
+  tags: z.array(z.string()).min(1),
+});
+const Result = z.union([z.strictObject({ view: z.literal('summary'), count: z.number().int() }), Complete]);
+
+function tableTool(items: unknown[], onReturn: () => void = () => undefined, result: z.ZodType = Result) {
+  return defineTool({
+    name: 'table_tool',
+    title: 'Table tool',
+    description: 'Test tool: Evidence holding a long table.',
+    produces: 'evidence',
+    input: z.strictObject({}),
+    result,
+    examples: [{ input: {} }],
+    effects: RECORDS_EVIDENCE,
+    run: async () => {
+      onReturn();
+      return {
+        subject: null,
+        provider: { id: 'unit', name: 'Unit', version: '0.0.0' },
+        analysis_profile: null,
+        parameters: {},
+        normalized_result: { view: 'complete' as const, label: 'big', items: items as never, tags: ['t'] },
+        raw_result: null,
+        confidence: 'observed' as const,
+        limitations: [],
+        coverage: { status: 'complete' as const, reasons: [] },
+        locations: [],
+        evidence_links: [],
+      };
+    },
+  });
+}
+
+const items = Array.from({ length: 30_000 }, (_, i) => ({ name: `item ${i}`, n: i }));
+
+describe('issue 15: validating a large result', () => {
+  it('should accept a valid long table and refuse an invalid item deep in it with its path', async () => {
+    const ok = await executeTool(tableTool(items), {}, quietToolContext());
+    expect(ok.kind).toBe('evidence');
+    const bad = items.map((item, i) => (i === 25_123 ? { ...item, n: 'x' } : item));
+    await expect(executeTool(tableTool(bad, undefined, Complete), {}, quietToolContext())).rejects.toMatchObject({
+      code: 'internal',
+      details: { issues: [expect.objectContaining({ path: 'items.25123.n' })] },
+    });
+    // Through a union no option accepts, as zod reports it: at the root.
+    await expect(executeTool(tableTool(bad), {}, quietToolContext())).rejects.toMatchObject({
+      code: 'internal',
+      details: { issues: [expect.objectContaining({ path: '(root)' })] },
+    });
+  });
+
+  it('should give the event loop turns while it validates, so that a cancel sent meanwhile ends the call', async () => {
+    const controller = new AbortController();
+    const tool = tableTool(items, () => setImmediate(() => controller.abort()));
+    await expect(executeTool(tool, {}, quietToolContext({ signal: controller.signal }))).rejects.toMatchObject({
+      code: 'cancelled',
+      details: { phase: 'validation' },
+    });
+  });
+});
