@@ -18,6 +18,7 @@ import { createProgressReporter, createProviderRegistry, executeTool, sortCatalo
 import type { AnyToolContract, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
 import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
 import { advertiseCatalog } from './advertise.js';
+import { effectsOf } from './effects.js';
 import { STALE_MESSAGE, STALE_REMEDIATION, staleness } from './catalogCheck.js';
 import { attachHost } from './host.js';
 import type { ServerHost, ServerIdentity, ToolAvailabilityEntry } from './host.js';
@@ -203,6 +204,7 @@ function connection(
             optional: [...contract.clientFeatures.optional],
             missing,
           },
+          effects: effectsOf(contract),
         };
       });
     },
