@@ -116,6 +116,25 @@ export class ConnectionSession {
     if (this.target || current) await this.releaseProvider(signal);
     const run: AnalysisRun = { run_id: `run_${randomUUID()}`, started_at: new Date().toISOString() };
     this.run = run;
+    try {
+      await this.start(target, choice, origin, signal, progress, run);
+    } catch (error) {
+      // Only a successful transition keeps its run: a failed one leaves no target and no run.
+      if (this.run === run) this.run = null;
+      throw error;
+    }
+    return { reused: false };
+  }
+
+  /** Selects and starts the provider of a transition whose run is already allocated. */
+  private async start(
+    target: ActiveTarget,
+    choice: ProviderChoice,
+    origin: ChoiceOrigin,
+    signal: AbortSignal,
+    progress: ProgressSink,
+    run: AnalysisRun,
+  ): Promise<void> {
     progress.report(`run ${run.run_id} allocated; probing providers`, 'selection');
     const probes = await probeProviders(this.registry(), { signal });
     const selection = selectProvider({
@@ -144,7 +163,6 @@ export class ConnectionSession {
     }
     this.target = target;
     this.bound = { provider, deep, binding, supervisor, runId: run.run_id };
-    return { reused: false };
   }
 
   private recordHistory(id: string, name: string, version: string, runId: string, supervisor: ProcessSupervisor): void {
