@@ -22,8 +22,12 @@ export interface ToolExample<I> {
   advertised?: boolean;
 }
 
-/** An observation a tool returns; the runner adds `operation` (the tool name) and seals it. */
-export type Observation<R> = Omit<UnsignedEvidence<R>, 'operation'>;
+/**
+ * An observation a tool returns; the runner adds `operation` (the tool name) and seals it. A tool that
+ * answers `detail: "summary"` with the derived view of the complete record it retained names the
+ * view's operation, `inspect_analysis_view`, so its answer is exactly that view's Evidence.
+ */
+export type Observation<R> = Omit<UnsignedEvidence<R>, 'operation'> & { operation?: 'inspect_analysis_view' };
 
 interface ContractBase<I extends z.ZodType, R extends z.ZodType> {
   /** snake_case verb phrase: the MCP tool name; the CLI command is its kebab-case form. */
@@ -213,7 +217,7 @@ export async function executeTool(
           details: { issues: issuesOf(checked.error as z.ZodError) },
         });
       }
-      const record = sealEvidence({ ...observation, operation });
+      const record = sealEvidence({ ...observation, operation: observation.operation ?? operation });
       throwIfAborted(context.signal, 'publication');
       return { kind: 'evidence', record };
     }

@@ -2,21 +2,16 @@ import { createHash } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { ReaError, canonicalSha256, isReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
-import type { EvidenceRecord, Limitation } from '@rea/evidence';
+import { ReaError, SummaryViewSchema, isReaError, throwIfAborted } from '@rea/evidence';
+import type { Limitation } from '@rea/evidence';
 import { pathError } from '../errors.js';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import type { LedgerAccess } from '@rea/provider-kit';
 import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
+import { requireRetention, retainAndSummarize } from '../tools/summaryView.js';
 import { normalizeLayout } from './normalize.js';
 import { parseBinaryLayoutFile } from './parse.js';
-import {
-  BinaryLayoutFacetResultSchema,
-  BinaryLayoutResultSchema,
-  BinaryLayoutSummarySchema,
-  LayoutFacetSchema,
-} from './schemas.js';
-import type { BinaryLayoutFacetResult, BinaryLayoutResult, BinaryLayoutSummary, LayoutFacet } from './schemas.js';
+import { BinaryLayoutFacetResultSchema, BinaryLayoutResultSchema, LayoutFacetSchema } from './schemas.js';
+import type { BinaryLayoutFacetResult, BinaryLayoutResult, LayoutFacet } from './schemas.js';
 import type { BinaryLayout } from './types.js';
 
 /** Largest file `inspect_binary_layout` reads into memory. */
@@ -28,14 +23,13 @@ const InputSchema = z.strictObject({
     .enum(['complete', 'summary'])
     .default('complete')
     .describe(
-      'complete (default) returns the whole layout; summary retains it in the session and returns headers, counts, mitigations and linkage.',
+      'complete (default) returns the layout Evidence; summary retains exactly that record in the session and returns its inspect_analysis_view summary, whose parent_evidence_id names it.',
     ),
   facet: LayoutFacetSchema.optional().describe(
     'Return only this part of the layout (with headers and counts): headers, sections, segments, symbols, imports, exports, mitigations or linkage.',
   ),
 });
 
-type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
 const ELF_PLT_MACHINES = new Set(['EM_X86_64', 'EM_386', 'EM_AARCH64', 'EM_ARM']);
 
 /** Checks the path names a regular file within the size limit; returns its size. */
@@ -112,19 +106,6 @@ function facetOf(result: BinaryLayoutResult, facet: LayoutFacet): BinaryLayoutFa
   return { ...base, [facet]: result[facet] };
 }
 
-function summaryOf(result: BinaryLayoutResult, parent: string): BinaryLayoutSummary {
-  return {
-    view: 'summary',
-    parent_evidence_id: parent,
-    headers: result.headers,
-    counts: result.counts,
-    libraries: result.libraries,
-    mitigations: result.mitigations,
-    linkage: result.linkage,
-    digest: canonicalSha256(result),
-  };
-}
-
 /**
  * `inspect_binary_layout`: the layout of an ELF, PE or Mach-O file without running it. Evidence with
  * subject `{ format, sha256, size }`; addresses are lowercase `0x` strings.
@@ -133,9 +114,9 @@ export const inspectBinaryLayoutTool = defineTool({
   name: 'inspect_binary_layout',
   title: 'Inspect binary layout',
   description:
-    'Parses an ELF (32/64-bit, either byte order), PE/PE32+ (.NET detected) or Mach-O (thin or universal) file without running it and returns its headers, sections, segments, symbols, imports (with the PLT stub, IAT slot or __stubs address code calls through), exports, needed libraries, entry point, a mitigations facet (NX, PIE, RELRO, stack canary, FORTIFY, CFG, ASLR/DEP, code signature) and a linkage facet (static/dynamic, interpreter, rpath/runpath). Use it first on an unknown native binary; pass facet to get one part, or detail "summary" for headers, counts, mitigations and linkage. Returns Evidence.',
+    'Parses an ELF (32/64-bit, either byte order), PE/PE32+ (.NET detected) or Mach-O (thin or universal) file without running it and returns its headers, sections, segments, symbols, imports (with the PLT stub, IAT slot or __stubs address code calls through), exports, needed libraries, entry point, a mitigations facet (NX, PIE, RELRO, stack canary, FORTIFY, CFG, ASLR/DEP, code signature) and a linkage facet (static/dynamic, interpreter, rpath/runpath). Use it first on an unknown native binary; pass facet to get one part, or detail "summary" to retain the layout in the session and receive its inspect_analysis_view summary (read parts later with inspect_analysis_view). Returns Evidence.',
   input: InputSchema,
-  result: z.union([BinaryLayoutResultSchema, BinaryLayoutFacetResultSchema, BinaryLayoutSummarySchema]),
+  result: z.union([BinaryLayoutResultSchema, BinaryLayoutFacetResultSchema, SummaryViewSchema]),
   examples: [
     { input: { path: '/usr/bin/ls' }, description: 'The complete layout of an executable.' },
     { input: { path: '/usr/bin/ls', facet: 'mitigations' }, description: 'Only the mitigations of an executable.' },
@@ -148,13 +129,8 @@ export const inspectBinaryLayoutTool = defineTool({
   clientFeatures: { optional: ['progress'] },
   produces: 'evidence',
   async run(input, context) {
-    const ledger = context.ledger as Retaining | null;
-    if (input.detail === 'summary' && typeof ledger?.retain !== 'function') {
-      throw new ReaError('capability_unavailable', 'detail "summary" needs a session that retains Evidence.', {
-        details: { capability: 'session-retention', alternatives: [] },
-        remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
-      });
-    }
+    const ledger = context.ledger;
+    if (input.detail === 'summary') requireRetention(ledger);
     await checkTarget(input.path);
     context.progress.report('hashing the file', 'layout');
     const { sha256, size } = await hashFile(input.path, context.signal);
@@ -166,7 +142,8 @@ export const inspectBinaryLayoutTool = defineTool({
       throw isReaError(error) ? error : pathError(input.path, error);
     }
     const result = normalizeLayout(layout);
-    const parameters = { detail: input.detail, facet: input.facet ?? null };
+    // The same parameters for both details: a summary retains exactly the record "complete" returns.
+    const parameters = { detail: 'complete', facet: input.facet ?? null };
     const complete = {
       subject: { format: layout.format, sha256, size },
       provider: ARTIFACT_PROVIDER,
@@ -182,12 +159,7 @@ export const inspectBinaryLayoutTool = defineTool({
       local: { path: input.path },
     };
     if (input.detail === 'complete') return complete;
-    const parent = sealEvidence({ ...complete, normalized_result: result, operation: 'inspect_binary_layout' });
-    ledger!.retain!(parent as EvidenceRecord);
-    return {
-      ...complete,
-      normalized_result: summaryOf(result, parent.evidence_id),
-      evidence_links: [parent.evidence_id],
-    };
+    requireRetention(ledger);
+    return retainAndSummarize('inspect_binary_layout', complete, ledger);
   },
 });
