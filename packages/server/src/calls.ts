@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CallToolRequest, Server, ServerContext } from '@modelcontextprotocol/server';
-import { ReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
+import { ReaError, isReaError, sealEvidence, throwIfAborted } from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
 import { createProgressReporter, createProviderRegistry, executeTool, sortCatalog } from '@rea/provider-kit';
 import type { AnyToolContract, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
@@ -28,6 +28,7 @@ import { checkOutput, encodeFailure, encodeSuccess } from './respond.js';
 import type { ToolResult } from './respond.js';
 import type { Catalog, Runtime } from './runtime.js';
 import { ConnectionSession } from './session.js';
+import type { DisposeReport } from './session.js';
 
 /** MCP log levels of the server's own levels. */
 const LOG_LEVELS = { debug: 'debug', info: 'info', warn: 'warning', error: 'error' } as const;
@@ -36,8 +37,11 @@ const LOG_LEVELS = { debug: 'debug', info: 'info', warn: 'warning', error: 'erro
 export interface ConnectionCalls {
   /** Answers one `tools/call` request. */
   call(request: CallToolRequest, ctx: ServerContext): Promise<ToolResult>;
-  /** Ends the connection's session (owned work, provider, ledger); resolves with the records cleared. */
-  dispose(): Promise<number>;
+  /**
+   * Ends the connection's session: cancels the calls in flight, waits (bounded) for their cleanup,
+   * closes the provider and clears the ledger; resolves with what was cleared and what remains.
+   */
+  dispose(): Promise<DisposeReport>;
 }
 
 /** What ./runtime.js and ./server.js take from this module once it has loaded. */
@@ -123,6 +127,16 @@ async function loadCatalog(runtime: Runtime): Promise<Catalog> {
     throw new ReaError('internal', STALE_MESSAGE, { details: stale, remediation: STALE_REMEDIATION });
   }
   return catalog;
+}
+
+/** The owned resources a `cleanup_incomplete` error lists (`details.remaining`), or one of unknown kind. */
+function remainingOf(error: ReaError): Array<{ kind: string; identifiers: string[] }> {
+  const listed = (error.details as { remaining?: unknown } | undefined)?.remaining;
+  if (!Array.isArray(listed)) return [{ kind: 'unknown', identifiers: [error.message] }];
+  return listed.map((entry: { kind?: unknown; identifiers?: unknown }) => ({
+    kind: typeof entry?.kind === 'string' ? entry.kind : 'unknown',
+    identifiers: Array.isArray(entry?.identifiers) ? entry.identifiers.map(String) : [],
+  }));
 }
 
 function clientFeaturesOf(server: Server): Set<ClientFeature> {
@@ -308,6 +322,7 @@ function connection(
         // Cancelled by the client: its request is gone, so nothing is answered. Cancelled by the server
         // (close_binary draining owned work, connection end): answered as `cancelled`.
         if (upstream.aborted) throw error;
+        if (isReaError(error) && error.code === 'cleanup_incomplete') session.noteIncomplete(remainingOf(error));
         const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
         progress.finish('failed', 'done');
         await delivered;
@@ -317,7 +332,7 @@ function connection(
       }
     };
     const done = run();
-    session.track(controller, done);
+    session.track({ name, controller, done });
     return done;
   };
 

@@ -106,9 +106,22 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
   const shutdown = (): Promise<void> =>
     (closing ??= (async () => {
       runtime.forwarders.delete(forward);
-      // A connection that never called a tool has no session to end.
-      const cleared = calls ? await calls.then((opened) => opened.dispose()).catch(() => 0) : 0;
-      runtime.localLogger.info('connection closed', { transport: transportKind, cleared_records: cleared });
+      // A connection that never called a tool has no session to end. Ending one cancels its calls in
+      // flight and waits (bounded) for their cleanup before the transport goes.
+      const report = calls
+        ? await calls.then((opened) => opened.dispose()).catch(() => ({ cleared_records: 0, remaining: [] }))
+        : { cleared_records: 0, remaining: [] };
+      if (report.remaining.length > 0) {
+        logger.error('cleanup_incomplete: owned resources remain after the connection closed', {
+          code: 'cleanup_incomplete',
+          transport: transportKind,
+          remaining: report.remaining,
+        });
+      }
+      runtime.localLogger.info('connection closed', {
+        transport: transportKind,
+        cleared_records: report.cleared_records,
+      });
       resolveClosed();
     })());
 

@@ -12,6 +12,11 @@ export function parseListenAddress(value: string): { host: string; port: number 
   return { host, port };
 }
 
+/** The exit status of a server stopped by `signal`: 130 for SIGINT, 143 for SIGTERM. */
+function interruptedStatus(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? 143 : 130;
+}
+
 /** `rea mcp`: the MCP server over stdio, or Streamable HTTP with `--http [host:]port`. */
 export function mcpCommand(invocation: Invocation): Command {
   return new Command('mcp')
@@ -27,5 +32,9 @@ export function mcpCommand(invocation: Invocation): Command {
       } else {
         await invocation.host.serve({ transport: 'stdio', signal });
       }
+      // The server has cancelled its calls and waited for their cleanup; a signal still ends it as
+      // interrupted (128 + the signal's number), never as a success.
+      const received = invocation.scope.received();
+      if (received !== null) invocation.exitCode = interruptedStatus(received);
     });
 }
