@@ -13,15 +13,14 @@ import * as fx from './layout/fixtures.js';
 import { buildZip } from './helpers/zipWriter.js';
 
 function retaining(retained: EvidenceRecord[]): ToolContext {
-  return quietToolContext({
-    ledger: {
-      resolve: () => {
-        throw new Error('unused');
-      },
-      get: (id: string) => retained.find((record) => record.evidence_id === id),
-      retain: (record: EvidenceRecord) => retained.push(record),
+  const ledger = {
+    resolve: () => {
+      throw new Error('unused');
     },
-  });
+    get: (id: string) => retained.find((record) => record.evidence_id === id),
+    retain: (record: EvidenceRecord) => retained.push(record),
+  };
+  return quietToolContext({ ledger });
 }
 
 async function record(tool: AnyToolContract, input: unknown, context: ToolContext): Promise<EvidenceRecord> {

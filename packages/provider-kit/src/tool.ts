@@ -4,6 +4,7 @@ import {
   canonicalJson,
   evidenceRecordSchemaFor,
   normalizeError,
+  isReaError,
   sealEvidence,
   throwIfAborted,
 } from '@rea/evidence';
@@ -232,6 +233,15 @@ export async function executeTool(
     return { kind: 'result', value: checked.data };
   } catch (error) {
     if (context.signal.aborted && !(error instanceof ReaError && error.code !== 'internal')) {
+      // Cancelled by the host with a reason of its own (a closed session, a shutdown): keep what it says.
+      const reason: unknown = context.signal.reason;
+      if (isReaError(reason) && reason.code === 'cancelled') {
+        throw new ReaError('cancelled', `${operation} was cancelled: ${reason.message}`, {
+          operation,
+          details: reason.details,
+          remediation: reason.remediation,
+        });
+      }
       throw new ReaError('cancelled', `${operation} was cancelled.`, { operation });
     }
     throw normalizeError(error, operation);
