@@ -32,6 +32,7 @@ const PINNED = [
   'Sha256HexSchema',
   'SubjectSchema',
   'SummaryFiltersSchema',
+  'SummaryViewSchema',
   'canonicalByteLength',
   'canonicalJson',
   'canonicalSha256',
