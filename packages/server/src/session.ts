@@ -40,6 +40,8 @@ export const SHUTDOWN_CLEANUP_MS = 10_000;
 /** What ending a connection left: the records cleared and the owned work still not finished. */
 export interface DisposeReport {
   cleared_records: number;
+  /** Calls that were in flight when the session ended, and were cancelled. */
+  cancelled_calls: number;
   /** Owned resources still held, by kind (`tool-call`: calls that had not answered; others as reported). */
   remaining: Array<{ kind: string; identifiers: string[] }>;
 }
@@ -288,13 +290,14 @@ export class ConnectionSession {
    */
   async dispose(cleanupMs: number = SHUTDOWN_CLEANUP_MS): Promise<DisposeReport> {
     this.disposing = true;
-    const unsettled = await this.owned.drain(this.owned.inFlight(), shuttingDown(), 0, cleanupMs);
+    const inFlight = this.owned.inFlight();
+    const unsettled = await this.owned.drain(inFlight, shuttingDown(), 0, cleanupMs);
     const remaining = [...this.incomplete];
     if (unsettled.length > 0) remaining.push({ kind: 'tool-call', identifiers: unsettled });
     const provider = this.bound?.provider.id ?? null;
     await this.releaseProvider(new AbortController().signal).catch(() => {
       remaining.push({ kind: 'provider-session', identifiers: [provider ?? 'unknown'] });
     });
-    return { cleared_records: this.ledger.clear(), remaining };
+    return { cleared_records: this.ledger.clear(), cancelled_calls: inFlight.length, remaining };
   }
 }

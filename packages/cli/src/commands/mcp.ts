@@ -27,14 +27,12 @@ export function mcpCommand(invocation: Invocation): Command {
     .addOption(new Option('--http <address>', '[host:]port to serve Streamable HTTP on').argParser(parseListenAddress))
     .action(async (options: { http?: { host: string; port: number } }) => {
       const signal = invocation.scope.signal;
-      if (options.http) {
-        await invocation.host.serve({ transport: 'http', ...options.http, signal });
-      } else {
-        await invocation.host.serve({ transport: 'stdio', signal });
-      }
-      // The server has cancelled its calls and waited for their cleanup; a signal still ends it as
-      // interrupted (128 + the signal's number), never as a success.
+      const outcome = options.http
+        ? await invocation.host.serve({ transport: 'http', ...options.http, signal })
+        : await invocation.host.serve({ transport: 'stdio', signal });
+      // The server has cancelled its calls in flight and waited for their cleanup; if the signal
+      // interrupted any, it ends as interrupted (128 + the signal's number), never as a success.
       const received = invocation.scope.received();
-      if (received !== null) invocation.exitCode = interruptedStatus(received);
+      if (received !== null && (outcome?.cancelledCalls ?? 0) > 0) invocation.exitCode = interruptedStatus(received);
     });
 }
