@@ -61,7 +61,7 @@ const catalog = {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      ...(contract.effects ? { effects: contract.effects } : {}),
+      effects: contract.effects,
       annotations: tool.annotations,
       ...(contract.clientFeatures ? { client_features: contract.clientFeatures } : {}),
       input_schema: { full: tool.inputSchema, compact: small.inputSchema },

@@ -88,8 +88,9 @@ describe('the artifact tools', () => {
         { path: join(tmp, 'a.zip'), detail: 'summary' },
         context(ledger),
       );
-      const result = summary.normalized_result as { view: string; parent_evidence_id: string; entry_count: number };
-      expect(result).toMatchObject({ view: 'summary', entry_count: 4 });
+      const result = summary.normalized_result as { view: string; parent_evidence_id: string };
+      expect(summary.operation).toBe('inspect_analysis_view');
+      expect(result).toMatchObject({ view: 'summary', parent_operation: 'inspect_artifact' });
       expect(summary.evidence_links).toEqual([result.parent_evidence_id]);
       const parent = ledger.records.get(result.parent_evidence_id)!;
       expect(parseEvidence(parent).normalized_result).toMatchObject({ view: 'complete', entry_count: 4 });

@@ -47,8 +47,11 @@ export interface CliHost {
   loadTools(): Promise<readonly AnyToolContract[]>;
   /** Every provider, deep and tools-only (for `--target`, `rea analyze` and `rea doctor`). Creating one starts nothing. */
   loadProviders(): Promise<readonly Provider[]>;
-  /** Runs the MCP server until it stops or `request.signal` aborts. */
-  serve(request: ServeRequest): Promise<void>;
+  /**
+   * Runs the MCP server until it stops or `request.signal` aborts. A server stopped by the signal
+   * resolves with how many calls in flight it cancelled (after waiting for their cleanup).
+   */
+  serve(request: ServeRequest): Promise<void | { cancelledCalls: number }>;
   /** The command vector clients should register for this installation (doctor and setup compare to it). */
   launchCommand(): LaunchCommand;
 }

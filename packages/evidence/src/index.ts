@@ -75,6 +75,6 @@ export type {
   SummaryView,
   ViewCoverage,
 } from './views.js';
-export { AnalysisViewSchema } from './viewSchema.js';
+export { AnalysisViewSchema, SummaryViewSchema } from './viewSchema.js';
 export { sealAnalysisView } from './viewEvidence.js';
 export type { SealAnalysisViewOptions } from './viewEvidence.js';

@@ -13,21 +13,27 @@ const base = {
 };
 
 /**
+ * The summary view of `selectAnalysisView` as a zod schema: the `normalized_result` of an
+ * `inspect_analysis_view` summary, and of every `detail: "summary"` answer.
+ */
+export const SummaryViewSchema = z.strictObject({
+  view: z.literal('summary'),
+  ...base,
+  summary: z.strictObject({
+    sections: z.record(z.string(), z.string()),
+    collections: z.record(z.string(), z.number().int().nonnegative()),
+    text: z.record(z.string(), z.number().int().nonnegative()),
+    parent_coverage: CoverageSchema,
+    limitation_count: z.number().int().nonnegative(),
+  }),
+});
+
+/**
  * The result of `selectAnalysisView` as a zod schema (the `normalized_result` of an
  * `inspect_analysis_view` record), discriminated by `view`.
  */
 export const AnalysisViewSchema = z.discriminatedUnion('view', [
-  z.strictObject({
-    view: z.literal('summary'),
-    ...base,
-    summary: z.strictObject({
-      sections: z.record(z.string(), z.string()),
-      collections: z.record(z.string(), z.number().int().nonnegative()),
-      text: z.record(z.string(), z.number().int().nonnegative()),
-      parent_coverage: CoverageSchema,
-      limitation_count: z.number().int().nonnegative(),
-    }),
-  }),
+  SummaryViewSchema,
   z.strictObject({ view: z.literal('section'), ...base, section: z.string(), value: JsonValueSchema }),
   z.strictObject({
     view: z.literal('item'),

@@ -33,6 +33,7 @@ const PINNED = [
   'Sha256HexSchema',
   'SubjectSchema',
   'SummaryFiltersSchema',
+  'SummaryViewSchema',
   'canonicalByteLength',
   'canonicalJson',
   'canonicalSha256',

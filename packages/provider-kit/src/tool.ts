@@ -5,6 +5,7 @@ import {
   canonicalJson,
   evidenceRecordSchemaFor,
   normalizeError,
+  isReaError,
   sealEvidenceAsync,
   throwIfAborted,
 } from '@rea/evidence';
@@ -23,8 +24,12 @@ export interface ToolExample<I> {
   advertised?: boolean;
 }
 
-/** An observation a tool returns; the runner adds `operation` (the tool name) and seals it. */
-export type Observation<R> = Omit<UnsignedEvidence<R>, 'operation'>;
+/**
+ * An observation a tool returns; the runner adds `operation` (the tool name) and seals it. A tool that
+ * answers `detail: "summary"` with the derived view of the complete record it retained names the
+ * view's operation, `inspect_analysis_view`, so its answer is exactly that view's Evidence.
+ */
+export type Observation<R> = Omit<UnsignedEvidence<R>, 'operation'> & { operation?: 'inspect_analysis_view' };
 
 interface ContractBase<I extends z.ZodType, R extends z.ZodType> {
   /** snake_case verb phrase: the MCP tool name; the CLI command is its kebab-case form. */
@@ -216,7 +221,10 @@ export async function executeTool(
         });
       }
       // Hashed a slice at a time: a large record must not hold the event loop while it is sealed.
-      const record = await sealEvidenceAsync({ ...observation, operation }, context.signal);
+      const record = await sealEvidenceAsync(
+        { ...observation, operation: observation.operation ?? operation },
+        context.signal,
+      );
       throwIfAborted(context.signal, 'publication');
       return { kind: 'evidence', record };
     }
@@ -231,6 +239,15 @@ export async function executeTool(
     return { kind: 'result', value: checked.data };
   } catch (error) {
     if (context.signal.aborted && !(error instanceof ReaError && error.code !== 'internal')) {
+      // Cancelled by the host with a reason of its own (a closed session, a shutdown): keep what it says.
+      const reason: unknown = context.signal.reason;
+      if (isReaError(reason) && reason.code === 'cancelled') {
+        throw new ReaError('cancelled', `${operation} was cancelled: ${reason.message}`, {
+          operation,
+          details: reason.details,
+          remediation: reason.remediation,
+        });
+      }
       throw new ReaError('cancelled', `${operation} was cancelled.`, { operation });
     }
     throw normalizeError(error, operation);

@@ -44,7 +44,7 @@ export function createReaHost(options: { script?: string | undefined; execPath?:
     loadTools: () =>
       (tools ??= Promise.all([loadProviders(), defaults()]).then(([list, module]) => module.createDefaultTools(list))),
     loadProviders,
-    async serve(request: ServeRequest): Promise<void> {
+    async serve(request: ServeRequest): Promise<{ cancelledCalls: number }> {
       // Only the server core loads at start: initialize and tools/list are answered from the
       // precomputed advertised catalog; providers and tool contracts load on the first tool call.
       const [server, { loadAdvertisedCatalog }] = await Promise.all([
@@ -68,8 +68,7 @@ export function createReaHost(options: { script?: string | undefined; execPath?:
       if (request.transport === 'stdio') {
         const handle = await server.runStdioServer(serverOptions);
         await Promise.race([handle.closed, waitForAbort(request.signal)]);
-        await handle.close();
-        return;
+        return { cancelledCalls: (await handle.close()).cancelled_calls };
       }
       const allowedHosts = request.allowedHosts ?? [];
       const handle = await server.runHttpServer({
@@ -81,7 +80,7 @@ export function createReaHost(options: { script?: string | undefined; execPath?:
       });
       process.stderr.write(`rea: MCP over Streamable HTTP at ${handle.url}\n`);
       await waitForAbort(request.signal);
-      await handle.close();
+      return { cancelledCalls: (await handle.close()).cancelled_calls };
     },
     launchCommand: () => launchCommandFor(script, options.execPath ?? process.execPath),
   };

@@ -12,12 +12,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CallToolRequest, Server, ServerContext } from '@modelcontextprotocol/server';
-import { ReaError, normalizeError, sealEvidence, throwIfAborted } from '@rea/evidence';
+import { ReaError, isReaError, normalizeError, sealEvidence, throwIfAborted } from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject, SessionLedger } from '@rea/evidence';
 import { createProgressReporter, createProviderRegistry, executeTool, sortCatalog } from '@rea/provider-kit';
 import type { AnyToolContract, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
 import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
 import { advertiseCatalog } from './advertise.js';
+import { effectsOf } from './effects.js';
 import { STALE_MESSAGE, STALE_REMEDIATION, staleness } from './catalogCheck.js';
 import { readEvidence } from './evidenceRead.js';
 import { attachHost } from './host.js';
@@ -30,13 +31,17 @@ import { checkOutput, encodeFailure, encodeSuccess } from './respond.js';
 import type { ToolResult } from './respond.js';
 import type { Catalog, Runtime } from './runtime.js';
 import { ConnectionSession } from './session.js';
+import type { DisposeReport } from './session.js';
 
 /** The tool calls of one connection. */
 export interface ConnectionCalls {
   /** Answers one `tools/call` request. */
   call(request: CallToolRequest, ctx: ServerContext): Promise<ToolResult>;
-  /** Ends the connection's session (owned work, provider, ledger); resolves with the records cleared. */
-  dispose(): Promise<number>;
+  /**
+   * Ends the connection's session: cancels the calls in flight, waits (bounded) for their cleanup,
+   * closes the provider and clears the ledger; resolves with what was cleared and what remains.
+   */
+  dispose(): Promise<DisposeReport>;
   /** The connection's Evidence ledger (listed by resources/list). */
   readonly ledger: SessionLedger;
   /** Answers resources/read of a retained record (see ./evidenceRead.js). */
@@ -133,6 +138,16 @@ async function loadCatalog(runtime: Runtime): Promise<Catalog> {
   return catalog;
 }
 
+/** The owned resources a `cleanup_incomplete` error lists (`details.remaining`), or one of unknown kind. */
+function remainingOf(error: ReaError): Array<{ kind: string; identifiers: string[] }> {
+  const listed = (error.details as { remaining?: unknown } | undefined)?.remaining;
+  if (!Array.isArray(listed)) return [{ kind: 'unknown', identifiers: [error.message] }];
+  return listed.map((entry: { kind?: unknown; identifiers?: unknown }) => ({
+    kind: typeof entry?.kind === 'string' ? entry.kind : 'unknown',
+    identifiers: Array.isArray(entry?.identifiers) ? entry.identifiers.map(String) : [],
+  }));
+}
+
 function clientFeaturesOf(server: Server): Set<ClientFeature> {
   const features = new Set<ClientFeature>(['progress']);
   const capabilities = server.getClientCapabilities() ?? {};
@@ -213,6 +228,7 @@ function connection(
             optional: [...contract.clientFeatures.optional],
             missing,
           },
+          effects: effectsOf(contract),
         };
       });
     },
@@ -327,6 +343,7 @@ function connection(
         // Cancelled by the client: its request is gone, so nothing is answered. Cancelled by the server
         // (close_binary draining owned work, connection end): answered as `cancelled`.
         if (upstream.aborted) throw error;
+        if (isReaError(error) && error.code === 'cleanup_incomplete') session.noteIncomplete(remainingOf(error));
         const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
         progress.finish('failed', 'done');
         toClient('warn', 'failed', { code: normalizeError(error).code });
@@ -337,7 +354,7 @@ function connection(
       }
     };
     const done = run();
-    session.track(controller, done);
+    session.track({ name, controller, done });
     return done;
   };
 

@@ -1,6 +1,6 @@
 import { ReaError } from '@rea/evidence';
 import type { SessionLedger } from '@rea/evidence';
-import type { AnyToolContract, ProviderRegistry, ReaConfig, ToolContext } from '@rea/provider-kit';
+import type { AnyToolContract, ProviderRegistry, ReaConfig, ToolContext, ToolEffects } from '@rea/provider-kit';
 import type { AdvertisedCatalog } from '@rea/schema';
 import type { ConnectionSession } from './session.js';
 
@@ -19,6 +19,8 @@ export interface ToolAvailabilityEntry {
   reason: string | null;
   remediation: string | null;
   client_features: { required: string[]; optional: string[]; missing: string[] };
+  /** The tool's declared effects, each flag separately (the MCP annotations are derived from these). */
+  effects: ToolEffects;
 }
 
 /** What the server's own tools reach beyond the ordinary tool context. */

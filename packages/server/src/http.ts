@@ -6,7 +6,7 @@ import { ReaError } from '@rea/evidence';
 import { INVALID_REQUEST, checkMessage, frameError, parseFrame } from './frames.js';
 import type { FrameErrorResponse, FrameId, MessageParser } from './frames.js';
 import { createConnection } from './server.js';
-import type { ReaServer } from './server.js';
+import type { ReaServer, ShutdownReport } from './server.js';
 import { runtimeOf } from './runtime.js';
 import type { ReaServerOptions } from './runtime.js';
 
@@ -37,8 +37,11 @@ export interface HttpServerHandle {
   port: number;
   /** The MCP endpoint URL. */
   url: string;
-  /** Closes every session (providers, ledgers) and stops listening. */
-  close(): Promise<void>;
+  /**
+   * Cancels every session's calls in flight and waits (bounded) for their cleanup, closes every
+   * session (providers, ledgers) and stops listening; resolves with what it cancelled and left.
+   */
+  close(): Promise<ShutdownReport>;
 }
 
 /** One live MCP session of the HTTP server: its transport, its connection, and its idle bookkeeping. */
@@ -289,10 +292,14 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     url: `http://${shownHost}:${address.port}${path}`,
     close: async () => {
       for (const entry of sessions.values()) if (entry.timer) clearTimeout(entry.timer);
-      await Promise.all([...sessions.values()].map((entry) => entry.connection.close()));
+      const reports = await Promise.all([...sessions.values()].map((entry) => entry.connection.close()));
       sessions.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      return {
+        cancelled_calls: reports.reduce((sum, report) => sum + report.cancelled_calls, 0),
+        remaining: reports.flatMap((report) => report.remaining),
+      };
     },
   };
 }

@@ -6,7 +6,7 @@
  * tools from the composition root and imports no provider.
  */
 export { createReaServer } from './server.js';
-export type { ReaServer } from './server.js';
+export type { ReaServer, ShutdownReport } from './server.js';
 export type { ReaServerOptions } from './runtime.js';
 export { runStdioServer } from './stdio.js';
 export type { StdioServerHandle, StdioServerOptions } from './stdio.js';

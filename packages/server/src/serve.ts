@@ -7,7 +7,7 @@
  * server core; everything here is also exported by `@rea/server`.
  */
 export { createReaServer } from './server.js';
-export type { ReaServer } from './server.js';
+export type { ReaServer, ShutdownReport } from './server.js';
 export type { Catalog, ReaServerOptions, ServerComposition } from './runtime.js';
 export { runStdioServer } from './stdio.js';
 export type { StdioServerHandle, StdioServerOptions } from './stdio.js';

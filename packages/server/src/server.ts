@@ -11,12 +11,23 @@ import { EVIDENCE_TEMPLATE, evidenceIdOf, listEvidence, missingEvidence } from '
 import { retrying, runtimeOf } from './runtime.js';
 import type { ReaServerOptions, Runtime } from './runtime.js';
 
+/** What closing a connection (or a server's every connection) did to the work in flight. */
+export interface ShutdownReport {
+  /** Calls that were in flight and were cancelled through their signal (their cleanup was awaited). */
+  cancelled_calls: number;
+  /** Owned resources still held afterwards, by kind (also logged as `cleanup_incomplete`). */
+  remaining: Array<{ kind: string; identifiers: string[] }>;
+}
+
 /** One MCP connection of REA: its SDK server, its session and ledger. */
 export interface ReaServer {
   /** Attaches to a transport (stdio, Streamable HTTP, in-memory). One transport per instance. */
   connect(transport: Transport): Promise<void>;
-  /** Closes the provider session, drops the ledger and closes the transport. Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Cancels the calls in flight and waits (bounded) for their cleanup, closes the provider session,
+   * drops the ledger and closes the transport. Idempotent; resolves with what it cancelled and left.
+   */
+  close(): Promise<ShutdownReport>;
   /** Settles when the connection has closed (either side). */
   readonly closed: Promise<void>;
 }
@@ -151,14 +162,30 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
     server.onclose = () => void shutdown();
   };
 
-  let closing: Promise<void> | null = null;
-  const shutdown = (): Promise<void> =>
+  let closing: Promise<ShutdownReport> | null = null;
+  const shutdown = (): Promise<ShutdownReport> =>
     (closing ??= (async () => {
       runtime.forwarders.delete(forward);
-      // A connection that never called a tool has no session to end.
-      const cleared = calls ? await calls.then((opened) => opened.dispose()).catch(() => 0) : 0;
-      runtime.localLogger.info('connection closed', { transport: transportKind, cleared_records: cleared });
+      // A connection that never called a tool has no session to end. Ending one cancels its calls in
+      // flight and waits (bounded) for their cleanup before the transport goes.
+      const report = calls
+        ? await calls
+            .then((opened) => opened.dispose())
+            .catch(() => ({ cleared_records: 0, cancelled_calls: 0, remaining: [] }))
+        : { cleared_records: 0, cancelled_calls: 0, remaining: [] };
+      if (report.remaining.length > 0) {
+        logger.error('cleanup_incomplete: owned resources remain after the connection closed', {
+          code: 'cleanup_incomplete',
+          transport: transportKind,
+          remaining: report.remaining,
+        });
+      }
+      runtime.localLogger.info('connection closed', {
+        transport: transportKind,
+        cleared_records: report.cleared_records,
+      });
       resolveClosed();
+      return { cancelled_calls: report.cancelled_calls, remaining: report.remaining };
     })());
 
   return {
@@ -184,8 +211,9 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       await server.connect(transport);
     },
     close: async () => {
-      await shutdown();
+      const report = await shutdown();
       if (server) await server.close().catch(() => undefined);
+      return report;
     },
     closed,
   };

@@ -15,6 +15,8 @@ import type {
   ReaConfig,
   SessionView,
 } from '@rea/provider-kit';
+import { OwnedCalls, sessionClosed, shuttingDown } from './ownedCalls.js';
+import type { OwnedCall } from './ownedCalls.js';
 import type { LineageSnapshot } from './providers.js';
 
 /** The run allocated for a target transition, before any provider starts. */
@@ -25,6 +27,24 @@ export interface AnalysisRun {
 
 /** Ledger bounds of one connection. */
 export const LEDGER_LIMITS = { maxRecords: 10_000, maxBytes: 512 * 1024 * 1024 };
+
+/**
+ * How long `close_binary` lets calls in flight finish before cancelling them, and how long it then
+ * waits for the cancelled ones to clean up.
+ */
+export const CLOSE_GRACE_MS = 2000;
+
+/** How long the end of a connection waits for the calls it cancelled to clean up and answer. */
+export const SHUTDOWN_CLEANUP_MS = 10_000;
+
+/** What ending a connection left: the records cleared and the owned work still not finished. */
+export interface DisposeReport {
+  cleared_records: number;
+  /** Calls that were in flight when the session ended, and were cancelled. */
+  cancelled_calls: number;
+  /** Owned resources still held, by kind (`tool-call`: calls that had not answered; others as reported). */
+  remaining: Array<{ kind: string; identifiers: string[] }>;
+}
 
 interface Bound {
   provider: DeepProvider;
@@ -55,7 +75,12 @@ export class ConnectionSession {
   run: AnalysisRun | null = null;
   private bound: Bound | null = null;
   private readonly history: LineageSnapshot[] = [];
-  private readonly inflight = new Set<{ controller: AbortController; done: Promise<unknown> }>();
+  private readonly owned = new OwnedCalls();
+  /** open_binary and close_binary run one after another, in the order they arrived. */
+  private transitions: Promise<unknown> = Promise.resolve();
+  /** Owned resources the calls cancelled by `dispose` reported they could not release. */
+  private readonly incomplete: Array<{ kind: string; identifiers: string[] }> = [];
+  private disposing = false;
 
   constructor(
     private readonly registry: () => ProviderRegistry,
@@ -85,11 +110,25 @@ export class ConnectionSession {
     return { status: 'snapshots', snapshots: snapshots as unknown as JsonObject[] };
   }
 
-  /** Tracks a tool call as owned work until `done` settles; `close_binary` drains these. */
-  track(controller: AbortController, done: Promise<unknown>): void {
-    const entry = { controller, done };
-    this.inflight.add(entry);
-    void done.finally(() => this.inflight.delete(entry)).catch(() => undefined);
+  /** Tracks a tool call as owned work until it has answered; `close_binary` and `dispose` drain these. */
+  track(call: OwnedCall): void {
+    this.owned.track(call);
+  }
+
+  /**
+   * Records owned resources a call reported it could not release (`cleanup_incomplete`); while the
+   * session is being disposed they are part of its report.
+   */
+  noteIncomplete(remaining: ReadonlyArray<{ kind: string; identifiers: string[] }>): void {
+    if (!this.disposing) return;
+    this.incomplete.push(...remaining.map((entry) => ({ kind: entry.kind, identifiers: [...entry.identifiers] })));
+  }
+
+  /** Runs `transition` after every earlier open/close of this session has finished. */
+  private exclusive<T>(transition: () => Promise<T>): Promise<T> {
+    const turn = this.transitions.then(transition, transition);
+    this.transitions = turn.catch(() => undefined);
+    return turn;
   }
 
   /**
@@ -97,7 +136,17 @@ export class ConnectionSession {
    * session; otherwise the previous provider is closed (the ledger is kept), a run id is allocated,
    * and only then is a provider selected and started.
    */
-  async open(
+  open(
+    target: ActiveTarget,
+    choice: ProviderChoice,
+    origin: ChoiceOrigin,
+    signal: AbortSignal,
+    progress: ProgressSink,
+  ): Promise<{ reused: boolean }> {
+    return this.exclusive(() => this.transition(target, choice, origin, signal, progress));
+  }
+
+  private async transition(
     target: ActiveTarget,
     choice: ProviderChoice,
     origin: ChoiceOrigin,
@@ -116,6 +165,25 @@ export class ConnectionSession {
     if (this.target || current) await this.releaseProvider(signal);
     const run: AnalysisRun = { run_id: `run_${randomUUID()}`, started_at: new Date().toISOString() };
     this.run = run;
+    try {
+      await this.start(target, choice, origin, signal, progress, run);
+    } catch (error) {
+      // Only a successful transition keeps its run: a failed one leaves no target and no run.
+      if (this.run === run) this.run = null;
+      throw error;
+    }
+    return { reused: false };
+  }
+
+  /** Selects and starts the provider of a transition whose run is already allocated. */
+  private async start(
+    target: ActiveTarget,
+    choice: ProviderChoice,
+    origin: ChoiceOrigin,
+    signal: AbortSignal,
+    progress: ProgressSink,
+    run: AnalysisRun,
+  ): Promise<void> {
     progress.report(`run ${run.run_id} allocated; probing providers`, 'selection');
     const probes = await probeProviders(this.registry(), { signal });
     const selection = selectProvider({
@@ -144,7 +212,6 @@ export class ConnectionSession {
     }
     this.target = target;
     this.bound = { provider, deep, binding, supervisor, runId: run.run_id };
-    return { reused: false };
   }
 
   private recordHistory(id: string, name: string, version: string, runId: string, supervisor: ProcessSupervisor): void {
@@ -170,17 +237,20 @@ export class ConnectionSession {
   }
 
   /**
-   * Drains owned work (waits briefly, then aborts what remains), closes the provider, clears the
-   * ledger and the target — also when no target is active. Remaining owned resources are
-   * `cleanup_incomplete` with their kinds; the session is cleared either way.
+   * Closes the session, after every earlier open/close (transitions are ordered, never cancelled by a
+   * close). The other calls in flight when it starts get up to {@link CLOSE_GRACE_MS} to finish (their
+   * results stand); those still running are then cancelled through their signal and answer `cancelled`
+   * (`details.reason: "session-closed"`). Then the provider is closed and the ledger and the target are
+   * cleared — also when no target is active. Remaining owned resources are `cleanup_incomplete` with
+   * their kinds; the session is cleared either way.
    */
-  async close(signal: AbortSignal, self?: AbortController): Promise<CloseReport> {
-    const others = [...this.inflight].filter((entry) => entry.controller !== self);
-    const drain = Promise.allSettled(others.map((entry) => entry.done));
-    const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-    await Promise.race([drain, wait(2000)]);
-    for (const entry of others) entry.controller.abort(new ReaError('cancelled', 'The session was closed.'));
-    await Promise.race([drain, wait(2000)]);
+  close(signal: AbortSignal, self?: AbortController): Promise<CloseReport> {
+    return this.exclusive(() => this.closeNow(signal, self));
+  }
+
+  private async closeNow(signal: AbortSignal, self?: AbortController): Promise<CloseReport> {
+    const others = this.owned.inFlight({ self, work: true });
+    const unsettled = await this.owned.drain(others, sessionClosed(), CLOSE_GRACE_MS, CLOSE_GRACE_MS);
     const report: CloseReport = {
       closed_target: this.target,
       closed_provider: this.bound?.provider.id ?? null,
@@ -196,23 +266,38 @@ export class ConnectionSession {
     report.cleared_records = this.ledger.clear();
     this.run = null;
     this.history.length = 0;
-    if (failure) {
-      if (failure.code === 'cleanup_incomplete') throw failure;
-      throw new ReaError('cleanup_incomplete', `The provider did not close cleanly: ${failure.message}`, {
-        operation: 'close_binary',
-        details: {
-          remaining: [{ kind: 'provider-session', identifiers: [report.closed_provider ?? 'unknown'] }],
-          cause: failure.code,
-        },
-      });
+    if (failure || unsettled.length > 0) {
+      if (failure?.code === 'cleanup_incomplete') throw failure;
+      const remaining = [
+        ...(failure ? [{ kind: 'provider-session', identifiers: [report.closed_provider ?? 'unknown'] }] : []),
+        ...(unsettled.length > 0 ? [{ kind: 'tool-call', identifiers: unsettled }] : []),
+      ];
+      throw new ReaError(
+        'cleanup_incomplete',
+        failure
+          ? `The provider did not close cleanly: ${failure.message}`
+          : `Calls in flight did not finish after they were cancelled: ${unsettled.join(', ')}.`,
+        { operation: 'close_binary', details: { remaining, ...(failure ? { cause: failure.code } : {}) } },
+      );
     }
     return report;
   }
 
-  /** Closes everything at the end of the connection (the ledger goes with it); resolves with the records cleared. */
-  async dispose(): Promise<number> {
-    for (const entry of this.inflight) entry.controller.abort(new ReaError('cancelled', 'The connection closed.'));
-    await this.releaseProvider(new AbortController().signal).catch(() => undefined);
-    return this.ledger.clear();
+  /**
+   * Ends the session with its connection: cancels every call in flight through its signal, waits up to
+   * {@link SHUTDOWN_CLEANUP_MS} for them to clean up and answer, closes the provider and clears the
+   * ledger. Reports what was cleared and every owned resource known to remain.
+   */
+  async dispose(cleanupMs: number = SHUTDOWN_CLEANUP_MS): Promise<DisposeReport> {
+    this.disposing = true;
+    const inFlight = this.owned.inFlight();
+    const unsettled = await this.owned.drain(inFlight, shuttingDown(), 0, cleanupMs);
+    const remaining = [...this.incomplete];
+    if (unsettled.length > 0) remaining.push({ kind: 'tool-call', identifiers: unsettled });
+    const provider = this.bound?.provider.id ?? null;
+    await this.releaseProvider(new AbortController().signal).catch(() => {
+      remaining.push({ kind: 'provider-session', identifiers: [provider ?? 'unknown'] });
+    });
+    return { cleared_records: this.ledger.clear(), cancelled_calls: inFlight.length, remaining };
   }
 }

@@ -1,13 +1,17 @@
 import type { Readable, Writable } from 'node:stream';
 import { createConnection } from './server.js';
 import { createStdioGuard } from './stdioGuard.js';
+import type { ShutdownReport } from './server.js';
 import { runtimeOf } from './runtime.js';
 import type { ReaServerOptions } from './runtime.js';
 
 /** A running stdio server. */
 export interface StdioServerHandle {
-  /** Closes the session (provider, ledger) and the transport. */
-  close(): Promise<void>;
+  /**
+   * Cancels the calls in flight and waits (bounded) for their cleanup, then closes the session
+   * (provider, ledger) and the transport; resolves with what it cancelled and left.
+   */
+  close(): Promise<ShutdownReport>;
   /** Settles when the connection has closed (stdin ended or close() was called). */
   readonly closed: Promise<void>;
 }

@@ -2,22 +2,17 @@ import { createHash } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 import { open, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { ReaError, canonicalSha256Async, isReaError, sealEvidenceAsync, throwIfAborted } from '@rea/evidence';
-import type { EvidenceRecord, Limitation } from '@rea/evidence';
+import { ReaError, SummaryViewSchema, isReaError, throwIfAborted } from '@rea/evidence';
+import type { Limitation } from '@rea/evidence';
 import { pathError } from '../errors.js';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import type { LedgerAccess } from '@rea/provider-kit';
 import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
+import { requireRetention, retainAndSummarize } from '../tools/summaryView.js';
 import { runCooperatively } from './cooperative.js';
 import { normalizeLayoutWork } from './normalize.js';
 import { parseBinaryLayoutFileAsync } from './parse.js';
-import {
-  BinaryLayoutFacetResultSchema,
-  BinaryLayoutResultSchema,
-  BinaryLayoutSummarySchema,
-  LayoutFacetSchema,
-} from './schemas.js';
-import type { BinaryLayoutFacetResult, BinaryLayoutResult, BinaryLayoutSummary, LayoutFacet } from './schemas.js';
+import { BinaryLayoutFacetResultSchema, BinaryLayoutResultSchema, LayoutFacetSchema } from './schemas.js';
+import type { BinaryLayoutFacetResult, BinaryLayoutResult, LayoutFacet } from './schemas.js';
 import type { BinaryLayout } from './types.js';
 
 /** Largest file `inspect_binary_layout` reads into memory. */
@@ -29,14 +24,13 @@ const InputSchema = z.strictObject({
     .enum(['complete', 'summary'])
     .default('complete')
     .describe(
-      'complete (default) returns the whole layout; summary retains it in the session and returns headers, counts, mitigations and linkage.',
+      'complete (default) returns the layout Evidence; summary retains exactly that record in the session and returns its inspect_analysis_view summary, whose parent_evidence_id names it.',
     ),
   facet: LayoutFacetSchema.optional().describe(
     'Return only this part of the layout (with headers and counts): headers, sections, segments, symbols, imports, exports, mitigations or linkage.',
   ),
 });
 
-type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
 const ELF_PLT_MACHINES = new Set(['EM_X86_64', 'EM_386', 'EM_AARCH64', 'EM_ARM']);
 
 /** Checks the path names a regular file within the size limit; returns its size. */
@@ -113,23 +107,6 @@ function facetOf(result: BinaryLayoutResult, facet: LayoutFacet): BinaryLayoutFa
   return { ...base, [facet]: result[facet] };
 }
 
-async function summaryOf(
-  result: BinaryLayoutResult,
-  parent: string,
-  signal: AbortSignal,
-): Promise<BinaryLayoutSummary> {
-  return {
-    view: 'summary',
-    parent_evidence_id: parent,
-    headers: result.headers,
-    counts: result.counts,
-    libraries: result.libraries,
-    mitigations: result.mitigations,
-    linkage: result.linkage,
-    digest: await canonicalSha256Async(result, { signal }),
-  };
-}
-
 /**
  * `inspect_binary_layout`: the layout of an ELF, PE or Mach-O file without running it. Evidence with
  * subject `{ format, sha256, size }`; addresses are lowercase `0x` strings.
@@ -138,9 +115,9 @@ export const inspectBinaryLayoutTool = defineTool({
   name: 'inspect_binary_layout',
   title: 'Inspect binary layout',
   description:
-    'Parses an ELF (32/64-bit, either byte order), PE/PE32+ (.NET detected) or Mach-O (thin or universal) file without running it and returns its headers, sections, segments, symbols, imports (with the PLT stub, IAT slot or __stubs address code calls through), exports, needed libraries, entry point, a mitigations facet (NX, PIE, RELRO, stack canary, FORTIFY, CFG, ASLR/DEP, code signature) and a linkage facet (static/dynamic, interpreter, rpath/runpath). Use it first on an unknown native binary; pass facet to get one part, or detail "summary" for headers, counts, mitigations and linkage. Returns Evidence.',
+    'Parses an ELF (32/64-bit, either byte order), PE/PE32+ (.NET detected) or Mach-O (thin or universal) file without running it and returns its headers, sections, segments, symbols, imports (with the PLT stub, IAT slot or __stubs address code calls through), exports, needed libraries, entry point, a mitigations facet (NX, PIE, RELRO, stack canary, FORTIFY, CFG, ASLR/DEP, code signature) and a linkage facet (static/dynamic, interpreter, rpath/runpath). Use it first on an unknown native binary; pass facet to get one part, or detail "summary" to retain the layout in the session and receive its inspect_analysis_view summary (read parts later with inspect_analysis_view). Returns Evidence.',
   input: InputSchema,
-  result: z.union([BinaryLayoutResultSchema, BinaryLayoutFacetResultSchema, BinaryLayoutSummarySchema]),
+  result: z.union([BinaryLayoutResultSchema, BinaryLayoutFacetResultSchema, SummaryViewSchema]),
   examples: [
     { input: { path: '/usr/bin/ls' }, description: 'The complete layout of an executable.' },
     { input: { path: '/usr/bin/ls', facet: 'mitigations' }, description: 'Only the mitigations of an executable.' },
@@ -153,13 +130,8 @@ export const inspectBinaryLayoutTool = defineTool({
   clientFeatures: { optional: ['progress'] },
   produces: 'evidence',
   async run(input, context) {
-    const ledger = context.ledger as Retaining | null;
-    if (input.detail === 'summary' && typeof ledger?.retain !== 'function') {
-      throw new ReaError('capability_unavailable', 'detail "summary" needs a session that retains Evidence.', {
-        details: { capability: 'session-retention', alternatives: [] },
-        remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
-      });
-    }
+    const ledger = context.ledger;
+    if (input.detail === 'summary') requireRetention(ledger);
     await checkTarget(input.path);
     context.progress.report('hashing the file', 'layout');
     const { sha256, size } = await hashFile(input.path, context.signal);
@@ -172,7 +144,8 @@ export const inspectBinaryLayoutTool = defineTool({
       throw isReaError(error) ? error : pathError(input.path, error);
     }
     const result = await runCooperatively(normalizeLayoutWork(layout), context.signal);
-    const parameters = { detail: input.detail, facet: input.facet ?? null };
+    // The same parameters for both details: a summary retains exactly the record "complete" returns.
+    const parameters = { detail: 'complete', facet: input.facet ?? null };
     const complete = {
       subject: { format: layout.format, sha256, size },
       provider: ARTIFACT_PROVIDER,
@@ -188,18 +161,7 @@ export const inspectBinaryLayoutTool = defineTool({
       local: { path: input.path },
     };
     if (input.detail === 'complete') return complete;
-    const parent = await sealEvidenceAsync(
-      { ...complete, normalized_result: result, operation: 'inspect_binary_layout' },
-      context.signal,
-    );
-    const summary = await summaryOf(result, parent.evidence_id, context.signal);
-    // Retained only once nothing can cancel the call any more, so a cancelled call leaves nothing behind.
-    throwIfAborted(context.signal, 'publication');
-    ledger!.retain!(parent as EvidenceRecord);
-    return {
-      ...complete,
-      normalized_result: summary,
-      evidence_links: [parent.evidence_id],
-    };
+    requireRetention(ledger);
+    return retainAndSummarize('inspect_binary_layout', complete, ledger, context.signal);
   },
 });

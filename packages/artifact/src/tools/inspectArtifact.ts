@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { ReaError, canonicalSha256Async, sealEvidenceAsync, throwIfAborted } from '@rea/evidence';
-import type { EvidenceRecord } from '@rea/evidence';
+import { SummaryViewSchema } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import type { LedgerAccess } from '@rea/provider-kit';
-import { ArtifactInventorySchema, ArtifactInventorySummarySchema } from '../schemas.js';
-import type { ArtifactInventory, ArtifactInventorySummary } from '../schemas.js';
+import { ArtifactInventorySchema } from '../schemas.js';
 import { ARTIFACT_PROVIDER, artifactProfile, pathInput, policyInput } from './common.js';
+import { requireRetention, retainAndSummarize } from './summaryView.js';
 
 const InspectInputSchema = z.strictObject({
   path: pathInput,
@@ -13,7 +11,7 @@ const InspectInputSchema = z.strictObject({
     .enum(['complete', 'summary'])
     .default('complete')
     .describe(
-      'complete (default) returns the whole inventory; summary retains it in the session and returns its summary.',
+      'complete (default) returns the inventory Evidence; summary retains exactly that record in the session and returns its inspect_analysis_view summary, whose parent_evidence_id names it.',
     ),
   integrity_policy: policyInput,
   max_depth: z.number().int().min(0).max(32).optional().describe('Nesting depth to expand (default 4).'),
@@ -27,29 +25,6 @@ const InspectInputSchema = z.strictObject({
     .describe('Bytes of nested containers held in memory at once while expanding a chain (default 256 MiB).'),
 });
 
-type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
-
-async function summarize(
-  inventory: ArtifactInventory,
-  parent: string,
-  signal: AbortSignal,
-): Promise<ArtifactInventorySummary> {
-  return {
-    view: 'summary',
-    parent_evidence_id: parent,
-    format: inventory.format,
-    package_type: inventory.package_type,
-    file_type: inventory.file_type,
-    integrity_policy: inventory.integrity_policy,
-    entry_count: inventory.entry_count,
-    file_count: inventory.file_count,
-    total_size: inventory.total_size,
-    contradiction_count: inventory.integrity_contradictions.length,
-    nested_container_count: inventory.nested_containers.length,
-    digest: await canonicalSha256Async(inventory, { signal }),
-  };
-}
-
 /** `inspect_artifact`: inventory with streamed hashes, integrity checks and nested expansion. */
 export const inspectArtifactTool = defineTool({
   name: 'inspect_artifact',
@@ -57,7 +32,7 @@ export const inspectArtifactTool = defineTool({
   description:
     'Inventories a shipped artifact without running it: ZIP and ZIP-based packages (APK, IPA, JAR, AAR, MSIX/AppX, NuGet, VSIX, wheel), Electron ASAR archives with their .asar.unpacked companions, directories and .app bundles, DMG images (macOS) and single files. Lists every entry with kind, sizes, mode, symlink target, unpacked flag and streamed SHA-256; checks ZIP CRC-32/sizes and ASAR header hashes; expands nested containers within budgets. Returns Evidence; coverage is partial with reasons when a budget or contradiction limits it.',
   input: InspectInputSchema,
-  result: z.union([ArtifactInventorySchema, ArtifactInventorySummarySchema]),
+  result: z.union([ArtifactInventorySchema, SummaryViewSchema]),
   examples: [
     { input: { path: '/tmp/app.apk' }, description: 'Inventory an Android package.' },
     {
@@ -75,13 +50,8 @@ export const inspectArtifactTool = defineTool({
       ...(input.max_bytes !== undefined ? { max_bytes: input.max_bytes } : {}),
       ...(input.max_nested_bytes !== undefined ? { max_nested_bytes: input.max_nested_bytes } : {}),
     };
-    const ledger = context.ledger as Retaining | null;
-    if (input.detail === 'summary' && typeof ledger?.retain !== 'function') {
-      throw new ReaError('capability_unavailable', 'detail "summary" needs a session that retains Evidence.', {
-        details: { capability: 'session-retention', alternatives: [] },
-        remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
-      });
-    }
+    const ledger = context.ledger;
+    if (input.detail === 'summary') requireRetention(ledger);
     context.progress.report('reading the artifact', 'inventory');
     const { inspect } = await import('../inventory/inspect.js');
     const outcome = await inspect(input.path, {
@@ -100,7 +70,8 @@ export const inspectArtifactTool = defineTool({
         budgets: outcome.inventory.budgets,
       }),
       parameters: {
-        detail: input.detail,
+        // The same for both details: a summary retains exactly the record "complete" returns.
+        detail: 'complete',
         integrity_policy: input.integrity_policy,
         budgets: outcome.inventory.budgets,
       },
@@ -114,15 +85,7 @@ export const inspectArtifactTool = defineTool({
       local: { path: input.path },
     };
     if (input.detail === 'complete') return complete;
-    // Sealed and digested a slice at a time; retained only once nothing can cancel the call any more.
-    const parent = await sealEvidenceAsync({ ...complete, operation: 'inspect_artifact' }, context.signal);
-    const summary = await summarize(outcome.inventory, parent.evidence_id, context.signal);
-    throwIfAborted(context.signal, 'publication');
-    ledger!.retain!(parent as EvidenceRecord);
-    return {
-      ...complete,
-      normalized_result: summary,
-      evidence_links: [parent.evidence_id],
-    };
+    requireRetention(ledger);
+    return retainAndSummarize('inspect_artifact', complete, ledger, context.signal);
   },
 });

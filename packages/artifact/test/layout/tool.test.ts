@@ -127,11 +127,13 @@ skipUnless(toolsMissing('gcc', 'llvm-readobj', 'objdump'))('inspect_binary_layou
     expect(retained).toHaveLength(1);
     const parent = parseEvidence(retained[0]);
     expect(summary.evidence_links).toEqual([parent.evidence_id]);
-    const view = summary.normalized_result as Record<string, unknown>;
-    expect(view['parent_evidence_id']).toBe(parent.evidence_id);
-    expect((view['counts'] as Record<string, number>)['symbols']).toBe(
-      (parent.normalized_result as BinaryLayoutResult).symbols.length,
-    );
+    const view = summary.normalized_result as {
+      parent_evidence_id: string;
+      summary: { collections: Record<string, number> };
+    };
+    expect(summary.operation).toBe('inspect_analysis_view');
+    expect(view.parent_evidence_id).toBe(parent.evidence_id);
+    expect(view.summary.collections['symbols']).toBe((parent.normalized_result as BinaryLayoutResult).symbols.length);
   });
 
   it('should record a limitation when PLT stubs are not decoded for the architecture', async () => {

@@ -12,6 +12,11 @@ export function parseListenAddress(value: string): { host: string; port: number 
   return { host, port };
 }
 
+/** The exit status of a server stopped by `signal`: 130 for SIGINT, 143 for SIGTERM. */
+function interruptedStatus(signal: NodeJS.Signals): number {
+  return signal === 'SIGTERM' ? 143 : 130;
+}
+
 /** `rea mcp`: the MCP server over stdio, or Streamable HTTP with `--http [host:]port`. */
 export function mcpCommand(invocation: Invocation): Command {
   return new Command('mcp')
@@ -35,11 +40,12 @@ export function mcpCommand(invocation: Invocation): Command {
       if (options.allowHost && !options.http) {
         throw new InvalidArgumentError('--allow-host applies to --http only.');
       }
-      if (options.http) {
-        const allowedHosts = options.allowHost ?? [];
-        await invocation.host.serve({ transport: 'http', ...options.http, allowedHosts, signal });
-      } else {
-        await invocation.host.serve({ transport: 'stdio', signal });
-      }
+      const outcome = options.http
+        ? await invocation.host.serve({ transport: 'http', ...options.http, allowedHosts: options.allowHost ?? [], signal })
+        : await invocation.host.serve({ transport: 'stdio', signal });
+      // The server has cancelled its calls in flight and waited for their cleanup; if the signal
+      // interrupted any, it ends as interrupted (128 + the signal's number), never as a success.
+      const received = invocation.scope.received();
+      if (received !== null && (outcome?.cancelledCalls ?? 0) > 0) invocation.exitCode = interruptedStatus(received);
     });
 }

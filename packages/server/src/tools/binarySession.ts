@@ -5,6 +5,7 @@ import { createProviderRegistry, defineTool, describeCandidates, probeProviders 
 import type { ToolContext } from '@rea/provider-kit';
 import type { ServerIdentity, ToolAvailabilityEntry } from '../host.js';
 import { NO_EFFECTS } from './effects.js';
+import { effectsOf } from '../effects.js';
 
 const ExpectationSchema = z.strictObject({
   field: z.enum(['package_version', 'catalog_digest', 'server_path']),
@@ -23,6 +24,19 @@ const ToolAvailabilitySchema = z.strictObject({
     optional: z.array(z.string()),
     missing: z.array(z.string()),
   }),
+  effects: z
+    .strictObject({
+      readOnly: z.boolean(),
+      mutatesSession: z.boolean(),
+      writesFilesystem: z.boolean(),
+      launchesProcess: z.boolean(),
+      executesForeignCode: z.boolean(),
+      mutatesDevice: z.boolean(),
+      mayDiscardData: z.boolean(),
+      idempotent: z.boolean(),
+      openWorld: z.boolean(),
+    })
+    .describe('The effect record: each flag separately; the MCP annotations are derived from it.'),
 });
 
 const CandidateSchema = z.strictObject({
@@ -148,6 +162,7 @@ async function invocationSession(
           : null
         : availability.remediation,
       client_features: { required: [...required], optional: [...optional], missing },
+      effects: effectsOf(contract),
     };
   });
   const ledger = ledgerOf(context);

@@ -78,15 +78,20 @@ export const openBinaryTool = defineTool({
   },
 });
 
-/** `close_binary`: drains owned work, closes the provider and clears the ledger. */
+/**
+ * `close_binary`: ordered after earlier opens and closes; drains the other calls in flight (a grace
+ * period, then cancellation), closes the provider and clears the ledger.
+ */
 export const closeBinaryTool = defineTool({
   name: 'close_binary',
   title: 'Close the target and clear the session',
   description:
-    'Drains owned work, closes the bound provider and clears every retained Evidence record of this ' +
-    'connection, also when no target is open. Export a bundle first if the records are needed later. ' +
-    'Fails with cleanup_incomplete, listing the owned resource kinds that remain, when cleanup could not ' +
-    'finish. Returns what was closed and how many records were cleared.',
+    'Closes the bound provider and clears every retained Evidence record of this connection, also when no ' +
+    'target is open. Export a bundle first if the records are needed later. Calls in flight: open_binary and ' +
+    'close_binary run one after another in arrival order; other calls get up to 2 s to finish (their results ' +
+    'stand), then those still running are cancelled and answer cancelled (details.reason "session-closed"); ' +
+    'drained_calls counts them. Fails with cleanup_incomplete, listing the owned resource kinds that remain, ' +
+    'when cleanup could not finish. Returns what was closed and how many records were cleared.',
   produces: 'result',
   input: z.strictObject({}),
   result: z.strictObject({

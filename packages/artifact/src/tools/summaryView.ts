@@ -1,0 +1,41 @@
+import { ReaError, sealAnalysisView, sealEvidenceAsync, selectAnalysisView, throwIfAborted } from '@rea/evidence';
+import type { EvidenceRecord, SummaryView, UnsignedEvidence } from '@rea/evidence';
+import type { LedgerAccess, Observation } from '@rea/provider-kit';
+
+/** A tool context's ledger, when the host retains Evidence (an MCP connection session does). */
+export type RetainingLedger = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
+
+/**
+ * Refuses `detail: "summary"` up front when `ledger` cannot retain the complete record the summary
+ * stands for: `capability_unavailable` with `details.capability: "session-retention"`.
+ */
+export function requireRetention(ledger: LedgerAccess | null): asserts ledger is RetainingLedger & {
+  retain: (record: EvidenceRecord) => unknown;
+} {
+  if (typeof (ledger as RetainingLedger | null)?.retain === 'function') return;
+  throw new ReaError('capability_unavailable', 'detail "summary" needs a session that retains Evidence.', {
+    details: { capability: 'session-retention', alternatives: [] },
+    remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
+  });
+}
+
+/**
+ * `detail: "summary"`: seals `complete` — exactly the observation the same call with `detail:
+ * "complete"` answers, so the retained record has that answer's id — retains it in `ledger`, and
+ * returns the `inspect_analysis_view` summary of it. The summary's `normalized_result.parent_evidence_id`
+ * and `evidence_links` name the retained record. The record is sealed a slice at a time and retained
+ * only once `signal` can no longer cancel the call, so a cancelled call leaves nothing in the ledger.
+ */
+export async function retainAndSummarize(
+  operation: string,
+  complete: Omit<UnsignedEvidence<unknown>, 'operation'>,
+  ledger: RetainingLedger & { retain: (record: EvidenceRecord) => unknown },
+  signal: AbortSignal,
+): Promise<Observation<SummaryView>> {
+  const parent = (await sealEvidenceAsync({ ...complete, operation }, signal)) as EvidenceRecord;
+  throwIfAborted(signal, 'publication');
+  ledger.retain(parent);
+  const view = sealAnalysisView(parent, selectAnalysisView(parent, { view: 'summary' }));
+  const { evidence_id: _id, schema_version: _version, ...observation } = view;
+  return { ...observation, operation: 'inspect_analysis_view' } as Observation<SummaryView>;
+}

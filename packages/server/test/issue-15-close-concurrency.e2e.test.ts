@@ -1,0 +1,61 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- results are JSON explored by path in assertions */
+// close_binary among 50 concurrent calls on one connection, over the real MCP client and a real stdio
+// pipe: every close succeeds (closes are ordered, never cancelled by each other), the short calls
+// answer with their own results, and only the call still running after a close's grace period is
+// cancelled — with the reason saying the session was closed.
+import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { diagnosticOf, valueOf } from './e2eSuite.js';
+import { standInEntry } from './httpFixture.js';
+
+describe('close_binary among concurrent calls (issue 15)', () => {
+  it('should give each of 50 concurrent calls its own outcome and let every close_binary succeed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rea-close-concurrency-'));
+    const target = join(dir, 'target.elf');
+    writeFileSync(target, Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.alloc(4096, 7)]));
+    const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [standInEntry], stderr: 'ignore' }),
+    );
+    const call = (name: string, args: Record<string, unknown> = {}, options = {}) =>
+      client.callTool({ name, arguments: args }, { timeout: 120_000, ...options });
+    try {
+      valueOf(await call('open_binary', { path: target }));
+      // One call that cannot finish within a close's grace period, running before the burst starts.
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const long = call('slow_count', { steps: 10_000, delay_ms: 10 }, { onprogress: () => started() });
+      await running;
+
+      const kinds = Array.from({ length: 50 }, (_, i) =>
+        i % 5 === 0 ? 'close_binary' : i % 5 === 1 || i % 5 === 3 ? 'binary_session' : 'slow_count',
+      );
+      const results = await Promise.all(
+        kinds.map((kind) => (kind === 'slow_count' ? call(kind, { steps: 2, delay_ms: 5 }) : call(kind))),
+      );
+      const failures = results
+        .map((result, i) => ({ kind: kinds[i], result }) as { kind: string; result: any })
+        .filter(({ result }) => result.isError)
+        .map(({ kind, result }) => ({ kind, error: diagnosticOf(result) }));
+      expect(failures).toEqual([]);
+      const closes = results.filter((_, i) => kinds[i] === 'close_binary').map((r) => valueOf<Record<string, any>>(r));
+      expect(closes).toHaveLength(10);
+      // The long call was drained by the first close that found it running.
+      expect(closes.reduce((sum, close) => sum + (close['drained_calls'] as number), 0)).toBeGreaterThanOrEqual(1);
+      expect(closes.filter((close) => close['closed_target'] !== null)).toHaveLength(1);
+      const cancelled = diagnosticOf(await long);
+      expect(cancelled.code).toBe('cancelled');
+      expect(cancelled.details['reason']).toBe('session-closed');
+      const session = valueOf<Record<string, any>>(await call('binary_session'));
+      expect(session['target']).toBeNull();
+      expect(session['analysis_run']).toBeNull();
+    } finally {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
