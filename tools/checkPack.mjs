@@ -1,5 +1,5 @@
 // Packs every public package with pnpm (workspace: and catalog: ranges rewritten as published), then
-// checks each tarball with `publint --strict` and `attw` (ESM-only profile). Run after `pnpm build`.
+// checks each tarball with `publint --strict` and `attw` (ESM-only profile). Run after `npm run build`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
