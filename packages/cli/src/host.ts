@@ -29,7 +29,7 @@ export interface ProviderStatus {
   remediation: string | null;
 }
 
-/** The command an MCP client runs to start this installation's server. */
+/** The command an MCP client runs to start REA's server. */
 export interface LaunchCommand {
   command: string;
   args: string[];
@@ -47,8 +47,10 @@ export interface CliHost {
   loadProviders(): Promise<readonly Provider[]>;
   /** Runs the MCP server until it stops or `request.signal` aborts. */
   serve(request: ServeRequest): Promise<void>;
-  /** The command vector clients should register for this installation (doctor and setup compare to it). */
+  /** The command vector clients should register (setup writes it, doctor compares to it). */
   launchCommand(): LaunchCommand;
+  /** The path of the running entry script, as session tools report it (null when unknown). */
+  entryPath?(): string | null;
 }
 
 /** The process-facing side of one invocation. Defaults to the real process. */
