@@ -30,7 +30,7 @@ async function waitForAbort(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * The CLI host of the `rea` package: the default providers and catalog (created on first use), the
+ * The CLI host of the `rea-mcp` package: the default providers and catalog (created on first use), the
  * MCP server over stdio or HTTP, provider probes for `rea doctor`, and the registration clients use. Nothing is loaded until a command asks for it.
  */
 export function createReaHost(options: { script?: string | undefined } = {}): CliHost {
