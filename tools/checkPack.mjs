@@ -2,7 +2,7 @@
 // checks each tarball with `publint --strict` and `attw` (ESM-only profile), and that it carries the
 // repository's LICENSE. Run after `npm run build`.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTarball } from './tarball.mjs';
@@ -11,7 +11,12 @@ import { listPackages, repoRoot } from './workspace.mjs';
 const bin = (name) => join(repoRoot, 'node_modules', '.bin', name);
 const run = (cmd, args, cwd) => spawnSync(cmd, args, { cwd, encoding: 'utf8' });
 
-const license = readFileSync(join(repoRoot, 'LICENSE'));
+const licenseFile = join(repoRoot, 'LICENSE');
+if (!existsSync(licenseFile)) {
+  console.error('✗ the repository has no LICENSE file: every package is packed with it');
+  process.exit(1);
+}
+const license = readFileSync(licenseFile);
 
 /** Why the tarball's LICENSE is not the repository's, or null when it is. */
 function licenseProblem(tarball) {
