@@ -64,7 +64,8 @@ export default tseslint.config(
             internals,
             {
               group: ['@rea/provider-*', '!@rea/provider-kit', '@rea/artifact', '@rea/javascript', '@rea/native'],
-              message: 'The server and the CLI never import a provider; the rea package composes them.',
+              message:
+                'The server and the CLI never import a provider; the rea-mcp package (packages/rea) composes them.',
             },
           ],
           ...builtins,

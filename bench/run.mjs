@@ -1,6 +1,6 @@
 // Runs every benchmark: each bench/<area>/run.mjs, one after the other, in its own Node process.
 // Add a benchmark by adding a folder with a run.mjs; nothing here needs to change.
-// Usage: node bench/run.mjs [area ...]   (pnpm bench)
+// Usage: node bench/run.mjs [area ...]   (npm run bench)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -52,7 +52,8 @@ if (target === null) {
   console.log(`No C compiler found (cc, gcc, clang): analysing the system program ${target} instead.`);
 }
 
-console.log(`> rea analyze ${target} --export ${bundle}\n`);
+// A clone has no `rea` on PATH: show the command as it runs here.
+console.log(`> node packages/rea/dist/bin.js analyze ${target} --export ${bundle}\n`);
 const status = rea('analyze', target, '--export', bundle);
 if (status !== 0) process.exit(status);
 

@@ -23,7 +23,7 @@ function fail(message, status = 2) {
 async function load(relPath, what) {
   const file = join(repoRoot, relPath);
   if (!existsSync(file)) {
-    fail(`${relPath} does not exist: build ${what} first (node tools/build.mjs, or pnpm build).`);
+    fail(`${relPath} does not exist: build ${what} first (node tools/build.mjs, or npm run build).`);
   }
   return import(pathToFileURL(file).href);
 }

@@ -3,7 +3,7 @@
 // largest input schema and the bytes per tool. The reference is zod's own z.toJSONSchema on the same
 // contracts in the same run (what an SDK advertises when handed the zod schemas directly).
 //
-// Uses the composed catalog of the built `rea` package when packages/rea/dist exists, else the
+// Uses the composed catalog of the built `rea-mcp` package when packages/rea/dist exists, else the
 // synthetic catalog of bench/schema/syntheticCatalog.mjs (or when BENCH_SCHEMA_CATALOG=synthetic).
 // Run after building: node bench/schema/run.mjs
 import { existsSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // A synthetic catalog of 30 tools shaped like REA's own contracts (objects and root unions, paging,
 // retained Evidence references, Evidence outputs), used by the schema tests and by the schema
-// benchmark when the composed catalog of the `rea` package is not built. zod and @rea/evidence are
+// benchmark when the composed catalog of the `rea-mcp` package is not built. zod and @rea/evidence are
 // passed in, so the same module serves TypeScript tests and plain benchmark scripts.
 
 /**

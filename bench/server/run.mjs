@@ -1,5 +1,5 @@
 // MCP server start-up: spawn → initialize → tools/list complete, median of 20, for `rea mcp` (the
-// built `rea` package over stdio) against @playwright/mcp measured the same way in the same run
+// built `rea-mcp` package over stdio) against @playwright/mcp measured the same way in the same run
 // (interleaved, raw JSON-RPC lines, no client library on either side). Also prints the tools/list
 // response size, REA's peak RSS (VmHWM) over the run, and for REA the latency of the first tools/call
 // after the list (`binary_session`, which loads the providers and tool contracts on first need), and the

@@ -31,7 +31,7 @@ export interface ProviderStatus {
   remediation: string | null;
 }
 
-/** The command an MCP client runs to start this installation's server. */
+/** The command an MCP client runs to start REA's server. */
 export interface LaunchCommand {
   command: string;
   args: string[];
@@ -52,8 +52,10 @@ export interface CliHost {
    * resolves with how many calls in flight it cancelled (after waiting for their cleanup).
    */
   serve(request: ServeRequest): Promise<void | { cancelledCalls: number }>;
-  /** The command vector clients should register for this installation (doctor and setup compare to it). */
+  /** The command vector clients should register (setup writes it, doctor compares to it). */
   launchCommand(): LaunchCommand;
+  /** The path of the running entry script, as session tools report it (null when unknown). */
+  entryPath?(): string | null;
 }
 
 /** The process-facing side of one invocation. Defaults to the real process. */

@@ -34,8 +34,7 @@ function invocationHostFacts(host: CliHost, io: CliIo): InvocationHostFacts {
   return {
     package: host.package,
     get entryPath() {
-      const launch = host.launchCommand();
-      return launch.command === 'npx' ? null : (launch.args[0] ?? null);
+      return host.entryPath?.() ?? null;
     },
     tools: () => host.loadTools(),
     providers: () => host.loadProviders(),

@@ -142,12 +142,12 @@ describe('rea doctor', () => {
 });
 
 describe('rea setup', () => {
-  it('should refuse when a chosen file cannot be parsed, writing nothing at all', async () => {
+  it('should refuse when the only chosen file cannot be parsed, writing nothing at all', async () => {
     await withTempDir(async (home) => {
       put(home, files.cursor, '{"mcpServers": {}}\n');
       put(home, files.codex, '[mcp_servers\n');
       const before = snapshot(home);
-      const result = await cli(home, 'setup', '--yes', '--client', 'cursor', '--client', 'codex');
+      const result = await cli(home, 'setup', '--yes', '--client', 'codex');
       expect(result.code).toBe(4);
       expect(result.stderr).toContain('error [configuration_invalid]');
       expect(result.stderr).toContain(`${join(home, files.codex)}:1:`);

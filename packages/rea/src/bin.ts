@@ -62,7 +62,7 @@ if (only === '--version' || only === '-V') {
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     process.stderr.write(
-      `rea: error [internal]: REA could not start: ${message}\n  remediation: Reinstall rea (npm install rea) and try again.\n`,
+      `rea: error [internal]: REA could not start: ${message}\n  remediation: Reinstall REA (npm install rea-mcp) and try again.\n`,
     );
     status = 1;
   }

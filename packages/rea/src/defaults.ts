@@ -33,7 +33,7 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
 function unloadable(entry: ProviderEntry, error: unknown): Provider {
   const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
   const reason = `${entry.packageName} could not be loaded: ${cause}`;
-  const remediation = `Reinstall rea (npm install rea) so that ${entry.packageName} is complete.`;
+  const remediation = `Reinstall REA (npm install rea-mcp) so that ${entry.packageName} is complete.`;
   const base = {
     id: entry.id,
     name: entry.packageName,

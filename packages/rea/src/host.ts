@@ -5,19 +5,23 @@ import type { AnyToolContract, Provider } from '@rea/provider-kit';
 import { readPackageInfo } from './version.js';
 
 /**
- * The command vector MCP clients should run for this installation: `npx -y rea mcp` when REA runs
- * from the npx cache (that path is temporary), otherwise this Node.js binary and this installation's
- * bin script, so the registration keeps working without a PATH lookup.
+ * The one registration of REA in an MCP client, the one the README shows, `rea setup` writes and
+ * `rea doctor` checks: the published package through npx (`npx -y rea-mcp mcp`). It names no path of
+ * an installation, so it keeps working when a project's node_modules or the npx cache is removed.
  */
-export function launchCommandFor(script: string | undefined, execPath: string): LaunchCommand {
-  if (script === undefined || /[\\/]_npx[\\/]/.test(script)) return { command: 'npx', args: ['-y', 'rea', 'mcp'] };
-  let resolved = script;
+export function registrationCommand(packageName: string = readPackageInfo().name): LaunchCommand {
+  return { command: 'npx', args: ['-y', packageName, 'mcp'] };
+}
+
+/** The real path of the running bin script (as binary_session reports it), or null. */
+function entryPathOf(script: string | undefined): string | null {
+  if (script === undefined) return null;
   try {
-    resolved = realpathSync(script);
+    return realpathSync(script);
   } catch {
     // A script path that no longer resolves is still the best description of how we were started.
+    return script;
   }
-  return { command: execPath, args: [resolved, 'mcp'] };
 }
 
 async function waitForAbort(signal: AbortSignal): Promise<void> {
@@ -26,11 +30,10 @@ async function waitForAbort(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * The CLI host of the `rea` package: the default providers and catalog (created on first use), the
- * MCP server over stdio or HTTP, provider probes for `rea doctor`, and this installation's launch
- * command. Nothing is loaded until a command asks for it.
+ * The CLI host of the `rea-mcp` package: the default providers and catalog (created on first use), the
+ * MCP server over stdio or HTTP, provider probes for `rea doctor`, and the registration clients use. Nothing is loaded until a command asks for it.
  */
-export function createReaHost(options: { script?: string | undefined; execPath?: string } = {}): CliHost {
+export function createReaHost(options: { script?: string | undefined } = {}): CliHost {
   const pkg = readPackageInfo();
   let providers: Promise<Provider[]> | null = null;
   let tools: Promise<AnyToolContract[]> | null = null;
@@ -82,6 +85,7 @@ export function createReaHost(options: { script?: string | undefined; execPath?:
       await waitForAbort(request.signal);
       return { cancelledCalls: (await handle.close()).cancelled_calls };
     },
-    launchCommand: () => launchCommandFor(script, options.execPath ?? process.execPath),
+    launchCommand: () => registrationCommand(pkg.name),
+    entryPath: () => entryPathOf(script),
   };
 }

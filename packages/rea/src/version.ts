@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** The installed `rea` package's name and version, read from its manifest (cheap: no other import). */
+/** The installed `rea-mcp` package's name and version, read from its manifest (cheap: no other import). */
 export function readPackageInfo(): { name: string; version: string } {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     name: string;

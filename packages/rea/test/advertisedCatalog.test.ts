@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { advertiseCatalog } from '@rea/schema';
-import { createDefaultTools } from 'rea';
+import { createDefaultTools } from 'rea-mcp';
 // The precomputed catalog is internal to the package (only `rea mcp` uses it), so it is reached by path.
 import { loadAdvertisedCatalog } from '../src/generated/advertisedCatalog.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { SERVER_TOOLS } from '@rea/server';
-import { createDefaultProviders, createDefaultTools, launchCommandFor } from 'rea';
+import { createDefaultProviders, createDefaultTools, registrationCommand } from 'rea-mcp';
 
 describe('rea composition', () => {
   it('should create the default providers sorted by id, each valid and with a probe', async () => {
@@ -21,14 +21,8 @@ describe('rea composition', () => {
     for (const provider of providers) for (const tool of provider.tools()) expect(names).toContain(tool.name);
   });
 
-  it('should register npx when running from the npx cache and this installation otherwise', () => {
-    expect(launchCommandFor('/home/u/.npm/_npx/1a2b/node_modules/rea/dist/bin.js', '/usr/bin/node')).toEqual({
-      command: 'npx',
-      args: ['-y', 'rea', 'mcp'],
-    });
-    expect(launchCommandFor('/opt/rea/missing/bin.js', '/usr/bin/node')).toEqual({
-      command: '/usr/bin/node',
-      args: ['/opt/rea/missing/bin.js', 'mcp'],
-    });
+  it('should register the published package through npx, by the name in its manifest', () => {
+    expect(registrationCommand()).toEqual({ command: 'npx', args: ['-y', 'rea-mcp', 'mcp'] });
+    expect(registrationCommand('rea-mcp@1.2.3')).toEqual({ command: 'npx', args: ['-y', 'rea-mcp@1.2.3', 'mcp'] });
   });
 });

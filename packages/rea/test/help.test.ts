@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { HELP_TEXT, createDefaultTools, renderHelpText } from 'rea';
+import { HELP_TEXT, createDefaultTools, renderHelpText } from 'rea-mcp';
 
 describe('rea help', () => {
   it('should keep the precomputed help equal to the help of the default catalog', async () => {

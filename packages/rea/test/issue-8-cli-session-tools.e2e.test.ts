@@ -132,7 +132,7 @@ describe('rea: binary-session and the connection tools from the command line', (
       process_lineage: { status: string };
     };
     const advertised = JSON.parse(catalog.stdout) as { digest: string; tools: Array<{ name: string }> };
-    expect(value.package).toEqual({ name: 'rea', version });
+    expect(value.package).toEqual({ name: 'rea-mcp', version });
     expect(value.server.transport).toBe('custom');
     expect(value.protocol).toEqual({ negotiated_version: null, client: null });
     expect(value.catalog).toMatchObject({

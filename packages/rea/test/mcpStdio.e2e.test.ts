@@ -20,7 +20,7 @@ describe('rea mcp over stdio (served without the command-line program)', () => {
       id: number;
       result: { serverInfo: { name: string } };
     };
-    expect(reply).toMatchObject({ id: 1, result: { serverInfo: { name: 'rea' } } });
+    expect(reply).toMatchObject({ id: 1, result: { serverInfo: { name: 'rea-mcp' } } });
   });
 
   it('should refuse an invalid setting with one line, the CLI exit status and no stack', async () => {

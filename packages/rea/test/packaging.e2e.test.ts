@@ -17,7 +17,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { parseEvidence } from '@rea/evidence';
 import { withTempDir } from '@rea/test-helpers';
-import { createDefaultTools } from 'rea';
+import { createDefaultTools } from 'rea-mcp';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const version = (JSON.parse(readFileSync(join(repo, 'packages', 'rea', 'package.json'), 'utf8')) as { version: string })
@@ -34,6 +34,35 @@ async function listPackages(): Promise<WorkspacePackage[]> {
     listPackages(): WorkspacePackage[];
   };
   return workspace.listPackages();
+}
+
+/** The files of a packed package, read as the pack check reads them. */
+async function tarballFiles(tarball: string): Promise<Map<string, Buffer>> {
+  const tar = (await import(pathToFileURL(join(repo, 'tools', 'tarball.mjs')).href)) as {
+    readTarball(path: string): Map<string, Buffer>;
+  };
+  return tar.readTarball(tarball);
+}
+
+interface Registration {
+  command: string;
+  args: string[];
+}
+
+/** The `rea` entry of the README's MCP client snippet. */
+function readmeRegistration(): Registration {
+  for (const [, block] of readFileSync(join(repo, 'README.md'), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)) {
+    const parsed = JSON.parse(block!) as { mcpServers?: { rea?: Registration } };
+    if (parsed.mcpServers?.rea) return parsed.mcpServers.rea;
+  }
+  throw new Error('the README shows no MCP client registration');
+}
+
+/** Sets the `version` of an installed package's manifest; returns a function that restores it. */
+function withInstalledVersion(manifest: string, version: string): () => void {
+  const original = readFileSync(manifest);
+  writeFileSync(manifest, JSON.stringify({ ...(JSON.parse(original.toString('utf8')) as object), version }));
+  return () => writeFileSync(manifest, original);
 }
 
 /** pnpm as this test run was started (pnpm sets npm_execpath), else through corepack. */
@@ -58,7 +87,7 @@ function exec(command: string, args: string[], cwd: string, env: NodeJS.ProcessE
   });
 }
 
-describe('npx rea from packed tarballs', () => {
+describe('rea-mcp from packed tarballs', () => {
   it('should install with plain npm and work as a user would run it', async () => {
     await withTempDir(async (dir) => {
       const tarballs = join(dir, 'tarballs');
@@ -69,12 +98,16 @@ describe('npx rea from packed tarballs', () => {
       for (const pkg of published) pnpm(['pack', '--pack-destination', tarballs], pkg.dir);
       const files = readdirSync(tarballs).map((f) => join(tarballs, f));
       expect(files).toHaveLength(published.length);
+      // Every package carries the repository's license.
+      const license = readFileSync(join(repo, 'LICENSE'));
+      for (const file of files)
+        expect({ file, license: (await tarballFiles(file)).get('package/LICENSE') }).toEqual({ file, license });
 
       // Plain npm, no workspace, no links: internal packages come from the tarballs, the rest from the registry.
       const install = exec('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], app);
       expect({ status: install.status, stderr: install.stderr }).toEqual({ status: 0, stderr: '' });
       const bin = join(app, 'node_modules', '.bin', 'rea');
-      expect(realpathSync(join(app, 'node_modules', 'rea'))).toBe(join(app, 'node_modules', 'rea'));
+      expect(realpathSync(join(app, 'node_modules', 'rea-mcp'))).toBe(join(app, 'node_modules', 'rea-mcp'));
 
       expect(exec(bin, ['--version'], app).stdout).toBe(`${version}\n`);
 
@@ -83,10 +116,12 @@ describe('npx rea from packed tarballs', () => {
       const doctor = exec(bin, ['doctor', '--json'], app, { HOME: home });
       expect({ status: doctor.status, stderr: doctor.stderr }).toEqual({ status: 0, stderr: '' });
       const report = JSON.parse(doctor.stdout) as {
-        launch_command: { args: string[] };
+        launch_command: Registration;
         providers: Array<{ id: string; ready: boolean }>;
       };
-      expect(report.launch_command.args).toEqual([join(app, 'node_modules', 'rea', 'dist', 'bin.js'), 'mcp']);
+      // Doctor expects the README's registration, not a path into this installation.
+      const registration = readmeRegistration();
+      expect(report.launch_command).toEqual(registration);
       expect(report.providers.length).toBeGreaterThan(0);
 
       copyFileSync(join(repo, 'examples', 'hello.json'), join(app, 'hello.json'));
@@ -95,6 +130,61 @@ describe('npx rea from packed tarballs', () => {
       const records = (JSON.parse(analyze.stdout) as { records: unknown[] }).records.map((r) => parseEvidence(r));
       expect(records.map((r) => r.operation)).toContain('inspect_artifact');
       expect(report.providers).toContainEqual(expect.objectContaining({ id: 'capstone', ready: true }));
+
+      // The README's client snippet, run as an MCP client runs it: npx resolves `rea-mcp` to the package
+      // installed from the tarballs (offline: nothing is fetched), and the real MCP client drives it.
+      const snippet = new Client({ name: 'rea-readme-snippet', version: '1.0.0' });
+      await snippet.connect(
+        new StdioClientTransport({
+          command: registration.command,
+          args: registration.args,
+          cwd: app,
+          env: {
+            PATH: process.env['PATH'] ?? '',
+            HOME: home,
+            npm_config_offline: 'true',
+            npm_config_update_notifier: 'false',
+          },
+          stderr: 'ignore',
+        }),
+      );
+      try {
+        expect(snippet.getServerVersion()).toEqual(expect.objectContaining({ name: 'rea-mcp', version }));
+        expect((await snippet.listTools()).tools.map((t) => t.name)).toContain('inspect_artifact');
+        const inspected = await snippet.callTool({
+          name: 'inspect_artifact',
+          arguments: { path: join(app, 'hello.json') },
+        });
+        expect(inspected.isError).not.toBe(true);
+        expect(parseEvidence(inspected.structuredContent).operation).toBe('inspect_artifact');
+      } finally {
+        await snippet.close();
+      }
+
+      // Evidence names the installed providers' releases, read from their manifests, also from the
+      // bundled command line.
+      const restoreArtifact = withInstalledVersion(
+        join(app, 'node_modules', '@rea', 'artifact', 'package.json'),
+        '0.1.0-pinned.7',
+      );
+      const restoreCapstone = withInstalledVersion(
+        join(app, 'node_modules', '@rea', 'provider-capstone', 'package.json'),
+        '0.1.0-pinned.8',
+      );
+      try {
+        const native = existsSync('/bin/true') ? '/bin/true' : join(app, 'hello.json');
+        const run = exec(bin, ['analyze', native, '--format', 'json'], app);
+        expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+        const records = (JSON.parse(run.stdout) as { records: unknown[] }).records.map((r) => parseEvidence(r));
+        for (const record of records.filter((r) => r.provider.id === 'artifact')) {
+          expect(record.provider.version).toBe('0.1.0-pinned.7');
+        }
+        const overview = records.find((r) => r.operation === 'binary_overview');
+        if (native === '/bin/true') expect(overview?.analysis_profile?.version).toBe('0.1.0-pinned.8');
+      } finally {
+        restoreArtifact();
+        restoreCapstone();
+      }
 
       // A native binary through the installed command line: x86-64 discovery, and an AArch64 library,
       // whose decoding loads the Capstone WebAssembly engine from the install.
@@ -117,7 +207,7 @@ describe('npx rea from packed tarballs', () => {
       const client = new Client({ name: 'rea-packaging', version: '1.0.0' });
       await client.connect(transport);
       try {
-        expect(client.getServerVersion()?.name).toBe('rea');
+        expect(client.getServerVersion()?.name).toBe('rea-mcp');
         const { tools } = await client.listTools();
         expect(tools.map((t) => t.name)).toEqual((await createDefaultTools()).map((t) => t.name));
       } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, readlinkSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { parseEvidence } from '@rea/evidence';
 import { withTempDir } from '@rea/test-helpers';
-import { HELP_TEXT, createDefaultTools } from 'rea';
+import { HELP_TEXT, createDefaultTools } from 'rea-mcp';
 import { run, start } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -221,8 +221,9 @@ describe('rea executable', () => {
         providers: Array<{ id: string; ready: boolean }>;
         clients: Array<{ status: string }>;
       };
-      expect(report.package).toEqual({ name: 'rea', version });
-      expect(report.launch_command).toEqual({ command: process.execPath, args: [realpathSync(bin), 'mcp'] });
+      expect(report.package).toEqual({ name: 'rea-mcp', version });
+      // The one registration REA documents, whichever installation runs doctor.
+      expect(report.launch_command).toEqual({ command: 'npx', args: ['-y', 'rea-mcp', 'mcp'] });
       expect(report.providers.find((p) => p.id === 'artifact')?.ready).toBe(true);
       expect(report.clients.every((c) => c.status === 'missing')).toBe(true);
     });

@@ -37,7 +37,7 @@ export interface ReaServerOptions {
    * when it rejects, every `tools/call` fails with `internal` and the cause is logged.
    */
   load?: () => Promise<ServerComposition>;
-  /** The package users installed (reported by binary_session), e.g. `{ name: "rea", version }`. */
+  /** The package users installed (reported by binary_session), e.g. `{ name: "rea-mcp", version }`. */
   package: { name: string; version: string };
   /** Settings (`readConfig` of @rea/provider-kit); read from `env` once when omitted. */
   config?: ReaConfig;

@@ -52,7 +52,7 @@ function callPathFailure(
     operation,
     details: { reason: 'call-path-load-failed', cause: toDiagnostic(error).error.message },
     remediation:
-      'Reinstall rea (npx -y rea@latest mcp, or npm install rea) so that @rea/server and its dependencies are complete and of one release, then restart the server.',
+      'Reinstall REA (npx -y rea-mcp@latest mcp, or npm install rea-mcp) so that @rea/server and its dependencies are complete and of one release, then restart the server.',
   });
   return { content: [{ type: 'text', text: canonicalJson(toDiagnostic(failure)) }], isError: true };
 }

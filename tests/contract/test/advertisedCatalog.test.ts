@@ -3,7 +3,7 @@ import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { z } from 'zod';
-import { createDefaultTools } from 'rea';
+import { createDefaultTools } from 'rea-mcp';
 import type { EvidenceRecord } from '@rea/evidence';
 import { skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
 import { COMPACT_INPUT_SCHEMA_BUDGET, advertiseCatalog, outputJsonSchema } from '@rea/schema';

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
-import { createDefaultTools } from 'rea';
+import { createDefaultTools } from 'rea-mcp';
 import { skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
 import { advertiseCatalog } from '@rea/schema';
 import { directoryArtifact, helloBinary, produce } from './realRecords.js';

@@ -2,7 +2,7 @@
 // inputs made here (a directory artifact, a binary compiled by gcc).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDefaultTools } from 'rea';
+import { createDefaultTools } from 'rea-mcp';
 import { parseEvidence } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 import { executeTool } from '@rea/provider-kit';

@@ -41,7 +41,7 @@ const PINNED = [
   { name: '@rea/schema', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/server', private: false, exports: ['.', './calls', './package.json', './serve'], bin: {} },
   { name: '@rea/test-helpers', private: true, exports: ['.', './package.json'], bin: {} },
-  { name: 'rea', private: false, exports: ['.', './package.json'], bin: { rea: './dist/bin.js' } },
+  { name: 'rea-mcp', private: false, exports: ['.', './package.json'], bin: { rea: './dist/bin.js' } },
 ];
 
 describe('workspace surface', () => {

@@ -11,6 +11,8 @@ export interface ClientDefinition {
   id: ClientId;
   name: string;
   format: 'json' | 'toml';
+  /** The client reads its JSON file with `//` and block comments (and REA keeps them when it writes). */
+  comments: boolean;
   /** The table holding server entries: `mcpServers` (JSON clients) or `mcp_servers` (Codex). */
   serversKey: 'mcpServers' | 'mcp_servers';
   /** Claude Code writes `"type": "stdio"` into its entries; the others take command and args only. */
@@ -37,6 +39,7 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: 'claude-code',
     name: 'Claude Code',
     format: 'json',
+    comments: false,
     serversKey: 'mcpServers',
     entryType: 'stdio',
     file: (home) => join(home, '.claude.json'),
@@ -45,6 +48,7 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: 'claude-desktop',
     name: 'Claude Desktop',
     format: 'json',
+    comments: false,
     serversKey: 'mcpServers',
     entryType: null,
     file: claudeDesktop,
@@ -53,6 +57,7 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: 'codex',
     name: 'Codex',
     format: 'toml',
+    comments: false,
     serversKey: 'mcp_servers',
     entryType: null,
     file: (home, _platform, env) => join(env['CODEX_HOME'] || join(home, '.codex'), 'config.toml'),
@@ -61,6 +66,7 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: 'cursor',
     name: 'Cursor',
     format: 'json',
+    comments: false,
     serversKey: 'mcpServers',
     entryType: null,
     file: (home) => join(home, '.cursor', 'mcp.json'),
@@ -69,6 +75,7 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: 'gemini-cli',
     name: 'Gemini CLI',
     format: 'json',
+    comments: true,
     serversKey: 'mcpServers',
     entryType: null,
     file: (home) => join(home, '.gemini', 'settings.json'),
@@ -77,6 +84,7 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: 'windsurf',
     name: 'Windsurf',
     format: 'json',
+    comments: false,
     serversKey: 'mcpServers',
     entryType: null,
     file: (home) => join(home, '.codeium', 'windsurf', 'mcp_config.json'),

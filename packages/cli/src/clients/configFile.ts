@@ -5,8 +5,9 @@ import type { TextPosition } from '../jsonText.js';
 import type { LaunchCommand } from '../host.js';
 import { ENTRY_NAME } from './clients.js';
 import type { ClientDefinition } from './clients.js';
+import { jsonScanText } from './jsonComments.js';
 
-/** How a client's registration of REA compares with this installation. */
+/** How a client's registration of REA compares with the registration REA documents. */
 export type RegistrationStatus = 'aligned' | 'stale' | 'missing' | 'invalid';
 
 /** One client configuration file as read (never written) by doctor and setup. */
@@ -37,7 +38,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Best-effort position of a key path in a JSON or TOML text (first occurrence in order). */
 function locate(state: { text: string; client: ClientDefinition }, keys: readonly string[]): TextPosition | null {
-  const { text, client } = state;
+  const { client } = state;
+  const text = client.format === 'json' ? jsonScanText(client, state.text) : state.text;
   if (client.format === 'toml') {
     const header = new RegExp(`^[ \\t]*\\[[ \\t]*${keys.slice(0, 2).join('[ \\t]*\\.[ \\t]*')}[ \\t]*\\]`, 'm').exec(
       text,
@@ -59,10 +61,12 @@ function parseText(
   text: string,
 ): { value: unknown } | { error: string; position: TextPosition } {
   if (client.format === 'json') {
-    if (text.trim() === '') return { value: {} };
-    const located = locateJsonError(text);
+    // Read the file as the client does: with comments for a client that accepts them.
+    const json = jsonScanText(client, text);
+    if (json.trim() === '') return { value: {} };
+    const located = locateJsonError(json);
     if (located !== null) return { error: `expected ${located.expected}`, position: located.position };
-    return { value: JSON.parse(text) as unknown };
+    return { value: JSON.parse(json) as unknown };
   }
   try {
     return { value: parseToml(text) };
@@ -119,7 +123,7 @@ export async function readClientConfig(
       text,
       status: 'invalid',
       reason: 'unparseable',
-      message: `not valid ${client.format.toUpperCase()}: ${parsed.error} at line ${parsed.position.line}, column ${parsed.position.column}`,
+      message: `not valid ${client.format === 'toml' ? 'TOML' : client.comments ? 'JSON (with comments)' : 'JSON'}: ${parsed.error} at line ${parsed.position.line}, column ${parsed.position.column}`,
       position: parsed.position,
     };
   }
@@ -171,7 +175,7 @@ export async function readClientConfig(
     status: aligned ? 'aligned' : 'stale',
     reason: aligned ? 'matches' : 'command-differs',
     message: aligned
-      ? 'registered with this installation’s command'
-      : `registered as ${[registered.command, ...registered.args].join(' ')}; this installation runs ${[expected.command, ...expected.args].join(' ')}`,
+      ? 'registered as REA documents it'
+      : `registered as ${[registered.command, ...registered.args].join(' ')}; REA's registration is ${[expected.command, ...expected.args].join(' ')}`,
   };
 }

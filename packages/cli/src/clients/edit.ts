@@ -2,6 +2,7 @@ import { stringify as stringifyToml } from 'smol-toml';
 import type { LaunchCommand } from '../host.js';
 import { ENTRY_NAME } from './clients.js';
 import type { ClientConfigState } from './configFile.js';
+import { jsonScanText } from './jsonComments.js';
 import { spliceJsonEntry } from './jsonSplice.js';
 import { verifyConfigText } from './verify.js';
 
@@ -38,11 +39,16 @@ function renderJson(state: ClientConfigState, entry: Record<string, unknown>): R
   const key = state.client.serversKey;
   const servers = isObject(document[key]) ? document[key] : {};
   const next = { ...document, [key]: { ...servers, [ENTRY_NAME]: entry } };
-  const { indent, newline } = jsonLayout(text);
+  // Comments (for clients that accept them) are masked for finding where things are, and kept in the text.
+  const scan = jsonScanText(state.client, text);
+  const { indent, newline } = jsonLayout(scan);
   const serialize = (value: unknown): string => `${JSON.stringify(value, null, indent)}${newline ? '\n' : ''}`;
-  if (text.trim() === '') return { text: serialize(next), formatting: 'exact', entry };
+  // An empty file (or one holding only comments, which are kept) gets the document as REA writes it.
+  if (scan.trim() === '') {
+    return { text: `${text.trim() === '' ? '' : text}${serialize(next)}`, formatting: 'exact', entry };
+  }
   // Splice only REA's member so that every other byte keeps its formatting; re-serialize otherwise.
-  const spliced = spliceJsonEntry(text, key, ENTRY_NAME, entry, indent);
+  const spliced = spliceJsonEntry(text, key, ENTRY_NAME, entry, indent, scan);
   if (spliced !== null && verifyConfigText(state.client, state.document, spliced, entry)) {
     return { text: spliced, formatting: 'exact', entry };
   }

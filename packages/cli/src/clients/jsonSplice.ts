@@ -92,19 +92,32 @@ function render(value: unknown, indent: string | number, base: string): string {
   return JSON.stringify(value, null, indent).replace(/\n/g, `\n${base}`);
 }
 
-/** Appends `member` as the last member of the object at `span` (`base`: the indentation of its closing line). */
-function appendMember(text: string, span: Span, member: string, newline: string, base: string): string {
+/**
+ * Appends `member` as the last member of the object at `span` (`base`: the indentation of its closing
+ * line). `scan` is `text` with comments masked: the comma goes after the last value, not after a comment.
+ */
+function appendMember(text: string, scan: string, span: Span, member: string, newline: string, base: string): string {
   const close = span.end - 1;
-  const body = text.slice(span.start + 1, close);
-  if (body.trim() === '') return `${text.slice(0, span.start)}{${member}${newline}${base}}${text.slice(span.end)}`;
+  const body = scan.slice(span.start + 1, close);
+  if (body.trim() === '') {
+    // Comments inside an empty object stay where they were, before the new member.
+    const inner = text.slice(span.start + 1, close).trimEnd();
+    return `${text.slice(0, span.start)}{${inner}${member}${newline}${base}}${text.slice(span.end)}`;
+  }
   const last = span.start + 1 + body.trimEnd().length;
+  // A comment after the last value on its line stays with that value: the new member goes after it.
+  const lineEnd = text.indexOf('\n', last);
+  if (lineEnd >= 0 && lineEnd < close && text.slice(last, lineEnd).trim() !== '') {
+    return `${text.slice(0, last)},${text.slice(last, lineEnd)}${member}${text.slice(lineEnd)}`;
+  }
   return `${text.slice(0, last)},${member}${text.slice(last)}`;
 }
 
 /**
  * Sets `servers[name] = entry` in a valid JSON text by splicing only that member, so every other
  * byte keeps its formatting. Returns null when the layout is not one this can splice (the caller then
- * re-serializes). `indent` is the file's indentation unit (0 for single-line files).
+ * re-serializes). `indent` is the file's indentation unit (0 for single-line files). For a file with
+ * comments, `scan` is the text with its comments masked (same length); the comments are kept.
  */
 export function spliceJsonEntry(
   text: string,
@@ -112,29 +125,31 @@ export function spliceJsonEntry(
   name: string,
   entry: unknown,
   indent: string | number,
+  scan: string = text,
 ): string | null {
   const unit = typeof indent === 'number' ? ' '.repeat(indent) : indent;
   const newline = indent === 0 ? '' : '\n';
   const space = indent === 0 ? '' : ' ';
-  const existing = jsonValueSpan(text, [serversKey, name]);
+  const existing = jsonValueSpan(scan, [serversKey, name]);
   if (existing) {
     const base = lineIndent(text, existing.start);
     return text.slice(0, existing.start) + render(entry, indent, base) + text.slice(existing.end);
   }
-  const servers = jsonValueSpan(text, [serversKey]);
+  const servers = jsonValueSpan(scan, [serversKey]);
   if (servers) {
-    if (text[servers.start] !== '{') return null;
+    if (scan[servers.start] !== '{') return null;
     const inner = lineIndent(text, servers.start) + unit;
     return appendMember(
       text,
+      scan,
       servers,
       `${newline}${inner}${JSON.stringify(name)}:${space}${render(entry, indent, inner)}`,
       newline,
       lineIndent(text, servers.start),
     );
   }
-  const root = jsonValueSpan(text, []);
-  if (!root || text[root.start] !== '{') return null;
+  const root = jsonValueSpan(scan, []);
+  if (!root || scan[root.start] !== '{') return null;
   const member = `${newline}${unit}${JSON.stringify(serversKey)}:${space}${render({ [name]: entry }, indent, unit)}`;
-  return appendMember(text, root, member, newline, '');
+  return appendMember(text, scan, root, member, newline, '');
 }

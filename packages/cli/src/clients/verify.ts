@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse as parseToml } from 'smol-toml';
 import { ENTRY_NAME } from './clients.js';
 import type { ClientDefinition } from './clients.js';
+import { jsonScanText } from './jsonComments.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -9,7 +10,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function parseDocument(client: ClientDefinition, text: string): Record<string, unknown> | null {
   try {
-    const value = client.format === 'json' ? (text.trim() === '' ? {} : JSON.parse(text)) : parseToml(text);
+    const json = client.format === 'json' ? jsonScanText(client, text) : '';
+    const value = client.format === 'json' ? (json.trim() === '' ? {} : JSON.parse(json)) : parseToml(text);
     return isObject(value) ? value : null;
   } catch {
     return null;

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Command, Option } from 'commander';
 import { ReaError, throwIfAborted } from '@rea/evidence';
+import type { JsonValue } from '@rea/evidence';
 import { applyConfigWrite } from '../clients/apply.js';
 import { CLIENT_IDS, CLIENTS } from '../clients/clients.js';
 import type { ClientDefinition } from '../clients/clients.js';
@@ -16,13 +17,27 @@ export interface SetupPlanItem {
   client: string;
   name: string;
   file: string;
-  /** create-file | add-entry | update-entry | unchanged */
-  action: 'create-file' | 'add-entry' | 'update-entry' | 'unchanged';
+  /** create-file | add-entry | update-entry | unchanged | refused (the file is invalid; it is left alone) */
+  action: 'create-file' | 'add-entry' | 'update-entry' | 'unchanged' | 'refused';
   before: Record<string, unknown> | null;
-  after: Record<string, unknown>;
+  /** REA's entry after setup (null when refused). */
+  after: Record<string, unknown> | null;
   /** `exact`: only REA's entry changes; `normalized`: the file is re-serialized with the same content. */
   formatting: 'exact' | 'normalized';
+  /** Why a refused file cannot be changed: reason, message, and where (line, column, pointer). */
+  problem?: RefusedFile;
 }
+
+/** An invalid client file that setup leaves alone. */
+type RefusedFile = {
+  client: string;
+  file: string;
+  reason: string;
+  message: string;
+  line?: number;
+  column?: number;
+  pointer?: string;
+};
 
 interface PlannedItem extends SetupPlanItem {
   write: Parameters<typeof applyConfigWrite>[0] | null;
@@ -36,7 +51,23 @@ function detectedClients(io: CliIo): ClientDefinition[] {
   });
 }
 
-/** Plans setup for the given clients; refuses (`configuration_invalid`) when any file is invalid. */
+/**
+ * The error for invalid client files that setup left alone (`configuration_invalid`, details.files);
+ * `applied` says how many other files were written, and `outcome` (with --json) is the run's result.
+ */
+function refusal(refused: readonly RefusedFile[], applied: number, outcome?: JsonValue): ReaError {
+  const where = refused.map((f) => `${f.file}${f.line !== undefined ? `:${f.line}:${f.column}` : ''} (${f.message})`);
+  const written = applied > 0 ? `the other ${applied} file(s) were written` : 'nothing was written';
+  return new ReaError('configuration_invalid', `Setup refused ${where.join('; ')}; ${written}.`, {
+    details: { reason: 'invalid-client-config', files: [...refused], ...(outcome !== undefined ? { outcome } : {}) },
+    remediation: 'Fix or move the named file (REA never rewrites a file it cannot parse), then run setup again.',
+  });
+}
+
+/**
+ * Plans setup for the given clients. An invalid file (unreadable, unparseable, wrong shape) is planned
+ * as `refused` and blocks only its own client.
+ */
 export async function planSetup(
   io: CliIo,
   clients: readonly ClientDefinition[],
@@ -45,23 +76,19 @@ export async function planSetup(
   const states = await Promise.all(
     clients.map((c) => readClientConfig(c, c.file(io.home, io.platform, io.env), launch)),
   );
-  const invalid = states.filter((s) => s.status === 'invalid');
-  if (invalid.length > 0) {
-    const files = invalid.map((s) => ({
-      client: s.client.id,
-      file: s.file,
-      reason: s.reason,
-      message: s.message,
-      ...(s.position ? { line: s.position.line, column: s.position.column } : {}),
-      ...(s.pointer !== null ? { pointer: s.pointer } : {}),
-    }));
-    const where = files.map((f) => `${f.file}${'line' in f ? `:${f.line}:${f.column}` : ''} (${f.message})`).join('; ');
-    throw new ReaError('configuration_invalid', `Setup refused; nothing was written: ${where}.`, {
-      details: { reason: 'invalid-client-config', files },
-      remediation: 'Fix or move the named file (REA never rewrites a file it cannot parse), then run setup again.',
-    });
-  }
-  return states.map((state) => {
+  return states.map((state): PlannedItem => {
+    if (state.status === 'invalid') {
+      const problem: RefusedFile = {
+        client: state.client.id,
+        file: state.file,
+        reason: state.reason,
+        message: state.message,
+        ...(state.position ? { line: state.position.line, column: state.position.column } : {}),
+        ...(state.pointer !== null ? { pointer: state.pointer } : {}),
+      };
+      const base = { client: state.client.id, name: state.client.name, file: state.file };
+      return { ...base, action: 'refused', before: null, after: null, formatting: 'exact', problem, write: null };
+    }
     const rendered = renderUpdatedConfig(state, launch);
     const action =
       state.status === 'aligned'
@@ -99,7 +126,12 @@ function describePlan(items: readonly SetupPlanItem[]): string {
   for (const item of items) {
     lines.push(`${item.name}: ${item.file}`);
     if (item.action === 'unchanged') {
-      lines.push('  unchanged (already registered with this installation)');
+      lines.push('  unchanged (already registered)');
+      continue;
+    }
+    if (item.problem !== undefined) {
+      const at = item.problem.pointer !== undefined ? ` (${item.problem.pointer})` : '';
+      lines.push(`  refused, left as it is: ${item.problem.message}${at}`);
       continue;
     }
     lines.push(
@@ -164,6 +196,7 @@ export function setupCommand(invocation: Invocation): Command {
       const planned = await planSetup(io, clients, launch);
       const plan: SetupPlanItem[] = planned.map(({ write: _write, ...item }) => item);
       const changes = planned.filter((p) => p.write !== null);
+      const refused = planned.flatMap((p) => (p.problem !== undefined ? [p.problem] : []));
       const emit = async (applied: boolean, backups: Array<string | null>, note: string): Promise<void> => {
         if (options.json) {
           const result = {
@@ -174,6 +207,8 @@ export function setupCommand(invocation: Invocation): Command {
             backups: backups.filter((b) => b !== null),
             note,
           };
+          // With a refused file, the run ends in that error, which carries the result (one JSON document).
+          if (refused.length > 0) throw refusal(refused, applied ? changes.length : 0, result as unknown as JsonValue);
           await invocation.out(`${JSON.stringify(result, null, 2)}\n`);
         } else {
           await invocation.out(`${note}\n`);
@@ -187,20 +222,32 @@ export function setupCommand(invocation: Invocation): Command {
           `No MCP client configuration found; choose clients with --client (${CLIENT_IDS.join(', ')}).`,
         );
       }
-      if (changes.length === 0) return emit(false, [], 'Nothing to change: every chosen client is already aligned.');
-      if (options.dryRun) return emit(false, [], 'Dry run: nothing was written.');
-      if (!options.yes && !(await confirm(io, scope.signal))) {
+      // An invalid file is left alone and reported; it never keeps the other clients from being set up.
+      if (refused.length === planned.length) throw refusal(refused, 0);
+      if (changes.length === 0) {
+        await emit(
+          false,
+          [],
+          `Nothing to change: every ${refused.length > 0 ? 'other ' : ''}chosen client is already aligned.`,
+        );
+      } else if (options.dryRun) {
+        await emit(false, [], 'Dry run: nothing was written.');
+      } else if (!options.yes && !(await confirm(io, scope.signal))) {
         throwIfAborted(scope.signal, 'confirmation');
         return emit(false, [], 'Not applied (the answer was No). Pass --yes to apply without asking.');
+      } else {
+        throwIfAborted(scope.signal, 'confirmation');
+        const backups: Array<string | null> = [];
+        for (const item of changes) backups.push(await applyConfigWrite(item.write!));
+        const saved = backups.filter((b): b is string => b !== null);
+        await emit(
+          true,
+          backups,
+          `Applied to ${changes.length} file(s) and verified.${saved.length > 0 ? ` Backups: ${saved.join(', ')}` : ''}`,
+        );
+        if (refused.length > 0) throw refusal(refused, changes.length);
+        return;
       }
-      throwIfAborted(scope.signal, 'confirmation');
-      const backups: Array<string | null> = [];
-      for (const item of changes) backups.push(await applyConfigWrite(item.write!));
-      const saved = backups.filter((b): b is string => b !== null);
-      return emit(
-        true,
-        backups,
-        `Applied to ${changes.length} file(s) and verified.${saved.length > 0 ? ` Backups: ${saved.join(', ')}` : ''}`,
-      );
+      if (refused.length > 0) throw refusal(refused, 0);
     });
 }

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
 import { parseBinaryLayout } from '@rea/artifact';
@@ -19,8 +21,15 @@ import { discover } from './analysis/discovery.js';
 import { findStrings } from './analysis/strings.js';
 import { CAPSTONE_CAPABILITIES, CapstonePort } from './port.js';
 
-/** This package's version, part of the analysis profile. */
-export const CAPSTONE_PROVIDER_VERSION = '0.1.0';
+/**
+ * This package's version as its installed manifest states it (found by package name, so bundled or
+ * installed alike): the provider version in Evidence and part of the analysis profile.
+ */
+export const CAPSTONE_PROVIDER_VERSION: string = (
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@rea/provider-capstone/package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /** The provider id. */
 export const CAPSTONE_PROVIDER_ID = 'capstone';
