@@ -1,0 +1,48 @@
+// Fixture builders: the committed sources under test/fixtures, copied, packed into a real ASAR with
+// @electron/asar, or bundled with the real esbuild, at test time.
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as asar from '@electron/asar';
+import { build } from 'esbuild';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+
+/** Copies the committed Electron application into `dir` (plus a native addon) and returns its path. */
+export function electronApp(dir: string): string {
+  const app = join(dir, 'app');
+  cpSync(join(fixtures, 'electron-app'), app, { recursive: true });
+  mkdirSync(join(app, 'native'));
+  // Not a real shared object: the analysis classifies .node files by name and never loads them.
+  writeFileSync(join(app, 'native', 'addon.node'), Buffer.from('\u007fELF-stand-in'));
+  return app;
+}
+
+/** Packs the Electron application into `<dir>/<name>` with its native addon unpacked. */
+export async function electronAsar(dir: string, name = 'app.asar'): Promise<string> {
+  const app = electronApp(join(dir, 'src'));
+  const archive = join(dir, name);
+  mkdirSync(dirname(archive), { recursive: true });
+  await asar.createPackageWithOptions(app, archive, { unpack: '*.node' });
+  return archive;
+}
+
+/** Bundles test/fixtures/bundle-src/entry.js with esbuild into `<dir>/dist/<out>`. */
+export async function esbuildBundle(
+  dir: string,
+  options: { out: string; minify?: boolean; sourcemap?: boolean | 'inline'; format?: 'cjs' | 'esm' },
+): Promise<string> {
+  const outfile = join(dir, 'dist', options.out);
+  await build({
+    entryPoints: [join(fixtures, 'bundle-src', 'entry.js')],
+    bundle: true,
+    platform: 'node',
+    format: options.format ?? 'cjs',
+    minify: options.minify ?? false,
+    sourcemap: options.sourcemap ?? false,
+    outfile,
+    logLevel: 'silent',
+    absWorkingDir: join(fixtures, 'bundle-src'),
+  });
+  return outfile;
+}
