@@ -41,11 +41,12 @@ function decode(bytes: Buffer): string | null {
   }
 }
 
+/** Minified: at least 512 characters on lines averaging more than 200. */
 function looksMinified(text: string): boolean {
-  if (text.length < 20_000) return false;
+  if (text.length < 512) return false;
   let lines = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines += 1;
-  return text.length / lines > 500;
+  return text.length / lines > 200;
 }
 
 /**

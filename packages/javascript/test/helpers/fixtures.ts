@@ -8,6 +8,9 @@ import { build } from 'esbuild';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
+/** The committed sources esbuildBundle bundles. */
+export const BUNDLE_SOURCES = join(fixtures, 'bundle-src');
+
 /** Copies the committed Electron application into `dir` (plus a native addon) and returns its path. */
 export function electronApp(dir: string): string {
   const app = join(dir, 'app');
