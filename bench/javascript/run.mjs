@@ -42,7 +42,9 @@ if (args[0] === '--one') {
 }
 
 function installed(prefix, relative) {
-  for (const folder of readdirSync(store).filter((name) => name.startsWith(prefix)).sort()) {
+  for (const folder of readdirSync(store)
+    .filter((name) => name.startsWith(prefix))
+    .sort()) {
     const file = join(store, folder, 'node_modules', relative);
     try {
       if (statSync(file).isFile()) return file;
@@ -66,20 +68,28 @@ try {
     copyFileSync(file, join(work, basename(file)));
     total += statSync(file).size;
   }
-  console.log(`${inputs.length} files, ${(total / 1024 / 1024).toFixed(1)} MB; ${RUNS} runs each (median), fresh process per run`);
+  console.log(
+    `${inputs.length} files, ${(total / 1024 / 1024).toFixed(1)} MB; ${RUNS} runs each (median), fresh process per run`,
+  );
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const measured = {};
   for (const mode of ['parse', 'analysis']) {
     const samples = [];
     for (let run = 0; run < RUNS; run += 1) {
-      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--one', mode, work], { encoding: 'utf8' });
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--one', mode, work], {
+        encoding: 'utf8',
+      });
       if (child.status !== 0) throw new Error(`${mode} failed: ${child.stderr}`);
       samples.push(JSON.parse(child.stdout));
     }
     measured[mode] = { ms: median(samples.map((s) => s.ms)), rss: median(samples.map((s) => s.peakRssMb)) };
-    console.log(`${mode.padEnd(8)} ${(measured[mode].ms / 1000).toFixed(2)} s, peak RSS ${measured[mode].rss.toFixed(0)} MB`);
+    console.log(
+      `${mode.padEnd(8)} ${(measured[mode].ms / 1000).toFixed(2)} s, peak RSS ${measured[mode].rss.toFixed(0)} MB`,
+    );
   }
-  console.log(`analysis / bare parse: ${(measured.analysis.ms / measured.parse.ms).toFixed(2)}x time, ${(measured.analysis.rss / measured.parse.rss).toFixed(2)}x peak RSS`);
+  console.log(
+    `analysis / bare parse: ${(measured.analysis.ms / measured.parse.ms).toFixed(2)}x time, ${(measured.analysis.rss / measured.parse.rss).toFixed(2)}x peak RSS`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

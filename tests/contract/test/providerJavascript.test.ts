@@ -13,7 +13,10 @@ function application(): string {
   const dir = join(work, 'app');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{"name":"probe","main":"main.js"}');
-  writeFileSync(join(dir, 'main.js'), "const { ipcMain } = require('electron');\nipcMain.handle('probe:ping', () => 'pong');\n");
+  writeFileSync(
+    join(dir, 'main.js'),
+    "const { ipcMain } = require('electron');\nipcMain.handle('probe:ping', () => 'pong');\n",
+  );
   return dir;
 }
 

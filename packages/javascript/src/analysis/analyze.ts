@@ -41,9 +41,9 @@ function decode(bytes: Buffer): string | null {
   }
 }
 
-/** Minified: at least 512 characters on lines averaging more than 200. */
+/** Minified: at least 256 characters on lines averaging more than 200. */
 function looksMinified(text: string): boolean {
-  if (text.length < 512) return false;
+  if (text.length < 256) return false;
   let lines = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines += 1;
   return text.length / lines > 200;
@@ -118,7 +118,7 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
     }
     parsed += 1;
     const facts = collectFacts(outcome.program, () => check('parse'));
-    const bundle = recoverBundle(outcome.program, outcome.lineComments, () => check('bundles'));
+    const bundle = recoverBundle(outcome.program, text, outcome.lineComments, () => check('bundles'));
     if (map.status === 'none' && looksMinified(text)) {
       c.unknown(
         script.node_id,

@@ -3,6 +3,7 @@
 import type { Coverage, Limitation } from '@rea/evidence';
 import type { IntegrityPolicy } from '@rea/artifact';
 import type { Asset, BundledModule, Edge, FileModule, JavascriptApplication, SourceModule } from '../schemas.js';
+import { holderOf } from './bundles.js';
 import type { RecoveredBundle } from './bundles.js';
 import type { RoleFact } from './electron.js';
 import { builtinOf } from './facts.js';
@@ -159,37 +160,29 @@ export class Collector {
       'dynamic_code',
       facts.dynamicCode.map((d) => ({ ...where(d.at), kind: d.kind })),
     );
-    // Innermost bundled module holding a line: the one with the shortest span.
-    const spans = [...bundle.modules].sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine));
-    const holder = (line: number) => spans.find((m) => m.startLine <= line && line <= m.endLine) ?? null;
+    const holder = (offset: number) => holderOf(bundle.modules, offset);
     const builtinsOf = new Map<string, Set<string>>();
     for (const item of facts.imports) {
-      const inner = holder(item.at.line);
+      const inner = holder(item.at.offset);
       const from = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
-      this.pending.push({
-        from,
-        file: path,
-        specifier: item.specifier,
-        kind: item.kind,
-        line: item.at.line,
-        column: item.at.column,
-        bundled: null,
-      });
+      const { line, column } = item.at;
+      this.pending.push({ from, file: path, specifier: item.specifier, kind: item.kind, line, column, bundled: null });
       const builtin = builtinOf(item.specifier);
       if (inner !== null && builtin !== null) {
         builtinsOf.set(inner.moduleId, (builtinsOf.get(inner.moduleId) ?? new Set<string>()).add(builtin));
       }
     }
     for (const edge of bundle.edges) {
-      const inner = holder(edge.fromLine);
+      const inner = holder(edge.offset);
       const from = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
+      const { line, column } = edge;
       this.pending.push({
         from,
         file: path,
         specifier: edge.specifier,
         kind: 'bundler-require',
-        line: edge.fromLine,
-        column: edge.fromColumn,
+        line,
+        column,
         bundled: edge.toModuleId,
       });
     }

@@ -15,10 +15,11 @@ const URL_PATTERN = /\b(?:https?|wss?|ftp|file):\/\/[^\s"'`<>()\\]+/g;
 const IPC =
   /(?:^|\.)(ipcMain\.(?:handle|handleOnce|on|once|removeHandler)|ipcRenderer\.(?:invoke|send|sendSync|sendToHost|on|once|postMessage)|contextBridge\.exposeInMainWorld|contextBridge\.exposeInIsolatedWorld|webContents\.send)$/;
 
-/** A position in the file: 1-based line, 0-based column. */
+/** A position in the file: 1-based line, 0-based column, and the offset from the start. */
 export interface Position {
   line: number;
   column: number;
+  offset: number;
 }
 
 /** Everything {@link collectFacts} observed in one file. */
@@ -37,7 +38,7 @@ export interface FileFacts {
 }
 
 function at(node: EsNode): Position {
-  return { line: node.loc?.start.line ?? 1, column: node.loc?.start.column ?? 0 };
+  return { line: node.loc?.start.line ?? 1, column: node.loc?.start.column ?? 0, offset: node.start ?? 0 };
 }
 
 /** The Node built-in a specifier names (without `node:`), or null. */

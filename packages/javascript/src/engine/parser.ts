@@ -16,6 +16,8 @@ export interface EsNode {
 export interface LineComment {
   value: string;
   line: number;
+  /** Offset of the comment's first character. */
+  start: number;
 }
 
 /** The outcome of parsing one file: the program and its source type, or why it could not be parsed. */
@@ -25,8 +27,10 @@ export type ParseOutcome =
 
 function attempt(source: string, module: boolean, comments: LineComment[]): EsNode {
   return parse(source, {
-    onComment: (type, value, _start, _end, loc) => {
-      if (type === 'SingleLine' && loc.start.column === 0) comments.push({ value: value.trim(), line: loc.start.line });
+    onComment: (type, value, start, _end, loc) => {
+      if (type === 'SingleLine' && loc.start.column === 0) {
+        comments.push({ value: value.trim(), line: loc.start.line, start });
+      }
     },
     module,
     next: true,

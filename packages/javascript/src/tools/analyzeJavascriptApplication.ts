@@ -16,16 +16,16 @@ const InputSchema = z.strictObject({
     .string()
     .min(1)
     .describe(
-      'Local path of the application: a directory (an unpacked app, a web build, an npm package), an Electron app.asar (its .asar.unpacked companion beside it), a ZIP-based package, or one script.',
+      'Local path: an application directory, an Electron app.asar (with its .asar.unpacked beside it), a ZIP-based package, or one script.',
     ),
   detail: z
     .enum(['complete', 'summary'])
     .default('complete')
     .describe(
-      'complete (default) returns the whole analysis; summary retains it in the session and returns a summary whose parent_evidence_id names it for inspect_analysis_view.',
+      'complete (default) returns the whole analysis; summary retains it in the session and returns its summary.',
     ),
   integrity_policy: IntegrityPolicySchema.default('fail-closed').describe(
-    'fail-closed (default) stops at the first integrity contradiction with artifact_integrity_mismatch; record-and-continue leaves contradicted files (and nested ASARs) unanalyzed, lists them in integrity_contradictions and continues (coverage partial).',
+    'fail-closed (default) stops at an integrity contradiction; record-and-continue lists contradicted files unanalyzed and continues (coverage partial).',
   ),
 });
 
@@ -72,7 +72,8 @@ function summarize(
 export const analyzeJavascriptApplicationTool = defineTool({
   name: 'analyze_javascript_application',
   title: 'Analyze JavaScript application',
-  description: `Analyzes a JavaScript or Electron application without running it: a directory, an app.asar (with .asar.unpacked), a ZIP-based package or one script. Returns Evidence with the inventory (HTML entries, scripts, stylesheets, package manifests, source maps resolved or explicitly unresolved, WebAssembly, native .node addons), Electron roles (main from the manifest, preload from webPreferences.preload, renderer from pages loaded into windows), the module graph (files, esbuild-bundled modules, source-map sources; imports, requires and dynamic imports as edges; exports with kind and arity), string literals with locations (at most ${MAX_STRINGS_PER_FILE} per file, cut at ${MAX_STRING_LENGTH} characters, ${MAX_FACTS_PER_KIND} in all), URLs and hosts, IPC channels (ipcMain, ipcRenderer, contextBridge), eval/Function sites and Node built-ins per module. Files over ${MAX_FILE_BYTES / 1024 / 1024} MiB, unparsable or non-UTF-8 files are explicit unknowns, never a failed analysis; coverage is reported per phase. Use detail "summary" for a large application and page it with inspect_analysis_view.`,
+  description:
+    'Analyzes a JavaScript or Electron application without running it (a directory, an app.asar, a ZIP-based package or one script). Returns Evidence: assets, source maps, Electron roles (main, preload, renderer), the module graph (files, bundled modules, source-map sources; import/require edges; exports), string literals, URLs and hosts, IPC channels, eval/Function sites and Node built-ins per module, with coverage per phase and per-file unknowns. Use detail "summary" for a large application, then inspect_analysis_view.',
   input: InputSchema,
   result: z.union([JavascriptApplicationSchema, JavascriptApplicationSummarySchema]),
   examples: [

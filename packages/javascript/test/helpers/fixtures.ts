@@ -49,3 +49,33 @@ export async function esbuildBundle(
   });
   return outfile;
 }
+
+/** Bundles test/fixtures/bundle-src/entry.js with webpack 5 into `<dir>/dist/<out>`. */
+export async function webpackBundle(
+  dir: string,
+  options: { out: string; mode: 'development' | 'production' },
+): Promise<string> {
+  const { default: webpack } = await import('webpack');
+  const outputPath = join(dir, 'dist');
+  const compiler = webpack({
+    mode: options.mode,
+    // No eval wrapping: module bodies stay code, as in shipped builds.
+    devtool: false,
+    target: 'node',
+    context: BUNDLE_SOURCES,
+    entry: './entry.js',
+    output: { path: outputPath, filename: options.out },
+    infrastructureLogging: { level: 'none' },
+  });
+  await new Promise<void>((resolve, reject) => {
+    compiler.run((error, stats) => {
+      // Closing releases the compiler's caches and file handles.
+      compiler.close(() => {
+        if (error) reject(error);
+        else if (stats?.hasErrors()) reject(new Error(stats.toString('errors-only')));
+        else resolve();
+      });
+    });
+  });
+  return join(outputPath, options.out);
+}
