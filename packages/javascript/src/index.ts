@@ -9,7 +9,6 @@ export { JAVASCRIPT_PACKAGE_VERSION } from './version.js';
 export { analyzeJavascriptApplication } from './api.js';
 export type { AnalyzeOptions, AnalyzeOutcome } from './analysis/analyze.js';
 export {
-  ApplicationCountsSchema,
   AssetSchema,
   BundledModuleSchema,
   EdgeSchema,
@@ -31,4 +30,7 @@ export type {
 } from './schemas.js';
 export { JAVASCRIPT_PROVIDER } from './tools/common.js';
 export { analyzeJavascriptApplicationTool } from './tools/analyzeJavascriptApplication.js';
+export { FeatureTraceSchema, traceApplicationFeatureTool } from './tools/traceApplicationFeature.js';
+export { traceFeature } from './analysis/trace.js';
+export type { FeatureTrace, TraceSeed, TraceSite } from './analysis/trace.js';
 export { JAVASCRIPT_CAPABILITIES, createJavascriptProvider, javascriptTools } from './provider.js';

@@ -147,27 +147,12 @@ export const UnknownSchema = z.strictObject({
   message: z.string(),
 });
 
-/** Counts of everything the result lists. */
-export const ApplicationCountsSchema = z.strictObject({
-  assets: z.number().int().nonnegative(),
-  modules: z.number().int().nonnegative(),
-  bundled_modules: z.number().int().nonnegative(),
-  source_modules: z.number().int().nonnegative(),
-  edges: z.number().int().nonnegative(),
-  strings: z.number().int().nonnegative(),
-  urls: z.number().int().nonnegative(),
-  ipc: z.number().int().nonnegative(),
-  dynamic_code: z.number().int().nonnegative(),
-  unknowns: z.number().int().nonnegative(),
-});
-
 /** `normalized_result` of `analyze_javascript_application` with `detail: "complete"`. */
 export const JavascriptApplicationSchema = z.strictObject({
   view: z.literal('complete'),
   input_format: z.enum(['directory', 'asar', 'zip', 'file']),
   integrity_policy: IntegrityPolicySchema,
   electron: z.boolean().describe('True when the application uses Electron (an electron import or dependency).'),
-  counts: ApplicationCountsSchema,
   roles: z.array(RoleSchema),
   assets: z.array(AssetSchema),
   manifests: z.array(ManifestSchema),
@@ -195,10 +180,11 @@ export const JavascriptApplicationSummarySchema = z.strictObject({
   parent_operation: z.literal('analyze_javascript_application'),
   input_format: z.enum(['directory', 'asar', 'zip', 'file']),
   electron: z.boolean(),
-  counts: ApplicationCountsSchema,
   roles: z.array(RoleSchema),
   hosts: z.array(z.string()),
-  collections: z.record(z.string(), z.number().int().nonnegative()).describe('Pageable collections and their lengths.'),
+  collections: z
+    .record(z.string(), z.number().int().nonnegative())
+    .describe('Every collection of the complete result (assets, modules, edges, strings, ipc, …) and its length.'),
   phases: z.array(PhaseCoverageSchema),
   parent_coverage: CoverageSchema,
   digest: Sha256HexSchema.describe('SHA-256 of the canonical JSON of the complete result.'),

@@ -20,12 +20,15 @@ async function evidence(outcome: ReturnType<typeof executeTool>): Promise<Eviden
 }
 
 describe('analyze_javascript_application', () => {
-  it('should be the only tool of a ready tools provider', async () => {
+  it('should be a tool of a ready tools provider, with the feature trace', async () => {
     const provider = createJavascriptProvider();
     expect(provider).toMatchObject({ kind: 'tools', id: 'javascript', name: '@rea/javascript' });
     expect(provider.capabilities).toEqual(JAVASCRIPT_CAPABILITIES);
-    expect(provider.tools().map((t) => t.name)).toEqual(['analyze_javascript_application']);
-    expect(javascriptTools).toEqual([analyzeJavascriptApplicationTool]);
+    expect(provider.tools().map((t) => t.name)).toEqual([
+      'analyze_javascript_application',
+      'trace_application_feature',
+    ]);
+    expect(javascriptTools[0]).toBe(analyzeJavascriptApplicationTool);
     expect((await provider.probe()).status).toBe('ready');
   });
 
@@ -75,8 +78,9 @@ describe('analyze_javascript_application', () => {
       const parent = ledger.get(view.parent_evidence_id)!;
       expect(parent.operation).toBe('analyze_javascript_application');
       const complete = parent.normalized_result as JavascriptApplication;
-      expect(view.counts).toEqual(complete.counts);
-      expect(view.collections.ipc).toBe(complete.ipc.length);
+      expect(view.collections['ipc']).toBe(complete.ipc.length);
+      expect(view.collections['modules']).toBe(complete.modules.length);
+      expect(view.collections['edges']).toBe(complete.edges.length);
       // The retained record pages like any other: one module by its exact node id.
       const item = selectAnalysisView(parent, { view: 'item', collection: 'modules', id: 'file:preload.js' });
       expect(item.view === 'item' && item.item).toMatchObject({ path: 'preload.js', roles: ['preload'] });

@@ -31,5 +31,15 @@ describeProviderContract('javascript (applications)', () => createJavascriptProv
         ipc: [{ api: 'ipcMain.handle', channel: 'probe:ping', line: 2 }],
       });
     },
+    'javascript-feature-trace': async (c) => {
+      const analysis = await c.runTool('analyze_javascript_application', { path: application() });
+      if (analysis.kind !== 'evidence') throw new Error('expected Evidence');
+      const seed = { kind: 'ipc_channel', value: 'probe:', match: 'prefix' };
+      const outcome = await c.runTool('trace_application_feature', { application: analysis.record, seed });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.normalized_result).toMatchObject({
+        ipc_channels: [{ channel: 'probe:ping', sites: [{ node_id: 'file:main.js', api: 'ipcMain.handle', line: 2 }] }],
+      });
+    },
   },
 });

@@ -1,5 +1,5 @@
 // Accumulates the per-file observations of one analysis under global budgets and assembles the
-// complete result: sorted, with stable node ids, counts, coverage per phase and explicit unknowns.
+// complete result: sorted, with stable node ids, coverage per phase and explicit unknowns.
 import type { Coverage, Limitation } from '@rea/evidence';
 import type { IntegrityPolicy } from '@rea/artifact';
 import type { Asset, BundledModule, Edge, FileModule, JavascriptApplication, SourceModule } from '../schemas.js';
@@ -262,18 +262,6 @@ export class Collector {
       input_format: parts.input.format,
       integrity_policy: parts.policy,
       electron: parts.electron,
-      counts: {
-        assets: parts.assets.length,
-        modules: this.modules.length,
-        bundled_modules: this.bundled.length,
-        source_modules: this.sources.length,
-        edges: this.edges.length,
-        strings: this.facts.strings.length,
-        urls: this.facts.urls.length,
-        ipc: this.facts.ipc.length,
-        dynamic_code: this.facts.dynamic_code.length,
-        unknowns: this.unknowns.length,
-      },
       roles: parts.roles,
       assets: parts.assets,
       manifests: parts.manifests,

@@ -58,7 +58,6 @@ function summarize(
     parent_operation: 'analyze_javascript_application',
     input_format: result.input_format,
     electron: result.electron,
-    counts: result.counts,
     roles: result.roles,
     hosts: result.hosts,
     collections: Object.fromEntries(COLLECTIONS.map((name) => [name, result[name].length])),
