@@ -63,7 +63,6 @@ export const FileModuleSchema = z.strictObject({
   exports: z.array(ExportSchema),
   builtins: z.array(z.string()).describe('Node built-in modules this file requires or imports.'),
   source_map: SourceMapLinkSchema,
-  bundled_module_count: z.number().int().nonnegative(),
 });
 /** See {@link FileModuleSchema}. */
 export type FileModule = z.infer<typeof FileModuleSchema>;

@@ -130,7 +130,6 @@ export class Collector {
         reason: map.reason,
         source_count: map.sourceCount,
       },
-      bundled_module_count: parsed?.bundle.modules.length ?? 0,
     };
     this.modules.push(module);
     if (parsed === null) return;

@@ -15,9 +15,7 @@ const InputSchema = z.strictObject({
   path: z
     .string()
     .min(1)
-    .describe(
-      'Local path: an application directory, an Electron app.asar (with its .asar.unpacked beside it), a ZIP-based package, or one script.',
-    ),
+    .describe('An application directory, an app.asar (.asar.unpacked beside it), a ZIP-based package or a script.'),
   detail: z
     .enum(['complete', 'summary'])
     .default('complete')
@@ -72,7 +70,7 @@ export const analyzeJavascriptApplicationTool = defineTool({
   name: 'analyze_javascript_application',
   title: 'Analyze JavaScript application',
   description:
-    'Analyzes a JavaScript or Electron application without running it (a directory, an app.asar, a ZIP-based package or one script). Returns Evidence: assets, source maps, Electron roles (main, preload, renderer), the module graph (files, bundled modules, source-map sources; import/require edges; exports), string literals, URLs and hosts, IPC channels, eval/Function sites and Node built-ins per module, with coverage per phase and per-file unknowns. Use detail "summary" for a large application, then inspect_analysis_view.',
+    'Analyzes a JavaScript or Electron application without running it. Returns Evidence: assets, source maps, Electron roles, module graph (files, bundled and source modules, edges, exports), strings, URLs, IPC channels, eval sites and Node built-ins, with coverage per phase and per-file unknowns. For a large app use detail "summary", then inspect_analysis_view.',
   input: InputSchema,
   result: z.union([JavascriptApplicationSchema, JavascriptApplicationSummarySchema]),
   examples: [

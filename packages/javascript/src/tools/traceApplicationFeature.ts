@@ -10,15 +10,15 @@ import { JAVASCRIPT_PROVIDER, javascriptProfile } from './common.js';
 
 const SeedSchema = z.strictObject({
   kind: z.enum(['module', 'string', 'symbol', 'url', 'ipc_channel']).describe('What the value names.'),
-  value: z.string().min(1).max(1024).describe('A path or node id, string, export name, URL or host, or IPC channel.'),
-  match: z.enum(['exact', 'prefix', 'regex']).default('exact').describe('How value matches (default exact).'),
+  value: z.string().min(1).max(1024).describe('The path, string, name, URL, host or channel.'),
+  match: z.enum(['exact', 'prefix', 'regex']).default('exact').describe('Default exact.'),
 });
 
 const InputSchema = z.strictObject({
   application: z
     .union([RetainedEvidenceRefSchema, JsonObjectSchema])
-    .describe('analyze_javascript_application Evidence: a retained reference, or the complete record inline.'),
-  seed: SeedSchema.describe('Where to start: what the value names and how it matches.'),
+    .describe('analyze_javascript_application Evidence, retained reference or inline.'),
+  seed: SeedSchema.describe('Where to start.'),
 });
 
 const SiteSchema = z.strictObject({
@@ -32,7 +32,6 @@ const SiteSchema = z.strictObject({
 /** `normalized_result` of `trace_application_feature`. */
 export const FeatureTraceSchema = z.strictObject({
   application_evidence_id: z.string(),
-  seed: SeedSchema.describe('Where to start: what the value names and how it matches.'),
   sites: z.array(SiteSchema),
   modules: z.array(z.string()),
   ipc_channels: z.array(
@@ -86,7 +85,7 @@ export const traceApplicationFeatureTool = defineTool({
   name: 'trace_application_feature',
   title: 'Trace application feature',
   description:
-    'Traces a feature through analyze_javascript_application Evidence (retained reference or inline) without re-analyzing: from a seed (module, string, symbol, url or ipc_channel; exact, prefix or regex) to the sites that match, the modules holding them, the IPC channels they use with every site on both sides, the HTML pages that load them, and the import paths from an entry point. Returns Evidence linked to the analysis.',
+    'Traces a seed (module, string, symbol, url or ipc_channel) through analyze_javascript_application Evidence without re-analyzing: matching sites, their modules, IPC channels with sites on both sides, loading pages, import paths from an entry point.',
   input: InputSchema,
   result: FeatureTraceSchema,
   examples: [
@@ -121,7 +120,7 @@ export const traceApplicationFeatureTool = defineTool({
       provider: JAVASCRIPT_PROVIDER,
       analysis_profile: javascriptProfile('feature-trace', { max_items: MAX_TRACE_ITEMS }),
       parameters: { application_evidence_id: record.evidence_id, seed: input.seed },
-      normalized_result: { application_evidence_id: record.evidence_id, seed: input.seed, ...trace },
+      normalized_result: { application_evidence_id: record.evidence_id, ...trace },
       raw_result: null,
       confidence: 'derived' as const,
       limitations: trace.truncated
