@@ -23,6 +23,12 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     packageName: '@rea/provider-capstone',
     create: async () => (await import('@rea/provider-capstone')).createCapstoneProvider(),
   },
+  {
+    id: 'javascript',
+    kind: 'tools',
+    packageName: '@rea/javascript',
+    create: async () => (await import('@rea/javascript')).createJavascriptProvider(),
+  },
 ];
 
 /**

@@ -35,6 +35,7 @@ const PINNED = [
   { name: '@rea/cli', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/contract-tests', private: true, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/evidence', private: false, exports: ['.', './package.json'], bin: {} },
+  { name: '@rea/javascript', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/native', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/provider-capstone', private: false, exports: ['.', './package.json'], bin: {} },
   { name: '@rea/provider-kit', private: false, exports: ['.', './package.json'], bin: {} },

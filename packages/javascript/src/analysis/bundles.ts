@@ -1,0 +1,238 @@
+// Modules recovered from the runtime shapes bundlers emit.
+// - esbuild: the `__commonJS`/`__esm` wrappers (`var require_x = __commonJS({ "src/x.js"(exports,
+//   module) { … } })`, whose calls `require_x()` are edges) and the `// src/x.js` comments that open each
+//   scope-hoisted module of an unminified bundle.
+// - webpack 4/5: the module table, an object literal of factories `(module, exports, require) => { … }`
+//   keyed by module id (a path in development builds, a number in production), whose calls
+//   `require(id)` through the factory's third parameter are edges.
+import type { EsNode, LineComment } from '../engine/parser.js';
+import { stringValue, walk } from './walk.js';
+
+/** A bundled module: the bundler's id and the part of its file it spans. */
+export interface RecoveredModule {
+  bundler: 'esbuild' | 'webpack';
+  moduleId: string;
+  start: number;
+  end: number;
+  startLine: number;
+  endLine: number;
+  /** The factory's require parameter (webpack), whose calls are edges. */
+  requireName: string | null;
+}
+
+/** An edge between two bundled modules of one file, found in the bundler's runtime calls. */
+export interface RecoveredEdge {
+  offset: number;
+  line: number;
+  column: number;
+  toModuleId: string;
+  specifier: string;
+}
+
+/** What {@link recoverBundle} found in one file. */
+export interface RecoveredBundle {
+  bundler: 'esbuild' | 'webpack' | null;
+  modules: RecoveredModule[];
+  edges: RecoveredEdge[];
+}
+
+const MODULE_PATH = /^[\w@.+~-]+(?:\/[\w@.+~-]+)*\.(?:[cm]?[jt]sx?|json|css|vue|svelte)$/;
+const WEBPACK_MARKER = /__webpack_require__|__webpack_modules__|webpackChunk/;
+const isFunction = (node: EsNode | undefined): node is EsNode =>
+  node !== undefined && (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression');
+
+function span(node: EsNode) {
+  return { start: node.start ?? 0, end: node.end ?? 0, startLine: node.loc!.start.line, endLine: node.loc!.end.line };
+}
+
+/** `{ "src/x.js"(exports, module) { … } }`: the single keyed function of an esbuild wrapper. */
+function wrapperOf(node: EsNode): { id: string; fn: EsNode } | null {
+  if (node.type !== 'CallExpression') return null;
+  const [arg] = node.arguments as EsNode[];
+  if (arg?.type !== 'ObjectExpression') return null;
+  const properties = arg.properties as EsNode[];
+  if (properties.length !== 1 || properties[0]!.type !== 'Property') return null;
+  const key = stringValue(properties[0]!.key);
+  const fn = properties[0]!.value as EsNode;
+  if (key === null || !MODULE_PATH.test(key) || !isFunction(fn)) return null;
+  return { id: key, fn };
+}
+
+/** The factory of a webpack module, or null when `value` is not a function of at most three parameters. */
+function factory(id: string, value: EsNode | null | undefined): RecoveredModule | null {
+  const params = value && isFunction(value) ? (value.params as EsNode[]) : null;
+  if (!value || params === null || params.length > 3) return null;
+  const require = params[2]?.type === 'Identifier' ? (params[2].name as string) : null;
+  return { bundler: 'webpack', moduleId: id, ...span(value), requireName: require };
+}
+
+/** A webpack 4 module array (`[function (module, exports, require) { … }, …]`, ids are indices). */
+function webpackArray(node: EsNode, marked: boolean): RecoveredModule[] | null {
+  const elements = node.elements as (EsNode | null)[];
+  if (!marked || elements.length < 2) return null;
+  const modules: RecoveredModule[] = [];
+  for (const [index, element] of elements.entries()) {
+    if (element === null) continue;
+    const module = factory(String(index), element);
+    if (module === null) return null;
+    modules.push(module);
+  }
+  return modules;
+}
+
+/** The factories of a webpack module table, or null when `node` is not one. */
+function webpackTable(node: EsNode, marked: boolean): RecoveredModule[] | null {
+  const properties = node.properties as EsNode[];
+  if (properties.length === 0 || (!marked && properties.length < 2)) return null;
+  const modules: RecoveredModule[] = [];
+  let numeric = true;
+  for (const property of properties) {
+    if (property.type !== 'Property' || property.computed) return null;
+    const key = property.key as EsNode;
+    const value = property.value as EsNode;
+    const id = key.type === 'Literal' ? String(key.value) : key.type === 'Identifier' ? String(key.name) : null;
+    const module = id === null ? null : factory(id, value);
+    if (module === null) return null;
+    if (typeof key.value !== 'number') numeric = false;
+    modules.push(module);
+  }
+  // Without a runtime marker only a table of numeric ids (a minified production build) is accepted.
+  return marked || numeric ? modules : null;
+}
+
+/**
+ * Recovers the bundled modules of `program` (see the module comment) with their spans and the edges
+ * between them. A file with no bundler shape is not a recognised bundle.
+ */
+export function recoverBundle(
+  program: EsNode,
+  text: string,
+  comments: LineComment[],
+  every?: () => void,
+): RecoveredBundle {
+  const esbuild: RecoveredModule[] = [];
+  let webpack: RecoveredModule[] = [];
+  const variables = new Map<string, string>();
+  const calls: { name: string; arg: string | null; offset: number; line: number; column: number }[] = [];
+  const marked = WEBPACK_MARKER.test(text);
+  const runtimeNames = new Set<string>(['__webpack_require__']);
+  walk(
+    program,
+    (node) => {
+      if (node.type === 'VariableDeclarator' && node.init) {
+        const wrapper = wrapperOf(node.init as EsNode);
+        const id = node.id as EsNode;
+        if (wrapper !== null) {
+          esbuild.push({ bundler: 'esbuild', moduleId: wrapper.id, ...span(wrapper.fn), requireName: null });
+          if (id.type === 'Identifier') variables.set(id.name as string, wrapper.id);
+        }
+      } else if (node.type === 'ObjectExpression' || node.type === 'ArrayExpression') {
+        const table = node.type === 'ObjectExpression' ? webpackTable(node, marked) : webpackArray(node, marked);
+        if (table !== null && table.length > webpack.length) webpack = table;
+      } else if (node.type === 'CallExpression') {
+        const callee = node.callee as EsNode;
+        const args = node.arguments as EsNode[];
+        const runtime = runtimeRequire(callee, args);
+        if (runtime !== null) runtimeNames.add(runtime);
+        if (callee.type === 'Identifier' && args.length <= 1) {
+          const arg = args[0]?.type === 'Literal' ? String(args[0].value) : args.length === 0 ? null : undefined;
+          if (arg !== undefined) {
+            const { line, column } = node.loc!.start;
+            calls.push({ name: callee.name as string, arg, offset: node.start ?? 0, line, column });
+          }
+        }
+      }
+      return true;
+    },
+    every,
+  );
+  if (webpack.length > 0) return webpackBundle(webpack, calls, runtimeNames);
+  return esbuildBundle(esbuild, variables, calls, comments, program);
+}
+
+type Call = { name: string; arg: string | null; offset: number; line: number; column: number };
+
+/** The innermost module of `modules` holding `offset`, or null. */
+export function holderOf<T extends { start: number; end: number }>(modules: readonly T[], offset: number): T | null {
+  let best: T | null = null;
+  for (const m of modules) {
+    if (m.start <= offset && offset < m.end && (best === null || m.end - m.start < best.end - best.start)) best = m;
+  }
+  return best;
+}
+
+/**
+ * The name of webpack's runtime require function when `callee(args)` is the runtime calling a factory
+ * and passing itself: `modules[id](module, module.exports, require)` (webpack 5) or
+ * `modules[id].call(module.exports, module, module.exports, require)` (webpack 4).
+ */
+function runtimeRequire(callee: EsNode, args: EsNode[]): string | null {
+  if (callee.type !== 'MemberExpression') return null;
+  const last = callee.computed && args.length === 3 ? args[2] : isCall(callee) && args.length === 4 ? args[3] : null;
+  return last?.type === 'Identifier' ? (last.name as string) : null;
+}
+
+function isCall(member: EsNode): boolean {
+  const property = member.property as EsNode;
+  return !member.computed && property.name === 'call' && (member.object as EsNode).type === 'MemberExpression';
+}
+
+function webpackBundle(modules: RecoveredModule[], calls: Call[], runtime: ReadonlySet<string>): RecoveredBundle {
+  const ids = new Set(modules.map((m) => m.moduleId));
+  const edges: RecoveredEdge[] = [];
+  for (const call of calls) {
+    if (call.arg === null || !ids.has(call.arg)) continue;
+    const holder = holderOf(modules, call.offset);
+    // Inside a factory: its own require parameter; outside (the entry, inlined in the bootstrap): the runtime's.
+    const requires =
+      holder === null
+        ? runtime.has(call.name)
+        : holder.requireName === call.name || call.name === '__webpack_require__';
+    if (!requires) continue;
+    edges.push({
+      offset: call.offset,
+      line: call.line,
+      column: call.column,
+      toModuleId: call.arg,
+      specifier: `${call.name}(${call.arg})`,
+    });
+  }
+  return { bundler: 'webpack', modules, edges };
+}
+
+function esbuildBundle(
+  modules: RecoveredModule[],
+  variables: Map<string, string>,
+  calls: Call[],
+  comments: LineComment[],
+  program: EsNode,
+): RecoveredBundle {
+  const wrapped = new Set(modules.map((m) => m.moduleId));
+  const markers = comments.filter((c) => MODULE_PATH.test(c.value));
+  const end = program.end ?? 0;
+  const lastLine = program.loc?.end.line ?? 1;
+  markers.forEach((marker, index) => {
+    if (wrapped.has(marker.value)) return;
+    const next = markers[index + 1];
+    modules.push({
+      bundler: 'esbuild',
+      moduleId: marker.value,
+      start: marker.start,
+      end: next ? next.start : end,
+      startLine: marker.line,
+      endLine: next ? Math.max(marker.line, next.line - 1) : lastLine,
+      requireName: null,
+    });
+  });
+  const edges = calls
+    .filter((c) => c.arg === null && variables.has(c.name))
+    .map((c) => ({
+      offset: c.offset,
+      line: c.line,
+      column: c.column,
+      toModuleId: variables.get(c.name)!,
+      specifier: c.name,
+    }));
+  const recognised = modules.length > 0 && (variables.size > 0 || markers.length > 1);
+  return recognised ? { bundler: 'esbuild', modules, edges } : { bundler: null, modules: [], edges: [] };
+}

@@ -1,0 +1,257 @@
+// What one parsed file says: its imports and exports, string literals, URLs, IPC channels, dynamic
+// code sites, Node built-ins and the Electron window options it sets. One pass over the AST.
+import { builtinModules } from 'node:module';
+import type { EsNode } from '../engine/parser.js';
+import type { ExportShape } from '../schemas.js';
+import { memberPath, stringValue, walk } from './walk.js';
+
+/** Longest string literal kept whole; longer values are cut and marked truncated. */
+export const MAX_STRING_LENGTH = 256;
+/** String literals kept per file; the rest are counted in a per-file unknown. */
+export const MAX_STRINGS_PER_FILE = 2_000;
+
+const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith('_')));
+const URL_PATTERN = /\b(?:https?|wss?|ftp|file):\/\/[^\s"'`<>()\\]+/g;
+const IPC =
+  /(?:^|\.)(ipcMain\.(?:handle|handleOnce|on|once|removeHandler)|ipcRenderer\.(?:invoke|send|sendSync|sendToHost|on|once|postMessage)|contextBridge\.exposeInMainWorld|contextBridge\.exposeInIsolatedWorld|webContents\.send)$/;
+
+/** A position in the file: 1-based line, 0-based column, and the offset from the start. */
+export interface Position {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+/** Everything {@link collectFacts} observed in one file. */
+export interface FileFacts {
+  imports: { specifier: string; kind: 'require' | 'import' | 'dynamic-import' | 'export-from'; at: Position }[];
+  exports: ExportShape[];
+  strings: { value: string; truncated: boolean; at: Position }[];
+  stringTotal: number;
+  urls: { url: string; host: string | null; at: Position }[];
+  ipc: { api: string; channel: string | null; at: Position }[];
+  dynamicCode: { kind: 'eval' | 'function-constructor' | 'string-timer' | 'vm'; at: Position }[];
+  builtins: string[];
+  usesElectron: boolean;
+  preloads: string[];
+  loadedPages: string[];
+}
+
+function at(node: EsNode): Position {
+  return { line: node.loc?.start.line ?? 1, column: node.loc?.start.column ?? 0, offset: node.start ?? 0 };
+}
+
+/** The Node built-in a specifier names (without `node:`), or null. */
+export function builtinOf(specifier: string): string | null {
+  const name = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+  const base = name.split('/')[0]!;
+  return BUILTINS.has(name) || (specifier.startsWith('node:') && BUILTINS.has(base)) ? name : null;
+}
+
+function hostOf(url: string): string | null {
+  try {
+    const host = new URL(url).hostname;
+    return host === '' ? null : host;
+  } catch {
+    return null;
+  }
+}
+
+function shapeOf(name: string, system: 'esm' | 'commonjs', value: EsNode | null | undefined): ExportShape {
+  if (!value) return { name, system, value_kind: 'unknown', arity: null };
+  if (/^(?:Function|ArrowFunction)(?:Expression|Declaration)$/.test(value.type)) {
+    return { name, system, value_kind: 'function', arity: (value.params as unknown[]).length };
+  }
+  if (value.type === 'ClassDeclaration' || value.type === 'ClassExpression') {
+    return { name, system, value_kind: 'class', arity: null };
+  }
+  if (value.type === 'Identifier') return { name, system, value_kind: 'unknown', arity: null };
+  return { name, system, value_kind: 'value', arity: null };
+}
+
+function esmExports(node: EsNode, out: ExportShape[]): void {
+  if (node.type === 'ExportDefaultDeclaration') {
+    out.push(shapeOf('default', 'esm', node.declaration as EsNode));
+  } else if (node.type === 'ExportAllDeclaration') {
+    const exported = node.exported as EsNode | null;
+    out.push({
+      name: exported ? String(exported.name ?? exported.value) : '*',
+      system: 'esm',
+      value_kind: 'reexport',
+      arity: null,
+    });
+  } else if (node.type === 'ExportNamedDeclaration') {
+    const declaration = node.declaration as EsNode | null;
+    if (declaration?.type === 'VariableDeclaration') {
+      for (const d of declaration.declarations as EsNode[]) {
+        const id = d.id as EsNode;
+        if (id.type === 'Identifier') out.push(shapeOf(id.name as string, 'esm', d.init as EsNode | null));
+      }
+    } else if (declaration) {
+      out.push(shapeOf(String((declaration.id as EsNode | null)?.name ?? 'default'), 'esm', declaration));
+    }
+    for (const s of (node.specifiers as EsNode[]) ?? []) {
+      const exported = s.exported as EsNode;
+      const name = String(exported.name ?? exported.value);
+      out.push({ name, system: 'esm', value_kind: node.source ? 'reexport' : 'unknown', arity: null });
+    }
+  }
+}
+
+function commonJsExport(node: EsNode, out: ExportShape[]): void {
+  const target = memberPath(node.left);
+  if (target === null) return;
+  const right = node.right as EsNode;
+  if (target === 'module.exports') {
+    if (right.type === 'ObjectExpression') {
+      for (const p of right.properties as EsNode[]) {
+        if (p.type !== 'Property') continue;
+        const key = p.key as EsNode;
+        const name = p.computed ? stringValue(key) : String(key.name ?? key.value);
+        if (name !== null) out.push(shapeOf(name, 'commonjs', p.value as EsNode));
+      }
+    } else {
+      out.push(shapeOf('module.exports', 'commonjs', right));
+    }
+    return;
+  }
+  const match = /^(?:module\.)?exports\.([^.]+)$/.exec(target);
+  if (match) out.push(shapeOf(match[1]!, 'commonjs', right));
+}
+
+/**
+ * One pass over `program`: imports (require calls, import declarations, dynamic imports, re-exports),
+ * ESM and CommonJS exports with value kind and arity, string literals (at most
+ * {@link MAX_STRINGS_PER_FILE}, each cut at {@link MAX_STRING_LENGTH}), URLs and hosts, Electron IPC
+ * sites, eval/Function/string-timer/vm sites, Node built-ins, `webPreferences.preload` values and
+ * pages loaded into windows. `every` is called at bounded intervals (cancellation).
+ */
+export function collectFacts(program: EsNode, every?: () => void): FileFacts {
+  const facts: FileFacts = {
+    imports: [],
+    exports: [],
+    strings: [],
+    stringTotal: 0,
+    urls: [],
+    ipc: [],
+    dynamicCode: [],
+    builtins: [],
+    usesElectron: false,
+    preloads: [],
+    loadedPages: [],
+  };
+  const builtins = new Set<string>();
+  const addImport = (specifier: string, kind: FileFacts['imports'][number]['kind'], node: EsNode) => {
+    facts.imports.push({ specifier, kind, at: at(node) });
+    const builtin = builtinOf(specifier);
+    if (builtin !== null) builtins.add(builtin);
+    if (specifier === 'electron' || specifier.startsWith('electron/')) facts.usesElectron = true;
+  };
+  walk(
+    program,
+    (node) => {
+      switch (node.type) {
+        case 'ImportDeclaration':
+          addImport(String((node.source as EsNode).value), 'import', node);
+          break;
+        case 'ExportAllDeclaration':
+        case 'ExportNamedDeclaration':
+          if (node.source) addImport(String((node.source as EsNode).value), 'export-from', node);
+          esmExports(node, facts.exports);
+          break;
+        case 'ExportDefaultDeclaration':
+          esmExports(node, facts.exports);
+          break;
+        case 'ImportExpression': {
+          const specifier = stringValue(node.source);
+          if (specifier !== null) addImport(specifier, 'dynamic-import', node);
+          break;
+        }
+        case 'AssignmentExpression':
+          commonJsExport(node, facts.exports);
+          break;
+        case 'NewExpression':
+        case 'CallExpression':
+          call(node, facts, addImport);
+          break;
+        case 'Property': {
+          const key = node.key as EsNode;
+          if (!node.computed && (key.name === 'preload' || key.value === 'preload')) {
+            const value = lastString(node.value as EsNode);
+            if (value !== null) facts.preloads.push(value);
+          }
+          break;
+        }
+        case 'Literal':
+        case 'TemplateLiteral': {
+          const value = stringValue(node);
+          if (value !== null && value.length > 0) literal(value, node, facts);
+          break;
+        }
+        default:
+          break;
+      }
+      return true;
+    },
+    every,
+  );
+  facts.builtins = [...builtins].sort();
+  return facts;
+}
+
+function literal(value: string, node: EsNode, facts: FileFacts): void {
+  facts.stringTotal += 1;
+  if (facts.strings.length < MAX_STRINGS_PER_FILE) {
+    const truncated = value.length > MAX_STRING_LENGTH;
+    facts.strings.push({ value: truncated ? value.slice(0, MAX_STRING_LENGTH) : value, truncated, at: at(node) });
+  }
+  if (value.includes('://')) {
+    for (const match of value.slice(0, 64 * 1024).matchAll(URL_PATTERN)) {
+      facts.urls.push({ url: match[0], host: hostOf(match[0]), at: at(node) });
+      if (facts.urls.length >= MAX_STRINGS_PER_FILE) break;
+    }
+  }
+}
+
+/** The last string literal among a call's arguments (`path.join(__dirname, 'preload.js')`), or the value itself. */
+function lastString(node: EsNode): string | null {
+  const direct = stringValue(node);
+  if (direct !== null) return direct;
+  if (node.type === 'CallExpression') {
+    const args = node.arguments as EsNode[];
+    for (let i = args.length - 1; i >= 0; i -= 1) {
+      const value = stringValue(args[i]);
+      if (value !== null) return value;
+    }
+  }
+  return null;
+}
+
+function call(node: EsNode, facts: FileFacts, addImport: (s: string, k: 'require', n: EsNode) => void): void {
+  const callee = node.callee as EsNode;
+  const args = node.arguments as EsNode[];
+  const name = memberPath(callee);
+  if (name === null) return;
+  if (node.type === 'CallExpression' && name === 'require' && args.length === 1) {
+    const specifier = stringValue(args[0]);
+    if (specifier !== null) addImport(specifier, 'require', node);
+    return;
+  }
+  if (name === 'eval' && node.type === 'CallExpression') facts.dynamicCode.push({ kind: 'eval', at: at(node) });
+  else if (name === 'Function' || name === 'window.Function' || name === 'globalThis.Function') {
+    facts.dynamicCode.push({ kind: 'function-constructor', at: at(node) });
+  } else if (/(?:^|\.)set(?:Timeout|Interval)$/.test(name) && stringValue(args[0]) !== null) {
+    facts.dynamicCode.push({ kind: 'string-timer', at: at(node) });
+  } else if (
+    /(?:^|\.)(?:runInThisContext|runInNewContext|runInContext|compileFunction|Script)$/.test(name) &&
+    /(?:^|\.)vm\./.test(name)
+  ) {
+    facts.dynamicCode.push({ kind: 'vm', at: at(node) });
+  }
+  const ipc = IPC.exec(name);
+  if (ipc) facts.ipc.push({ api: ipc[1]!, channel: stringValue(args[0]), at: at(node) });
+  if (/(?:^|\.)(?:loadFile|loadURL)$/.test(name)) {
+    const page = stringValue(args[0]) ?? (args[0] ? lastString(args[0]) : null);
+    if (page !== null) facts.loadedPages.push(page);
+  }
+}

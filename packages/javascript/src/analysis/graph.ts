@@ -1,0 +1,41 @@
+// Resolving what a module names to nodes of the graph: files of the input, Node built-ins, packages.
+import { builtinOf } from './facts.js';
+import { fileNodeId } from './inventory.js';
+import { resolveWithin } from './sourceMaps.js';
+
+const SUFFIXES = ['', '.js', '.mjs', '.cjs', '.json', '/index.js', '/index.mjs', '/index.cjs'];
+
+/** What a specifier resolved to. */
+export interface Resolution {
+  to: string | null;
+  target_kind: 'module' | 'builtin' | 'package' | 'unresolved';
+}
+
+/** The package a bare specifier names (`@scope/name` or `name`), or null for a relative one. */
+export function packageOf(specifier: string): string | null {
+  if (specifier.startsWith('.') || specifier.startsWith('/') || /^[a-z]+:/i.test(specifier)) return null;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** The file of `known` that a relative `reference` from `from` names, trying Node's suffixes. */
+export function resolveFile(from: string, reference: string, known: ReadonlySet<string>): string | null {
+  const base = resolveWithin(from, reference);
+  if (base === null) return null;
+  for (const suffix of SUFFIXES) if (known.has(base + suffix)) return base + suffix;
+  return null;
+}
+
+/**
+ * Resolves `specifier` imported by the file at `from`: a Node built-in (`builtin:<name>`), a file of
+ * the input (`file:<path>`), a package (`package:<name>`), or unresolved (a relative path that names
+ * no file of the input, or a URL).
+ */
+export function resolveSpecifier(from: string, specifier: string, known: ReadonlySet<string>): Resolution {
+  const builtin = builtinOf(specifier);
+  if (builtin !== null) return { to: `builtin:${builtin}`, target_kind: 'builtin' };
+  const pkg = packageOf(specifier);
+  if (pkg !== null) return { to: `package:${pkg}`, target_kind: 'package' };
+  const file = specifier.startsWith('.') ? resolveFile(from, specifier, known) : null;
+  return file === null ? { to: null, target_kind: 'unresolved' } : { to: fileNodeId(file), target_kind: 'module' };
+}

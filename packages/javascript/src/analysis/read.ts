@@ -1,0 +1,146 @@
+// Reading the application through @rea/artifact: the inventory (with its integrity policy and budgets)
+// says what exists; the bytes of the files the analysis needs come from the directory itself, or from
+// a fresh extraction of the archive that holds them, removed before this returns.
+import { createHash } from 'node:crypto';
+import { lstat, readFile, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { ReaError, throwIfAborted } from '@rea/evidence';
+import type { Coverage, Limitation } from '@rea/evidence';
+import { extractArtifact, inspectArtifact } from '@rea/artifact';
+import type { ArtifactEntry, IntegrityContradiction, IntegrityPolicy } from '@rea/artifact';
+
+/** Files larger than this are inventoried but not read (a per-file unknown). */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** What the analysis reads of an application. */
+export interface ApplicationInput {
+  format: 'directory' | 'asar' | 'zip' | 'file';
+  subject: { format: string; sha256: string; size: number };
+  entries: ArtifactEntry[];
+  contradictions: IntegrityContradiction[];
+  /** Bytes of the entries the analysis reads, by logical path. */
+  contents: Map<string, Buffer>;
+  /** Entries that were not read, with why. */
+  unread: { path: string; kind: string; message: string }[];
+  inventoryCoverage: Coverage;
+  inventoryLimitations: Limitation[];
+}
+
+const CONTENT = /\.(?:[cm]?js|html?|map)$/i;
+
+/** True for an entry whose bytes the analysis reads (scripts, HTML, source maps, manifests). */
+export function needsContent(path: string): boolean {
+  const name = basename(path.split('!/').at(-1)!);
+  return name === 'package.json' || CONTENT.test(name);
+}
+
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function fromDisk(root: string, entry: ArtifactEntry): Promise<Buffer | string> {
+  const file = join(root, entry.path);
+  const info = await lstat(file).catch(() => null);
+  if (info === null || !info.isFile()) return 'The file changed or vanished after it was inventoried.';
+  const bytes = await readFile(file);
+  return entry.sha256 !== null && sha256(bytes) !== entry.sha256 ? 'The file changed after it was inventoried.' : bytes;
+}
+
+async function fromArchive(
+  archive: string,
+  paths: string[],
+  policy: IntegrityPolicy,
+  signal: AbortSignal | undefined,
+  into: Map<string, Buffer>,
+  prefix: string,
+): Promise<void> {
+  const { outputDirectory } = await extractArtifact(archive, {
+    select: paths,
+    integrityPolicy: policy,
+    ...(signal ? { signal } : {}),
+  });
+  try {
+    for (const path of paths) {
+      throwIfAborted(signal, 'reading');
+      into.set(prefix + path, await readFile(join(outputDirectory, path)));
+    }
+  } finally {
+    await rm(outputDirectory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Inventories `path` with @rea/artifact under `policy` and reads the entries the analysis needs.
+ * Contradicted entries are never read. Errors are those of `inspectArtifact` and `extractArtifact`
+ * (`not_found`, `unsupported_target`, `artifact_integrity_mismatch`, `cancelled`, …); a DMG is
+ * `unsupported_target`.
+ */
+export async function readApplication(
+  path: string,
+  policy: IntegrityPolicy,
+  signal: AbortSignal | undefined,
+): Promise<ApplicationInput> {
+  const outcome = await inspectArtifact(path, { integrityPolicy: policy, ...(signal ? { signal } : {}) });
+  const format = outcome.inventory.format;
+  if (format === 'dmg') {
+    throw new ReaError('unsupported_target', `${path} is a disk image; analyze the application inside it.`, {
+      details: { path, format, reason: 'disk-image' },
+      remediation: 'Mount the image and pass the application folder or its app.asar.',
+    });
+  }
+  const contents = new Map<string, Buffer>();
+  const unread: ApplicationInput['unread'] = [];
+  const wanted: ArtifactEntry[] = [];
+  for (const entry of outcome.inventory.entries) {
+    if (entry.kind !== 'file' || !needsContent(entry.path)) continue;
+    if (entry.integrity === 'contradicted') {
+      unread.push({
+        path: entry.path,
+        kind: 'integrity-contradicted',
+        message: 'Its bytes contradict their declared integrity; not analyzed.',
+      });
+    } else if (entry.size > MAX_FILE_BYTES) {
+      unread.push({
+        path: entry.path,
+        kind: 'file-too-large',
+        message: `Larger than ${MAX_FILE_BYTES} bytes; not analyzed.`,
+      });
+    } else if (entry.sha256 === null) {
+      unread.push({ path: entry.path, kind: 'not-read', message: 'The inventory could not read it.' });
+    } else {
+      wanted.push(entry);
+    }
+  }
+  // Group what lives inside archives by the outermost archive, so each is extracted once.
+  const byArchive = new Map<string, string[]>();
+  for (const entry of wanted) {
+    throwIfAborted(signal, 'reading');
+    const cut = entry.path.indexOf('!/');
+    if (format === 'file') {
+      contents.set(entry.path, await readFile(path));
+    } else if (format === 'directory' && cut < 0) {
+      const bytes = await fromDisk(path, entry);
+      if (typeof bytes === 'string') unread.push({ path: entry.path, kind: 'changed-during-analysis', message: bytes });
+      else contents.set(entry.path, bytes);
+    } else {
+      const [archive, inner] =
+        format === 'directory' ? [entry.path.slice(0, cut), entry.path.slice(cut + 2)] : ['', entry.path];
+      byArchive.set(archive, [...(byArchive.get(archive) ?? []), inner]);
+    }
+  }
+  for (const [archive, paths] of byArchive) {
+    throwIfAborted(signal, 'reading');
+    if (archive === '') await fromArchive(path, paths, policy, signal, contents, '');
+    else await fromArchive(join(path, archive), paths, policy, signal, contents, `${archive}!/`);
+  }
+  return {
+    format,
+    subject: outcome.subject,
+    entries: outcome.inventory.entries,
+    contradictions: outcome.inventory.integrity_contradictions,
+    contents,
+    unread,
+    inventoryCoverage: outcome.coverage,
+    inventoryLimitations: outcome.limitations,
+  };
+}

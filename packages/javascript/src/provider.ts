@@ -1,0 +1,32 @@
+import type { AnyToolContract, ToolsProvider } from '@rea/provider-kit';
+import { analyzeJavascriptApplicationTool } from './tools/analyzeJavascriptApplication.js';
+import { traceApplicationFeatureTool } from './tools/traceApplicationFeature.js';
+import { JAVASCRIPT_PACKAGE_VERSION } from './version.js';
+
+/** The tools of this package, sorted by name. */
+export const javascriptTools: readonly AnyToolContract[] = Object.freeze([
+  analyzeJavascriptApplicationTool,
+  traceApplicationFeatureTool,
+]);
+
+/** Capabilities the JavaScript provider declares on every host. */
+export const JAVASCRIPT_CAPABILITIES = Object.freeze([
+  'javascript-application-analysis',
+  'javascript-feature-trace',
+] as const);
+
+/**
+ * The JavaScript provider: a `tools` provider with no engine to probe (the parser is a dependency, so
+ * it is always ready).
+ */
+export function createJavascriptProvider(): ToolsProvider {
+  return Object.freeze({
+    kind: 'tools' as const,
+    id: 'javascript',
+    name: '@rea/javascript',
+    version: JAVASCRIPT_PACKAGE_VERSION,
+    capabilities: JAVASCRIPT_CAPABILITIES,
+    probe: () => Promise.resolve({ status: 'ready' as const, version: JAVASCRIPT_PACKAGE_VERSION }),
+    tools: () => javascriptTools,
+  });
+}

@@ -1,0 +1,81 @@
+// Fixture builders: the committed sources under test/fixtures, copied, packed into a real ASAR with
+// @electron/asar, or bundled with the real esbuild, at test time.
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as asar from '@electron/asar';
+import { build } from 'esbuild';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+
+/** The committed sources esbuildBundle bundles. */
+export const BUNDLE_SOURCES = join(fixtures, 'bundle-src');
+
+/** Copies the committed Electron application into `dir` (plus a native addon) and returns its path. */
+export function electronApp(dir: string): string {
+  const app = join(dir, 'app');
+  cpSync(join(fixtures, 'electron-app'), app, { recursive: true });
+  mkdirSync(join(app, 'native'));
+  // Not a real shared object: the analysis classifies .node files by name and never loads them.
+  writeFileSync(join(app, 'native', 'addon.node'), Buffer.from('\u007fELF-stand-in'));
+  return app;
+}
+
+/** Packs the Electron application into `<dir>/<name>` with its native addon unpacked. */
+export async function electronAsar(dir: string, name = 'app.asar'): Promise<string> {
+  const app = electronApp(join(dir, 'src'));
+  const archive = join(dir, name);
+  mkdirSync(dirname(archive), { recursive: true });
+  await asar.createPackageWithOptions(app, archive, { unpack: '*.node' });
+  return archive;
+}
+
+/** Bundles test/fixtures/bundle-src/entry.js with esbuild into `<dir>/dist/<out>`. */
+export async function esbuildBundle(
+  dir: string,
+  options: { out: string; minify?: boolean; sourcemap?: boolean | 'inline'; format?: 'cjs' | 'esm' },
+): Promise<string> {
+  const outfile = join(dir, 'dist', options.out);
+  await build({
+    entryPoints: [join(fixtures, 'bundle-src', 'entry.js')],
+    bundle: true,
+    platform: 'node',
+    format: options.format ?? 'cjs',
+    minify: options.minify ?? false,
+    sourcemap: options.sourcemap ?? false,
+    outfile,
+    logLevel: 'silent',
+    absWorkingDir: join(fixtures, 'bundle-src'),
+  });
+  return outfile;
+}
+
+/** Bundles test/fixtures/bundle-src/entry.js with webpack 5 into `<dir>/dist/<out>`. */
+export async function webpackBundle(
+  dir: string,
+  options: { out: string; mode: 'development' | 'production' },
+): Promise<string> {
+  const { default: webpack } = await import('webpack');
+  const outputPath = join(dir, 'dist');
+  const compiler = webpack({
+    mode: options.mode,
+    // No eval wrapping: module bodies stay code, as in shipped builds.
+    devtool: false,
+    target: 'node',
+    context: BUNDLE_SOURCES,
+    entry: './entry.js',
+    output: { path: outputPath, filename: options.out },
+    infrastructureLogging: { level: 'none' },
+  });
+  await new Promise<void>((resolve, reject) => {
+    compiler.run((error, stats) => {
+      // Closing releases the compiler's caches and file handles.
+      compiler.close(() => {
+        if (error) reject(error);
+        else if (stats?.hasErrors()) reject(new Error(stats.toString('errors-only')));
+        else resolve();
+      });
+    });
+  });
+  return join(outputPath, options.out);
+}

@@ -1,0 +1,45 @@
+import { expect } from '@jest/globals';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createJavascriptProvider } from '@rea/javascript';
+import { describeProviderContract } from '@rea/contract-tests';
+
+const work = mkdtempSync(join(tmpdir(), 'rea-contract-javascript-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+/** A two-file Electron main process with one IPC handler. */
+function application(): string {
+  const dir = join(work, 'app');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{"name":"probe","main":"main.js"}');
+  writeFileSync(
+    join(dir, 'main.js'),
+    "const { ipcMain } = require('electron');\nipcMain.handle('probe:ping', () => 'pong');\n",
+  );
+  return dir;
+}
+
+describeProviderContract('javascript (applications)', () => createJavascriptProvider(), {
+  capabilityProbes: {
+    'javascript-application-analysis': async (c) => {
+      const outcome = await c.runTool('analyze_javascript_application', { path: application() });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.normalized_result).toMatchObject({
+        electron: true,
+        roles: [{ role: 'main', node_id: 'file:main.js' }],
+        ipc: [{ api: 'ipcMain.handle', channel: 'probe:ping', line: 2 }],
+      });
+    },
+    'javascript-feature-trace': async (c) => {
+      const analysis = await c.runTool('analyze_javascript_application', { path: application() });
+      if (analysis.kind !== 'evidence') throw new Error('expected Evidence');
+      const seed = { kind: 'ipc_channel', value: 'probe:', match: 'prefix' };
+      const outcome = await c.runTool('trace_application_feature', { application: analysis.record, seed });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.normalized_result).toMatchObject({
+        ipc_channels: [{ channel: 'probe:ping', sites: [{ node_id: 'file:main.js', api: 'ipcMain.handle', line: 2 }] }],
+      });
+    },
+  },
+});
