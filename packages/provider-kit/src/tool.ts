@@ -3,6 +3,7 @@ import {
   ReaError,
   canonicalJson,
   evidenceRecordSchemaFor,
+  isReaError,
   normalizeError,
   sealEvidence,
   throwIfAborted,
@@ -227,7 +228,7 @@ export async function executeTool(
     }
     return { kind: 'result', value: checked.data };
   } catch (error) {
-    if (context.signal.aborted && !(error instanceof ReaError && error.code !== 'internal')) {
+    if (context.signal.aborted && !(isReaError(error) && error.code !== 'internal')) {
       throw new ReaError('cancelled', `${operation} was cancelled.`, { operation });
     }
     throw normalizeError(error, operation);

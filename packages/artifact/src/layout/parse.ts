@@ -1,4 +1,4 @@
-import { ReaError, throwIfAborted } from '@rea/evidence';
+import { isReaError, throwIfAborted } from '@rea/evidence';
 import { parseElf } from './elf.js';
 import { parseMachO } from './macho.js';
 import { parseFatMachO } from './machoFat.js';
@@ -81,7 +81,7 @@ function parseLayout(source: ByteSource, signal: AbortSignal | undefined): Binar
         throw malformed(null, 'unknown-format', 'The file is not an ELF, PE or Mach-O binary.');
     }
   } catch (error) {
-    if (error instanceof ReaError) throw error;
+    if (isReaError(error)) throw error;
     // A defect in a parser must not escape as a bare exception on hostile input: report it typed.
     throw malformed(format, 'malformed', `The ${format ?? 'binary'} headers could not be parsed consistently.`, {
       cause: error instanceof Error ? error.message : String(error),
