@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -78,9 +78,14 @@ const examplePaths = new Map<string, () => string>([
   ['/tmp/app.apk', apkFixture],
   ['/Applications/Example.app', appFixture],
   ['/tmp/resources/app.asar', asarFixture],
-  // The layout examples name a system executable and library; the running node binary is both, everywhere.
-  ['/usr/bin/ls', () => process.execPath],
-  ['/usr/lib/x86_64-linux-gnu/libc.so.6', () => process.execPath],
+  // The layout examples name a system executable and library: run as advertised where they exist,
+  // else on the running node binary (a real executable everywhere, only larger).
+  ['/usr/bin/ls', () => (existsSync('/usr/bin/ls') ? '/usr/bin/ls' : process.execPath)],
+  [
+    '/usr/lib/x86_64-linux-gnu/libc.so.6',
+    () =>
+      existsSync('/usr/lib/x86_64-linux-gnu/libc.so.6') ? '/usr/lib/x86_64-linux-gnu/libc.so.6' : process.execPath,
+  ],
 ]);
 
 /** The advertised examples, run on real fixtures: each path and retained reference is replaced by one. */
