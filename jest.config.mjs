@@ -41,12 +41,17 @@ export default {
       ...common,
       displayName: 'unit',
       testMatch: ['<rootDir>/packages/**/test/**/*.test.ts'],
-      testPathIgnorePatterns: [...ignored, '\\.e2e\\.test\\.ts$', '\\.engine\\.test\\.ts$'],
+      testPathIgnorePatterns: [...ignored, '\\.e2e\\.test\\.ts$', '\\.engine\\.test\\.ts$', '\\.contract\\.test\\.ts$'],
     },
     {
       ...common,
+      // The cross-package suites, and each provider's own run of the provider contract (test/*.contract.test.ts).
       displayName: 'contract',
-      testMatch: ['<rootDir>/tests/contract/test/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/tests/contract/test/**/*.test.ts',
+        '<rootDir>/packages/**/test/**/*.contract.test.ts',
+        '<rootDir>/examples/providers/*/test/**/*.contract.test.ts',
+      ],
       testPathIgnorePatterns: [...ignored, '\\.e2e\\.test\\.ts$', '\\.engine\\.test\\.ts$'],
     },
     {

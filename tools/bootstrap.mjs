@@ -32,7 +32,7 @@ if (step === 'demo') {
   pnpm('run', 'lint');
   pnpm('run', 'format:check');
   pnpm('run', 'typecheck');
-  pnpm('run', 'docs:check');
+  pnpm('run', 'generate:check');
   pnpm('run', 'check:pack');
   pnpm('run', 'test:all');
 } else if (step !== 'setup') {

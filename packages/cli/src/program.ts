@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Command, CommanderError } from 'commander';
-import { ReaError, toDiagnostic } from '@rea/evidence';
+import { ReaError, isReaError, toDiagnostic } from '@rea/evidence';
 import type { Diagnostic } from '@rea/evidence';
 import type { AnyToolContract } from '@rea/provider-kit';
 import { commandSpecOf } from './commandSpec.js';
@@ -159,7 +159,7 @@ export async function runCli(argv: readonly string[], host: CliHost, io: CliIo):
     }
     const aborted = invocation.scope.signal.aborted;
     const diagnostic = toDiagnostic(
-      aborted && !(error instanceof ReaError && error.code !== 'internal') ? invocation.scope.signal.reason : error,
+      aborted && !(isReaError(error) && error.code !== 'internal') ? invocation.scope.signal.reason : error,
     );
     return report(invocation, diagnostic, json);
   } finally {

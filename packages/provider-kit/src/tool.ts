@@ -4,8 +4,8 @@ import {
   ReaError,
   canonicalJson,
   evidenceRecordSchemaFor,
-  normalizeError,
   isReaError,
+  normalizeError,
   sealEvidenceAsync,
   throwIfAborted,
 } from '@rea/evidence';
@@ -238,7 +238,7 @@ export async function executeTool(
     }
     return { kind: 'result', value: checked.data };
   } catch (error) {
-    if (context.signal.aborted && !(error instanceof ReaError && error.code !== 'internal')) {
+    if (context.signal.aborted && !(isReaError(error) && error.code !== 'internal')) {
       // Cancelled by the host with a reason of its own (a closed session, a shutdown): keep what it says.
       const reason: unknown = context.signal.reason;
       if (isReaError(reason) && reason.code === 'cancelled') {

@@ -19,6 +19,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BANNER, BUNDLE } from './bundleOptions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -55,27 +56,6 @@ function callPathModule(file) {
   );
 }
 
-const BANNER =
-  "import { createRequire as __reaCreateRequire } from 'node:module';\nconst require = __reaCreateRequire(import.meta.url);";
-
-/** What both bundles share: ESM for Node 20, written by this script, minified with names kept. */
-const BUNDLE = {
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  write: false,
-  // The workspace's tsconfig maps packages to their TypeScript sources; bundle the built files instead.
-  tsconfigRaw: {},
-  // CommonJS dependencies in the bundle may require() Node built-ins.
-  banner: { js: BANNER },
-  // Smaller source parses faster; names are kept (error and class names stay as written).
-  minify: true,
-  keepNames: true,
-  legalComments: 'eof',
-  metafile: true,
-  logLevel: 'warning',
-};
 if (readFileSync(entry, 'utf8').startsWith(BANNER)) {
   console.error('rea: dist/mcpStdio.js is bundled already (rebuild with tsc first to bundle again)');
 } else {

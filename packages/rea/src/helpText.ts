@@ -3,8 +3,8 @@ import { createReaHost } from './host.js';
 
 /**
  * The `rea --help` text for the default catalog, computed (loads every provider's tools). The bin
- * prints the precomputed copy in `help.ts`; regenerate it with `node packages/rea/scripts/help.mjs`
- * after a build whenever the catalog changes (a test fails until it matches).
+ * prints the precomputed copy in `help.ts`; regenerate it with `npm run generate` whenever the
+ * catalog changes (a test fails until it matches).
  */
 export async function renderHelpText(): Promise<string> {
   const host = createReaHost({ script: undefined });

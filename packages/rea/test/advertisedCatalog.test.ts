@@ -5,8 +5,7 @@ import { createDefaultTools } from 'rea-mcp';
 import { loadAdvertisedCatalog } from '../src/generated/advertisedCatalog.js';
 
 const REGENERATE =
-  'Regenerate it: `node tools/build.mjs && node packages/rea/scripts/advertisedCatalog.mjs`, then commit ' +
-  'packages/rea/src/generated/.';
+  'Regenerate it with `npm run generate` (node tools/generate.mjs), then commit packages/rea/src/generated/.';
 
 describe('the precomputed advertised catalog of rea mcp', () => {
   it.each(['full', 'compact'] as const)(

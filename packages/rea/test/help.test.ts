@@ -7,7 +7,7 @@ describe('rea help', () => {
     if (HELP_TEXT !== current) {
       throw new Error(
         'The tool catalog changed, so the precomputed `rea --help` is stale. Regenerate it: ' +
-          '`node tools/build.mjs && node packages/rea/scripts/help.mjs`, then commit packages/rea/src/help.ts.',
+          '`npm run generate` (node tools/generate.mjs), then commit packages/rea/src/help.ts.',
       );
     }
     expect(HELP_TEXT).toBe(current);

@@ -1,4 +1,4 @@
-import { ReaError, canonicalSha256 } from '@rea/evidence';
+import { ReaError, canonicalSha256, isReaError } from '@rea/evidence';
 import { inputJsonSchema } from './input.js';
 import { outputJsonSchema } from './output.js';
 import { projectExamples } from './examples.js';
@@ -73,7 +73,7 @@ export function advertiseTool(tool: ToolDescriptor, profile: SchemaProfile): Adv
       reduced: input.reduced,
     };
   } catch (error) {
-    if (error instanceof ReaError) {
+    if (isReaError(error)) {
       throw new ReaError(error.code, `Tool ${tool.name}: ${error.message}`, {
         details: { ...error.details, tool: tool.name },
         remediation: error.remediation,

@@ -1,6 +1,6 @@
 import { afterAll, expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -55,6 +55,57 @@ async function inventory(c: CapabilityCheckContext, path: string) {
 
 const macOS = process.platform === 'darwin';
 
+/** An APK-shaped ZIP (a manifest and a dex entry) for the examples that name /tmp/app.apk. */
+function apkFixture(): string {
+  const dir = join(work, 'apk-src');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'AndroidManifest.xml'), 'manifest');
+  writeFileSync(join(dir, 'classes.dex'), 'dex\n035\0');
+  const file = join(work, 'app.apk');
+  execFileSync('zip', ['-q', '-r', file, '.'], { cwd: dir });
+  return file;
+}
+
+/** An application bundle directory for the example that names /Applications/Example.app. */
+function appFixture(): string {
+  const dir = join(work, 'Example.app', 'Contents');
+  mkdirSync(join(dir, 'Resources'), { recursive: true });
+  writeFileSync(join(dir, 'Info.plist'), '<plist version="1.0"><dict/></plist>');
+  writeFileSync(join(dir, 'Resources', 'app.asar'), readFileSync(asarFixture()));
+  return join(work, 'Example.app');
+}
+
+const examplePaths = new Map<string, () => string>([
+  ['/tmp/app.apk', apkFixture],
+  ['/Applications/Example.app', appFixture],
+  ['/tmp/resources/app.asar', asarFixture],
+  // The layout examples name a system executable and library: run as advertised where they exist,
+  // else on the running node binary (a real executable everywhere, only larger).
+  ['/usr/bin/ls', () => (existsSync('/usr/bin/ls') ? '/usr/bin/ls' : process.execPath)],
+  [
+    '/usr/lib/x86_64-linux-gnu/libc.so.6',
+    () =>
+      existsSync('/usr/lib/x86_64-linux-gnu/libc.so.6') ? '/usr/lib/x86_64-linux-gnu/libc.so.6' : process.execPath,
+  ],
+]);
+
+/** The advertised examples, run on real fixtures: each path and retained reference is replaced by one. */
+async function exampleInput(tool: string, input: unknown, c: CapabilityCheckContext): Promise<unknown> {
+  const example = input as Record<string, unknown>;
+  if (tool === 'compare_artifacts') {
+    const left = await inventory(c, zipFixture('example-left', 'alpha'));
+    const right = await inventory(c, zipFixture('example-right', 'beta'));
+    return {
+      ...example,
+      left: { kind: 'retained-evidence', evidence_id: left.evidence_id },
+      right: { kind: 'retained-evidence', evidence_id: right.evidence_id },
+    };
+  }
+  const fixture = examplePaths.get(String(example['path']));
+  if (!fixture) throw new Error(`no fixture for the ${tool} example path ${String(example['path'])}`);
+  return { ...example, path: fixture() };
+}
+
 /** A real image made by hdiutil (macOS only). */
 async function dmgProbe(c: CapabilityCheckContext): Promise<void> {
   const dir = join(work, 'dmg-src');
@@ -77,6 +128,11 @@ function dmgRefusal(c: CapabilityCheckContext): Promise<unknown> {
 
 describeProviderContract('artifact (containers)', () => createArtifactProvider(), {
   skipReason: toolsMissing('zip'),
+  exampleInput,
+  afterExample: (_tool, outcome) => {
+    const local = outcome.kind === 'evidence' ? (outcome.record.local as { output_directory?: string }) : undefined;
+    if (local?.output_directory) rmSync(local.output_directory, { recursive: true, force: true });
+  },
   capabilityProbes: {
     'artifact-inventory': async (c) => {
       const evidence = await inventory(c, zipFixture('inv', 'alpha'));

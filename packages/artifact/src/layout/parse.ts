@@ -1,4 +1,4 @@
-import { ReaError } from '@rea/evidence';
+import { isReaError } from '@rea/evidence';
 import { runCooperatively, runToCompletion } from './cooperative.js';
 import type { Work } from './cooperative.js';
 import { parseElf } from './elf.js';
@@ -101,7 +101,7 @@ function* parseLayout(source: ByteSource): Work<BinaryLayout> {
         throw malformed(null, 'unknown-format', 'The file is not an ELF, PE or Mach-O binary.');
     }
   } catch (error) {
-    if (error instanceof ReaError) throw error;
+    if (isReaError(error)) throw error;
     // A defect in a parser must not escape as a bare exception on hostile input: report it typed.
     throw malformed(format, 'malformed', `The ${format ?? 'binary'} headers could not be parsed consistently.`, {
       cause: error instanceof Error ? error.message : String(error),

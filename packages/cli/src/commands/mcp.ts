@@ -41,7 +41,12 @@ export function mcpCommand(invocation: Invocation): Command {
         throw new InvalidArgumentError('--allow-host applies to --http only.');
       }
       const outcome = options.http
-        ? await invocation.host.serve({ transport: 'http', ...options.http, allowedHosts: options.allowHost ?? [], signal })
+        ? await invocation.host.serve({
+            transport: 'http',
+            ...options.http,
+            allowedHosts: options.allowHost ?? [],
+            signal,
+          })
         : await invocation.host.serve({ transport: 'stdio', signal });
       // The server has cancelled its calls in flight and waited for their cleanup; if the signal
       // interrupted any, it ends as interrupted (128 + the signal's number), never as a success.

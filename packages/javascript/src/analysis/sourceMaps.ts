@@ -2,7 +2,8 @@
 // read through @jridgewell/trace-mapping for its sources (sourceRoot applied) and sourcesContent.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { TraceMap } from '@jridgewell/trace-mapping';
+import { decodeSourceMap } from '../engine/sourceMap.js';
+import type { DecodedSourceMap } from '../engine/sourceMap.js';
 
 /** Sources listed per map; the rest are an explicit unknown. */
 export const MAX_SOURCES_PER_MAP = 20_000;
@@ -63,14 +64,14 @@ function decodeDataUrl(reference: string): string | null {
 }
 
 function read(text: string): { sources: MappedSource[]; count: number } | string {
-  let map: TraceMap;
+  let map: DecodedSourceMap;
   try {
-    map = new TraceMap(text);
+    map = decodeSourceMap(text);
   } catch (error) {
     return `the map is not valid source-map JSON (${error instanceof Error ? error.message : String(error)})`;
   }
-  const names = map.resolvedSources;
-  const contents = map.sourcesContent ?? [];
+  const names = map.sources;
+  const contents = map.contents;
   const sources = names.slice(0, MAX_SOURCES_PER_MAP).map((source, index) => {
     const content = contents[index];
     return {

@@ -5,7 +5,7 @@ export type AdvertisedCatalog = NonNullable<ReaServerOptions['advertised']>;
 
 /**
  * The advertised catalog of the default composition in `profile`, precomputed by
- * packages/rea/scripts/advertisedCatalog.mjs (a staleness test compares it to a fresh projection).
+ * tools/generate.mjs (a staleness test compares it to a fresh projection).
  * Only the requested profile's module is loaded.
  */
 export async function loadAdvertisedCatalog(profile: AdvertisedCatalog['profile']): Promise<AdvertisedCatalog> {

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAnalysisProfile, throwIfAborted } from '@rea/evidence';
+import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
 import { z } from 'zod';
 import { NO_EFFECTS, defineTool } from '@rea/provider-kit';
 import type { DeepProvider } from '@rea/provider-kit';
@@ -43,7 +43,12 @@ function base(id: string, overrides: Partial<DeepProvider> = {}): DeepProvider {
   };
 }
 
-const works = { 'read-bytes': async () => undefined };
+// A check that uses the provider: the open session is the one `base` returns.
+const works = {
+  'read-bytes': async ({ session }: { session: { session: unknown } | null }) => {
+    if (session === null || session.session !== null) throw new Error('the session is not the one open returned');
+  },
+};
 
 describeProviderContract(
   'probe-starts-engine',
@@ -104,3 +109,36 @@ describeProviderContract('tool-crashes', () => base('tool-crashes', { tools: () 
   target,
   capabilityProbes: works,
 });
+
+describeProviderContract('check-cannot-fail', () => base('check-cannot-fail'), {
+  target,
+  capabilityProbes: { 'read-bytes': async () => undefined }, // asserts nothing about the provider
+});
+
+const refusing = defineTool({
+  name: 'refuse_own_example',
+  title: 'Refuse',
+  description: 'Refuses its own advertised example with a typed error, which no longer counts as working.',
+  input: z.object({ at: z.number().describe('Anything.') }),
+  result: z.object({}),
+  examples: [{ input: { at: 1 } }],
+  effects: { ...NO_EFFECTS, readOnly: true, idempotent: true },
+  produces: 'result',
+  run: async () => {
+    throw new ReaError('capability_unavailable', 'Not here.', { details: { capability: 'read-bytes' } });
+  },
+});
+
+describeProviderContract('example-refused', () => base('example-refused', { tools: () => [refusing] }), {
+  target,
+  capabilityProbes: works,
+});
+
+describeProviderContract(
+  'capability-broken',
+  () => base('capability-broken', { tools: () => [{ ...refusing, examples: [] }] }),
+  {
+    target,
+    capabilityProbes: { 'read-bytes': async ({ runTool }) => void (await runTool('refuse_own_example', { at: 0 })) },
+  },
+);

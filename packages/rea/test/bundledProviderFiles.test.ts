@@ -1,0 +1,77 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import type { BuildOptions, OutputFile } from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+// The options rea's own postbuild bundles with.
+const { BUNDLE } = (await import(pathToFileURL(resolve(here, '..', 'scripts', 'bundleOptions.mjs')).href)) as {
+  BUNDLE: BuildOptions;
+};
+
+const work = mkdtempSync(join(tmpdir(), 'rea-bundled-provider-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/**
+ * An installation like the one npm makes: a provider package with a data file of its own (standing in
+ * for a WebAssembly engine) and a host package whose entry imports it, bundled with rea's options into
+ * the host's dist/. The provider reads its file two ways: by its package name, and beside its module.
+ */
+async function installBundledHost(token: string): Promise<string> {
+  const modules = join(work, 'app', 'node_modules');
+  const provider = join(modules, '@example', 'provider-data');
+  write(
+    join(provider, 'package.json'),
+    JSON.stringify({
+      name: '@example/provider-data',
+      type: 'module',
+      exports: { '.': './index.js', './package.json': './package.json' },
+    }),
+  );
+  write(join(provider, 'engine.dat'), token);
+  write(
+    join(provider, 'index.js'),
+    `import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+export function byPackageName() {
+  const manifest = createRequire(import.meta.url).resolve('@example/provider-data/package.json');
+  return readFileSync(join(dirname(manifest), 'engine.dat'), 'utf8');
+}
+export function besideModule() {
+  return readFileSync(new URL('./engine.dat', import.meta.url), 'utf8');
+}
+`,
+  );
+  const host = join(modules, 'host');
+  write(
+    join(host, 'src', 'cli.js'),
+    `import { besideModule, byPackageName } from '@example/provider-data';
+const attempt = (read) => { try { return read(); } catch (error) { return error.code; } };
+console.log(JSON.stringify({ byPackageName: attempt(byPackageName), besideModule: attempt(besideModule) }));
+`,
+  );
+  const result = await build({ ...BUNDLE, entryPoints: [join(host, 'src', 'cli.js')], outdir: join(host, 'dist') });
+  for (const file of result.outputFiles as OutputFile[]) write(file.path, file.text);
+  return join(host, 'dist', 'cli.js');
+}
+
+describe('a provider bundled into rea', () => {
+  it('should find its own files by its package name, not beside its module', async () => {
+    const token = randomBytes(8).toString('hex');
+    const bundle = await installBundledHost(token);
+    const output = JSON.parse(execFileSync(process.execPath, [bundle], { encoding: 'utf8' })) as Record<string, string>;
+    // By name, the file is found in the installed package; beside the module means beside the bundle.
+    expect(output).toEqual({ byPackageName: token, besideModule: 'ENOENT' });
+  });
+});
