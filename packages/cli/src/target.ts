@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { throwIfAborted } from '@rea/evidence';
 import {
+  NATIVE_PORT,
   createProcessSupervisor,
   createProviderBinding,
   createProviderRegistry,
@@ -42,7 +43,14 @@ export async function openTarget(options: {
   const registry = createProviderRegistry(options.providers);
   progress.report(`run ${runId}: probing providers`);
   const probes = await probeProviders(registry, { signal });
-  const selection = selectProvider({ registry, choice, source, target: { format: target.format }, probes });
+  const selection = selectProvider({
+    registry,
+    choice,
+    source,
+    target: { format: target.format },
+    probes,
+    port: NATIVE_PORT,
+  });
   const provider = selection.provider;
   const supervisor = createProcessSupervisor();
   progress.report(`starting ${provider.id}`);
@@ -62,7 +70,7 @@ export async function openTarget(options: {
     }
   };
   try {
-    const binding = createProviderBinding(provider, deep, selection.source);
+    const binding = createProviderBinding(provider, deep, selection.source, registry);
     throwIfAborted(signal, 'startup');
     return { view: { target, binding, run_id: runId }, close };
   } catch (error) {

@@ -25,11 +25,14 @@ export type {
   InvocationHostFacts,
   LedgerAccess,
   Logger,
+  PortPeer,
   ProgressSink,
   ProviderBinding,
   SessionView,
   ToolContext,
 } from './context.js';
+export { NATIVE_PORT, PORT_PATTERN, alternativesFor, portSession } from './ports.js';
+export type { DeepPorts, PortSession } from './ports.js';
 export { createProviderBinding, isDeepProvider, requireCapability, validateProvider } from './provider.js';
 export type {
   DeepProvider,
@@ -47,7 +50,7 @@ export { createProviderRegistry, probeProviders } from './registry.js';
 export type { ProviderRegistry } from './registry.js';
 export { describeCandidates, selectProvider } from './selection.js';
 export type { ProviderCandidate, ProviderSelection, SelectProviderOptions, SelectionFailure } from './selection.js';
-export { createProcessSupervisor } from './supervisor/supervisor.js';
+export { CALL_GRACE_MS, createCallSupervisor, createProcessSupervisor } from './supervisor/supervisor.js';
 export type { OwnedResource, ProcessSupervisor, SupervisorOptions } from './supervisor/supervisor.js';
 export { cleanupIncomplete } from './supervisor/ownedProcess.js';
 export { mountsUnderByDevice } from './supervisor/resources.js';

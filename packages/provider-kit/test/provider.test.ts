@@ -34,6 +34,7 @@ function provider(id: string, extra: Partial<DeepProvider> = {}): DeepProvider {
     name: `Engine ${id}`,
     version: '0.1.0',
     kind: 'deep',
+    port: 'native',
     capabilities: ['disassembly', 'decompilation'],
     probe: async () => ({ status: 'ready' }),
     tools: () => [],

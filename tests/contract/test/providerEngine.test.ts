@@ -44,6 +44,7 @@ function createScriptedEngineProvider(): DeepProvider {
   const provider: DeepProvider = {
     ...identity,
     kind: 'deep',
+    port: 'bytes',
     capabilities: ['read-bytes'],
     probe: async () => {
       // Checks the runtime is there; starts nothing.

@@ -6,7 +6,6 @@ import { ReaError, canonicalSha256, isReaError, sealEvidence, throwIfAborted } f
 import type { EvidenceRecord, Limitation } from '@rea/evidence';
 import { pathError } from '../errors.js';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import type { LedgerAccess } from '@rea/provider-kit';
 import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
 import { normalizeLayout } from './normalize.js';
 import { parseBinaryLayoutFile } from './parse.js';
@@ -35,7 +34,6 @@ const InputSchema = z.strictObject({
   ),
 });
 
-type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
 const ELF_PLT_MACHINES = new Set(['EM_X86_64', 'EM_386', 'EM_AARCH64', 'EM_ARM']);
 
 /** Checks the path names a regular file within the size limit; returns its size. */
@@ -148,8 +146,8 @@ export const inspectBinaryLayoutTool = defineTool({
   clientFeatures: { optional: ['progress'] },
   produces: 'evidence',
   async run(input, context) {
-    const ledger = context.ledger as Retaining | null;
-    if (input.detail === 'summary' && typeof ledger?.retain !== 'function') {
+    const { ledger } = context;
+    if (input.detail === 'summary' && ledger === null) {
       throw new ReaError('capability_unavailable', 'detail "summary" needs a session that retains Evidence.', {
         details: { capability: 'session-retention', alternatives: [] },
         remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
@@ -183,7 +181,7 @@ export const inspectBinaryLayoutTool = defineTool({
     };
     if (input.detail === 'complete') return complete;
     const parent = sealEvidence({ ...complete, normalized_result: result, operation: 'inspect_binary_layout' });
-    ledger!.retain!(parent as EvidenceRecord);
+    ledger!.retain(parent as EvidenceRecord);
     return {
       ...complete,
       normalized_result: summaryOf(result, parent.evidence_id),

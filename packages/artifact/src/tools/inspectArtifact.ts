@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { ReaError, canonicalSha256, sealEvidence } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import type { LedgerAccess } from '@rea/provider-kit';
 import { ArtifactInventorySchema, ArtifactInventorySummarySchema } from '../schemas.js';
 import type { ArtifactInventory, ArtifactInventorySummary } from '../schemas.js';
 import { ARTIFACT_PROVIDER, artifactProfile, pathInput, policyInput } from './common.js';
@@ -26,8 +25,6 @@ const InspectInputSchema = z.strictObject({
     .optional()
     .describe('Bytes of nested containers held in memory at once while expanding a chain (default 256 MiB).'),
 });
-
-type Retaining = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
 
 function summarize(inventory: ArtifactInventory, parent: string): ArtifactInventorySummary {
   return {
@@ -71,8 +68,8 @@ export const inspectArtifactTool = defineTool({
       ...(input.max_bytes !== undefined ? { max_bytes: input.max_bytes } : {}),
       ...(input.max_nested_bytes !== undefined ? { max_nested_bytes: input.max_nested_bytes } : {}),
     };
-    const ledger = context.ledger as Retaining | null;
-    if (input.detail === 'summary' && typeof ledger?.retain !== 'function') {
+    const { ledger } = context;
+    if (input.detail === 'summary' && ledger === null) {
       throw new ReaError('capability_unavailable', 'detail "summary" needs a session that retains Evidence.', {
         details: { capability: 'session-retention', alternatives: [] },
         remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
@@ -85,6 +82,7 @@ export const inspectArtifactTool = defineTool({
       budgets,
       signal: context.signal,
       platform: context.platform,
+      supervisor: context.supervisor,
       onProgress: (message) => context.progress.report(message, 'inventory'),
     });
     context.progress.report(`${outcome.inventory.entry_count} entries inventoried`, 'inventory');
@@ -111,7 +109,7 @@ export const inspectArtifactTool = defineTool({
     };
     if (input.detail === 'complete') return complete;
     const parent = sealEvidence({ ...complete, operation: 'inspect_artifact' });
-    ledger!.retain!(parent as EvidenceRecord);
+    ledger!.retain(parent as EvidenceRecord);
     return {
       ...complete,
       normalized_result: summarize(outcome.inventory, parent.evidence_id),

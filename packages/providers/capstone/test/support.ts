@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCapstoneProvider } from '@rea/provider-capstone';
 import type { NativePort, ProcedureSummary } from '@rea/native';
+import { createCallSupervisor } from '@rea/provider-kit';
 import type { DeepSession, OpenOptions, ToolContext, LedgerAccess } from '@rea/provider-kit';
 import type { EvidenceRecord, RetainedEvidenceRef } from '@rea/evidence';
 import { ReaError } from '@rea/evidence';
@@ -163,12 +164,14 @@ export function toolContext(
       return r;
     },
     get: (id: string) => records.get(id),
+    retain: (r: EvidenceRecord) => (records.set(r.evidence_id, r), r),
   };
   const context: ToolContext = {
     session: {
       target: { path: opened.target.path, format: 'elf', sha256: opened.target.sha256, size: opened.target.size },
       binding: {
         provider: opened.session.provider,
+        port: 'native',
         selection_source: 'argument',
         analysis_profile: opened.session.analysis_profile,
         session: opened.session.session,
@@ -181,6 +184,7 @@ export function toolContext(
     logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
     ledger,
     clientFeatures: new Set(),
+    supervisor: createCallSupervisor(),
   };
   return { context, retain: (r: EvidenceRecord) => records.set(r.evidence_id, r) };
 }
