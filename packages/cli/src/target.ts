@@ -7,6 +7,7 @@ import {
   createProviderRegistry,
   parseProviderChoice,
   probeProviders,
+  providerSettings,
   readActiveTarget,
   readConfig,
   selectProvider,
@@ -34,7 +35,7 @@ export async function openTarget(options: {
   progress: ProgressSink;
 }): Promise<OpenedTarget> {
   const { signal, progress } = options;
-  const config = readConfig(options.env as NodeJS.ProcessEnv);
+  const config = readConfig(options.env as NodeJS.ProcessEnv, providerSettings(options.providers));
   const choice =
     options.provider !== undefined ? parseProviderChoice(options.provider, 'argument') : config.analysisProvider;
   const source = options.provider !== undefined || config.analysisProvider === null ? 'argument' : 'environment';

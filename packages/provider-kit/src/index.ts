@@ -64,8 +64,28 @@ export type {
   RemainingResources,
   StartOptions,
 } from './supervisor/ownedProcess.js';
-export { CONFIG_VARIABLES, ENVELOPE_RESERVE_BYTES, MIN_RESPONSE_BYTES, readConfig } from './config.js';
+export {
+  BUILT_IN_SETTINGS,
+  CONFIG_VARIABLES,
+  ENVELOPE_RESERVE_BYTES,
+  GHIDRA_SETTINGS,
+  HOPPER_SETTINGS,
+  MIN_RESPONSE_BYTES,
+  REA_SETTINGS,
+  providerSettings,
+  readConfig,
+} from './config.js';
 export type { ReaConfig } from './config.js';
+export {
+  choiceSetting,
+  defineSettings,
+  describeSettings,
+  integerSetting,
+  pathSetting,
+  readSettings,
+  settingsOf,
+} from './settings.js';
+export type { Setting, SettingDescription, SettingsDeclaration, SettingsValues } from './settings.js';
 export { createProgressReporter, startWaitingNotices } from './progress.js';
 export type { ProgressNotification, ProgressReporter, ProgressReporterOptions, WaitingNotices } from './progress.js';
 export { createSessionObservation } from './observation.js';

@@ -4,6 +4,7 @@ import type { ActiveTarget, ProgressSink, ProviderBinding } from './context.js';
 import type { AnyToolContract } from './tool.js';
 import type { ProcessSupervisor } from './supervisor/supervisor.js';
 import type { ReaConfig } from './config.js';
+import type { SettingsDeclaration } from './settings.js';
 import { PROVIDER_ID_PATTERN } from './providerId.js';
 import { PORT_PATTERN } from './ports.js';
 import type { PortSession } from './ports.js';
@@ -59,6 +60,12 @@ interface ProviderBase {
   tools(): readonly AnyToolContract[];
   /** Whether the provider supports a target; absent means `unknown`. */
   supportsTarget?(target: TargetDescriptor): TargetSupport;
+  /**
+   * The environment variables it reads (`defineSettings`). The host composes them with its own, so an
+   * invalid value fails startup (`configuration_invalid`) and `rea doctor` lists them; the provider
+   * reads the values with `settingsOf(declaration, config)`.
+   */
+  readonly settings?: SettingsDeclaration;
 }
 
 /** A provider that only contributes tools. */

@@ -157,6 +157,7 @@ describe('createProviderBinding', () => {
     const binding = createProviderBinding(ghidra, session(), 'argument');
     expect(binding).toEqual({
       provider: { id: 'ghidra', name: 'Ghidra', version: '12.1.4' },
+      port: 'native',
       selection_source: 'argument',
       analysis_profile: profile,
       session: { project: 'p' },
