@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCapstoneProvider } from '@rea/provider-capstone';
+import { CAPSTONE_CAPABILITIES, createCapstoneProvider } from '@rea/provider-capstone';
 import type { NativePort, ProcedureSummary } from '@rea/native';
 import { createCallSupervisor } from '@rea/provider-kit';
 import type { DeepSession, OpenOptions, ToolContext, LedgerAccess } from '@rea/provider-kit';
@@ -172,6 +172,13 @@ export function toolContext(
       binding: {
         provider: opened.session.provider,
         port: 'native',
+        // As a host lists the native providers of its registry: the embedded engine and two
+        // decompiling engines declaring pseudocode (stand-in declarations; no engine runs).
+        peers: [
+          { id: 'capstone', name: 'Capstone', capabilities: [...CAPSTONE_CAPABILITIES] },
+          { id: 'ghidra', name: 'Ghidra (declared)', capabilities: ['procedures', 'pseudocode'] },
+          { id: 'hopper', name: 'Hopper (declared)', capabilities: ['procedures', 'pseudocode'] },
+        ],
         selection_source: 'argument',
         analysis_profile: opened.session.analysis_profile,
         session: opened.session.session,
