@@ -1,3 +1,4 @@
+import type { ProcessSupervisor } from '@rea/provider-kit';
 import type { DmgOptions } from './engine/dmg.js';
 import type { ExtractBudgets } from './extract/budget.js';
 import type { IntegrityPolicy, InventoryBudgets } from './schemas.js';
@@ -22,6 +23,11 @@ export interface InspectOptions {
   platform?: NodeJS.Platform;
   /** How DMG images are attached: the hdiutil executable and its deadline. */
   dmg?: DmgOptions;
+  /**
+   * The supervisor that owns hdiutil runs, the mount and its directory (a tool call's
+   * `context.supervisor`); its owner closes it. Default: one made and closed for each image.
+   */
+  supervisor?: ProcessSupervisor;
   /** Receives a status line every 1,000 entries (what was observed, never a percentage). */
   onProgress?: (message: string) => void;
 }

@@ -18,7 +18,10 @@ function retaining(retained: EvidenceRecord[]): ToolContext {
       throw new Error('unused');
     },
     get: (id: string) => retained.find((record) => record.evidence_id === id),
-    retain: (record: EvidenceRecord) => retained.push(record),
+    retain: (record: EvidenceRecord) => {
+      retained.push(record);
+      return record;
+    },
   };
   return quietToolContext({ ledger });
 }

@@ -17,11 +17,11 @@ import { quietToolContext, withTempDir } from '@rea/test-helpers';
 import { buildZip } from './helpers/zipWriter.js';
 
 /** An in-memory ledger like a server session's: resolve, get and retain. */
-function memoryLedger(): LedgerAccess & { retain(record: EvidenceRecord): void; records: Map<string, EvidenceRecord> } {
+function memoryLedger(): LedgerAccess & { records: Map<string, EvidenceRecord> } {
   const records = new Map<string, EvidenceRecord>();
   return {
     records,
-    retain: (record) => void records.set(record.evidence_id, record),
+    retain: (record) => (records.set(record.evidence_id, record), record),
     get: (id) => records.get(id),
     resolve(ref: RetainedEvidenceRef) {
       const record = records.get(ref.evidence_id);

@@ -1,3 +1,4 @@
+import { createCallSupervisor } from '@rea/provider-kit';
 import type { ClientFeature, InvocationHostFacts, SessionView, ToolContext } from '@rea/provider-kit';
 import type { CliHost, CliIo } from './host.js';
 import { createSessionLedger } from '@rea/evidence';
@@ -84,6 +85,8 @@ export function createInvocation(host: CliHost, io: CliIo): Invocation {
         invocationHost: facts,
         session: session ?? { target: null, binding: null, run_id: null },
         platform: io.platform,
+        // One per call: executeTool closes it when the call ends.
+        supervisor: createCallSupervisor(),
       };
     },
   };

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { throwIfAborted } from '@rea/evidence';
 import {
+  NATIVE_PORT,
   createProcessSupervisor,
   createProviderBinding,
   createProviderRegistry,
   parseProviderChoice,
   probeProviders,
+  providerSettings,
   readActiveTarget,
   readConfig,
   selectProvider,
@@ -33,7 +35,7 @@ export async function openTarget(options: {
   progress: ProgressSink;
 }): Promise<OpenedTarget> {
   const { signal, progress } = options;
-  const config = readConfig(options.env as NodeJS.ProcessEnv);
+  const config = readConfig(options.env as NodeJS.ProcessEnv, providerSettings(options.providers));
   const choice =
     options.provider !== undefined ? parseProviderChoice(options.provider, 'argument') : config.analysisProvider;
   const source = options.provider !== undefined || config.analysisProvider === null ? 'argument' : 'environment';
@@ -42,7 +44,14 @@ export async function openTarget(options: {
   const registry = createProviderRegistry(options.providers);
   progress.report(`run ${runId}: probing providers`);
   const probes = await probeProviders(registry, { signal });
-  const selection = selectProvider({ registry, choice, source, target: { format: target.format }, probes });
+  const selection = selectProvider({
+    registry,
+    choice,
+    source,
+    target: { format: target.format },
+    probes,
+    port: NATIVE_PORT,
+  });
   const provider = selection.provider;
   const supervisor = createProcessSupervisor();
   progress.report(`starting ${provider.id}`);
@@ -62,7 +71,7 @@ export async function openTarget(options: {
     }
   };
   try {
-    const binding = createProviderBinding(provider, deep, selection.source);
+    const binding = createProviderBinding(provider, deep, selection.source, registry);
     throwIfAborted(signal, 'startup');
     return { view: { target, binding, run_id: runId }, close };
   } catch (error) {

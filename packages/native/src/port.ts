@@ -1,3 +1,6 @@
+// Importing the kit makes the block below an augmentation of its DeepPorts.
+import type {} from '@rea/provider-kit';
+
 /**
  * The engine-neutral native-analysis port. A deep provider's open session implements it; the native
  * tools read only through it. Addresses cross the port as canonical strings (see formatAddress).
@@ -249,6 +252,13 @@ export interface NativePort {
   comments?(address: string, signal: AbortSignal): Promise<AddressComments>;
   bookmarks?(address: string, signal: AbortSignal): Promise<Bookmark[]>;
   readonly navigation?: NavigationState;
+}
+
+declare module '@rea/provider-kit' {
+  /** The native port: a deep provider with `port: "native"` opens a {@link NativePort}. */
+  interface DeepPorts {
+    native: NativePort;
+  }
 }
 
 /** Narrows an engine session (typed unknown in the binding) to a native port. */

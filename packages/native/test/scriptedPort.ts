@@ -2,7 +2,7 @@
 // configurable capabilities, used to exercise the tool contracts' refusal and limitation paths.
 import { createNavigationState, paginate } from '@rea/native';
 import type { NativeCapability, NativePort, ProcedureInfo } from '@rea/native';
-import type { ToolContext } from '@rea/provider-kit';
+import type { PortPeer, ToolContext } from '@rea/provider-kit';
 import { createAnalysisProfile } from '@rea/evidence';
 import { quietToolContext } from '@rea/test-helpers';
 
@@ -130,14 +130,26 @@ export function scriptedPort(capabilities: NativeCapability[]): NativePort {
   return port;
 }
 
-/** A context binding the scripted port, as a host would after open_binary. */
-export function contextFor(port: NativePort | null): ToolContext {
+/**
+ * The native-port providers of the stand-in registry, as a host lists them in the binding: the
+ * scripted one and two decompiling engines that declare pseudocode.
+ */
+export const STAND_IN_PEERS: readonly PortPeer[] = [
+  { id: 'ghidra', name: 'Ghidra (stand-in declaration)', capabilities: ['procedures', 'pseudocode', 'comments'] },
+  { id: 'hopper', name: 'Hopper (stand-in declaration)', capabilities: ['procedures', 'pseudocode'] },
+  { id: 'scripted', name: 'Scripted stand-in', capabilities: ['procedures'] },
+];
+
+/** A context binding the scripted port, as a host would after open_binary with the stand-in registry. */
+export function contextFor(port: NativePort | null, peers: readonly PortPeer[] = STAND_IN_PEERS): ToolContext {
   return quietToolContext({
     session: {
       target: port ? { path: '/scripted', format: 'elf', sha256: 'a'.repeat(64), size: 40 } : null,
       binding: port
         ? {
             provider: { id: 'scripted', name: 'Scripted stand-in', version: '1' },
+            port: 'native',
+            peers,
             selection_source: 'argument',
             analysis_profile: createAnalysisProfile({ name: 'scripted', version: '1', settings: {} }),
             session: port,

@@ -1,6 +1,7 @@
 import type { EvidenceRecord, JsonObject, RetainedEvidenceRef, AnalysisProfile, ProviderIdentity } from '@rea/evidence';
 import type { Provider } from './provider.js';
 import type { AnyToolContract } from './tool.js';
+import type { ProcessSupervisor } from './supervisor/supervisor.js';
 
 /** Negotiated MCP client capabilities a tool can require or use. */
 export type ClientFeature = 'progress' | 'elicitation' | 'sampling' | 'roots';
@@ -22,12 +23,20 @@ export interface Logger {
   error(message: string, data?: JsonObject): void;
 }
 
-/** The part of the session ledger tools use: resolving references and reading retained records. */
+/**
+ * The part of the session ledger tools use: resolving references, reading retained records, and
+ * retaining a parent record (a complete result a tool answers with a summary of; see `retainParent`).
+ */
 export interface LedgerAccess {
   /** The record for a retained reference; `not_found` (`details.reason: "missing"`) when absent. */
   resolve(ref: RetainedEvidenceRef): EvidenceRecord;
   /** The retained record with this id, if any. */
   get(evidenceId: string): EvidenceRecord | undefined;
+  /**
+   * Verifies and retains a sealed record, returning the retained record (an identical record already
+   * retained is returned as is). `resource_constraint` when the ledger's bounds would be exceeded.
+   */
+  retain(record: EvidenceRecord): EvidenceRecord;
 }
 
 /** The active target of a session (`open_binary`). `path` is machine-local and never part of an id. */
@@ -38,13 +47,31 @@ export interface ActiveTarget {
   size: number;
 }
 
+/** A provider of a port as the host's registry declares it (id, name, capabilities). */
+export interface PortPeer {
+  id: string;
+  name: string;
+  capabilities: readonly string[];
+}
+
 /** The immutable binding of the active target to one deep-analysis provider. */
 export interface ProviderBinding {
   provider: ProviderIdentity;
+  /** The port the provider implements (`DeepProvider.port`); tools check it before using the session. */
+  port: string;
   selection_source: 'argument' | 'environment' | 'auto';
   analysis_profile: AnalysisProfile;
-  /** The provider's open analysis session; tools narrow it with the provider's own guard. */
+  /**
+   * The provider's open analysis session, of the port's session type: narrow it with `portSession`
+   * (and the port's own guard where the binding may come from outside the host).
+   */
   session: unknown;
+  /**
+   * Every provider of the same port in the host's registry, bound one included, with its declared
+   * capabilities: what remedies name as alternatives (`alternativesFor`). Absent where the host has
+   * no registry.
+   */
+  peers?: readonly PortPeer[];
 }
 
 /** What a tool sees of its session. */
@@ -70,6 +97,13 @@ export interface ToolContext extends AvailabilityContext {
   ledger: LedgerAccess | null;
   /** Client features negotiated for this connection. */
   clientFeatures: ReadonlySet<ClientFeature>;
+  /**
+   * This call's owned-process supervisor, made by the host for this one call and closed by
+   * `executeTool` when the call ends, fails or is cancelled. Start every process, temp directory,
+   * socket and mount of the call through it; the host reports its lineage (`binary_session`). Deep
+   * providers keep using the session-scoped supervisor `open` receives.
+   */
+  supervisor: ProcessSupervisor;
   /**
    * What a host outside the MCP server (a CLI invocation) tells session tools such as `binary_session`
    * about itself. Absent where the MCP server attaches its own host.

@@ -25,11 +25,14 @@ export type {
   InvocationHostFacts,
   LedgerAccess,
   Logger,
+  PortPeer,
   ProgressSink,
   ProviderBinding,
   SessionView,
   ToolContext,
 } from './context.js';
+export { NATIVE_PORT, PORT_PATTERN, alternativesFor, portSession } from './ports.js';
+export type { DeepPorts, PortSession } from './ports.js';
 export { createProviderBinding, isDeepProvider, requireCapability, validateProvider } from './provider.js';
 export type {
   DeepProvider,
@@ -47,7 +50,7 @@ export { createProviderRegistry, probeProviders } from './registry.js';
 export type { ProviderRegistry } from './registry.js';
 export { describeCandidates, selectProvider } from './selection.js';
 export type { ProviderCandidate, ProviderSelection, SelectProviderOptions, SelectionFailure } from './selection.js';
-export { createProcessSupervisor } from './supervisor/supervisor.js';
+export { CALL_GRACE_MS, createCallSupervisor, createProcessSupervisor } from './supervisor/supervisor.js';
 export type { OwnedResource, ProcessSupervisor, SupervisorOptions } from './supervisor/supervisor.js';
 export { cleanupIncomplete } from './supervisor/ownedProcess.js';
 export { mountsUnderByDevice } from './supervisor/resources.js';
@@ -61,8 +64,28 @@ export type {
   RemainingResources,
   StartOptions,
 } from './supervisor/ownedProcess.js';
-export { CONFIG_VARIABLES, ENVELOPE_RESERVE_BYTES, MIN_RESPONSE_BYTES, readConfig } from './config.js';
+export {
+  BUILT_IN_SETTINGS,
+  CONFIG_VARIABLES,
+  ENVELOPE_RESERVE_BYTES,
+  GHIDRA_SETTINGS,
+  HOPPER_SETTINGS,
+  MIN_RESPONSE_BYTES,
+  REA_SETTINGS,
+  providerSettings,
+  readConfig,
+} from './config.js';
 export type { ReaConfig } from './config.js';
+export {
+  choiceSetting,
+  defineSettings,
+  describeSettings,
+  integerSetting,
+  pathSetting,
+  readSettings,
+  settingsOf,
+} from './settings.js';
+export type { Setting, SettingDescription, SettingsDeclaration, SettingsValues } from './settings.js';
 export { createProgressReporter, startWaitingNotices } from './progress.js';
 export type { ProgressNotification, ProgressReporter, ProgressReporterOptions, WaitingNotices } from './progress.js';
 export { createSessionObservation } from './observation.js';

@@ -4,7 +4,10 @@ import type { ActiveTarget, ProgressSink, ProviderBinding } from './context.js';
 import type { AnyToolContract } from './tool.js';
 import type { ProcessSupervisor } from './supervisor/supervisor.js';
 import type { ReaConfig } from './config.js';
+import type { SettingsDeclaration } from './settings.js';
 import { PROVIDER_ID_PATTERN } from './providerId.js';
+import { PORT_PATTERN } from './ports.js';
+import type { PortSession } from './ports.js';
 
 /** The result of a probe: ready (with the engine version when known), or unavailable with a remediation. */
 export type ProbeResult =
@@ -31,14 +34,14 @@ export interface OpenOptions {
   config: ReaConfig;
 }
 
-/** An open deep-analysis session on one target. */
-export interface DeepSession {
+/** An open deep-analysis session on one target; `S` is the session type of the provider's port. */
+export interface DeepSession<S = unknown> {
   /** The provider identity with the concrete engine version that is analysing the target. */
   provider: ProviderIdentity;
   /** The complete analysis profile (from `createAnalysisProfile`). */
   analysis_profile: NonNullable<AnalysisProfile>;
-  /** The provider's own engine session; tools receive it as `ProviderBinding.session`. */
-  session: unknown;
+  /** The provider's engine session, of its port's type; tools receive it as `ProviderBinding.session`. */
+  session: S;
   /** Stops the engine and releases what it owns; throws `cleanup_incomplete` when something remains. */
   close(signal: AbortSignal): Promise<void>;
 }
@@ -57,6 +60,12 @@ interface ProviderBase {
   tools(): readonly AnyToolContract[];
   /** Whether the provider supports a target; absent means `unknown`. */
   supportsTarget?(target: TargetDescriptor): TargetSupport;
+  /**
+   * The environment variables it reads (`defineSettings`). The host composes them with its own, so an
+   * invalid value fails startup (`configuration_invalid`) and `rea doctor` lists them; the provider
+   * reads the values with `settingsOf(declaration, config)`.
+   */
+  readonly settings?: SettingsDeclaration;
 }
 
 /** A provider that only contributes tools. */
@@ -64,13 +73,18 @@ export interface ToolsProvider extends ProviderBase {
   readonly kind: 'tools';
 }
 
-/** A deep-analysis provider that `open_binary` can bind to a target. */
-export interface DeepProvider extends ProviderBase {
+/**
+ * A deep-analysis provider: it implements one port (`native` for the static analysis `open_binary`
+ * binds) and opens sessions of that port's type. Selection only ever compares providers of one port.
+ */
+export interface DeepProvider<P extends string = string> extends ProviderBase {
   readonly kind: 'deep';
+  /** The port it implements (see `DeepPorts`), e.g. `native`. */
+  readonly port: P;
   /** True for the zero-install engine that `auto` falls back to when no external engine is ready. */
   readonly embedded?: boolean;
   /** Opens the target. Honours `options.signal` (`cancelled`) and its startup deadline (`provider_timeout`). */
-  open(target: ActiveTarget, options: OpenOptions): Promise<DeepSession>;
+  open(target: ActiveTarget, options: OpenOptions): Promise<DeepSession<PortSession<P>>>;
 }
 
 /** A provider: a plain object, made by `create<Engine>Provider(options)`. */
@@ -103,7 +117,7 @@ export function requireCapability(
 
 /**
  * Checks a provider's shape: id syntax (and not "auto"), non-empty name and version, a kind, unique
- * capabilities, and `open` on deep providers. Throws `invalid_request` (`details.reason:
+ * capabilities, and `open` and a port name on deep providers. Throws `invalid_request` (`details.reason:
  * "invalid-provider"`, `provider_id`, `problem`).
  */
 export function validateProvider(provider: Provider): void {
@@ -119,16 +133,22 @@ export function validateProvider(provider: Provider): void {
   if (provider.kind !== 'deep' && provider.kind !== 'tools') refuse('kind must be "deep" or "tools"');
   if (new Set(provider.capabilities).size !== provider.capabilities.length) refuse('capabilities repeat');
   if (provider.kind === 'deep' && typeof provider.open !== 'function') refuse('a deep provider needs open()');
+  const port = (provider as { port?: unknown }).port;
+  if (provider.kind === 'deep' && (typeof port !== 'string' || !PORT_PATTERN.test(port))) {
+    refuse('a deep provider needs the port it implements (e.g. "native")');
+  }
 }
 
 /**
  * Checks what `open` returned (identity matches the provider, concrete version, a profile whose digest
  * verifies) and builds the immutable binding the session exposes. Throws `internal` on a violation.
+ * With the host's `registry`, the binding lists the providers of the same port (`peers`) for remedies.
  */
 export function createProviderBinding(
   provider: DeepProvider,
   session: DeepSession,
   selectionSource: ProviderBinding['selection_source'],
+  registry?: { readonly deep: readonly DeepProvider[] },
 ): ProviderBinding {
   const problem =
     session.provider.id !== provider.id
@@ -145,10 +165,21 @@ export function createProviderBinding(
       details: { provider_id: provider.id, problem },
     });
   }
+  const peers = registry?.deep
+    .filter((candidate) => candidate.port === provider.port)
+    .map((candidate) =>
+      Object.freeze({
+        id: candidate.id,
+        name: candidate.name,
+        capabilities: Object.freeze([...candidate.capabilities]),
+      }),
+    );
   return Object.freeze({
     provider: Object.freeze({ ...session.provider }),
+    port: provider.port,
     selection_source: selectionSource,
     analysis_profile: session.analysis_profile,
     session: session.session,
+    ...(peers ? { peers: Object.freeze(peers) } : {}),
   });
 }

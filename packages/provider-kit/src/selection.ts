@@ -2,6 +2,7 @@ import { ReaError } from '@rea/evidence';
 import type { DeepProvider, ProbeResult, TargetDescriptor, TargetSupport } from './provider.js';
 import type { ChoiceSource, ProviderChoice } from './providerId.js';
 import type { ProviderRegistry } from './registry.js';
+import { NATIVE_PORT } from './ports.js';
 
 /** One deep-analysis provider as reported by discovery and in `provider_selection` details. */
 export interface ProviderCandidate {
@@ -33,28 +34,32 @@ function supportOf(provider: DeepProvider, target: TargetDescriptor | null | und
 }
 
 /**
- * The deep providers, sorted by id, with host availability (from `probes`; a provider without a probe
- * result is unavailable, "not probed") and target support (`unknown` without a target). Starts nothing.
- * This is `binary_session.analysis_provider_candidates`.
+ * The deep providers of `port` (default `native`, the port `open_binary` binds), sorted by id, with
+ * host availability (from `probes`; a provider without a probe result is unavailable, "not probed")
+ * and target support (`unknown` without a target). Starts nothing. This is
+ * `binary_session.analysis_provider_candidates`.
  */
 export function describeCandidates(
   registry: ProviderRegistry,
   probes: ReadonlyMap<string, ProbeResult>,
   target?: TargetDescriptor | null,
+  port: string = NATIVE_PORT,
 ): ProviderCandidate[] {
-  return registry.deep.map((provider) => {
-    const probe = probes.get(provider.id);
-    const support = supportOf(provider, target);
-    const available = probe?.status === 'ready';
-    const reason = !probe
-      ? 'not probed'
-      : probe.status === 'unavailable'
-        ? probe.reason
-        : support === 'unsupported'
-          ? `does not support ${target!.format}${target!.architecture ? ` (${target!.architecture})` : ''} targets`
-          : null;
-    return { id: provider.id, available, reason, target_support: support, embedded: provider.embedded === true };
-  });
+  return registry.deep
+    .filter((provider) => provider.port === port)
+    .map((provider) => {
+      const probe = probes.get(provider.id);
+      const support = supportOf(provider, target);
+      const available = probe?.status === 'ready';
+      const reason = !probe
+        ? 'not probed'
+        : probe.status === 'unavailable'
+          ? probe.reason
+          : support === 'unsupported'
+            ? `does not support ${target!.format}${target!.architecture ? ` (${target!.architecture})` : ''} targets`
+            : null;
+      return { id: provider.id, available, reason, target_support: support, embedded: provider.embedded === true };
+    });
 }
 
 function fail(requested: string, reason: SelectionFailure, message: string, candidates: ProviderCandidate[]): never {
@@ -82,24 +87,33 @@ export interface SelectProviderOptions {
   target?: TargetDescriptor | null;
   /** Probe results by provider id (see `probeProviders`). */
   probes: ReadonlyMap<string, ProbeResult>;
+  /**
+   * The port the caller needs (default `native`, the port `open_binary` binds): only its providers
+   * are candidates, so a provider of another port never makes `auto` ambiguous, and a concrete id of
+   * another port's provider is `unknown` here.
+   */
+  port?: string;
 }
 
 /**
- * The selection policy shared by MCP `provider_id`, CLI `--provider` and REA_ANALYSIS_PROVIDER.
+ * The selection policy shared by MCP `provider_id`, CLI `--provider` and REA_ANALYSIS_PROVIDER,
+ * within one port (`options.port`, default `native`).
  *
- * A concrete id must name a deep provider (`unknown`), be ready (`unavailable`) and not report the
+ * A concrete id must name a deep provider of that port (`unknown`), be ready (`unavailable`) and not report the
  * target unsupported (`unsupported`). `auto` picks the single ready external engine whose target
  * support is not `unsupported`; with none, the single ready embedded engine that does not refuse the
  * target; several eligible external engines are `ambiguous`. Failures are `provider_selection` with
  * details { requested, reason, candidates }.
  */
 export function selectProvider(options: SelectProviderOptions): ProviderSelection {
-  const { registry, choice, source, target, probes } = options;
-  const candidates = describeCandidates(registry, probes, target);
+  const { registry, choice, source, target, probes, port = NATIVE_PORT } = options;
+  const candidates = describeCandidates(registry, probes, target, port);
   const eligible = (c: ProviderCandidate) => c.available && c.target_support !== 'unsupported';
   if (choice && choice.kind === 'concrete') {
     const candidate = candidates.find((c) => c.id === choice.id);
-    if (!candidate) fail(choice.id, 'unknown', `No deep-analysis provider has the id ${choice.id}.`, candidates);
+    if (!candidate) {
+      fail(choice.id, 'unknown', `No deep-analysis provider of the ${port} port has the id ${choice.id}.`, candidates);
+    }
     if (!candidate.available) {
       fail(choice.id, 'unavailable', `Provider ${choice.id} is unavailable: ${candidate.reason}.`, candidates);
     }

@@ -181,12 +181,51 @@ export function invalidInput(tool: string, error: z.ZodError): ReaError {
  * client features, runs it, seals Evidence (adding `operation`), and validates the result against the
  * output schema (a violation is `internal`). Cancellation observed before completion is `cancelled`, so
  * nothing provisional escapes. Every failure is a ReaError attributed to the tool.
+ *
+ * The call's supervisor (`context.supervisor`, one per call, made by the host) is closed before this
+ * settles — after success, failure, cancellation or a deadline — so no process, temp directory,
+ * socket or mount the tool started outlives the call. On success a cleanup failure is the call's
+ * failure (`cleanup_incomplete`); on failure it is added to the failure as `details.cleanup`.
  */
 export async function executeTool(
   contract: AnyToolContract,
   rawInput: unknown,
   context: ToolContext,
 ): Promise<ToolOutcome> {
+  let outcome: ToolOutcome;
+  try {
+    outcome = await runContract(contract, rawInput, context);
+  } catch (error) {
+    throw await closeAfterFailure(context, normalizeError(error, contract.name));
+  }
+  await context.supervisor.closeAll().catch((error: unknown) => {
+    throw normalizeError(error, contract.name);
+  });
+  return outcome;
+}
+
+/**
+ * Closes the call's supervisor after a failure. The failure stays what it was; owned resources that
+ * remain are added as `details.cleanup` ({ status: "incomplete", remaining }), describing host state
+ * separately from the failure.
+ */
+async function closeAfterFailure(context: ToolContext, failure: ReaError): Promise<ReaError> {
+  try {
+    await context.supervisor.closeAll();
+    return failure;
+  } catch (error) {
+    const remaining = isReaError(error) ? (error.details['remaining'] ?? []) : [];
+    return new ReaError(failure.code, failure.message, {
+      ...(failure.operation === null ? {} : { operation: failure.operation }),
+      retryable: failure.retryable,
+      remediation: failure.remediation,
+      details: { ...failure.details, cleanup: { status: 'incomplete', remaining } },
+      cause: failure.cause,
+    });
+  }
+}
+
+async function runContract(contract: AnyToolContract, rawInput: unknown, context: ToolContext): Promise<ToolOutcome> {
   const operation = contract.name;
   try {
     const parsed = contract.input.safeParse(rawInput ?? {});

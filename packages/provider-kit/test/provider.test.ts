@@ -34,6 +34,7 @@ function provider(id: string, extra: Partial<DeepProvider> = {}): DeepProvider {
     name: `Engine ${id}`,
     version: '0.1.0',
     kind: 'deep',
+    port: 'native',
     capabilities: ['disassembly', 'decompilation'],
     probe: async () => ({ status: 'ready' }),
     tools: () => [],
@@ -156,6 +157,7 @@ describe('createProviderBinding', () => {
     const binding = createProviderBinding(ghidra, session(), 'argument');
     expect(binding).toEqual({
       provider: { id: 'ghidra', name: 'Ghidra', version: '12.1.4' },
+      port: 'native',
       selection_source: 'argument',
       analysis_profile: profile,
       session: { project: 'p' },

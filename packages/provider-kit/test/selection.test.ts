@@ -15,6 +15,7 @@ function deep(id: string, options: { embedded?: boolean; support?: Record<string
     name: id.toUpperCase(),
     version: '1.0.0',
     kind: 'deep',
+    port: 'native',
     capabilities: ['disassembly'],
     ...(options.embedded ? { embedded: true } : {}),
     probe: async () => ({ status: 'ready' }),

@@ -1,5 +1,5 @@
 import { ReaError } from '@rea/evidence';
-import { sortCatalog } from '@rea/provider-kit';
+import { NATIVE_PORT, sortCatalog } from '@rea/provider-kit';
 import type { AnyToolContract, Provider } from '@rea/provider-kit';
 
 /** One default provider: its id and kind, the package it comes from, and how to create it. */
@@ -52,6 +52,8 @@ function unloadable(entry: ProviderEntry, error: unknown): Provider {
   return {
     ...base,
     kind: 'deep',
+    // Every deep provider REA ships implements the native port.
+    port: NATIVE_PORT,
     open: async () => {
       throw new ReaError('provider_unavailable', reason, { remediation, details: { provider_id: entry.id, reason } });
     },

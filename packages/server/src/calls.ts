@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CallToolRequest, Server, ServerContext } from '@modelcontextprotocol/server';
 import { ReaError, isReaError, normalizeError, sealEvidence, throwIfAborted } from '@rea/evidence';
-import type { Diagnostic, EvidenceRecord, JsonObject, SessionLedger } from '@rea/evidence';
+import type { Diagnostic, EvidenceRecord, JsonObject, ProviderIdentity, SessionLedger } from '@rea/evidence';
 import { createProgressReporter, createProviderRegistry, executeTool, sortCatalog } from '@rea/provider-kit';
 import type { AnyToolContract, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
 import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
@@ -105,6 +105,22 @@ function sdkVersionOf(): string {
     }
   }
   return sdkVersion;
+}
+
+const toolProviders = new WeakMap<ProviderRegistry, Map<string, ProviderIdentity>>();
+
+/** The identity of the provider that contributes `contract`, or null for the server's own tools. */
+function providerOfTool(registry: ProviderRegistry, contract: AnyToolContract): ProviderIdentity | null {
+  let byTool = toolProviders.get(registry);
+  if (!byTool) {
+    byTool = new Map();
+    for (const provider of registry.providers) {
+      const identity = { id: provider.id, name: provider.name, version: provider.version };
+      for (const tool of provider.tools()) byTool.set(tool.name, identity);
+    }
+    toolProviders.set(registry, byTool);
+  }
+  return byTool.get(contract.name) ?? null;
 }
 
 /** The server's tools plus the composition's, sorted (the server's tool contracts load here, once). */
@@ -321,6 +337,7 @@ function connection(
             logger: callLogger,
             ledger: session.ledger,
             clientFeatures: clientFeaturesOf(server),
+            supervisor: session.callSupervisor(name, providerOfTool(runtime.loaded().registry, contract)),
           },
           host,
         );

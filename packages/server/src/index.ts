@@ -15,4 +15,4 @@ export type { HttpServerHandle, HttpServerOptions } from './http.js';
 export { measureResponse } from './budget.js';
 export type { ResponseCost } from './budget.js';
 export { SERVER_TOOLS } from './tools/index.js';
-export type { LineageSnapshot } from './providers.js';
+export type { CallLineageSnapshot, LineageSnapshot } from './providers.js';

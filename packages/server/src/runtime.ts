@@ -2,8 +2,15 @@
 // catalog. Everything a tool call needs (the composition, sessions, ledgers, the tool contracts, the
 // Evidence machinery) is in ./calls.js, loaded on the first tool call: this module and its imports stay
 // small, so that `initialize` and `tools/list` are answered without loading them.
-import { createProviderRegistry, readConfig, sortCatalog } from '@rea/provider-kit';
-import type { AnyToolContract, Logger, Provider, ProviderRegistry, ReaConfig } from '@rea/provider-kit';
+import { createProviderRegistry, providerSettings, readConfig, sortCatalog } from '@rea/provider-kit';
+import type {
+  AnyToolContract,
+  Logger,
+  Provider,
+  ProviderRegistry,
+  ReaConfig,
+  SettingsDeclaration,
+} from '@rea/provider-kit';
 import type { AdvertisedCatalog } from '@rea/schema';
 import { ReaError } from '@rea/evidence';
 import type { CallPath } from './calls.js';
@@ -39,8 +46,16 @@ export interface ReaServerOptions {
   load?: () => Promise<ServerComposition>;
   /** The package users installed (reported by binary_session), e.g. `{ name: "rea-mcp", version }`. */
   package: { name: string; version: string };
-  /** Settings (`readConfig` of @rea/provider-kit); read from `env` once when omitted. */
+  /**
+   * Settings (`readConfig` of @rea/provider-kit); read from `env` once when omitted, composed with the
+   * settings every provider declares (`providers`, and `settings` for a lazy `load`).
+   */
   config?: ReaConfig;
+  /**
+   * The settings declarations of the providers `load` will return, so that their variables are checked
+   * at start (with eager `providers` their own declarations are composed). Ignored with `config`.
+   */
+  settings?: readonly SettingsDeclaration[];
   /** Where log entries go; defaults to JSON lines on stderr. MCP logging is added per connection. */
   logger?: Logger;
   /** Environment to read settings from; defaults to `process.env`. Read once. */
@@ -117,7 +132,12 @@ export function retrying<T>(load: () => Promise<T>, initial: Promise<T> | null =
 export function runtimeOf(options: ReaServerOptions): Runtime {
   const existing = runtimes.get(options);
   if (existing) return existing;
-  const config = options.config ?? readConfig(options.env ?? process.env);
+  const config =
+    options.config ??
+    readConfig(options.env ?? process.env, [
+      ...providerSettings(options.providers ?? []),
+      ...(options.settings ?? []).filter((declaration) => !options.providers?.some((p) => p.settings === declaration)),
+    ]);
   const profile = config.mcpInputSchemaProfile;
   const { load, providers } = options;
   if ((load === undefined) === (providers === undefined)) {

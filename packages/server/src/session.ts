@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ReaError, createSessionLedger, normalizeError } from '@rea/evidence';
 import type { JsonObject, SessionLedger } from '@rea/evidence';
-import { createProcessSupervisor, createProviderBinding, probeProviders, selectProvider } from '@rea/provider-kit';
+import {
+  NATIVE_PORT,
+  createCallSupervisor,
+  createProcessSupervisor,
+  createProviderBinding,
+  probeProviders,
+  selectProvider,
+} from '@rea/provider-kit';
 import type {
   ActiveTarget,
   ChoiceSource,
@@ -17,7 +24,7 @@ import type {
 } from '@rea/provider-kit';
 import { OwnedCalls, sessionClosed, shuttingDown } from './ownedCalls.js';
 import type { OwnedCall } from './ownedCalls.js';
-import type { LineageSnapshot } from './providers.js';
+import type { CallLineageSnapshot, LineageSnapshot } from './providers.js';
 
 /** The run allocated for a target transition, before any provider starts. */
 export interface AnalysisRun {
@@ -74,7 +81,11 @@ export class ConnectionSession {
   target: ActiveTarget | null = null;
   run: AnalysisRun | null = null;
   private bound: Bound | null = null;
-  private readonly history: LineageSnapshot[] = [];
+  private readonly history: Array<LineageSnapshot | CallLineageSnapshot> = [];
+  private readonly calls = new Set<{
+    snapshot: Omit<CallLineageSnapshot, 'observations'>;
+    supervisor: ProcessSupervisor;
+  }>();
   private readonly owned = new OwnedCalls();
   /** open_binary and close_binary run one after another, in the order they arrived. */
   private transitions: Promise<unknown> = Promise.resolve();
@@ -98,16 +109,49 @@ export class ConnectionSession {
 
   /**
    * `not_observed` until a provider has started a process in this session, then one snapshot per
-   * provider session (earlier ones as recorded when they closed, the live one observed now).
+   * provider session and per tool call that started one (earlier ones as recorded when they closed,
+   * live ones observed now).
    */
   lineage(): { status: 'not_observed' } | { status: 'snapshots'; snapshots: JsonObject[] } {
-    const snapshots = [...this.history];
+    const snapshots: Array<LineageSnapshot | CallLineageSnapshot> = [...this.history];
     const live = this.bound;
     if (live && live.supervisor.processes().length > 0) {
       snapshots.push({ provider: live.binding.provider, run_id: live.runId, observations: live.supervisor.lineage() });
     }
+    for (const call of this.calls) {
+      if (call.supervisor.processes().length > 0) {
+        snapshots.push({ ...call.snapshot, observations: call.supervisor.lineage() });
+      }
+    }
     if (snapshots.length === 0) return { status: 'not_observed' };
     return { status: 'snapshots', snapshots: snapshots as unknown as JsonObject[] };
+  }
+
+  /**
+   * A supervisor for one tool call of `tool` (contributed by `provider`, null for the server's own
+   * tools). While the call runs its lineage is observed live; when `executeTool` closes it, the
+   * observations taken just before and just after the close are kept as the call's snapshot.
+   */
+  callSupervisor(tool: string, provider: CallLineageSnapshot['provider']): ProcessSupervisor {
+    const supervisor = createCallSupervisor();
+    const snapshot = { provider, tool, run_id: this.run?.run_id ?? null };
+    const entry = { snapshot, supervisor };
+    this.calls.add(entry);
+    return {
+      ...supervisor,
+      closeAll: async (options) => {
+        if (!this.calls.has(entry)) return supervisor.closeAll(options);
+        const before = supervisor.lineage();
+        try {
+          await supervisor.closeAll(options);
+        } finally {
+          this.calls.delete(entry);
+          if (supervisor.processes().length > 0) {
+            this.history.push({ ...snapshot, observations: [...before, ...supervisor.lineage()] });
+          }
+        }
+      },
+    };
   }
 
   /** Tracks a tool call as owned work until it has answered; `close_binary` and `dispose` drain these. */
@@ -192,6 +236,7 @@ export class ConnectionSession {
       source: origin === 'default' ? 'argument' : origin,
       target: { format: target.format },
       probes,
+      port: NATIVE_PORT,
     });
     const provider = selection.provider;
     const supervisor = createProcessSupervisor();
@@ -204,7 +249,7 @@ export class ConnectionSession {
       this.recordHistory(provider.id, provider.name, provider.version, run.run_id, supervisor);
       throw error;
     }
-    const binding = createProviderBinding(provider, deep, selection.source);
+    const binding = createProviderBinding(provider, deep, selection.source, this.registry());
     if (signal.aborted) {
       await deep.close(new AbortController().signal).catch(() => undefined);
       await supervisor.closeAll().catch(() => undefined);

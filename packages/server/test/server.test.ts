@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { NO_EFFECTS, defineTool } from '@rea/provider-kit';
+import { NO_EFFECTS, createCallSupervisor, defineTool } from '@rea/provider-kit';
 import type { Provider } from '@rea/provider-kit';
 import { SERVER_TOOLS, createReaServer, isLoopbackHost, measureResponse } from '@rea/server';
 
@@ -159,6 +159,7 @@ describe('close_binary', () => {
       name: 'Leaky engine (test only)',
       version: '0.0.0',
       kind: 'deep',
+      port: 'native',
       embedded: true,
       capabilities: [],
       probe: async () => ({ status: 'ready' }),
@@ -271,6 +272,7 @@ describe('server tools outside the MCP server (a CLI host)', () => {
       logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
       ledger,
       clientFeatures: new Set<never>(),
+      supervisor: createCallSupervisor(),
     };
     const tool = (name: string) => SERVER_TOOLS.find((t) => t.name === name)!;
     const bundle = await executeTool(tool('get_evidence_bundle'), { detail: 'summary' }, context);

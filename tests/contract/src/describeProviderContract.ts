@@ -263,7 +263,7 @@ export function describeProviderContract(
       expect(['supported', 'unsupported', 'unknown']).toContain(support);
       if (isDeepProvider(provider)) {
         // Discovery reports the same answer the provider gives.
-        const [candidate] = describeCandidates(createProviderRegistry([provider]), new Map(), target);
+        const [candidate] = describeCandidates(createProviderRegistry([provider]), new Map(), target, provider.port);
         expect(candidate?.target_support).toBe(support);
       }
     });

@@ -1,3 +1,4 @@
+import { createCallSupervisor } from '@rea/provider-kit';
 import type { ToolContext } from '@rea/provider-kit';
 
 /** Whether a process with this id exists (signal 0 probes without signalling). */
@@ -12,7 +13,8 @@ export function processAlive(pid: number): boolean {
 
 /**
  * A tool context for calling a tool directly in a test: no target, no ledger, no client features,
- * progress and logs discarded, a signal nobody aborts — each replaceable through `overrides`.
+ * progress and logs discarded, a signal nobody aborts, a fresh call supervisor (one per call: make a
+ * new context for each call) — each replaceable through `overrides`.
  */
 export function quietToolContext(overrides: Partial<ToolContext> = {}): ToolContext {
   const noop = () => undefined;
@@ -24,6 +26,7 @@ export function quietToolContext(overrides: Partial<ToolContext> = {}): ToolCont
     logger: { debug: noop, info: noop, warn: noop, error: noop },
     ledger: null,
     clientFeatures: new Set(),
+    supervisor: createCallSupervisor(),
     ...overrides,
   };
 }

@@ -45,6 +45,7 @@ export function createBytesProvider(): DeepProvider {
   return {
     ...identity,
     kind: 'deep',
+    port: 'bytes', // the port it implements; selection compares providers of one port only
     capabilities: ['read-bytes'],
     probe: async () => ({ status: 'ready', version: identity.version }),
     tools: () => [readBytes],

@@ -23,6 +23,7 @@ export function createScriptedEngineProvider(): DeepProvider {
   const provider: DeepProvider = {
     ...identity,
     kind: 'deep',
+    port: 'bytes',
     capabilities: ['read-bytes'],
     probe: async () => {
       // Checks the runtime is there; starts nothing.

@@ -1,11 +1,11 @@
 // The one module that launches hdiutil (macOS). The image is attached read-only, as a process owned by
-// a provider-kit supervisor, to a mount point inside an owned temporary directory, and is always
-// detached: after success, failure, a deadline or cancellation.
+// a provider-kit supervisor (the tool call's, when run as a tool), to a mount point inside an owned
+// temporary directory, and is always detached: after success, failure, a deadline or cancellation.
 import { lstat, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ReaError, isReaError } from '@rea/evidence';
 import { createProcessSupervisor, withDeadline } from '@rea/provider-kit';
-import type { ProcessSupervisor } from '@rea/provider-kit';
+import type { OwnedProcess, ProcessSupervisor } from '@rea/provider-kit';
 
 /** How DMG images are attached. */
 export interface DmgOptions {
@@ -44,6 +44,7 @@ export function assertDmgCapable(platform: NodeJS.Platform, options: DmgOptions 
 /** Runs one hdiutil command as an owned process under a deadline: ok when it exits 0, else its message. */
 async function hdiutil(
   supervisor: ProcessSupervisor,
+  runs: OwnedProcess[],
   executable: string,
   args: string[],
   phase: string,
@@ -53,6 +54,7 @@ async function hdiutil(
   return withDeadline(
     async (bounded) => {
       const owned = await supervisor.start(executable, args, { signal: bounded, stdout: 'ignore' });
+      runs.push(owned);
       const exit = await owned.exited;
       if (exit.exitCode === 0) return { ok: true } as const;
       const how = exit.signal !== null ? `ended by ${exit.signal}` : `exited with status ${exit.exitCode}`;
@@ -82,9 +84,9 @@ async function mountedAt(mount: string): Promise<boolean> {
 }
 
 /** Terminates every hdiutil run still going and waits (bounded) until each has been reaped. */
-async function endProcesses(supervisor: ProcessSupervisor): Promise<void> {
+async function endProcesses(runs: readonly OwnedProcess[]): Promise<void> {
   await Promise.allSettled(
-    supervisor.processes().map(async (owned) => {
+    runs.map(async (owned) => {
       await owned.terminate({ graceMs: 1000 });
       await Promise.race([owned.exited, new Promise((resolve) => setTimeout(resolve, 3000).unref())]);
     }),
@@ -92,10 +94,17 @@ async function endProcesses(supervisor: ProcessSupervisor): Promise<void> {
 }
 
 /** Detaches `mount`, retrying once with `-force`; never throws. True when detached. */
-async function detach(supervisor: ProcessSupervisor, executable: string, mount: string, timeoutMs: number) {
+async function detach(
+  supervisor: ProcessSupervisor,
+  runs: OwnedProcess[],
+  executable: string,
+  mount: string,
+  timeoutMs: number,
+): Promise<boolean> {
   for (const extra of [[], ['-force']]) {
     const outcome = await hdiutil(
       supervisor,
+      runs,
       executable,
       ['detach', mount, ...extra],
       'dmg detach',
@@ -114,17 +123,23 @@ async function detach(supervisor: ProcessSupervisor, executable: string, mount: 
  * `provider_timeout` past the deadline, `cancelled` on abort, and `cleanup_incomplete`
  * (`details.remaining` listing the mount point) when the image cannot be detached — which replaces
  * any other outcome, since a leftover mount is what the caller must know about.
+ *
+ * With `callSupervisor` (a tool call's), hdiutil runs, the temporary directory and the mount belong to
+ * that call: the host sees them in the call's lineage and its close releases whatever is left.
+ * Without one (library use) a supervisor of its own is made and closed here.
  */
 export async function withMountedDmg<T>(
   image: string,
   signal: AbortSignal | undefined,
   fn: (mount: string) => Promise<T>,
   options: DmgOptions = {},
+  callSupervisor?: ProcessSupervisor,
 ): Promise<T> {
   const executable = options.hdiutil ?? 'hdiutil';
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // No signal here: cancellation must not close the supervisor before detach has run.
-  const supervisor = createProcessSupervisor({ graceMs: 1000 });
+  const supervisor = callSupervisor ?? createProcessSupervisor({ graceMs: 1000 });
+  const runs: OwnedProcess[] = [];
   let mount: string | null = null;
   // 'no' = attach refused; 'yes' = attached; 'unknown' = attach interrupted (deadline or cancel).
   let attached: 'no' | 'yes' | 'unknown' = 'no';
@@ -133,9 +148,16 @@ export async function withMountedDmg<T>(
     const dir = await supervisor.createTempDir('dmg');
     mount = join(dir, 'mount');
     await mkdir(mount, { mode: 0o700 });
+    const point = mount;
+    // Owned before it exists: whoever closes the supervisor detaches what is still attached.
+    supervisor.registerMount(point, async () => {
+      if (!(await detach(supervisor, runs, executable, point, options.detachTimeoutMs ?? timeoutMs))) {
+        throw new Error(`${point} is still attached`);
+      }
+    });
     attached = 'unknown';
     const args = ['attach', '-readonly', '-nobrowse', '-noautoopen', '-mountpoint', mount, image];
-    const attach = await hdiutil(supervisor, executable, args, 'dmg attach', timeoutMs, signal);
+    const attach = await hdiutil(supervisor, runs, executable, args, 'dmg attach', timeoutMs, signal);
     if (!attach.ok) {
       attached = 'no';
       throw new ReaError('execution_failure', `hdiutil could not attach the image: ${attach.reason}`, {
@@ -154,22 +176,25 @@ export async function withMountedDmg<T>(
     outcome = { error };
   }
   // An interrupted attach must be over before detach runs, or it could mount after the detach.
-  await endProcesses(supervisor);
+  await endProcesses(runs);
   let detached = true;
   if (mount !== null && attached !== 'no') {
-    detached = await detach(supervisor, executable, mount, options.detachTimeoutMs ?? timeoutMs);
+    detached = await detach(supervisor, runs, executable, mount, options.detachTimeoutMs ?? timeoutMs);
     // An interrupted attach may have mounted nothing; only a mount point still mounted is left behind.
     if (!detached && attached === 'unknown' && !(await mountedAt(mount))) detached = true;
   }
   const remaining: Array<{ kind: string; identifiers: string[] }> = [];
-  if (detached) {
+  if (detached && callSupervisor) {
+    // The call's close removes the directory (and reports anything left) when the call ends.
+    await endProcesses(runs);
+  } else if (detached) {
     await supervisor.closeAll().catch((error: unknown) => {
       if (!isReaError(error) || error.code !== 'cleanup_incomplete') throw error;
       remaining.push(...(error.details['remaining'] as unknown as typeof remaining));
     });
   } else {
     // With the image still attached the owned directory is left in place: never delete through a mount.
-    await endProcesses(supervisor);
+    await endProcesses(runs);
     remaining.push({ kind: 'mounts', identifiers: [mount!] });
   }
   if (remaining.length > 0) {

@@ -108,7 +108,13 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
       const platform = options.platform ?? process.platform;
       assertDmgCapable(platform, options.dmg);
       sha256 = await wholeFileSha256(path, options.signal);
-      await withMountedDmg(path, options.signal, (mount) => inventoryDirectory(state, mount, '', 0), options.dmg);
+      await withMountedDmg(
+        path,
+        options.signal,
+        (mount) => inventoryDirectory(state, mount, '', 0),
+        options.dmg,
+        options.supervisor,
+      );
     } else {
       format = 'file';
       fileType = fileTypeFromHead(head);

@@ -59,6 +59,7 @@ export const inspectArtifactTool = defineTool({
       budgets,
       signal: context.signal,
       platform: context.platform,
+      supervisor: context.supervisor,
       onProgress: (message) => context.progress.report(message, 'inventory'),
     });
     context.progress.report(`${outcome.inventory.entry_count} entries inventoried`, 'inventory');

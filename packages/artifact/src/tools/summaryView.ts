@@ -2,17 +2,12 @@ import { ReaError, sealAnalysisView, sealEvidenceAsync, selectAnalysisView, thro
 import type { EvidenceRecord, SummaryView, UnsignedEvidence } from '@rea/evidence';
 import type { LedgerAccess, Observation } from '@rea/provider-kit';
 
-/** A tool context's ledger, when the host retains Evidence (an MCP connection session does). */
-export type RetainingLedger = LedgerAccess & { retain?: (record: EvidenceRecord) => unknown };
-
 /**
- * Refuses `detail: "summary"` up front when `ledger` cannot retain the complete record the summary
- * stands for: `capability_unavailable` with `details.capability: "session-retention"`.
+ * Refuses `detail: "summary"` up front when there is no session ledger to retain the complete record
+ * the summary stands for: `capability_unavailable` with `details.capability: "session-retention"`.
  */
-export function requireRetention(ledger: LedgerAccess | null): asserts ledger is RetainingLedger & {
-  retain: (record: EvidenceRecord) => unknown;
-} {
-  if (typeof (ledger as RetainingLedger | null)?.retain === 'function') return;
+export function requireRetention(ledger: LedgerAccess | null): asserts ledger is LedgerAccess {
+  if (ledger !== null) return;
   throw new ReaError('capability_unavailable', 'detail "summary" needs a session that retains Evidence.', {
     details: { capability: 'session-retention', alternatives: [] },
     remediation: 'Call with detail "complete", or through a server session that retains Evidence.',
@@ -29,7 +24,7 @@ export function requireRetention(ledger: LedgerAccess | null): asserts ledger is
 export async function retainAndSummarize(
   operation: string,
   complete: Omit<UnsignedEvidence<unknown>, 'operation'>,
-  ledger: RetainingLedger & { retain: (record: EvidenceRecord) => unknown },
+  ledger: LedgerAccess,
   signal: AbortSignal,
 ): Promise<Observation<SummaryView>> {
   const parent = (await sealEvidenceAsync({ ...complete, operation }, signal)) as EvidenceRecord;

@@ -19,7 +19,7 @@ function context(retained?: EvidenceRecord[]): ToolContext {
           throw new Error('unused');
         },
         get: (id: string) => retained.find((r) => r.evidence_id === id),
-        retain: (record: EvidenceRecord) => retained.push(record),
+        retain: (record: EvidenceRecord) => (retained.push(record), record),
       }
     : null;
   return quietToolContext({ ledger });

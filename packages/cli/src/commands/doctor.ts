@@ -4,8 +4,8 @@ import { readClientConfig } from '../clients/configFile.js';
 import type { ClientConfigState } from '../clients/configFile.js';
 import type { CliIo, LaunchCommand, ProviderStatus } from '../host.js';
 import type { Invocation } from '../invocation.js';
-import { readConfig } from '@rea/provider-kit';
-import type { ProbeResult, Provider } from '@rea/provider-kit';
+import { BUILT_IN_SETTINGS, describeSettings, providerSettings, readConfig } from '@rea/provider-kit';
+import type { ProbeResult, Provider, SettingDescription } from '@rea/provider-kit';
 import { toDiagnostic } from '@rea/evidence';
 import type { Diagnostic } from '@rea/evidence';
 
@@ -36,6 +36,8 @@ export interface DoctorReport {
   launch_command: LaunchCommand;
   /** Whether REA's environment settings are valid; the first invalid one otherwise (as its diagnostic). */
   configuration: { valid: true } | { valid: false; error: Diagnostic['error'] };
+  /** Every setting REA and its providers read, sorted by variable, and whether it is set. */
+  settings: Array<SettingDescription & { set: boolean }>;
   providers: readonly ProviderStatus[];
   clients: ClientReport[];
 }
@@ -52,10 +54,10 @@ export async function inspectClients(io: CliIo, expected: LaunchCommand): Promis
   );
 }
 
-/** Validates the settings REA reads from the environment (the same check the server makes at start). */
-function checkConfiguration(io: CliIo): DoctorReport['configuration'] {
+/** Validates the settings REA and its providers read (the same check the server makes at start). */
+function checkConfiguration(io: CliIo, providers: readonly Provider[]): DoctorReport['configuration'] {
   try {
-    readConfig(io.env as NodeJS.ProcessEnv);
+    readConfig(io.env as NodeJS.ProcessEnv, providerSettings(providers));
     return { valid: true };
   } catch (error) {
     return { valid: false, error: toDiagnostic(error).error };
@@ -95,16 +97,19 @@ export async function providerStatuses(providers: readonly Provider[], signal: A
 export async function doctorReport(invocation: Invocation): Promise<DoctorReport> {
   const { host, io } = invocation;
   const expected = host.launchCommand();
-  const [providers, states] = await Promise.all([
-    host.loadProviders().then((list) => providerStatuses(list, invocation.scope.signal)),
-    inspectClients(io, expected),
-  ]);
+  const [list, states] = await Promise.all([host.loadProviders(), inspectClients(io, expected)]);
+  const providers = await providerStatuses(list, invocation.scope.signal);
+  const declared = [...BUILT_IN_SETTINGS, ...providerSettings(list)];
   return {
     package: { ...host.package },
     node: { version: process.version, required: `>=${MIN_NODE.join('.')}`, supported: nodeSupported(process.version) },
     platform: `${io.platform}-${process.arch}`,
     launch_command: expected,
-    configuration: checkConfiguration(io),
+    configuration: checkConfiguration(io, list),
+    settings: describeSettings(declared).map((setting) => ({
+      ...setting,
+      set: io.env[setting.variable] !== undefined,
+    })),
     providers,
     clients: states.map((s) => ({
       client: s.client.id,
@@ -130,6 +135,12 @@ function human(report: DoctorReport): string {
     report.configuration.valid
       ? 'configuration: valid'
       : `configuration: invalid — ${report.configuration.error.message}\n             remediation: ${report.configuration.error.remediation}`,
+    `settings set: ${
+      report.settings
+        .filter((s) => s.set)
+        .map((s) => s.variable)
+        .join(', ') || 'none'
+    } (of ${report.settings.length}; --json lists each with its accepted form)`,
     '',
     'providers:',
     ...report.providers.map(

@@ -63,7 +63,7 @@ export const procedurePseudoCode = procedureTool({
   name: 'procedure_pseudo_code',
   title: 'Procedure pseudocode',
   description:
-    'Returns decompiled pseudocode for one procedure. Only decompiling providers (Ghidra, Hopper) offer it; with any other provider it fails with capability_unavailable naming them.',
+    'Returns decompiled pseudocode for one procedure. Only providers that declare pseudocode (decompilers) offer it; with any other provider it fails with capability_unavailable naming the installed providers that do.',
   result: z.strictObject({ procedure: AddressSchema, name: z.string(), language: z.string(), text: z.string() }),
   examples: [{ input: { procedure: 'main' } }],
   capability: 'pseudocode',

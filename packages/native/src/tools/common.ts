@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation, Location } from '@rea/evidence';
-import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
+import { NATIVE_PORT, RECORDS_EVIDENCE, alternativesFor, defineTool, portSession } from '@rea/provider-kit';
 import type { AvailabilityContext, Availability, Observation, ToolContext, ToolEffects } from '@rea/provider-kit';
 import { parseAddress } from '../address.js';
 import { isNativePort } from '../port.js';
@@ -20,11 +20,12 @@ export function nativeAvailability(context: AvailabilityContext): Availability {
       remediation: 'Open a native binary with open_binary first.',
     };
   }
-  if (!isNativePort(binding.session)) {
+  if (!isNativePort(portSession(binding, NATIVE_PORT))) {
     return {
       available: false,
       reason: `the bound provider ${binding.provider.id} does not offer native analysis`,
-      remediation: 'Open the target with a deep-analysis provider (capstone, ghidra or hopper).',
+      remediation:
+        'Open the target with a provider of the native port (binary_session lists them as analysis_provider_candidates).',
     };
   }
   return { available: true };
@@ -32,7 +33,7 @@ export function nativeAvailability(context: AvailabilityContext): Availability {
 
 /** The bound port, or `target_unavailable` when none is bound (availability normally catches this first). */
 export function portOf(context: ToolContext): NativePort {
-  const session = context.session.binding?.session;
+  const session = portSession(context.session.binding, NATIVE_PORT);
   if (!isNativePort(session)) {
     throw new ReaError('target_unavailable', 'No native target is open.', {
       remediation: 'Open a native binary with open_binary first.',
@@ -42,22 +43,34 @@ export function portOf(context: ToolContext): NativePort {
   return session;
 }
 
-const REMEDIES: Partial<Record<NativeCapability, { remediation: string; alternatives: string[] }>> = {
-  pseudocode: {
-    remediation:
-      'Reopen the target with a decompiling provider: provider_id "ghidra" (Ghidra with a JDK) or "hopper" (Hopper Disassembler).',
-    alternatives: ['ghidra', 'hopper'],
-  },
-};
+/**
+ * The remedy for a missing capability, from what the host's registry declares: the other providers of
+ * the native port that declare it (`ProviderBinding.peers`), or, when none does, installing one.
+ */
+function remedyFor(
+  context: ToolContext,
+  capability: NativeCapability,
+): { remediation: string; alternatives: string[] } {
+  const alternatives = alternativesFor(context.session.binding, capability);
+  if (alternatives.length === 0) {
+    return {
+      remediation: `No native-analysis provider of this installation declares ${capability}; install one that does, then reopen the target with it.`,
+      alternatives,
+    };
+  }
+  const names = alternatives.map((id) => `"${id}"`);
+  const choice = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+  return {
+    remediation: `Reopen the target with a provider that declares ${capability}: provider_id ${choice}.`,
+    alternatives,
+  };
+}
 
 /** Throws `capability_unavailable` (with `capability`, `provider_id`, `alternatives`) unless the port declares `capability`. */
 export function requireCapability(context: ToolContext, port: NativePort, capability: NativeCapability): void {
   if (port.capabilities.has(capability)) return;
   const provider = context.session.binding?.provider.id ?? null;
-  const remedy = REMEDIES[capability] ?? {
-    remediation: 'Reopen the target with a provider that declares this capability (ghidra or hopper).',
-    alternatives: ['ghidra', 'hopper'],
-  };
+  const remedy = remedyFor(context, capability);
   throw new ReaError(
     'capability_unavailable',
     `The bound provider${provider ? ` ${provider}` : ''} does not provide ${capability.replace('_', ' ')}.`,

@@ -66,6 +66,19 @@ export interface ProcessSupervisor {
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,31}$/;
 
+/** Grace period between SIGTERM and SIGKILL when a tool call's supervisor closes, in ms. */
+export const CALL_GRACE_MS = 2000;
+
+/**
+ * The supervisor a host makes for one tool call (`ToolContext.supervisor`): not tied to the call's
+ * signal (a tool may still need it to undo what it did, such as detaching a mount, after
+ * cancellation); `executeTool` closes it, with a {@link CALL_GRACE_MS} grace period, when the call
+ * ends, fails or is cancelled.
+ */
+export function createCallSupervisor(): ProcessSupervisor {
+  return createProcessSupervisor({ graceMs: CALL_GRACE_MS });
+}
+
 /**
  * Creates a supervisor. Nothing is started until `start` is called. Owned process groups whose
  * launcher is still alive are also killed (SIGKILL) if this host process exits without closing the

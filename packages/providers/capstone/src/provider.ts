@@ -5,7 +5,8 @@ import { basename } from 'node:path';
 import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
 import { parseBinaryLayout } from '@rea/artifact';
 import type { BinaryLayout } from '@rea/artifact';
-import { withDeadline } from '@rea/provider-kit';
+import type { NativePort } from '@rea/native';
+import { NATIVE_PORT, withDeadline } from '@rea/provider-kit';
 import type {
   ActiveTarget,
   DeepProvider,
@@ -78,7 +79,7 @@ export function capstoneProfile() {
   });
 }
 
-async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepSession> {
+async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepSession<NativePort>> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(target.path, { signal });
@@ -142,10 +143,11 @@ async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepS
  * and thin Mach-O on x86-64, x86 and AArch64; its session is a native port (see `@rea/native`)
  * without pseudocode, comments or bookmarks. `embedded: true`, so `auto` falls back to it.
  */
-export function createCapstoneProvider(options: CapstoneProviderOptions = {}): DeepProvider {
+export function createCapstoneProvider(options: CapstoneProviderOptions = {}): DeepProvider<typeof NATIVE_PORT> {
   const deadline = options.openDeadlineMs ?? 600_000;
   return {
     kind: 'deep',
+    port: NATIVE_PORT,
     id: CAPSTONE_PROVIDER_ID,
     name: 'Capstone',
     version: CAPSTONE_PROVIDER_VERSION,
@@ -171,7 +173,7 @@ export function createCapstoneProvider(options: CapstoneProviderOptions = {}): D
       if (target.architecture === undefined) return 'unknown';
       return ARCHITECTURES.includes(target.architecture) ? 'supported' : 'unsupported';
     },
-    open(target: ActiveTarget, open: OpenOptions): Promise<DeepSession> {
+    open(target: ActiveTarget, open: OpenOptions): Promise<DeepSession<NativePort>> {
       return withDeadline((signal) => analyse(target, signal), {
         ms: deadline,
         signal: open.signal,

@@ -7,6 +7,7 @@ import { createCapstoneProvider } from '@rea/provider-capstone';
 function external(id: string, ready: boolean): DeepProvider {
   return {
     kind: 'deep',
+    port: 'native',
     id,
     name: id,
     version: '1',

@@ -4,8 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCapstoneProvider } from '@rea/provider-capstone';
+import { CAPSTONE_CAPABILITIES, createCapstoneProvider } from '@rea/provider-capstone';
 import type { NativePort, ProcedureSummary } from '@rea/native';
+import { createCallSupervisor } from '@rea/provider-kit';
 import type { DeepSession, OpenOptions, ToolContext, LedgerAccess } from '@rea/provider-kit';
 import type { EvidenceRecord, RetainedEvidenceRef } from '@rea/evidence';
 import { ReaError } from '@rea/evidence';
@@ -172,12 +173,21 @@ export function toolContext(
       return r;
     },
     get: (id: string) => records.get(id),
+    retain: (r: EvidenceRecord) => (records.set(r.evidence_id, r), r),
   };
   const context: ToolContext = {
     session: {
       target: { path: opened.target.path, format: 'elf', sha256: opened.target.sha256, size: opened.target.size },
       binding: {
         provider: opened.session.provider,
+        port: 'native',
+        // As a host lists the native providers of its registry: the embedded engine and two
+        // decompiling engines declaring pseudocode (stand-in declarations; no engine runs).
+        peers: [
+          { id: 'capstone', name: 'Capstone', capabilities: [...CAPSTONE_CAPABILITIES] },
+          { id: 'ghidra', name: 'Ghidra (declared)', capabilities: ['procedures', 'pseudocode'] },
+          { id: 'hopper', name: 'Hopper (declared)', capabilities: ['procedures', 'pseudocode'] },
+        ],
         selection_source: 'argument',
         analysis_profile: opened.session.analysis_profile,
         session: opened.session.session,
@@ -190,6 +200,7 @@ export function toolContext(
     logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
     ledger,
     clientFeatures: new Set(),
+    supervisor: createCallSupervisor(),
   };
   return { context, retain: (r: EvidenceRecord) => records.set(r.evidence_id, r) };
 }

@@ -27,6 +27,7 @@ function base(id: string, overrides: Partial<DeepProvider> = {}): DeepProvider {
     name: id,
     version: '1.0.0',
     kind: 'deep',
+    port: 'bytes',
     capabilities: ['read-bytes'],
     probe: async () => ({ status: 'ready' }),
     tools: () => [],
