@@ -124,10 +124,11 @@ function positionals(
   if (!spec.needsTarget) return { target: targetOption, positional: values[0] };
   const [first, second] = values;
   if (targetOption === undefined) return { target: first, positional: second };
-  if (second !== undefined) {
-    throw new ReaError('invalid_request', `The target was given twice: as ${first} and as --target ${targetOption}.`, {
+  const extra = spec.positional === null ? first : second;
+  if (extra !== undefined) {
+    throw new ReaError('invalid_request', `The target was given twice: as ${extra} and as --target ${targetOption}.`, {
       details: { issues: [{ path: 'target', message: 'given twice' }] },
-      remediation: `Give the binary once: rea ${spec.command} <path> [${spec.positional ?? '…'}].`,
+      remediation: `Give the binary once: rea ${spec.command} <path>${spec.positional ? ` [${spec.positional}]` : ''}.`,
     });
   }
   return { target: targetOption, positional: first };

@@ -20,6 +20,11 @@ export interface CompletionCommand {
   positionalChoices: readonly string[] | null;
 }
 
+const HELP: readonly CompletionOption[] = [
+  { flag: '--help', description: 'show help', takesValue: false, choices: null },
+  { flag: '-h', description: 'show help', takesValue: false, choices: null },
+];
+
 function optionsOf(command: Command): CompletionOption[] {
   const options: CompletionOption[] = [];
   for (const option of command.options) {
@@ -30,7 +35,8 @@ function optionsOf(command: Command): CompletionOption[] {
       options.push({ flag, description: option.description, takesValue, choices: option.argChoices ?? null });
     }
   }
-  return options;
+  // The help option is built in (commander adds it at parse time), so it is not among the options.
+  return [...options, ...HELP.filter((help) => !options.some((o) => o.flag === help.flag))];
 }
 
 /**
