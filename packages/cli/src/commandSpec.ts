@@ -30,6 +30,22 @@ export interface CommandSpec {
   flags: readonly FlagSpec[];
   /** Top-level properties that only `--input` can carry (objects, nested arrays, unions). */
   jsonOnly: readonly string[];
+  /**
+   * The tool analyses the open target (it cannot run without one), so its command takes the target's
+   * path as its first positional argument, or as `--target <path>`, and opens it first.
+   */
+  needsTarget: boolean;
+}
+
+const NO_SESSION = { target: null, binding: null, run_id: null };
+
+/** True when a contract cannot run without an open target: its availability refuses an empty session. */
+function needsTarget(contract: AnyToolContract): boolean {
+  try {
+    return !contract.availability({ session: NO_SESSION, platform: process.platform }).available;
+  } catch {
+    return false;
+  }
 }
 
 /** Flags every generated command owns; an input property of the same name is reachable through `--input` only. */
@@ -106,7 +122,8 @@ export function commandName(tool: string): string {
 /**
  * Derives the command-line shape of a contract from its input schema: each top-level scalar (or array
  * of scalars) becomes a flag; the first required string property is also accepted positionally;
- * anything else is given through `--input`. For a root union, a property is required only when every
+ * anything else is given through `--input`. A tool that needs an open target also takes the target's
+ * path (see {@link CommandSpec.needsTarget}). For a root union, a property is required only when every
  * member requires it.
  */
 export function commandSpecOf(contract: AnyToolContract): CommandSpec {
@@ -148,5 +165,12 @@ export function commandSpecOf(contract: AnyToolContract): CommandSpec {
     });
   }
   const positional = flags.find((f) => f.required && f.type === 'string' && !f.repeatable)?.property ?? null;
-  return { command: commandName(contract.name), tool: contract.name, positional, flags, jsonOnly };
+  return {
+    command: commandName(contract.name),
+    tool: contract.name,
+    positional,
+    flags,
+    jsonOnly,
+    needsTarget: needsTarget(contract),
+  };
 }

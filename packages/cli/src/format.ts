@@ -1,4 +1,5 @@
 import type { Diagnostic, EvidenceRecord } from '@rea/evidence';
+import { escapeTerminalValue } from './terminalText.js';
 
 /** Output format of a command: `human` (default) or `json`. */
 export type OutputFormat = 'human' | 'json';
@@ -82,10 +83,15 @@ function brief(value: unknown): string[] {
 }
 
 /**
- * The readable summary of an Evidence record: id, subject, provider, coverage, limitations, and the
- * result (an outline, or with `briefly` only its top-level facts).
+ * Makes a human formatter safe for a terminal: every string of its arguments (names, paths and
+ * strings that come from a target, messages that quote them) is escaped before it is laid out. Every
+ * human formatter of the CLI is built through this one function.
  */
-export function formatEvidence(record: EvidenceRecord, briefly = false): string {
+export function printable<A extends unknown[]>(layout: (...args: A) => string): (...args: A) => string {
+  return (...args: A) => layout(...escapeTerminalValue(args));
+}
+
+function layoutEvidence(record: EvidenceRecord, briefly = false): string {
   const subject = record.subject
     ? `${record.subject.format}, ${record.subject.size} bytes, sha256 ${record.subject.sha256}`
     : 'none';
@@ -105,13 +111,21 @@ export function formatEvidence(record: EvidenceRecord, briefly = false): string 
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The readable summary of an Evidence record: id, subject, provider, coverage, limitations, and the
+ * result (an outline, or with `briefly` only its top-level facts).
+ */
+export const formatEvidence: (record: EvidenceRecord, briefly?: boolean) => string = printable(layoutEvidence);
+
 /** The readable form of a plain (non-Evidence) result. */
-export function formatResult(tool: string, value: unknown): string {
-  return `${[tool, ...clip(outline(value, '  '))].join('\n')}\n`;
-}
+export const formatResult: (tool: string, value: unknown) => string = printable(
+  (tool: string, value: unknown) => `${[tool, ...clip(outline(value, '  '))].join('\n')}\n`,
+);
 
 /** The readable form of a diagnostic: one line with the code, then the remediation and key details. */
-export function formatDiagnostic(diagnostic: Diagnostic): string {
+export const formatDiagnostic: (diagnostic: Diagnostic) => string = printable(layoutDiagnostic);
+
+function layoutDiagnostic(diagnostic: Diagnostic): string {
   const { code, message, operation, remediation, details } = diagnostic.error;
   const lines = [`rea: error [${code}]${operation ? ` in ${operation}` : ''}: ${message}`];
   const issues = details['issues'];

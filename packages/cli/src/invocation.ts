@@ -3,7 +3,7 @@ import type { ClientFeature, InvocationHostFacts, SessionView, ToolContext } fro
 import type { CliHost, CliIo } from './host.js';
 import { createSessionLedger } from '@rea/evidence';
 import type { SessionLedger } from '@rea/evidence';
-import { createStderrLogger, createTerminalProgress } from './progress.js';
+import { createStderrLogger, createTerminalProgress, plainTerminal } from './progress.js';
 import type { TerminalProgress } from './progress.js';
 import { createSignalScope } from './signals.js';
 import type { SignalScope } from './signals.js';
@@ -78,7 +78,7 @@ export function createInvocation(host: CliHost, io: CliIo): Invocation {
     toolContext(quiet, session) {
       return {
         signal: scope.signal,
-        progress: createTerminalProgress(io.stderr, quiet),
+        progress: createTerminalProgress(io.stderr, quiet, plainTerminal(io.env)),
         logger: createStderrLogger(io.stderr, quiet, false),
         ledger,
         clientFeatures: CLI_FEATURES,

@@ -1,6 +1,7 @@
 import type { AnyToolContract } from '@rea/provider-kit';
 import { commandSpecOf } from './commandSpec.js';
 import { EXIT_CODES } from './exitCodes.js';
+import { commandLineExamples } from './examples.js';
 import type { CliPackageInfo } from './host.js';
 import { inputJsonSchema } from './toolCommands.js';
 
@@ -25,6 +26,12 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommandInfo[] = [
     description: 'Prints the advertised tool catalog (as MCP tools/list returns it) and its digest.',
   },
   {
+    command: 'completion',
+    usage: 'rea completion bash|zsh|fish',
+    description:
+      "Prints the shell completion script for bash, zsh or fish, generated from this installation's commands, options and choices.",
+  },
+  {
     command: 'doctor',
     usage: 'rea doctor [--json]',
     description:
@@ -32,9 +39,10 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommandInfo[] = [
   },
   {
     command: 'inspect-evidence-bundle',
-    usage: "rea inspect-evidence-bundle '<json>' [--format json]",
+    usage:
+      'rea inspect-evidence-bundle <path> [--detail complete|summary] [--evidence-id <id>] [--operation <tool>] [--target-sha256 <sha256>] [--analysis-profile-digest <digest>] [--procedure-address <address>] [--format json]',
     description:
-      'Validates an exported evidence bundle and prints its records, or a summary with detail "summary" and optional filters.',
+      'Validates an exported evidence bundle and prints its records, or one summary per record with --detail summary, optionally narrowed by filters.',
   },
   {
     command: 'mcp',
@@ -60,9 +68,11 @@ export async function llmsManifest(pkg: CliPackageInfo, tools: readonly AnyToolC
   return {
     name: pkg.name,
     version: pkg.version,
-    usage: 'rea <command> [positional] [--flag value]... [--input <json>|@file.json] [--format human|json] [--quiet]',
+    usage:
+      'rea <command> [target] [positional] [--flag value]... [--input <json>|@file.json] [--format human|json] [--quiet]',
     input_rules: [
       'Top-level scalar inputs are flags (snake_case property → --kebab-case flag); the first required string property is also positional.',
+      'Commands that analyse a binary (needs_target) take its path as the first positional argument, or as --target <path>; the invocation opens it (the provider chosen by --provider, else REA_ANALYSIS_PROVIDER, else auto), runs the command and closes it.',
       '--input takes the whole input as JSON (or @file.json); flags and the positional override its properties.',
       '--format json prints exactly the Evidence record (or plain result) on stdout, or the {"error": …} diagnostic.',
       '<command> --schema prints the input JSON Schema.',
@@ -79,6 +89,7 @@ export async function llmsManifest(pkg: CliPackageInfo, tools: readonly AnyToolC
         description: tool.description,
         produces: tool.produces,
         annotations: tool.annotations,
+        needs_target: spec.needsTarget,
         positional: spec.positional,
         flags: spec.flags.map((f) => ({
           flag: f.flag,
@@ -91,9 +102,7 @@ export async function llmsManifest(pkg: CliPackageInfo, tools: readonly AnyToolC
         })),
         input_only: spec.jsonOnly,
         input_schema: schemas[index],
-        examples: tool.examples
-          .filter((e) => e.advertised !== false)
-          .map((e) => `rea ${spec.command} --input '${JSON.stringify(e.input)}'`),
+        examples: commandLineExamples(tool, spec),
       };
     }),
   };

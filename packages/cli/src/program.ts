@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ReaError, isReaError, toDiagnostic } from '@rea/evidence';
 import type { Diagnostic } from '@rea/evidence';
 import type { AnyToolContract } from '@rea/provider-kit';
+import { commandJsonSchema } from './commandSchema.js';
 import { commandSpecOf } from './commandSpec.js';
 import { exitCodeFor } from './exitCodes.js';
 import { formatDiagnostic } from './format.js';
@@ -20,6 +21,7 @@ type CommandFactory = (invocation: Invocation) => Command | Promise<Command>;
 const HANDWRITTEN: Record<string, CommandFactory> = {
   analyze: async (inv) => (await import('./commands/analyze.js')).analyzeCommand(inv),
   catalog: async (inv) => (await import('./commands/catalog.js')).catalogCommand(inv),
+  completion: async (inv) => (await import('./commands/completion.js')).completionCommand(inv),
   doctor: async (inv) => (await import('./commands/doctor.js')).doctorCommand(inv),
   'inspect-evidence-bundle': async (inv) => (await import('./commands/bundle.js')).inspectBundleCommand(inv),
   mcp: mcpCommand,
@@ -29,6 +31,12 @@ const HANDWRITTEN: Record<string, CommandFactory> = {
 /** True when the invocation asked for JSON output, so that even usage errors come out as JSON. */
 function wantsJson(argv: readonly string[]): boolean {
   return argv.some((a, i) => a === '--json' || a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'));
+}
+
+/** True when `--schema` comes before any `--` (after which words are operands). */
+function asksForSchema(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return argv.slice(0, end === -1 ? argv.length : end).includes('--schema');
 }
 
 /** Builds the `rea` program: the hand-written commands, plus one generated command per contract. */
@@ -67,8 +75,14 @@ export async function buildProgram(
   };
   for (const info of BUILTIN_COMMANDS) {
     const factory = HANDWRITTEN[info.command]!;
-    if (only === undefined || only === info.command) add(await factory(invocation));
-    else add(new Command(info.command).summary(info.description.split('. ')[0]!.toLowerCase()));
+    if (only === undefined || only === info.command) {
+      const command = await factory(invocation);
+      // Every command prints its input schema, as the root help promises.
+      if (!command.options.some((o) => o.long === '--schema')) {
+        command.option('--schema', "print this command's input JSON Schema and exit");
+      }
+      add(command);
+    } else add(new Command(info.command).summary(info.description.split('. ')[0]!.toLowerCase()));
   }
   for (const tool of tools ?? []) {
     if (!BUILTIN_NAMES.has(commandSpecOf(tool).command)) add(toolCommand(invocation, tool));
@@ -145,10 +159,17 @@ export async function runCli(argv: readonly string[], host: CliHost, io: CliIo):
       await invocation.out(`${JSON.stringify(await llmsManifest(host.package, tools), null, 2)}\n`);
       return 0;
     }
-    const builtin = BUILTIN_NAMES.has(first);
+    // `completion` describes every command, so it needs the whole program; other hand-written
+    // commands load no catalog.
+    const builtin = BUILTIN_NAMES.has(first) && first !== 'completion';
     const quick = first === '-V' || first === '--version';
     const tools = builtin || quick ? null : await host.loadTools();
     const program = await buildProgram(invocation, tools, builtin ? first : undefined);
+    if (BUILTIN_NAMES.has(first) && asksForSchema(argv)) {
+      const command = program.commands.find((c) => c.name() === first)!;
+      await invocation.out(`${JSON.stringify(commandJsonSchema(command), null, 2)}\n`);
+      return 0;
+    }
     await program.parseAsync([...argv], { from: 'user' });
     return invocation.exitCode;
   } catch (error) {

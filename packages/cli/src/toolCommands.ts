@@ -10,6 +10,9 @@ import type { Invocation } from './invocation.js';
 import { openTarget } from './target.js';
 import type { OpenedTarget } from './target.js';
 import { ReaError } from '@rea/evidence';
+import { resolve } from 'node:path';
+import { commandLineExamples, examplesHelp } from './examples.js';
+import { runSessionCommand } from './sessionCommands.js';
 
 /** Options every generated command accepts, besides its own flags. */
 export interface CommonToolOptions {
@@ -95,40 +98,99 @@ export async function runContract(
   }
 }
 
+/** What a command's help adds for the command line, for tools whose meaning differs there. */
+const COMMAND_LINE_NOTES: Readonly<Record<string, string>> = {
+  open_binary:
+    'On the command line every invocation is one session: open-binary opens the target with the chosen provider, prints the target identity, the binding and the run, and closes it again. To analyse a binary, give its path to the analysis command itself, e.g. `rea list-procedures <path>`.',
+  close_binary:
+    'On the command line every invocation is one session: each command closes its own target and discards its Evidence when it ends, so close-binary finds nothing open. It matters in an MCP session (rea mcp).',
+};
+
 function describeCommand(contract: AnyToolContract, spec: CommandSpec): string {
   const jsonOnly = spec.jsonOnly.length > 0 ? `\n\nGiven through --input only: ${spec.jsonOnly.join(', ')}.` : '';
-  const examples = contract.examples
-    .filter((e) => e.advertised !== false)
-    .slice(0, 2)
-    .map((e) => `  rea ${spec.command} --input '${JSON.stringify(e.input)}'`)
-    .join('\n');
-  return `${contract.title}\n\n${contract.description}${jsonOnly}${examples ? `\n\nExamples:\n${examples}` : ''}`;
+  const target = spec.needsTarget
+    ? `\n\nAnalyses a binary: give its path first (or as --target <path>); REA opens it as open-binary does, with the provider chosen by --provider, runs the command and closes it.`
+    : '';
+  const note = COMMAND_LINE_NOTES[contract.name];
+  return `${contract.title}\n\n${contract.description}${jsonOnly}${target}${note ? `\n\n${note}` : ''}`;
+}
+
+/** Splits the positional arguments of a command into the target path and the tool's own positional. */
+function positionals(
+  spec: CommandSpec,
+  values: readonly (string | undefined)[],
+  targetOption: string | undefined,
+): { target: string | undefined; positional: string | undefined } {
+  if (!spec.needsTarget) return { target: targetOption, positional: values[0] };
+  const [first, second] = values;
+  if (targetOption === undefined) return { target: first, positional: second };
+  const extra = spec.positional === null ? first : second;
+  if (extra !== undefined) {
+    throw new ReaError('invalid_request', `The target was given twice: as ${extra} and as --target ${targetOption}.`, {
+      details: { issues: [{ path: 'target', message: 'given twice' }] },
+      remediation: `Give the binary once: rea ${spec.command} <path>${spec.positional ? ` [${spec.positional}]` : ''}.`,
+    });
+  }
+  return { target: targetOption, positional: first };
+}
+
+function missingTarget(contract: AnyToolContract, spec: CommandSpec): ReaError {
+  const availability = contract.availability({
+    session: { target: null, binding: null, run_id: null },
+    platform: process.platform,
+  });
+  const reason = availability.available ? 'no target is open' : availability.reason;
+  return new ReaError(
+    'capability_unavailable',
+    `${spec.command} analyses a binary, and ${reason}: give its path, as in \`rea ${spec.command} <path>\`.`,
+    {
+      operation: contract.name,
+      details: { reason },
+      remediation: `Run rea ${spec.command} <path>${spec.positional ? ` <${spec.positional}>` : ''} (or pass --target <path>); --provider <id> chooses the engine.`,
+    },
+  );
 }
 
 /**
- * Builds the command of one contract: its flags and positional from {@link commandSpecOf}, the common
- * options, and an action that assembles the input, runs the tool and prints the result.
+ * Builds the command of one contract: the target path first for tools that analyse a target, its
+ * flags and positional from {@link commandSpecOf}, the common options, and an action that assembles
+ * the input, opens the target if there is one, runs the tool and prints the result.
  */
 export function toolCommand(invocation: Invocation, contract: AnyToolContract): Command {
   const spec = commandSpecOf(contract);
-  const command = new Command(spec.command).summary(contract.title).description(describeCommand(contract, spec));
+  const command = new Command(spec.command)
+    .summary(contract.title)
+    .description(describeCommand(contract, spec))
+    .addHelpText('after', examplesHelp(commandLineExamples(contract, spec)));
+  if (spec.needsTarget) command.argument('[target]', 'path of the binary to analyse (or --target <path>)');
   if (spec.positional !== null) {
     const flag = spec.flags.find((f) => f.property === spec.positional);
     command.argument(`[${spec.positional}]`, flag?.description ?? spec.positional);
   }
   for (const flag of spec.flags) for (const option of flagOption(flag)) command.addOption(option);
   addCommonOptions(command);
+  const count = (spec.needsTarget ? 1 : 0) + (spec.positional !== null ? 1 : 0);
   command.action(async (...args: unknown[]) => {
-    const positional = spec.positional !== null ? (args[0] as string | undefined) : undefined;
-    const options = (spec.positional !== null ? args[1] : args[0]) as CommonToolOptions & Record<string, unknown>;
+    const options = args[count] as CommonToolOptions & Record<string, unknown>;
     if (options.schema) {
       await invocation.out(`${JSON.stringify(await inputJsonSchema(contract), null, 2)}\n`);
       return;
     }
+    const given = positionals(spec, args.slice(0, count) as Array<string | undefined>, options.target);
     const base = options.input !== undefined ? await readInputOption(options.input, invocation.io.cwd) : {};
-    const input = mergeInput(spec, base, options, positional);
+    const input = mergeInput(spec, base, options, given.positional);
     const quiet = options.quiet === true;
-    if (options.target === undefined) {
+    if (contract.name === 'open_binary' || contract.name === 'close_binary') {
+      await runSessionCommand(invocation, contract, input, {
+        format: options.format,
+        quiet,
+        provider: options.provider,
+        target: given.target,
+      });
+      return;
+    }
+    if (given.target === undefined) {
+      if (spec.needsTarget) throw missingTarget(contract, spec);
       if (options.provider !== undefined) {
         throw new ReaError('invalid_request', '--provider chooses the engine for --target; pass --target <path> too.', {
           details: { issues: [{ path: 'provider', message: 'needs --target' }] },
@@ -141,7 +203,7 @@ export function toolCommand(invocation: Invocation, contract: AnyToolContract): 
     let opened: OpenedTarget;
     try {
       opened = await openTarget({
-        path: options.target,
+        path: resolve(invocation.io.cwd, given.target),
         provider: options.provider,
         providers: await invocation.host.loadProviders(),
         env: invocation.io.env,

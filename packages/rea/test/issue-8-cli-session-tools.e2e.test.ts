@@ -161,13 +161,30 @@ describe('rea: binary-session and the connection tools from the command line', (
     ]);
   });
 
-  it('should refuse open-binary with a remediation that names --target', async () => {
-    const result = await rea(['open-binary', '/bin/true', '--format', 'json']);
-    expect(result.code).toBe(5);
-    const { error } = JSON.parse(result.stdout) as { error: { code: string; remediation: string } };
-    expect(error.code).toBe('capability_unavailable');
-    expect(error.remediation).toContain('--target');
-    expect(hasStack(result.stderr)).toBe(false);
+  it('should open a binary with open-binary, report the binding and run, and close it again', async () => {
+    const binary = compileFixture({
+      source: join(here, 'fixtures', 'report.c'),
+      compiler: 'gcc',
+      args: ['-O0', '-fno-inline'],
+      output: 'report',
+    });
+    const result = await rea(['open-binary', binary, '--provider', 'capstone', '--format', 'json']);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const opened = JSON.parse(result.stdout) as {
+      target: { path: string; size: number };
+      analysis_provider_binding: { provider: { id: string }; selection_source: string };
+      analysis_run: { run_id: string };
+    };
+    expect(opened.target).toMatchObject({ path: binary, size: readFileSync(binary).length });
+    expect(opened.analysis_provider_binding).toMatchObject({
+      provider: { id: 'capstone' },
+      selection_source: 'argument',
+    });
+    expect(opened.analysis_run.run_id).toMatch(/^run_/);
+    const unknown = await rea(['open-binary', binary, '--provider-id', 'nope', '--format', 'json']);
+    expect(unknown.code).toBe(7);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ error: { code: 'provider_selection' } });
+    expect(hasStack(unknown.stderr)).toBe(false);
   });
 
   it('should export and import bundles over the invocation ledger', async () => {

@@ -4,9 +4,10 @@ import { ReaError, importBundle, normalizeError, throwIfAborted } from '@rea/evi
 import type { EvidenceRecord } from '@rea/evidence';
 import { executeTool } from '@rea/provider-kit';
 import type { AnyToolContract } from '@rea/provider-kit';
-import { formatEvidence } from '../format.js';
+import { formatEvidence, printable } from '../format.js';
 import type { OutputFormat } from '../format.js';
 import type { Invocation } from '../invocation.js';
+import { examplesHelp } from '../examples.js';
 import { openTarget } from '../target.js';
 import type { OpenedTarget } from '../target.js';
 import { detectTarget } from './detect.js';
@@ -141,7 +142,7 @@ async function runSteps(
   return { steps, records };
 }
 
-function human(report: AnalyzeReport): string {
+const human = printable((report: AnalyzeReport): string => {
   const parts = [`${report.target.path}: ${report.target.kind} (${report.target.format})`, ''];
   for (const record of report.records) parts.push(formatEvidence(record, true));
   const notes = report.steps.filter((s) => s.note !== null);
@@ -150,7 +151,7 @@ function human(report: AnalyzeReport): string {
   if (!report.export) parts.push('', 'Complete records: --format json. Keep them as a bundle: --export <file>.');
   if (report.export) parts.push('', `exported ${report.export.record_count} record(s) to ${report.export.path}`);
   return `${parts.join('\n')}\n`;
-}
+});
 
 /** `rea analyze <path>`: detect, run the matching overview tools, print one report. */
 export function analyzeCommand(invocation: Invocation): Command {
@@ -158,6 +159,10 @@ export function analyzeCommand(invocation: Invocation): Command {
     .summary('detect what a path is and run the matching overview tools')
     .description(
       "REA's main job for a person. Detects what <path> is — a native binary (ELF, PE, Mach-O), an archive, ASAR or APK, an application directory, or an exported evidence bundle — runs the matching overview tools, and prints one readable report with the evidence ids. --format json prints the records; --export <file> writes them as an evidence bundle.",
+    )
+    .addHelpText(
+      'after',
+      examplesHelp(['rea analyze ./program', 'rea analyze ./program --export evidence.json --quiet']),
     )
     .argument('<path>', 'the file or directory to analyze')
     .addOption(new Option('--format <format>', 'output format').choices(['human', 'json']).default('human'))

@@ -3,6 +3,7 @@ import { readConfig } from '@rea/provider-kit';
 import type { SchemaProfile } from '@rea/schema';
 import type { OutputFormat } from '../format.js';
 import type { Invocation } from '../invocation.js';
+import { examplesHelp } from '../examples.js';
 
 /** `rea catalog`: the advertised catalog (as `tools/list` returns it) and its digest. */
 export function catalogCommand(invocation: Invocation): Command {
@@ -11,6 +12,7 @@ export function catalogCommand(invocation: Invocation): Command {
     .description(
       'Prints the tool catalog exactly as the MCP server advertises it (every tool, sorted, whatever its availability) and the catalog digest (SHA-256 of its canonical JSON). --profile compact renders every input schema within the compact budget.',
     )
+    .addHelpText('after', examplesHelp(['rea catalog', 'rea catalog --profile compact --format json']))
     .addOption(
       new Option(
         '--profile <profile>',
