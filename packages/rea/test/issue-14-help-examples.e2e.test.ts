@@ -1,9 +1,11 @@
 import { expect, it } from '@jest/globals';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileFixture, skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
+import { compileFixture, skipUnless, toolsMissing, withTempDir, writeAsar } from '@rea/test-helpers';
 import { run } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -29,24 +31,53 @@ function addressOf(binary: string, symbol: string, plus = 0): string {
   return `0x${(BigInt(`0x${match[1]}`) + BigInt(plus)).toString(16)}`;
 }
 
-/** A minimal ASAR archive: a size pickle, a JSON header pickle, then the files. */
-function asarOf(files: Record<string, string>): Buffer {
-  let offset = 0;
-  const entries: Record<string, { size: number; offset: string }> = {};
-  for (const [name, text] of Object.entries(files)) {
-    entries[name] = { size: Buffer.byteLength(text), offset: String(offset) };
-    offset += Buffer.byteLength(text);
-  }
-  const json = Buffer.from(JSON.stringify({ files: entries }));
-  const padded = Math.ceil(json.length / 4) * 4;
-  const header = Buffer.alloc(8 + padded);
-  header.writeUInt32LE(4 + padded, 0);
-  header.writeUInt32LE(json.length, 4);
-  json.copy(header, 8);
-  const size = Buffer.alloc(8);
-  size.writeUInt32LE(4, 0);
-  size.writeUInt32LE(header.length, 4);
-  return Buffer.concat([size, header, ...Object.values(files).map((text) => Buffer.from(text))]);
+/** A free loopback TCP port (bound and released; the example's server binds it right after). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+interface Outcome {
+  example: string;
+  code: number | null;
+  error: string;
+}
+
+/**
+ * Runs one example line in bash. A server example (`rea mcp --http …`) runs until it prints the URL it
+ * serves, answers a request there, and is then stopped with SIGTERM: an idle server stops with 0.
+ */
+function runExample(example: string, line: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', `exec ${line}`], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = /^rea mcp --http /.test(example);
+    let stderr = '';
+    let answered = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.stdout.resume();
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const url = /MCP over Streamable HTTP at (\S+)/.exec(stderr)?.[1];
+      if (!server || answered || url === undefined) return;
+      answered = true;
+      // Any HTTP answer proves the server serves its URL; then it is stopped as a user would.
+      void fetch(url, { method: 'GET' })
+        .then((response) => response.status)
+        .catch(() => 0)
+        .then((status) => {
+          if (status === 0) stderr += `\nno HTTP answer at ${url}`;
+          child.kill('SIGTERM');
+        });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const failed = code !== 0 || (server && !answered);
+      resolve({ example, code: server && !answered ? -1 : code, error: failed ? stderr.slice(0, 300) : '' });
+    });
+  });
 }
 
 skipUnless(toolsMissing('gcc', 'nm', 'zip', 'bash'))('rea: every example a help text prints', () => {
@@ -75,11 +106,14 @@ skipUnless(toolsMissing('gcc', 'nm', 'zip', 'bash'))('rea: every example a help 
         join(dir, 'classes.dex'),
         join(dir, 'AndroidManifest.xml'),
       ]);
-      writeFileSync(
-        join(dir, 'resources', 'app.asar'),
-        asarOf({ 'package.json': '{"name":"demo"}', 'main.js': '1;\n' }),
-      );
+      const app = { 'package.json': '{"name":"demo","main":"main.js"}', 'main.js': "require('electron');\n" };
+      writeAsar(join(dir, 'resources', 'app.asar'), app);
       mkdirSync(join(dir, 'Example.app', 'Contents', 'MacOS'), { recursive: true });
+      mkdirSync(join(dir, 'Example.app', 'Contents', 'Resources'));
+      writeAsar(join(dir, 'Example.app', 'Contents', 'Resources', 'app.asar'), app);
+      mkdirSync(join(dir, 'web-build'));
+      writeFileSync(join(dir, 'web-build', 'index.html'), '<script src="app.js"></script>');
+      writeFileSync(join(dir, 'web-build', 'app.js'), "fetch('https://api.example.test/notes');\n");
       writeFileSync(join(dir, 'Example.app', 'Contents', 'Info.plist'), '<plist><dict></dict></plist>');
       copyFileSync(program, join(dir, 'Example.app', 'Contents', 'MacOS', 'Example'));
       // `rea` on PATH, as an installation puts it there.
@@ -101,6 +135,10 @@ skipUnless(toolsMissing('gcc', 'nm', 'zip', 'bash'))('rea: every example a help 
         ['/tmp/resources/app.asar', join(dir, 'resources', 'app.asar')],
         ['/Applications/Example.app', join(dir, 'Example.app')],
         ['/tmp/rea-evidence.json', join(dir, 'rea-evidence.json')],
+        ['/tmp/web-build', join(dir, 'web-build')],
+        // Servers bind loopback only here, on a port that is free.
+        ['0.0.0.0:7331', `127.0.0.1:${await freePort()}`],
+        ['--http 7331', `--http ${await freePort()}`],
         ['0x401126', addressOf(program, 'main')],
         ['0x401136', addressOf(program, 'main', 4)],
         ['0x402004', addressOf(program, 'banner')],
@@ -121,18 +159,17 @@ skipUnless(toolsMissing('gcc', 'nm', 'zip', 'bash'))('rea: every example a help 
       expect(examples.length).toBeGreaterThan(names.length);
       expect(examples).toContain('rea list-procedures ./program');
 
-      const outcomes: Array<{ example: string; code: number | null; error: string }> = [];
-      for (const example of examples) {
-        let line = example;
-        for (const [from, to] of placeholders) line = line.split(from).join(to);
-        const result = spawnSync('bash', ['-c', line], {
-          cwd: work,
-          env: { ...process.env, ...env },
-          encoding: 'utf8',
-          timeout: 120_000,
-        });
-        outcomes.push({ example, code: result.status, error: result.status === 0 ? '' : result.stderr.slice(0, 300) });
-      }
+      // Two at a time, one per core.
+      const outcomes: Outcome[] = [];
+      const queue = [...examples];
+      const worker = async (): Promise<void> => {
+        for (let example = queue.shift(); example !== undefined; example = queue.shift()) {
+          let line = example;
+          for (const [from, to] of placeholders) line = line.split(from).join(to);
+          outcomes.push(await runExample(example, line, { cwd: work, env: { ...process.env, ...env } }));
+        }
+      };
+      await Promise.all([worker(), worker()]);
       // Pseudocode needs a decompiling engine (Ghidra or Hopper); this installation's embedded engine
       // has none, and says so with its typed refusal.
       const decompiling = outcomes.filter((o) => o.example.startsWith('rea procedure-pseudo-code '));

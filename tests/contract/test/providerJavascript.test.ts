@@ -1,12 +1,14 @@
-import { expect } from '@jest/globals';
+import { afterAll, expect } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJavascriptProvider } from '@rea/javascript';
 import { describeProviderContract } from '@rea/contract-tests';
+import type { CapabilityCheckContext } from '@rea/contract-tests';
+import { writeAsar } from '@rea/test-helpers';
 
 const work = mkdtempSync(join(tmpdir(), 'rea-contract-javascript-'));
-process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A two-file Electron main process with one IPC handler. */
 function application(): string {
@@ -20,7 +22,30 @@ function application(): string {
   return dir;
 }
 
+const MAIN = "const { ipcMain } = require('electron');\nipcMain.handle('notes:save', () => true);\n";
+
+/** The advertised examples, run on real fixtures: the paths and the retained reference stand for these. */
+async function exampleInput(tool: string, input: unknown, c: CapabilityCheckContext): Promise<unknown> {
+  const example = input as Record<string, unknown>;
+  if (tool === 'trace_application_feature') {
+    const analysis = await c.runTool('analyze_javascript_application', { path: application() });
+    if (analysis.kind !== 'evidence') throw new Error('expected Evidence');
+    return { ...example, application: { kind: 'retained-evidence', evidence_id: analysis.record.evidence_id } };
+  }
+  if (String(example['path']).endsWith('.asar')) {
+    const asar = join(work, 'app.asar');
+    writeAsar(asar, { 'package.json': '{"name":"notes","main":"main.js"}', 'main.js': MAIN });
+    return { ...example, path: asar };
+  }
+  const web = join(work, 'web-build');
+  mkdirSync(web, { recursive: true });
+  writeFileSync(join(web, 'index.html'), '<script src="app.js"></script>');
+  writeFileSync(join(web, 'app.js'), "fetch('https://api.example.test/notes');\n");
+  return { ...example, path: web };
+}
+
 describeProviderContract('javascript (applications)', () => createJavascriptProvider(), {
+  exampleInput,
   capabilityProbes: {
     'javascript-application-analysis': async (c) => {
       const outcome = await c.runTool('analyze_javascript_application', { path: application() });

@@ -1,6 +1,7 @@
 /**
  * @rea/test-helpers — fixtures and fixture builders shared by the test suites (private).
  */
+export { writeAsar } from './asar.js';
 export { sharedTestdata, withTempDir } from './files.js';
 export { skipUnless } from './gate.js';
 export { compileFixture, findTool, toolsMissing } from './compile.js';
