@@ -6,6 +6,7 @@
 //   packages/rea/src/help.ts                                             `rea --help`
 //   docs/public/product-catalog.json                                     the machine-readable catalog
 //   docs/tools.md                                                        the tool reference
+//   docs/configuration.md                                                the environment variables
 //   packages/rea/SKILL.md                                                the agent skill rea ships
 //
 //   node tools/generate.mjs             build, then write every file that differs
@@ -19,6 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { renderAdvertised, renderHelp } from './generate/advertised.mjs';
 import { renderProductCatalog } from './generate/catalog.mjs';
+import { renderConfiguration } from './generate/configuration.mjs';
 import { renderToolReference } from './generate/reference.mjs';
 import { renderSkill } from './generate/skill.mjs';
 import { repoRoot } from './workspace.mjs';
@@ -35,6 +37,7 @@ const REA_SOURCES = [
 const DOCUMENTS = [
   ['docs/public/product-catalog.json', renderProductCatalog, { raw: true }],
   ['docs/tools.md', renderToolReference],
+  ['docs/configuration.md', renderConfiguration],
   ['packages/rea/SKILL.md', renderSkill],
 ];
 
@@ -51,7 +54,10 @@ function runBuild(...packages) {
   if (result.status !== 0) fail('the build failed');
 }
 
-/** The built code generation reads: rea's composition, @rea/schema's projection, the server's own tools. */
+/**
+ * The built code generation reads: rea's composition, @rea/schema's projection, the server's own tools,
+ * and the composed settings declarations.
+ */
 async function loadCode() {
   const load = async (relPath) => {
     const file = join(repoRoot, relPath);
@@ -61,13 +67,16 @@ async function loadCode() {
   };
   const rea = await load('packages/rea/dist/index.js');
   const schema = await load('packages/schema/dist/index.js');
+  const kit = await load('packages/provider-kit/dist/index.js');
   const providers = await rea.createDefaultProviders();
   const tools = await rea.createDefaultTools(providers);
   if (!Array.isArray(tools) || tools.length === 0) fail('createDefaultTools() returned no tools.');
   // Which provider contributes each tool, for the families of the reference and the skill.
   const owners = new Map();
   for (const provider of providers) for (const tool of provider.tools()) owners.set(tool.name, provider.name);
-  return { rea, schema, tools, owners };
+  // Every variable REA reads: its own settings and each default provider's.
+  const settings = kit.describeSettings([...kit.BUILT_IN_SETTINGS, ...kit.providerSettings(providers)]);
+  return { rea, schema, tools, owners, settings };
 }
 
 /** Renders one file in the repository's formatting. */

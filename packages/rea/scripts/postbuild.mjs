@@ -6,7 +6,8 @@
 // (the MCP SDK, zod and its locales, the server's start-up core); bundled, it is one file. The bundle
 // replaces dist/mcpStdio.js (what dist/bin.js imports for the fast path) and contains only start-up code:
 //   - the MCP SDK and zod, and the start-up core of @rea/server (transports, initialize, tools/list);
-//   - the few pure helpers it uses from @rea/evidence and @rea/provider-kit (settings, error type);
+//   - the few pure helpers it uses from @rea/evidence and @rea/provider-kit (settings, error type), and
+//     the default providers' settings declarations (each provider package's `settings` module);
 // while everything a tool call needs stays in the installed packages and loads on the first call:
 //   - `@rea/server/calls` (sessions, ledgers, tool execution, and through it @rea/evidence and
 //     @rea/provider-kit — the same module instances the providers use);
@@ -51,6 +52,9 @@ function callPathModule(file) {
   if (!server.startsWith('..')) return /^(calls|session|respond|budget|tools[\\/]index)\.js$/.test(server);
   const own = relative(dist, file);
   if (!own.startsWith('..')) return /^(defaults|generated[\\/].*)\.js$/.test(own);
+  // A provider's settings module holds its declarations and nothing of its engine: start-up validates them.
+  if (/[\\/](@rea[\\/]provider-|packages[\\/]providers[\\/])[a-z-]+[\\/]dist[\\/]settings\.js$/.test(file))
+    return false;
   return /[\\/](@rea[\\/](artifact|native|provider-(?!kit[\\/])[a-z-]+)|packages[\\/](artifact|native|providers))[\\/]/.test(
     file,
   );

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import type { CliHost, LaunchCommand, ServeRequest } from '@rea/cli';
 import { readConfig } from '@rea/provider-kit';
 import type { AnyToolContract, Provider } from '@rea/provider-kit';
+import { DEFAULT_PROVIDER_SETTINGS } from './settings.js';
 import { readPackageInfo } from './version.js';
 
 /**
@@ -54,7 +55,8 @@ export function createReaHost(options: { script?: string | undefined } = {}): Cl
         import('@rea/server/serve'),
         import('./generated/advertisedCatalog.js'),
       ]);
-      const config = readConfig(process.env);
+      // REA's settings and every default provider's, validated now: an invalid value fails the start.
+      const config = readConfig(process.env, DEFAULT_PROVIDER_SETTINGS);
       const serverOptions = {
         load: async () => {
           const [list, composition] = await Promise.all([

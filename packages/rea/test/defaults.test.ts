@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { SERVER_TOOLS } from '@rea/server';
+import { describeSettings, providerSettings } from '@rea/provider-kit';
 import { createDefaultProviders, createDefaultTools, registrationCommand } from 'rea-mcp';
+import { DEFAULT_PROVIDER_SETTINGS } from '../src/settings.js';
 
 describe('rea composition', () => {
   it('should create the default providers sorted by id, each valid and with a probe', async () => {
@@ -19,6 +21,12 @@ describe('rea composition', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const tool of SERVER_TOOLS) expect(names).toContain(tool.name);
     for (const provider of providers) for (const tool of provider.tools()) expect(names).toContain(tool.name);
+  });
+
+  it('should validate at start exactly the settings the default providers declare', async () => {
+    const declared = describeSettings(providerSettings(await createDefaultProviders()));
+    expect(describeSettings(DEFAULT_PROVIDER_SETTINGS)).toEqual(declared);
+    expect(declared.map((setting) => setting.variable)).toContain('REA_CAPSTONE_OPEN_TIMEOUT_MS');
   });
 
   it('should register the published package through npx, by the name in its manifest', () => {

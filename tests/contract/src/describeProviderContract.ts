@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createSessionLedger, isReaError, normalizeError } from '@rea/evidence';
 import type { SessionLedger } from '@rea/evidence';
 import {
+  createCallSupervisor,
   createProcessSupervisor,
   createProgressReporter,
   createProviderBinding,
@@ -11,6 +12,7 @@ import {
   describeCandidates,
   executeTool,
   isDeepProvider,
+  providerSettings,
   readConfig,
   requireCapability,
   sortCatalog,
@@ -19,6 +21,7 @@ import {
 import type {
   ActiveTarget,
   DeepSession,
+  LineageObservation,
   ProcessSupervisor,
   Provider,
   ProviderBinding,
@@ -47,10 +50,19 @@ export interface CapabilityCheckContext {
   signal: AbortSignal;
   supervisor: ProcessSupervisor;
   /**
-   * Runs one of the provider's tools through `executeTool` with the session bound. Evidence it returns
-   * is retained in the suite's ledger, so later calls can name it by a retained reference.
+   * Runs one of the provider's tools through `executeTool` with the session bound and a call supervisor
+   * of its own (`ToolContext.supervisor`), under `options.signal` when given (the suite's otherwise).
+   * Evidence it returns is retained in the suite's ledger, so later calls can name it by a retained
+   * reference. Whatever the outcome, the call must leave nothing running: a process the call started
+   * through its supervisor that is still alive, or has live descendants, once the call has settled fails
+   * the call with an error naming it.
    */
-  runTool(name: string, input: unknown): Promise<ToolOutcome>;
+  runTool(name: string, input: unknown, options?: { signal?: AbortSignal }): Promise<ToolOutcome>;
+  /**
+   * The lineage of the processes the last `runTool` call started through its supervisor, observed
+   * after the call settled (empty when it started none).
+   */
+  lastCallLineage(): readonly LineageObservation[];
 }
 
 /** Options for {@link describeProviderContract}. */
@@ -67,7 +79,7 @@ export interface ProviderContractOptions {
   undeclared?: Readonly<Record<string, (context: CapabilityCheckContext) => Promise<unknown>>>;
   /** When non-null, the engine is absent: the checks that need it are skipped and this reason is printed. */
   skipReason?: string | null;
-  /** Configuration passed to `open` (default: `readConfig({})`). */
+  /** Configuration passed to `open` (default: the defaults of REA's and the provider's declared settings). */
   config?: ReaConfig;
   /**
    * Maps a tool's advertised example input onto this test's fixtures (a real file for an example path,
@@ -101,6 +113,23 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 }
 
 function noop(): void {}
+
+/** Throws when a settled call's supervisor still owns something or a process it started is alive. */
+function requireNothingLeft(
+  tool: string,
+  supervisor: ProcessSupervisor,
+  lineage: readonly LineageObservation[],
+  strays: readonly SeenProcess[],
+): void {
+  const left = supervisor.owned().map((resource) => `${resource.kind} ${resource.id}`);
+  for (const stray of strays) left.push(`process ${stray.pid} (${stray.comm})`);
+  for (const observation of lineage) {
+    if (observation.status !== 'verified') continue;
+    if (observation.launcher_alive) left.push(`process ${observation.launcher.pid} (started through the supervisor)`);
+    for (const descendant of observation.descendants) left.push(`process ${descendant.pid} (its descendant)`);
+  }
+  if (left.length > 0) throw new Error(`The call of ${tool} left ${left.join(', ')} behind after it settled.`);
+}
 
 /** Wraps a check context so that it records whether the check used the provider at all. */
 function watchUse(context: CapabilityCheckContext): { context: CapabilityCheckContext; used: () => boolean } {
@@ -157,6 +186,7 @@ export function describeProviderContract(
       ledger: createSessionLedger(),
     };
 
+    let lastCall: readonly LineageObservation[] = [];
     const context = (): CapabilityCheckContext => {
       const provider = state.provider!;
       return {
@@ -166,19 +196,30 @@ export function describeProviderContract(
         target: state.target,
         signal: state.controller.signal,
         supervisor: state.supervisor,
-        runTool: async (toolName, input) => {
+        runTool: async (toolName, input, runOptions = {}) => {
           const tool = provider.tools().find((t) => t.name === toolName);
           if (!tool) throw new Error(`${provider.id} contributes no tool named ${toolName}`);
+          const supervisor = createCallSupervisor();
+          // Observed independently of the supervisor: also a process the tool started by other means.
+          const before = canObserveProcesses() ? descendants() : null;
           const toolContext = quietToolContext({
             session: { target: state.target, binding: state.binding, run_id: state.session ? 'run_contract' : null },
-            signal: state.controller.signal,
+            signal: runOptions.signal ?? state.controller.signal,
             progress: createProgressReporter({ send: noop }),
             ledger: state.ledger,
+            supervisor,
           });
-          const outcome = await executeTool(tool, input, toolContext);
-          if (outcome.kind === 'evidence') state.ledger.retain(outcome.record);
-          return outcome;
+          try {
+            const outcome = await executeTool(tool, input, toolContext);
+            if (outcome.kind === 'evidence') state.ledger.retain(outcome.record);
+            return outcome;
+          } finally {
+            lastCall = supervisor.lineage();
+            const strays = before ? newProcesses(before, descendants()) : [];
+            requireNothingLeft(toolName, supervisor, lastCall, strays);
+          }
         },
+        lastCallLineage: () => lastCall,
       };
     };
 
@@ -199,7 +240,7 @@ export function describeProviderContract(
         supervisor: state.supervisor,
         runId: 'run_contract',
         progress: createProgressReporter({ send: noop }),
-        config: options.config ?? readConfig({}),
+        config: options.config ?? readConfig({}, providerSettings([provider])),
       });
       state.binding = createProviderBinding(provider, state.session, 'argument');
     };
@@ -286,7 +327,7 @@ export function describeProviderContract(
             supervisor,
             runId: 'run_contract_aborted',
             progress: createProgressReporter({ send: noop }),
-            config: options.config ?? readConfig({}),
+            config: options.config ?? readConfig({}, providerSettings([provider])),
           }),
         );
         // Hosts normalise at their boundary, so a platform AbortError counts as cancellation.

@@ -1,11 +1,12 @@
 /**
  * The engine seam: the only module that starts the engine. The engine here is a stand-in, a Node.js
  * child process that counts the lines of a file; a real tools provider starts its browser, debugger or
- * device bridge here. Each call gets its own supervisor, closed before the call returns, so no process
- * outlives the request that started it — on success, on failure and on cancellation.
+ * device bridge here. The process is started through the call's supervisor (`ToolContext.supervisor`),
+ * which the host closes when the call ends: no process outlives the request that started it — on
+ * success, on failure and on cancellation — without a `finally` here.
  */
 import { ReaError, throwIfAborted } from '@rea/evidence';
-import { createProcessSupervisor } from '@rea/provider-kit';
+import type { ProcessSupervisor } from '@rea/provider-kit';
 
 const COUNTER = `
 let lines = 0;
@@ -15,25 +16,22 @@ require('node:fs').createReadStream(process.argv[1])
   .on('error', (error) => { console.error(error.message); process.exit(3); });
 `;
 
-/** Counts the newline bytes of the file at `path` in a process started for this call alone. */
-export async function countLines(path: string, signal: AbortSignal): Promise<number> {
+/**
+ * Counts the newline bytes of the file at `path` in a process started through `supervisor` (the
+ * call's). `signal` ends the process early (`cancelled`); a counter that fails is `execution_failure`.
+ */
+export async function countLines(path: string, supervisor: ProcessSupervisor, signal: AbortSignal): Promise<number> {
   throwIfAborted(signal, 'count_lines');
-  const supervisor = createProcessSupervisor();
-  try {
-    const counter = await supervisor.start(process.execPath, ['-e', COUNTER, path], { stdout: 'pipe', signal });
-    const chunks: Buffer[] = [];
-    counter.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const exit = await counter.exited;
-    throwIfAborted(signal, 'count_lines');
-    if (exit.exitCode !== 0) {
-      throw new ReaError('execution_failure', `The line counter failed on ${path}: ${counter.stderrTail().trim()}`, {
-        remediation: 'Check that the file exists and is readable.',
-        details: { exit_code: exit.exitCode, signal: exit.signal },
-      });
-    }
-    return (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { lines: number }).lines;
-  } finally {
-    // Whatever the outcome, the call's processes end here.
-    await supervisor.closeAll({ graceMs: 1000 });
+  const counter = await supervisor.start(process.execPath, ['-e', COUNTER, path], { stdout: 'pipe', signal });
+  const chunks: Buffer[] = [];
+  counter.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const exit = await counter.exited;
+  throwIfAborted(signal, 'count_lines');
+  if (exit.exitCode !== 0) {
+    throw new ReaError('execution_failure', `The line counter failed on ${path}: ${counter.stderrTail().trim()}`, {
+      remediation: 'Pass the path of a readable regular file.',
+      details: { exit_code: exit.exitCode, signal: exit.signal },
+    });
   }
+  return (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { lines: number }).lines;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { ReaError, createAnalysisProfile } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
@@ -8,21 +8,26 @@ import { countLines } from './engine.js';
 
 const identity = { id: 'line-count', name: 'Line counter', version: '0.0.1' };
 
-/** Reads the file's identity (format, SHA-256, size); a missing file is `not_found`. */
-async function subjectOf(path: string, signal: AbortSignal) {
-  const bytes = await readFile(path, { signal }).catch((error: NodeJS.ErrnoException) => {
+/** `not_found` when nothing is at `path`. */
+async function requireExists(path: string): Promise<void> {
+  await stat(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error;
     throw new ReaError('not_found', `No file at ${path}.`, {
       remediation: 'Pass the path of an existing file.',
       details: { reason: 'missing', path },
     });
   });
+}
+
+/** Reads the counted file's identity (format, SHA-256, size). */
+async function subjectOf(path: string, signal: AbortSignal) {
+  const bytes = await readFile(path, { signal });
   return { format: 'text', sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
 }
 
 /**
- * A tools provider: its tool names its own target (a path) and starts a process for each call, so
- * nothing is bound by `open_binary` and nothing outlives the call.
+ * A tools provider: its tool names its own target (a path) and starts a process for each call through
+ * the call's supervisor, so nothing is bound by `open_binary` and nothing outlives the call.
  */
 export function createLineCountProvider(): ToolsProvider {
   const countTool = defineTool({
@@ -34,9 +39,11 @@ export function createLineCountProvider(): ToolsProvider {
     examples: [{ input: { path: '/etc/hosts' }, description: 'Count the lines of a text file.' }],
     effects: { ...RECORDS_EVIDENCE, launchesProcess: true },
     produces: 'evidence',
-    run: async ({ path }, { signal }) => {
+    run: async ({ path }, { signal, supervisor }) => {
+      await requireExists(path);
+      // The host made `supervisor` for this call and closes it when the call settles.
+      const lines = await countLines(path, supervisor, signal);
       const subject = await subjectOf(path, signal);
-      const lines = await countLines(path, signal);
       return {
         subject,
         provider: identity,

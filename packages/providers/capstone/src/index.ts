@@ -12,3 +12,4 @@ export {
 } from './provider.js';
 export type { CapstoneProviderOptions } from './provider.js';
 export { CAPSTONE_CAPABILITIES, CapstonePort } from './port.js';
+export { CAPSTONE_OPEN_TIMEOUT_MS, CAPSTONE_SETTINGS } from './settings.js';

@@ -6,7 +6,7 @@ import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
 import { parseBinaryLayout } from '@rea/artifact';
 import type { BinaryLayout } from '@rea/artifact';
 import type { NativePort } from '@rea/native';
-import { NATIVE_PORT, withDeadline } from '@rea/provider-kit';
+import { NATIVE_PORT, settingsOf, withDeadline } from '@rea/provider-kit';
 import type {
   ActiveTarget,
   DeepProvider,
@@ -21,6 +21,7 @@ import type { EngineArchitecture } from './engine.js';
 import { discover } from './analysis/discovery.js';
 import { findStrings } from './analysis/strings.js';
 import { CAPSTONE_CAPABILITIES, CapstonePort } from './port.js';
+import { CAPSTONE_OPEN_TIMEOUT_MS, CAPSTONE_SETTINGS } from './settings.js';
 
 /**
  * This package's version as its installed manifest states it (found by package name, so bundled or
@@ -42,7 +43,10 @@ const UNIVERSAL: readonly string[] = ['macho-fat', 'mach-o-universal'];
 
 /** Options for {@link createCapstoneProvider}. */
 export interface CapstoneProviderOptions {
-  /** Deadline for opening a target (parse, decode, discovery), in ms. Default 600000. */
+  /**
+   * Deadline for opening a target (parse, decode, discovery), in ms. Default: the host's
+   * `REA_CAPSTONE_OPEN_TIMEOUT_MS` (`CAPSTONE_SETTINGS`, 600000 when unset).
+   */
   openDeadlineMs?: number;
 }
 
@@ -144,7 +148,6 @@ async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepS
  * without pseudocode, comments or bookmarks. `embedded: true`, so `auto` falls back to it.
  */
 export function createCapstoneProvider(options: CapstoneProviderOptions = {}): DeepProvider<typeof NATIVE_PORT> {
-  const deadline = options.openDeadlineMs ?? 600_000;
   return {
     kind: 'deep',
     port: NATIVE_PORT,
@@ -153,6 +156,7 @@ export function createCapstoneProvider(options: CapstoneProviderOptions = {}): D
     version: CAPSTONE_PROVIDER_VERSION,
     embedded: true,
     capabilities: [...CAPSTONE_CAPABILITIES],
+    settings: CAPSTONE_SETTINGS,
     async probe(): Promise<ProbeResult> {
       try {
         engineFiles();
@@ -173,12 +177,17 @@ export function createCapstoneProvider(options: CapstoneProviderOptions = {}): D
       if (target.architecture === undefined) return 'unknown';
       return ARCHITECTURES.includes(target.architecture) ? 'supported' : 'unsupported';
     },
-    open(target: ActiveTarget, open: OpenOptions): Promise<DeepSession<NativePort>> {
+    async open(target: ActiveTarget, open: OpenOptions): Promise<DeepSession<NativePort>> {
+      // Without a composed configuration (a library caller), the setting's default applies.
+      const configured = open.config
+        ? settingsOf(CAPSTONE_SETTINGS, open.config).capstoneOpenTimeoutMs
+        : CAPSTONE_OPEN_TIMEOUT_MS;
       return withDeadline((signal) => analyse(target, signal), {
-        ms: deadline,
+        ms: options.openDeadlineMs ?? configured,
         signal: open.signal,
         phase: 'open',
         providerId: CAPSTONE_PROVIDER_ID,
+        ...(options.openDeadlineMs === undefined ? { setting: 'REA_CAPSTONE_OPEN_TIMEOUT_MS' } : {}),
       });
     },
   };

@@ -111,6 +111,26 @@ describeProviderContract('tool-crashes', () => base('tool-crashes', { tools: () 
   capabilityProbes: works,
 });
 
+const leaking = defineTool({
+  name: 'leak_a_process',
+  title: 'Leak',
+  description: 'Starts a process outside the call supervisor and returns while it still runs.',
+  input: z.object({ at: z.number().describe('Anything.') }),
+  result: z.object({}),
+  examples: [{ input: { at: 1 } }],
+  effects: { ...NO_EFFECTS, readOnly: true, idempotent: true, launchesProcess: true },
+  produces: 'result',
+  run: async () => {
+    stray.push(spawn('sleep', ['300'], { stdio: 'ignore' }));
+    return {};
+  },
+});
+
+describeProviderContract('tool-leaks-process', () => base('tool-leaks-process', { tools: () => [leaking] }), {
+  target,
+  capabilityProbes: works,
+});
+
 describeProviderContract('check-cannot-fail', () => base('check-cannot-fail'), {
   target,
   capabilityProbes: { 'read-bytes': async () => undefined }, // asserts nothing about the provider
