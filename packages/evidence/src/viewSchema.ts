@@ -25,6 +25,23 @@ export const SummaryViewSchema = z.strictObject({
     text: z.record(z.string(), z.number().int().nonnegative()),
     parent_coverage: CoverageSchema,
     limitation_count: z.number().int().nonnegative(),
+    application: z
+      .strictObject({
+        input_format: z.string(),
+        integrity_policy: z.string(),
+        electron: z.boolean(),
+        name: z.string().nullable(),
+        version: z.string().nullable(),
+        roles: z.array(z.strictObject({ role: z.string(), node_id: z.string() })),
+      })
+      .optional()
+      .describe('For an application analysis: the application it describes.'),
+    semantic_coverage: z
+      .array(
+        z.strictObject({ phase: z.string(), status: z.enum(['complete', 'partial']), reasons: z.array(z.string()) }),
+      )
+      .optional()
+      .describe('For an application analysis: its coverage per semantic phase.'),
   }),
 });
 
