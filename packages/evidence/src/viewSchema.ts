@@ -25,6 +25,7 @@ export const SummaryViewSchema = z.strictObject({
     text: z.record(z.string(), z.number().int().nonnegative()),
     parent_coverage: CoverageSchema,
     limitation_count: z.number().int().nonnegative(),
+    // Application analyses only: the application, and its coverage per semantic phase.
     application: z
       .strictObject({
         input_format: z.string(),
@@ -34,14 +35,12 @@ export const SummaryViewSchema = z.strictObject({
         version: z.string().nullable(),
         roles: z.array(z.strictObject({ role: z.string(), node_id: z.string() })),
       })
-      .optional()
-      .describe('For an application analysis: the application it describes.'),
+      .optional(),
     semantic_coverage: z
       .array(
         z.strictObject({ phase: z.string(), status: z.enum(['complete', 'partial']), reasons: z.array(z.string()) }),
       )
-      .optional()
-      .describe('For an application analysis: its coverage per semantic phase.'),
+      .optional(),
   }),
 });
 
