@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJavascriptProvider } from '@rea/javascript';
 import { describeProviderContract } from '@rea/contract-tests';
+import type { CapabilityCheckContext } from '@rea/contract-tests';
 
 const work = mkdtempSync(join(tmpdir(), 'rea-contract-javascript-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -20,7 +21,18 @@ function application(): string {
   return dir;
 }
 
+/** The advertised examples, run on the application: each path and retained reference is replaced by it. */
+async function exampleInput(tool: string, input: unknown, c: CapabilityCheckContext): Promise<unknown> {
+  const example = input as Record<string, unknown>;
+  if (tool === 'analyze_javascript_application') return { ...example, path: application() };
+  const analysis = await c.runTool('analyze_javascript_application', { path: application(), detail: 'summary' });
+  if (analysis.kind !== 'evidence') throw new Error('expected Evidence');
+  // The summary's own reference stands for the analysis it retained.
+  return { ...example, application: { kind: 'retained-evidence', evidence_id: analysis.record.evidence_id } };
+}
+
 describeProviderContract('javascript (applications)', () => createJavascriptProvider(), {
+  exampleInput,
   capabilityProbes: {
     'javascript-application-analysis': async (c) => {
       const outcome = await c.runTool('analyze_javascript_application', { path: application() });
