@@ -72,6 +72,40 @@ describe('analyze_javascript_application through the built rea', () => {
     });
   });
 
+  it('should cancel a running analysis over MCP and retain nothing of it', async () => {
+    await withTempDir(async (tmp) => {
+      const big = bigApplication(tmp, 400_000);
+      const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], stderr: 'ignore' });
+      const client = new Client({ name: 'rea-javascript-issue-19-cancel', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const controller = new AbortController();
+        const outcome = await client
+          .callTool(
+            { name: 'analyze_javascript_application', arguments: { path: big, detail: 'summary' } },
+            // The first progress notification: the worker is running.
+            { signal: controller.signal, onprogress: () => controller.abort(new Error('stop')) },
+          )
+          .then(
+            () => 'completed',
+            () => 'rejected',
+          );
+        expect(outcome).toBe('rejected');
+        // The connection goes on; its ledger holds only what completed afterwards.
+        const small = structured(
+          await client.callTool({ name: 'analyze_javascript_application', arguments: { path: electronApp(tmp) } }),
+        );
+        const bundle = structured(
+          await client.callTool({ name: 'get_evidence_bundle', arguments: { detail: 'summary' } }),
+        );
+        const records = bundle['records'] as Array<{ evidence_id: string }>;
+        expect(records.map((r) => r.evidence_id)).toEqual([small['evidence_id']]);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
   it('should bound the analysis from the bundled command line: memory and cpu', async () => {
     await withTempDir(async (tmp) => {
       const big = bigApplication(tmp, 400_000);
