@@ -25,6 +25,22 @@ export const SummaryViewSchema = z.strictObject({
     text: z.record(z.string(), z.number().int().nonnegative()),
     parent_coverage: CoverageSchema,
     limitation_count: z.number().int().nonnegative(),
+    // Application analyses only: the application, and its coverage per semantic phase.
+    application: z
+      .strictObject({
+        input_format: z.string(),
+        integrity_policy: z.string(),
+        electron: z.boolean(),
+        name: z.string().nullable(),
+        version: z.string().nullable(),
+        roles: z.array(z.strictObject({ role: z.string(), node_id: z.string() })),
+      })
+      .optional(),
+    semantic_coverage: z
+      .array(
+        z.strictObject({ phase: z.string(), status: z.enum(['complete', 'partial']), reasons: z.array(z.string()) }),
+      )
+      .optional(),
   }),
 });
 

@@ -3,6 +3,8 @@ import { canonicalSha256 } from './canonicalJson.js';
 import type { Coverage, EvidenceRecord } from './evidence.js';
 import type { JsonObject, JsonValue } from './json.js';
 import { ReaError } from './reaError.js';
+import { applicationSummary } from './viewApplication.js';
+import type { ApplicationFacet, SemanticPhaseCoverage } from './viewApplication.js';
 import { kindOf, listPageable, resolvePath } from './viewPaths.js';
 import { pageItems, pageText } from './viewPaging.js';
 
@@ -63,6 +65,10 @@ export interface SummaryView extends ViewBase {
     text: Record<string, number>;
     parent_coverage: Coverage;
     limitation_count: number;
+    /** For an application analysis (`analyze_javascript_application`): the application it describes. */
+    application?: ApplicationFacet;
+    /** For an application analysis: its coverage per semantic phase. */
+    semantic_coverage?: SemanticPhaseCoverage[];
   };
 }
 
@@ -160,7 +166,9 @@ function findItem(items: JsonValue[], id: string): { index: number; key: string 
 
 /**
  * Selects a view of a retained record's `normalized_result` without re-running anything:
- * - `summary`: sections, collection sizes, pageable text, the parent's coverage;
+ * - `summary`: sections, collection sizes, pageable text, the parent's coverage; for an application
+ *   analysis also the application (format, Electron, name and version, roles) and its coverage per
+ *   semantic phase;
  * - `section`: one key (or dot path) of normalized_result in full;
  * - `item`: the element of an array collection whose `node_id`, `id`, `address` or `name` (tried in
  *   that order) equals `id` (several matches on the same key are `invalid_request`, reason
@@ -187,6 +195,7 @@ export function selectAnalysisView(parent: EvidenceRecord<unknown>, request: Ana
         ...listPageable(result),
         parent_coverage: record.coverage,
         limitation_count: record.limitations.length,
+        ...applicationSummary(record),
       };
       const digest = canonicalSha256(summary);
       return { view: 'summary', ...base, summary, coverage: parentCoverage(record), digest };

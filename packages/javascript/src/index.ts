@@ -15,7 +15,6 @@ export {
   ExportSchema,
   FileModuleSchema,
   JavascriptApplicationSchema,
-  JavascriptApplicationSummarySchema,
   SourceModuleSchema,
 } from './schemas.js';
 export type {
@@ -25,7 +24,6 @@ export type {
   ExportShape,
   FileModule,
   JavascriptApplication,
-  JavascriptApplicationSummary,
   SourceModule,
 } from './schemas.js';
 export { JAVASCRIPT_PROVIDER } from './tools/common.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CoverageSchema, EvidenceIdSchema, Sha256HexSchema } from '@rea/evidence';
+import { Sha256HexSchema } from '@rea/evidence';
 import { IntegrityContradictionSchema, IntegrityPolicySchema } from '@rea/artifact';
 
 const line = z.number().int().positive().describe('1-based line.');
@@ -171,22 +171,3 @@ export const JavascriptApplicationSchema = z.strictObject({
 });
 /** See {@link JavascriptApplicationSchema}. */
 export type JavascriptApplication = z.infer<typeof JavascriptApplicationSchema>;
-
-/** The summary returned for `detail: "summary"`: the complete record is retained by the session. */
-export const JavascriptApplicationSummarySchema = z.strictObject({
-  view: z.literal('summary'),
-  parent_evidence_id: EvidenceIdSchema,
-  parent_operation: z.literal('analyze_javascript_application'),
-  input_format: z.enum(['directory', 'asar', 'zip', 'file']),
-  electron: z.boolean(),
-  roles: z.array(RoleSchema),
-  hosts: z.array(z.string()),
-  collections: z
-    .record(z.string(), z.number().int().nonnegative())
-    .describe('Every collection of the complete result (assets, modules, edges, strings, ipc, …) and its length.'),
-  phases: z.array(PhaseCoverageSchema),
-  parent_coverage: CoverageSchema,
-  digest: Sha256HexSchema.describe('SHA-256 of the canonical JSON of the complete result.'),
-});
-/** See {@link JavascriptApplicationSummarySchema}. */
-export type JavascriptApplicationSummary = z.infer<typeof JavascriptApplicationSummarySchema>;

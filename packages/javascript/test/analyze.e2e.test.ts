@@ -34,10 +34,11 @@ describe('analyze_javascript_application through the built rea', () => {
         const result = summary['normalized_result'] as {
           view: string;
           parent_evidence_id: string;
-          collections: Record<string, number>;
+          summary: { collections: Record<string, number> };
         };
+        expect(summary['operation']).toBe('inspect_analysis_view');
         expect(result.view).toBe('summary');
-        expect(result.collections['ipc']).toBe(5);
+        expect(result.summary.collections['ipc']).toBe(5);
         expect(summary['evidence_links']).toEqual([result.parent_evidence_id]);
         const view = structured(
           await client.callTool({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { createSessionLedger, isReaError, selectAnalysisView } from '@rea/evidence';
+import { createSessionLedger, isReaError } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 import { executeTool } from '@rea/provider-kit';
 import type { LedgerAccess } from '@rea/provider-kit';
@@ -9,7 +9,7 @@ import {
   createJavascriptProvider,
   javascriptTools,
 } from '@rea/javascript';
-import type { JavascriptApplication, JavascriptApplicationSummary } from '@rea/javascript';
+import type { JavascriptApplication } from '@rea/javascript';
 import { quietToolContext, withTempDir } from '@rea/test-helpers';
 import { electronApp } from './helpers/fixtures.js';
 
@@ -52,38 +52,6 @@ describe('analyze_javascript_application', () => {
         'electron complete',
       ]);
       expect(record.parameters).toEqual({ detail: 'complete', integrity_policy: 'fail-closed' });
-    });
-  });
-
-  it('should retain the complete record for detail "summary" and return a summary linked to it', async () => {
-    await withTempDir(async (tmp) => {
-      const app = electronApp(tmp);
-      const refused = await executeTool(
-        analyzeJavascriptApplicationTool,
-        { path: app, detail: 'summary' },
-        quietToolContext(),
-      ).catch((e: unknown) => e);
-      expect(isReaError(refused) && refused.code).toBe('capability_unavailable');
-      const ledger = createSessionLedger();
-      const summary = await evidence(
-        executeTool(
-          analyzeJavascriptApplicationTool,
-          { path: app, detail: 'summary' },
-          quietToolContext({ ledger: ledger as unknown as LedgerAccess }),
-        ),
-      );
-      const view = summary.normalized_result as JavascriptApplicationSummary;
-      expect(view.view).toBe('summary');
-      expect(summary.evidence_links).toEqual([view.parent_evidence_id]);
-      const parent = ledger.get(view.parent_evidence_id)!;
-      expect(parent.operation).toBe('analyze_javascript_application');
-      const complete = parent.normalized_result as JavascriptApplication;
-      expect(view.collections['ipc']).toBe(complete.ipc.length);
-      expect(view.collections['modules']).toBe(complete.modules.length);
-      expect(view.collections['edges']).toBe(complete.edges.length);
-      // The retained record pages like any other: one module by its exact node id.
-      const item = selectAnalysisView(parent, { view: 'item', collection: 'modules', id: 'file:preload.js' });
-      expect(item.view === 'item' && item.item).toMatchObject({ path: 'preload.js', roles: ['preload'] });
     });
   });
 

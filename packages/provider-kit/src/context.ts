@@ -25,7 +25,7 @@ export interface Logger {
 
 /**
  * The part of the session ledger tools use: resolving references, reading retained records, and
- * retaining a parent record (a complete result a tool answers with a summary of; see `retainParent`).
+ * retaining a parent record (a complete result a tool answers with a summary of; see `retainAndSummarize`).
  */
 export interface LedgerAccess {
   /** The record for a retained reference; `not_found` (`details.reason: "missing"`) when absent. */

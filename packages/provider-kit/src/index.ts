@@ -3,7 +3,7 @@
  *
  * Tool contracts (defineTool, executeTool), effects and their MCP annotations, the tool context, the
  * Provider interface, the registry and selection policy, owned processes and resources, configuration,
- * deadlines, progress and cancellation.
+ * deadlines, progress and cancellation, and retaining a complete record behind a `detail: "summary"` answer.
  */
 export { EFFECT_FLAGS, NO_EFFECTS, RECORDS_EVIDENCE, deriveAnnotations, validateEffects } from './effects.js';
 export type { ToolAnnotations, ToolEffects } from './effects.js';
@@ -90,6 +90,7 @@ export { createProgressReporter, startWaitingNotices } from './progress.js';
 export type { ProgressNotification, ProgressReporter, ProgressReporterOptions, WaitingNotices } from './progress.js';
 export { createSessionObservation } from './observation.js';
 export type { SessionObservationFields } from './observation.js';
+export { requireRetention, retainAndSummarize } from './retention.js';
 export { withDeadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
 export { readActiveTarget, sniffTargetFormat } from './target.js';

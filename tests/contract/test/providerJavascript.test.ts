@@ -28,8 +28,9 @@ const MAIN = "const { ipcMain } = require('electron');\nipcMain.handle('notes:sa
 async function exampleInput(tool: string, input: unknown, c: CapabilityCheckContext): Promise<unknown> {
   const example = input as Record<string, unknown>;
   if (tool === 'trace_application_feature') {
-    const analysis = await c.runTool('analyze_javascript_application', { path: application() });
+    const analysis = await c.runTool('analyze_javascript_application', { path: application(), detail: 'summary' });
     if (analysis.kind !== 'evidence') throw new Error('expected Evidence');
+    // The summary's own reference stands for the analysis it retained.
     return { ...example, application: { kind: 'retained-evidence', evidence_id: analysis.record.evidence_id } };
   }
   if (String(example['path']).endsWith('.asar')) {

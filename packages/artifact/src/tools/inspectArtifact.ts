@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { SummaryViewSchema } from '@rea/evidence';
-import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
+import { RECORDS_EVIDENCE, defineTool, requireRetention, retainAndSummarize } from '@rea/provider-kit';
 import { ArtifactInventorySchema } from '../schemas.js';
 import { ARTIFACT_PROVIDER, artifactProfile, pathInput, policyInput } from './common.js';
-import { requireRetention, retainAndSummarize } from './summaryView.js';
 
 const InspectInputSchema = z.strictObject({
   path: pathInput,

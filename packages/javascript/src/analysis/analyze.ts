@@ -93,6 +93,7 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
   const scripts = assets.filter((a) => a.kind === 'javascript' && input.contents.has(a.path));
   const roleFiles = [];
   let parsed = 0;
+  progress(`parsing ${scripts.length} scripts`, 'parse');
   for (const script of scripts) {
     check('parse');
     await released();
@@ -137,16 +138,19 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
   check('graph');
   progress(`${parsed} scripts parsed`, 'parse');
 
+  progress('resolving imports between modules', 'graph');
   const jsFiles = new Set([...known].filter((p) => /\.(?:[cm]?js|json)$/i.test(p)));
   c.resolveEdges((from, specifier) => resolveSpecifier(from, specifier, jsFiles));
   c.phase('graph', c.unresolvedEdges > 0 ? [`${c.unresolvedEdges} relative imports name no file of the input`] : []);
   check('electron');
 
+  progress('assigning Electron roles', 'electron');
   const electron = c.usesElectron || manifests.some((m) => 'electron' in m.dependencies);
   const roles = electron ? assignRoles({ manifests, files: roleFiles, html, known }) : [];
   c.applyRoles(roles);
   c.phase('electron', []);
   check('sealing');
+  progress('assembling the result', 'result');
   return c.finish({
     input,
     policy,

@@ -17,7 +17,9 @@ const SeedSchema = z.strictObject({
 const InputSchema = z.strictObject({
   application: z
     .union([RetainedEvidenceRefSchema, JsonObjectSchema])
-    .describe('analyze_javascript_application Evidence, retained reference or inline.'),
+    .describe(
+      'analyze_javascript_application Evidence: a retained reference (the analysis or its detail "summary" answer) or inline.',
+    ),
   seed: SeedSchema.describe('Where to start.'),
 });
 
@@ -45,26 +47,43 @@ export const FeatureTraceSchema = z.strictObject({
   truncated: z.boolean(),
 });
 
+function missingLedger(evidenceId: string): ReaError {
+  return new ReaError(
+    'not_found',
+    `Retained Evidence ${evidenceId} cannot be resolved: this host keeps no session ledger.`,
+    {
+      details: { reason: 'missing', evidence_id: evidenceId },
+      remediation: 'Pass the complete analyze_javascript_application Evidence inline.',
+    },
+  );
+}
+
+/**
+ * The summary `detail: "summary"` answers with stands for its retained parent: an
+ * `inspect_analysis_view` summary of an application analysis resolves to that analysis.
+ */
+function parentOfSummary(record: EvidenceRecord, context: ToolContext): EvidenceRecord {
+  const view = record.normalized_result as { view?: unknown; parent_evidence_id?: unknown; parent_operation?: unknown };
+  if (
+    record.operation !== 'inspect_analysis_view' ||
+    view?.view !== 'summary' ||
+    view.parent_operation !== 'analyze_javascript_application' ||
+    typeof view.parent_evidence_id !== 'string'
+  ) {
+    return record;
+  }
+  if (context.ledger === null) throw missingLedger(view.parent_evidence_id);
+  return context.ledger.resolve({ kind: 'retained-evidence', evidence_id: view.parent_evidence_id });
+}
+
 function application(value: unknown, context: ToolContext): { record: EvidenceRecord; app: JavascriptApplication } {
   const ref = RetainedEvidenceRefSchema.safeParse(value);
   let record: EvidenceRecord;
   if (ref.success) {
-    if (context.ledger === null) {
-      throw new ReaError(
-        'not_found',
-        `Retained Evidence ${ref.data.evidence_id} cannot be resolved: this host keeps no session ledger.`,
-        {
-          details: { reason: 'missing', evidence_id: ref.data.evidence_id },
-        },
-      );
-    }
-    record = context.ledger.resolve(ref.data);
-    const summary = record.normalized_result as { view?: unknown; parent_evidence_id?: unknown } | null;
-    if (summary?.view === 'summary' && typeof summary.parent_evidence_id === 'string') {
-      record = context.ledger.resolve({ kind: 'retained-evidence', evidence_id: summary.parent_evidence_id });
-    }
+    if (context.ledger === null) throw missingLedger(ref.data.evidence_id);
+    record = parentOfSummary(context.ledger.resolve(ref.data), context);
   } else {
-    record = parseEvidence(value);
+    record = parentOfSummary(parseEvidence(value), context);
   }
   const parsed = JavascriptApplicationSchema.safeParse(record.normalized_result);
   if (record.operation !== 'analyze_javascript_application' || !parsed.success) {
@@ -73,7 +92,8 @@ function application(value: unknown, context: ToolContext): { record: EvidenceRe
       `Evidence ${record.evidence_id} is not a complete analyze_javascript_application result.`,
       {
         details: { reason: 'wrong-operation', operation: record.operation, evidence_id: record.evidence_id },
-        remediation: 'Pass the Evidence (or its retained reference) returned by analyze_javascript_application.',
+        remediation:
+          'Pass the Evidence returned by analyze_javascript_application (or its retained reference, or the summary that names it).',
       },
     );
   }

@@ -79,3 +79,17 @@ export async function webpackBundle(
   });
   return join(outputPath, options.out);
 }
+
+/**
+ * Writes `<dir>/big/app.js`: `statements` statements, each with a string literal and a call, about
+ * 32 bytes apiece (400,000 make some 13 MB), and returns the directory. Its syntax tree is far larger
+ * than the file: what a small heap limit cannot hold.
+ */
+export function bigApplication(dir: string, statements: number): string {
+  const app = join(dir, 'big');
+  mkdirSync(app, { recursive: true });
+  const lines: string[] = [];
+  for (let i = 0; i < statements; i += 1) lines.push(`var a${i} = "s${i}" + f(${i});`);
+  writeFileSync(join(app, 'app.js'), lines.join('\n'));
+  return app;
+}

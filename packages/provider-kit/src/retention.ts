@@ -1,6 +1,7 @@
 import { ReaError, sealAnalysisView, sealEvidenceAsync, selectAnalysisView, throwIfAborted } from '@rea/evidence';
 import type { EvidenceRecord, SummaryView, UnsignedEvidence } from '@rea/evidence';
-import type { LedgerAccess, Observation } from '@rea/provider-kit';
+import type { LedgerAccess } from './context.js';
+import type { Observation } from './tool.js';
 
 /**
  * Refuses `detail: "summary"` up front when there is no session ledger to retain the complete record
