@@ -138,10 +138,10 @@ export async function readAsarHeader(
     throw malformed('asar', `the header declares ${headerSize} bytes, beyond the archive or the header limit`);
   }
   const length = head.readInt32LE(12);
-  const text = (await source.read(16, length)).toString('utf8');
+  const json = await source.read(16, length);
   let root: unknown;
   try {
-    root = await runCooperatively(parseJsonWork(text), signal);
+    root = await runCooperatively(parseJsonWork(json), signal);
   } catch (error) {
     if (isReaError(error)) throw error;
     throw malformed('asar', 'the header is not valid JSON');

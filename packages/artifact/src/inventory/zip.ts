@@ -296,8 +296,11 @@ export async function inventoryZip(
   const { reader, infos } = await readDirectory(source, state.remainingEntries(), state.signal);
   try {
     if (reader.entryCount > infos.length) state.entryBudget(prefix === '' ? 'the archive' : prefix);
-    await state.pacer.turn('inventory');
-    const byName = new Map(infos.map((info) => [logicalPath(info.name), info]));
+    const byName = new Map<string, ZipEntryInfo>();
+    for (const info of infos) {
+      await state.pacer.turn('inventory');
+      byName.set(logicalPath(info.name), info);
+    }
     await state.pacer.turn('inventory');
     const packageType = packageTypeFromNames(new Set(byName.keys()));
     for (const info of infos) {
