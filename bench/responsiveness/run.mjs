@@ -24,7 +24,7 @@ const SYMBOLS = 300_000;
 // The host's executeTool, found through @rea/artifact's own dependency on @rea/provider-kit.
 const requireFromArtifact = createRequire(createRequire(import.meta.url).resolve('@rea/artifact/package.json'));
 const kitDir = dirname(requireFromArtifact.resolve('@rea/provider-kit/package.json'));
-const { executeTool } = await import(pathToFileURL(join(kitDir, 'dist', 'index.js')).href);
+const { executeTool, createCallSupervisor } = await import(pathToFileURL(join(kitDir, 'dist', 'index.js')).href);
 
 /** Runs `fn` while probing the event loop; returns its longest stall by both measures (ms). */
 async function probe(fn) {
@@ -67,6 +67,7 @@ function context() {
       retain: (record) => retained.push(record),
     },
     clientFeatures: new Set(),
+    supervisor: createCallSupervisor(),
   };
 }
 

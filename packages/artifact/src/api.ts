@@ -35,5 +35,5 @@ export async function extractArtifact(path: string, options?: ExtractOptions): P
  */
 export async function compareArtifactRecords(left: EvidenceRecord, right: EvidenceRecord): Promise<ArtifactComparison> {
   const { compareInventories, inventoryOf } = await import('./compare.js');
-  return compareInventories(inventoryOf(left, 'left'), inventoryOf(right, 'right'));
+  return compareInventories(await inventoryOf(left, 'left'), await inventoryOf(right, 'right'));
 }

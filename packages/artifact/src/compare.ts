@@ -1,25 +1,29 @@
-import { ReaError, parseEvidence } from '@rea/evidence';
+import { ReaError, parseEvidenceAsync } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
+import { validateCooperatively } from '@rea/provider-kit';
+import { CHECK_EVERY, runCooperatively } from './layout/cooperative.js';
+import type { Work } from './layout/cooperative.js';
 import { ArtifactInventorySchema } from './schemas.js';
 import type { ArtifactComparison, ArtifactEntry, ArtifactInventory } from './schemas.js';
 
 /**
  * Verifies that `record` is a sealed, intact `inspect_artifact` record with a complete inventory and
  * returns that inventory. A wrong id is `evidence_integrity_mismatch`; another operation or a summary
- * view is `invalid_request`.
+ * view is `invalid_request`. A large record is verified a slice at a time; `signal` cancels it.
  */
-export function inventoryOf(
+export async function inventoryOf(
   record: unknown,
   side: 'left' | 'right',
-): { evidenceId: string; inventory: ArtifactInventory } {
-  const sealed: EvidenceRecord = parseEvidence(record);
+  signal?: AbortSignal,
+): Promise<{ evidenceId: string; inventory: ArtifactInventory }> {
+  const sealed: EvidenceRecord = await parseEvidenceAsync(record, signal);
   if (sealed.operation !== 'inspect_artifact') {
     throw new ReaError('invalid_request', `The ${side} record is ${sealed.operation} Evidence, not inspect_artifact.`, {
       details: { reason: 'wrong-operation', side, operation: sealed.operation, evidence_id: sealed.evidence_id },
     });
   }
-  const parsed = ArtifactInventorySchema.safeParse(sealed.normalized_result);
-  if (!parsed.success) {
+  const issues = await validateCooperatively(ArtifactInventorySchema, sealed.normalized_result, signal);
+  if (issues !== null) {
     throw new ReaError(
       'invalid_request',
       `The ${side} record does not hold a complete inventory (summary views cannot be compared).`,
@@ -28,7 +32,7 @@ export function inventoryOf(
       },
     );
   }
-  return { evidenceId: sealed.evidence_id, inventory: parsed.data };
+  return { evidenceId: sealed.evidence_id, inventory: sealed.normalized_result as ArtifactInventory };
 }
 
 function contradicted(inventory: ArtifactInventory): Set<string> {
@@ -50,7 +54,15 @@ const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b
 export function compareInventories(
   left: { evidenceId: string; inventory: ArtifactInventory },
   right: { evidenceId: string; inventory: ArtifactInventory },
-): ArtifactComparison {
+  signal?: AbortSignal,
+): Promise<ArtifactComparison> {
+  return runCooperatively(comparison(left, right), signal);
+}
+
+function* comparison(
+  left: { evidenceId: string; inventory: ArtifactInventory },
+  right: { evidenceId: string; inventory: ArtifactInventory },
+): Work<ArtifactComparison> {
   const l = new Map(left.inventory.entries.map((e) => [e.path, e]));
   const r = new Map(right.inventory.entries.map((e) => [e.path, e]));
   const lBad = contradicted(left.inventory);
@@ -64,7 +76,12 @@ export function compareInventories(
     unchanged: [],
     contradictions: [],
   };
-  for (const path of [...new Set([...l.keys(), ...r.keys()])].sort()) {
+  yield 'comparison';
+  const paths = [...new Set([...l.keys(), ...r.keys()])].sort();
+  yield 'comparison';
+  for (let at = 0; at < paths.length; at += 1) {
+    if (at % CHECK_EVERY === CHECK_EVERY - 1) yield;
+    const path = paths[at]!;
     const a = l.get(path);
     const b = r.get(path);
     if (lBad.has(path) || rBad.has(path)) {

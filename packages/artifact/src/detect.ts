@@ -54,7 +54,10 @@ export function fileTypeFromHead(head: Buffer): string {
 /** Identifies a ZIP-based package by the names it contains (never by its file name). */
 export function packageTypeFromNames(names: ReadonlySet<string>): PackageType | null {
   const has = (name: string): boolean => names.has(name);
-  const any = (re: RegExp): boolean => [...names].some((n) => re.test(n));
+  const any = (re: RegExp): boolean => {
+    for (const name of names) if (re.test(name)) return true;
+    return false;
+  };
   if (has('AndroidManifest.xml') && has('classes.jar')) return 'aar';
   if (has('AndroidManifest.xml') && (any(/^classes\d*\.dex$/) || has('resources.arsc'))) return 'apk';
   if (any(/^Payload\/[^/]+\.app\//)) return 'ipa';

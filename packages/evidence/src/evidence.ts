@@ -276,3 +276,22 @@ export function verifyEvidence(value: unknown): { record: EvidenceRecord; byteSi
 export function parseEvidence(value: unknown): EvidenceRecord {
   return verifyEvidence(value).record;
 }
+
+/**
+ * {@link parseEvidence} without holding the event loop for a large record: the id is recomputed with
+ * {@link canonicalSha256Async}, a slice at a time. Same record and errors, plus `cancelled` when
+ * `signal` is aborted before the id is recomputed.
+ */
+export async function parseEvidenceAsync(value: unknown, signal?: AbortSignal): Promise<EvidenceRecord> {
+  const parsed = EvidenceRecordSchema.safeParse(value);
+  if (!parsed.success) throw invalid(parsed.error, 'The record');
+  const record = value as EvidenceRecord;
+  checkProfile(record.analysis_profile);
+  const computed = `ev_${await canonicalSha256Async(identityProjection(record), { signal })}`;
+  if (computed !== record.evidence_id) {
+    throw new ReaError('evidence_integrity_mismatch', `Evidence ${record.evidence_id} does not hash to its id.`, {
+      details: { field: 'evidence_id', declared: record.evidence_id, computed },
+    });
+  }
+  return record;
+}

@@ -42,6 +42,7 @@ export {
   evidenceRecordSchemaFor,
   identityProjection,
   parseEvidence,
+  parseEvidenceAsync,
   sealEvidence,
   sealEvidenceAsync,
 } from './evidence.js';

@@ -4,8 +4,10 @@ import { throwIfAborted } from '@rea/evidence';
 
 /** Arrays longer than this are validated a batch of items at a time. */
 const LONG = 2048;
-/** Items validated between two turns of the event loop. */
-const BATCH = 2048;
+/** Items validated between two looks at the clock. */
+const BATCH = 256;
+/** Longest stretch of validation between two turns of the event loop (ms). */
+const SLICE_MS = 10;
 
 /** The first issues of a failed validation, or null when `value` satisfies `schema`. */
 export type ValidationIssues = z.core.$ZodIssue[] | null;
@@ -25,7 +27,7 @@ function splittableArray(schema: unknown): z.ZodArray | null {
  * Whether `value` satisfies `schema`, judged as `schema.safeParse` judges it, without holding the
  * event loop for a large value: in an object (or in each option of a union of objects), members that
  * are long arrays of a plain array schema are validated a batch of items at a time, with a turn of
- * the event loop and a look at `signal` between batches (`cancelled`, `details.phase: "validation"`);
+ * the event loop and a look at `signal` whenever about ten milliseconds of batches have run (`cancelled`, `details.phase: "validation"`);
  * the rest of the object is validated in one go, first, so that a wrong union option is rejected
  * before its tables are read. Returns the issues of the first failure (paths from the root), or null.
  */
@@ -55,6 +57,7 @@ export async function validateCooperatively(
   for (const key of long) {
     const items = value[key] as unknown[];
     const batch = z.array(splittableArray(shape[key])!.element as z.ZodType);
+    let sliceStart = performance.now();
     for (let at = 0; at < items.length; at += BATCH) {
       const checked = batch.safeParse(items.slice(at, at + BATCH));
       if (!checked.success) {
@@ -63,8 +66,10 @@ export async function validateCooperatively(
           return { ...issue, path: [key, (index as number) + at, ...path] };
         });
       }
+      if (performance.now() - sliceStart < SLICE_MS && !signal?.aborted) continue;
       await nextTurn();
       throwIfAborted(signal, 'validation');
+      sliceStart = performance.now();
     }
   }
   return null;

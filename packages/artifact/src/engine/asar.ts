@@ -3,6 +3,9 @@
 // entry with typed errors and bounded work.
 import type { ByteSource } from '../source.js';
 import { malformed } from '../errors.js';
+import { isReaError } from '@rea/evidence';
+import { Pacer, runCooperatively } from '../layout/cooperative.js';
+import { parseJsonWork } from './jsonSlices.js';
 
 /** Declared integrity of an ASAR file entry. */
 export interface AsarIntegrity {
@@ -119,9 +122,14 @@ function fileNode(node: Json, segments: string[], dataOffset: number, sourceSize
 /**
  * Reads and judges an ASAR header. Lies (sizes, offsets past the end, malformed integrity, bad JSON,
  * pickle lengths that disagree) are `unsupported_target` (malformed) naming the entry. Listing stops
- * at `maxEntries` with `truncated: true`.
+ * at `maxEntries` with `truncated: true`. The walk gives the event loop a turn every few milliseconds
+ * and throws `cancelled` when `signal` is aborted.
  */
-export async function readAsarHeader(source: ByteSource, maxEntries: number): Promise<AsarHeader> {
+export async function readAsarHeader(
+  source: ByteSource,
+  maxEntries: number,
+  signal?: AbortSignal,
+): Promise<AsarHeader> {
   if (source.size < 16) throw malformed('asar', 'shorter than an ASAR header');
   const head = await source.read(0, 16);
   if (!looksLikeAsar(head)) throw malformed('asar', 'the header pickle sizes are inconsistent');
@@ -130,16 +138,18 @@ export async function readAsarHeader(source: ByteSource, maxEntries: number): Pr
     throw malformed('asar', `the header declares ${headerSize} bytes, beyond the archive or the header limit`);
   }
   const length = head.readInt32LE(12);
-  const text = (await source.read(16, length)).toString('utf8');
+  const json = await source.read(16, length);
   let root: unknown;
   try {
-    root = JSON.parse(text);
-  } catch {
+    root = await runCooperatively(parseJsonWork(json), signal);
+  } catch (error) {
+    if (isReaError(error)) throw error;
     throw malformed('asar', 'the header is not valid JSON');
   }
   const dataOffset = 8 + headerSize;
   if (!isObject(root) || !isObject(root['files'])) throw malformed('asar', 'the header has no root "files" object');
   const entries: AsarNode[] = [];
+  const pacer = new Pacer(signal);
   const stack: Array<{ files: Json; segments: string[] }> = [{ files: root['files'], segments: [] }];
   while (stack.length > 0) {
     const { files, segments: parent } = stack.pop()!;
@@ -147,6 +157,7 @@ export async function readAsarHeader(source: ByteSource, maxEntries: number): Pr
     const names = Object.keys(files).sort();
     const children: Array<{ files: Json; segments: string[] }> = [];
     for (const name of names) {
+      await pacer.turn('header');
       if (entries.length >= maxEntries) return { headerSize, dataOffset, entries, truncated: true };
       const node = files[name];
       const segments = [...parent, name];

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import type { ReaError } from '@rea/evidence';
 import { malformed } from '../errors.js';
+import { Pacer } from '../layout/cooperative.js';
 
 /** One central-directory entry, decoded but not judged. */
 export interface ZipEntryInfo {
@@ -36,8 +37,12 @@ export const SMALL_ENTRY_BYTES = 1 << 20;
 export interface ZipReader {
   readonly entryCount: number;
   readonly centralDirectoryOffset: number;
-  /** Reads up to `limit` central-directory entries in order. */
-  readEntries(limit: number): Promise<ZipEntryInfo[]>;
+  /**
+   * Reads up to `limit` central-directory entries in order, giving the event loop a turn every few
+   * milliseconds (a cached directory otherwise decodes in one go) and throwing `cancelled` when
+   * `signal` is aborted.
+   */
+  readEntries(limit: number, signal?: AbortSignal): Promise<ZipEntryInfo[]>;
   /** The decoded (inflated) bytes of an entry; sizes are asserted while streaming. */
   open(entry: ZipEntryInfo): Promise<Readable>;
   /** Reads a small entry (see {@link SMALL_ENTRY_BYTES}) whole, checking its size. */
@@ -243,7 +248,8 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
   return {
     entryCount: zip.entryCount,
     centralDirectoryOffset,
-    readEntries(limit) {
+    readEntries(limit, signal) {
+      const pacer = new Pacer(signal);
       return new Promise((resolve, reject) => {
         const out: ZipEntryInfo[] = [];
         if (limit <= 0 || zip.entryCount === 0) return resolve(out);
@@ -262,7 +268,15 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
           if (out.length >= limit) {
             cleanup();
             resolve(out);
-          } else zip.readEntry();
+            return;
+          }
+          pacer.turn('directory').then(
+            () => zip.readEntry(),
+            (error: unknown) => {
+              cleanup();
+              reject(error);
+            },
+          );
         };
         const onEnd = (): void => {
           cleanup();

@@ -13,7 +13,8 @@ import type { ExtractOptions } from '../options.js';
 import { logicalPath, nestedPath } from '../paths.js';
 import type { ExtractionResult, IntegrityPolicy } from '../schemas.js';
 import { bufferSource, fileSource } from '../source.js';
-import { plan } from './plan.js';
+import { Pacer } from '../layout/cooperative.js';
+import { planCooperatively } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { StagedWriter } from './writer.js';
 import { asarPlan, asarReader, zipPlan, zipReader } from './readers.js';
@@ -87,10 +88,11 @@ async function materialize(
     integrity_contradictions: [],
   };
   const inflight = new Set<Promise<void>>();
+  const pacer = new Pacer(signal);
   let failure: unknown = null;
   try {
     for (const entry of entries) {
-      throwIfAborted(signal, 'extraction');
+      await pacer.turn('extraction');
       if (failure !== null) throw failure;
       if (entry.kind === 'directory') writer.directory(entry.path);
       if (entry.kind === 'symlink') result.skipped.push({ path: entry.path, reason: 'symlinks are not materialized' });
@@ -176,11 +178,16 @@ interface Gathering {
  * Plans a container's entries on their own paths (so safety is judged within that container), then
  * names them, and any refusal, by their full logical paths.
  */
-function planIn<H>(entries: PlannedEntry<H>[], select: string[] | undefined, prefix: string): PlannedEntry<unknown>[] {
-  if (prefix === '') return plan(entries, select);
+async function planIn<H>(
+  entries: PlannedEntry<H>[],
+  select: string[] | undefined,
+  prefix: string,
+  signal: AbortSignal | undefined,
+): Promise<PlannedEntry<unknown>[]> {
+  if (prefix === '') return planCooperatively(entries, select, signal);
   let chosen: PlannedEntry<H>[];
   try {
-    chosen = plan(entries, select);
+    chosen = await planCooperatively(entries, select, signal);
   } catch (error) {
     if (!isReaError(error) || typeof error.details['path'] !== 'string') throw error;
     const full = nestedPath(prefix, error.details['path']);
@@ -226,11 +233,11 @@ async function gather(
   const { direct, nested } = splitSelection(select);
   const wanted = direct === undefined || direct.length > 0;
   if (opened.format === 'zip') {
-    const { reader, infos } = await readDirectory(opened.source, MAX_EXTRACT_ENTRIES);
+    const { reader, infos } = await readDirectory(opened.source, MAX_EXTRACT_ENTRIES, g.signal);
     g.closers.push(() => reader.close());
     if (reader.entryCount > infos.length) throw tooMany(reader.entryCount);
     if (wanted) {
-      const entries = planIn(await zipPlan(reader, infos, g.signal), direct, prefix);
+      const entries = await planIn(await zipPlan(reader, infos, g.signal), direct, prefix, g.signal);
       g.jobs.push({ entries, read: zipReader(reader, g.signal) });
     }
     for (const [name, inner] of nested) {
@@ -251,10 +258,10 @@ async function gather(
   }
   const source = typeof opened.source === 'string' ? await fileSource(opened.source) : bufferSource(opened.source);
   g.closers.push(() => source.close());
-  const header = await readAsarHeader(source, MAX_EXTRACT_ENTRIES);
+  const header = await readAsarHeader(source, MAX_EXTRACT_ENTRIES, g.signal);
   if (header.truncated) throw tooMany(null);
   if (wanted) {
-    const entries = planIn(asarPlan(header.entries), direct, prefix);
+    const entries = await planIn(asarPlan(header.entries), direct, prefix, g.signal);
     g.jobs.push({ entries, read: asarReader(source, opened.companion, g.signal) });
   }
   for (const [name, inner] of nested) {
@@ -304,13 +311,18 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
     await gather({ format, source: path, companion: `${path}.unpacked` }, options.select, '', 0, g);
     // Each container was judged on its own; together they must not claim the same path either.
     if (g.jobs.length > 1)
-      plan(
+      await planCooperatively(
         g.jobs.flatMap((job) => job.entries),
         undefined,
+        options.signal,
       );
     const files = g.jobs.flatMap((job) => job.entries.filter((e) => e.kind === 'file' || e.kind === 'directory'));
     // Every destination is judged (and refused when too long for the file system) before any write.
-    for (const entry of files) writer.destination(entry.path);
+    const pacer = new Pacer(options.signal);
+    for (const entry of files) {
+      await pacer.turn('extraction');
+      writer.destination(entry.path);
+    }
     const budget = new WriteBudget(
       { ...DEFAULT_EXTRACT_BUDGETS, ...withoutNested(options.budgets) },
       parent,

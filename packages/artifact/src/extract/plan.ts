@@ -1,6 +1,8 @@
 import { Buffer } from 'node:buffer';
 import { ReaError } from '@rea/evidence';
 import { unsafePath } from '../errors.js';
+import { CHECK_EVERY, runCooperatively, runToCompletion } from '../layout/cooperative.js';
+import type { Work } from '../layout/cooperative.js';
 import { pathProblem, symlinkEscapes } from '../paths.js';
 
 /** One entry as extraction sees it, whatever the container. */
@@ -54,6 +56,25 @@ export function selected(path: string, select: readonly string[] | undefined): b
  * `not_found`.
  */
 export function plan<H>(entries: readonly PlannedEntry<H>[], select: readonly string[] | undefined): PlannedEntry<H>[] {
+  return runToCompletion(planWork(entries, select), undefined);
+}
+
+/**
+ * {@link plan} without holding the event loop for a large archive: the same judgement, a slice at a
+ * time, throwing `cancelled` when `signal` is aborted.
+ */
+export function planCooperatively<H>(
+  entries: readonly PlannedEntry<H>[],
+  select: readonly string[] | undefined,
+  signal: AbortSignal | undefined,
+): Promise<PlannedEntry<H>[]> {
+  return runCooperatively(planWork(entries, select), signal);
+}
+
+function* planWork<H>(
+  entries: readonly PlannedEntry<H>[],
+  select: readonly string[] | undefined,
+): Work<PlannedEntry<H>[]> {
   const chosen = entries.filter((e) => selected(e.path, select));
   for (const s of select ?? []) {
     if (!chosen.some((e) => selected(e.path, [s]))) {
@@ -80,7 +101,9 @@ export function plan<H>(entries: readonly PlannedEntry<H>[], select: readonly st
     if (dir !== undefined) throw unsafePath(by, 'case-collision', { other: dir });
     foldedFiles.set(key, path);
   };
-  for (const entry of chosen) {
+  for (let at = 0; at < chosen.length; at += 1) {
+    if (at % CHECK_EVERY === CHECK_EVERY - 1) yield;
+    const entry = chosen[at]!;
     const problem = pathProblem(entry.path);
     if (problem !== null) throw unsafePath(entry.path, problem);
     checkLengths(entry.path);

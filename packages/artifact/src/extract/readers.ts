@@ -1,3 +1,4 @@
+import { Pacer } from '../layout/cooperative.js';
 import { logicalPath } from '../paths.js';
 import type { AsarNode } from '../engine/asar.js';
 import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
@@ -21,7 +22,9 @@ export async function zipPlan(
   signal: AbortSignal | undefined,
 ): Promise<PlannedEntry<ZipEntryInfo>[]> {
   const out: PlannedEntry<ZipEntryInfo>[] = [];
+  const pacer = new Pacer(signal);
   for (const info of infos) {
+    await pacer.turn('extraction');
     const path = logicalPath(info.name);
     let linkTarget: string | null = null;
     if (info.kind === 'symlink') {

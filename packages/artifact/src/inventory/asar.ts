@@ -1,4 +1,3 @@
-import { throwIfAborted } from '@rea/evidence';
 import { readAsarHeader } from '../engine/asar.js';
 import type { AsarNode } from '../engine/asar.js';
 import { nestedPath, pathProblem, symlinkEscapes } from '../paths.js';
@@ -91,10 +90,10 @@ export async function inventoryAsar(
   prefix: string,
   depth: number,
 ): Promise<void> {
-  const header = await readAsarHeader(source, state.remainingEntries());
+  const header = await readAsarHeader(source, state.remainingEntries(), state.signal);
   if (header.truncated) state.entryBudget(prefix === '' ? 'the archive' : prefix);
   for (const node of header.entries) {
-    throwIfAborted(state.signal, 'inventory');
+    await state.pacer.turn('inventory');
     await inventoryNode(state, source, companion, node, prefix, depth);
   }
 }

@@ -1,5 +1,6 @@
 import type { Limitation } from '@rea/evidence';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
+import { Pacer } from '../layout/cooperative.js';
 import type { CompanionReader } from './asarEntry.js';
 import type { ObservedContradiction } from '../integrity.js';
 import type {
@@ -32,6 +33,8 @@ export class InventoryState {
   /** Bytes of nested containers held in memory along the current expansion chain. */
   heldBytes = 0;
   entryBudgetHit = false;
+  /** Gives the event loop a turn between entries every few milliseconds, and checks the signal. */
+  readonly pacer: Pacer;
 
   constructor(
     readonly policy: IntegrityPolicy,
@@ -39,7 +42,9 @@ export class InventoryState {
     readonly signal: AbortSignal | undefined,
     readonly expand: NestedExpander,
     private readonly onProgress?: (message: string) => void,
-  ) {}
+  ) {
+    this.pacer = new Pacer(signal);
+  }
 
   /** Entries that may still be listed before the entry budget is reached. */
   remainingEntries(): number {

@@ -1,5 +1,5 @@
-import { throwIfAborted } from '@rea/evidence';
 import { SMALL_ENTRY_BYTES, openZip, classifyStreamError } from '../engine/zip.js';
+import { Pacer } from '../layout/cooperative.js';
 import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
 import { digestBuffer, digestStream, crcHex } from '../hashing.js';
 import type { Digest, DigestOptions } from '../hashing.js';
@@ -47,10 +47,14 @@ export function checkLayout(infos: readonly ZipEntryInfo[], centralDirectoryOffs
 export async function readDirectory(
   source: string | Buffer,
   limit: number,
+  signal?: AbortSignal,
 ): Promise<{ reader: ZipReader; infos: ZipEntryInfo[] }> {
   const reader = await openZip(source);
+  const pacer = new Pacer(signal);
   try {
-    const infos = await reader.readEntries(Math.min(limit, reader.entryCount));
+    const infos = await reader.readEntries(Math.min(limit, reader.entryCount), signal);
+    // The layout check sorts every entry: after a long read it starts on a fresh slice.
+    await pacer.turn('directory');
     checkLayout(infos, reader.centralDirectoryOffset);
     return { reader, infos };
   } catch (error) {
@@ -289,13 +293,18 @@ export async function inventoryZip(
   prefix: string,
   depth: number,
 ): Promise<PackageType | null> {
-  const { reader, infos } = await readDirectory(source, state.remainingEntries());
+  const { reader, infos } = await readDirectory(source, state.remainingEntries(), state.signal);
   try {
     if (reader.entryCount > infos.length) state.entryBudget(prefix === '' ? 'the archive' : prefix);
-    const byName = new Map(infos.map((info) => [logicalPath(info.name), info]));
+    const byName = new Map<string, ZipEntryInfo>();
+    for (const info of infos) {
+      await state.pacer.turn('inventory');
+      byName.set(logicalPath(info.name), info);
+    }
+    await state.pacer.turn('inventory');
     const packageType = packageTypeFromNames(new Set(byName.keys()));
     for (const info of infos) {
-      throwIfAborted(state.signal, 'inventory');
+      await state.pacer.turn('inventory');
       await inventoryEntry(state, reader, info, prefix, depth, byName);
     }
     return packageType;

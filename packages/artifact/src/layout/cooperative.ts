@@ -48,6 +48,28 @@ export async function runCooperatively<T>(work: Work<T>, signal: AbortSignal | u
   }
 }
 
+/**
+ * The same checkpoint for async loops (an inventory, a central directory, an extraction): `turn` gives
+ * the event loop a turn once `SLICE_MS` have passed since the last one, or when `signal` has been
+ * aborted, and then throws `cancelled` naming `phase` if it was. Between turns it costs a clock read.
+ * Loops whose awaits settle as microtasks (cached reads, in-memory hashing) need it: a microtask
+ * never lets timers, I/O or other requests run.
+ */
+export class Pacer {
+  private sliceStart = performance.now();
+
+  /** A pacer for one call's loops, cancelled through `signal`. */
+  constructor(private readonly signal: AbortSignal | undefined) {}
+
+  /** Yields to the event loop when the current slice is spent; throws `cancelled` when aborted. */
+  async turn(phase: string): Promise<void> {
+    if (performance.now() - this.sliceStart < SLICE_MS && !this.signal?.aborted) return;
+    await nextTurn();
+    throwIfAborted(this.signal, phase);
+    this.sliceStart = performance.now();
+  }
+}
+
 /** Maps `items` through `fn`, yielding a checkpoint every {@link CHECK_EVERY} items. */
 export function* mapCooperatively<A, B>(items: readonly A[], fn: (item: A) => B): Work<B[]> {
   const out: B[] = new Array<B>(items.length);

@@ -57,9 +57,9 @@ export const compareArtifactsTool = defineTool({
   effects: RECORDS_EVIDENCE,
   produces: 'evidence',
   async run(input, context) {
-    const left = inventoryOf(resolveSide(input.left, context), 'left');
-    const right = inventoryOf(resolveSide(input.right, context), 'right');
-    const comparison = compareInventories(left, right);
+    const left = await inventoryOf(resolveSide(input.left, context), 'left', context.signal);
+    const right = await inventoryOf(resolveSide(input.right, context), 'right', context.signal);
+    const comparison = await compareInventories(left, right, context.signal);
     const contradicted = comparison.contradictions.length > 0;
     return {
       subject: null,
