@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { parseEvidence } from '@rea/evidence';
-import { withTempDir } from '@rea/test-helpers';
+import { withTempDir, writeAsar } from '@rea/test-helpers';
 import { HELP_TEXT, createDefaultTools } from 'rea-mcp';
 import { run, start } from '../../cli/test/run.js';
 
@@ -17,29 +17,6 @@ const bin = join(here, '..', 'dist', 'bin.js');
 const examples = join(here, '..', '..', '..', 'examples');
 const version = (JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { version: string }).version;
 const rea = (args: string[], env: NodeJS.ProcessEnv = {}) => run(bin, args, { env });
-
-/** A minimal ASAR archive, written by hand from the format: a size pickle, a JSON header pickle, then the files. */
-function asarOf(files: Record<string, string>): Buffer {
-  let offset = 0;
-  const entries: Record<string, { size: number; offset: string }> = {};
-  const contents: Buffer[] = [];
-  for (const [name, text] of Object.entries(files)) {
-    const bytes = Buffer.from(text);
-    entries[name] = { size: bytes.length, offset: String(offset) };
-    offset += bytes.length;
-    contents.push(bytes);
-  }
-  const json = Buffer.from(JSON.stringify({ files: entries }));
-  const padded = Math.ceil(json.length / 4) * 4;
-  const header = Buffer.alloc(8 + padded);
-  header.writeUInt32LE(4 + padded, 0);
-  header.writeUInt32LE(json.length, 4);
-  json.copy(header, 8);
-  const size = Buffer.alloc(8);
-  size.writeUInt32LE(4, 0);
-  size.writeUInt32LE(header.length, 4);
-  return Buffer.concat([size, header, ...contents]);
-}
 
 async function listTools(args: string[]): Promise<string[]> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, ...args], stderr: 'ignore' });
@@ -183,7 +160,7 @@ describe('rea executable', () => {
       const apk = join(dir, 'app.apk');
       writeFileSync(apk, readFileSync(zip));
       const asar = join(dir, 'app.asar');
-      writeFileSync(asar, asarOf({ 'package.json': '{"name":"demo"}', 'index.js': 'console.log(1);\n' }));
+      writeAsar(asar, { 'package.json': '{"name":"demo"}', 'index.js': 'console.log(1);\n' });
       const disguised = join(dir, 'not-an-archive.zip');
       writeFileSync(disguised, 'plain text');
       const cases: Array<[string, string, string]> = [
