@@ -41,7 +41,10 @@ export class StringPool {
 
   /** The string at `index`, or null when the index or its bytes are out of range. */
   get(index: number): string | null {
-    if (!Number.isInteger(index) || index < 0 || index >= this.count) return null;
+    if (!Number.isInteger(index) || index < 0 || index >= this.count) {
+      this.faults++;
+      return null;
+    }
     const cached = this.cache.get(index);
     if (cached !== undefined) return cached;
     let value: string | null;
