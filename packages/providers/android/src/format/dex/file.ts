@@ -93,7 +93,8 @@ export class DexFile {
   readonly classDefs: Table;
   readonly checksum: number;
   faults = 0;
-  private readonly stringCache = new Map<number, string>();
+  private readonly stringCache: (string | undefined)[] = [];
+  private readonly protoCache = new Map<number, DexProto>();
 
   constructor(buffer: Buffer) {
     const b = new Bytes(buffer, 'DEX');
@@ -128,7 +129,7 @@ export class DexFile {
   /** String `index`, or a placeholder when out of range. */
   string(index: number): string {
     if (index >= this.strings.size) return this.bad('string', index);
-    const cached = this.stringCache.get(index);
+    const cached = this.stringCache[index];
     if (cached !== undefined) return cached;
     let text: string;
     try {
@@ -140,7 +141,7 @@ export class DexFile {
     } catch {
       return this.bad('string', index);
     }
-    if (this.stringCache.size < 200_000) this.stringCache.set(index, text);
+    this.stringCache[index] = text;
     return text;
   }
 
@@ -165,12 +166,16 @@ export class DexFile {
   /** Prototype `index`. */
   proto(index: number): DexProto {
     if (index >= this.protos.size) return { shorty: '', returnType: this.bad('proto', index), parameters: [] };
+    const cached = this.protoCache.get(index);
+    if (cached !== undefined) return cached;
     const at = this.protos.off + index * 12;
-    return {
+    const proto = {
       shorty: this.string(this.bytes.u32(at)),
       returnType: this.type(this.bytes.u32(at + 4)),
       parameters: this.typeList(this.bytes.u32(at + 8)),
     };
+    this.protoCache.set(index, proto);
+    return proto;
   }
 
   /** Field reference `index`. */

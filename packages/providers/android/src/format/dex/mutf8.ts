@@ -4,6 +4,11 @@
  * form a valid sequence decode as U+FFFD.
  */
 export function decodeMutf8(buffer: Buffer, start: number, end: number, units: number): string {
+  // Most DEX strings are ASCII: decode those in one call.
+  const limit = Math.min(end, start + units);
+  let q = start;
+  while (q < limit && buffer[q]! !== 0 && buffer[q]! < 0x80) q++;
+  if (q === limit || buffer[q] === 0) return buffer.toString('latin1', start, q);
   const out: number[] = [];
   let p = start;
   while (p < end && out.length < units) {
