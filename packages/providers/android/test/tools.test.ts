@@ -44,7 +44,7 @@ describe('search_android_classes', () => {
     while (offset !== null) {
       const page: {
         normalized_result: { total: number; classes: { descriptor: string }[] };
-        coverage: { next_offset?: number | null };
+        coverage: { next_offset?: number | null | undefined };
       } = await runTool(searchAndroidClassesTool, { path: MULTIDEX, offset, limit: 2000 });
       expect(page.normalized_result.total).toBe(expected.size);
       seen.push(...page.normalized_result.classes.map((c) => c.descriptor));

@@ -39,6 +39,8 @@ export interface XmlElement {
   line: number;
   attributes: XmlAttribute[];
   children: XmlElement[];
+  /** Character data directly inside the element (joined), `""` when none. */
+  text: string;
 }
 
 /** A decoded binary XML document. */
@@ -117,6 +119,7 @@ export function parseBinaryXml(buffer: Buffer): XmlDocument {
         line: bytes.u32(at + 8, 'line'),
         attributes,
         children: [],
+        text: '',
       };
       elements++;
       if (stack.length > 0) stack.at(-1)!.children.push(element);
@@ -124,9 +127,12 @@ export function parseBinaryXml(buffer: Buffer): XmlDocument {
       stack.push(element);
     } else if (type === END_ELEMENT) {
       stack.pop();
-    } else if (type !== CDATA) {
-      // Unknown chunks are skipped by their size, as the format allows.
+    } else if (type === CDATA) {
+      const parent = stack.at(-1);
+      if (parent !== undefined && parent.text.length < 65_536)
+        parent.text += str(bytes.u32(at + chunkHeader, 'character data'));
     }
+    // Other chunks are skipped by their size, as the format allows.
     at += size;
   }
   return { root, elements, stringFaults: pool?.faults ?? 0, truncated };

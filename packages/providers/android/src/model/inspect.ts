@@ -9,6 +9,8 @@ import { DexFile } from '../format/dex/file.js';
 import type { LoadedPackage, LoadedUnit } from '../package/load.js';
 import { readManifest } from './manifest.js';
 import type { Manifest } from './manifest.js';
+import { readNetworkSecurityConfig } from './networkSecurity.js';
+import type { NetworkSecurityConfig } from './networkSecurity.js';
 
 /** Assets listed at most per unit. */
 export const MAX_ASSETS = 200;
@@ -29,6 +31,7 @@ export interface UnitReport {
   name: string;
   kind: LoadedUnit['kind'];
   manifest: Manifest | null;
+  network_security_config: NetworkSecurityConfig | null;
   resources: ResourceSummary | null;
   dex: DexSummary[];
   native_libraries: { abi: string; libraries: string[] }[];
@@ -79,6 +82,19 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
       note('manifest-unreadable', why(error));
     }
   }
+  let networkSecurity: NetworkSecurityConfig | null = null;
+  const nscPath = manifest?.application.network_security_config ?? null;
+  if (nscPath !== null && !nscPath.startsWith('@')) {
+    const bytes = unit.xmlResources.get(nscPath);
+    if (bytes === undefined) note('network-security-config-missing', `${nscPath} was not read.`);
+    else {
+      try {
+        networkSecurity = readNetworkSecurityConfig(nscPath, bytes);
+      } catch (error) {
+        note('network-security-config-unreadable', why(error), nscPath);
+      }
+    }
+  }
   const dex: DexSummary[] = [];
   for (const file of unit.dex) {
     try {
@@ -124,6 +140,7 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     name: unit.name,
     kind: unit.kind,
     manifest,
+    network_security_config: networkSecurity,
     resources: table?.summary() ?? null,
     dex,
     native_libraries: [...abis].sort().map(([abi, libraries]) => ({ abi, libraries: libraries.sort() })),

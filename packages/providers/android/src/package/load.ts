@@ -26,6 +26,8 @@ export interface LoadedUnit {
   resources: Buffer | null;
   dex: { path: string; bytes: Buffer }[];
   signatureBlocks: { path: string; bytes: Buffer }[];
+  /** Compiled XML resources (res/xml*), by their path inside the unit. */
+  xmlResources: Map<string, Buffer>;
   entries: ArtifactEntry[];
 }
 
@@ -40,13 +42,23 @@ export interface LoadedPackage {
 
 const DEX_NAME = /^classes\d*\.dex$/;
 const SIGNATURE = /^META-INF\/[^/]+\.(?:RSA|DSA|EC)$/i;
+// Compiled XML resources: where a network security configuration lives (read when small).
+const XML_RESOURCE = /^res\/xml[^/]*\/[^/]+\.xml$/;
+/** Largest XML resource read (network security configurations are a few KiB). */
+const MAX_XML_RESOURCE = 1024 * 1024;
 
 function wanted(inner: string, aabModule: string | null): boolean {
   if (aabModule !== null) {
     const rest = inner.slice(aabModule.length + 1);
     return rest === 'manifest/AndroidManifest.xml' || /^dex\/classes\d*\.dex$/.test(rest) || rest === 'resources.pb';
   }
-  return inner === 'AndroidManifest.xml' || inner === 'resources.arsc' || DEX_NAME.test(inner) || SIGNATURE.test(inner);
+  return (
+    inner === 'AndroidManifest.xml' ||
+    inner === 'resources.arsc' ||
+    DEX_NAME.test(inner) ||
+    SIGNATURE.test(inner) ||
+    XML_RESOURCE.test(inner)
+  );
 }
 
 async function loadDex(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage> {
@@ -71,6 +83,7 @@ async function loadDex(path: string, signal: AbortSignal | undefined): Promise<L
         resources: null,
         dex: [{ path: 'classes.dex', bytes }],
         signatureBlocks: [],
+        xmlResources: new Map(),
         entries: [],
       },
     ],
@@ -151,6 +164,8 @@ export async function loadPackage(path: string, signal: AbortSignal | undefined)
         message: 'Its bytes contradict their declared integrity; not analyzed.',
         scope: entry.path,
       });
+    } else if (XML_RESOURCE.test(entry.path.slice(unit.prefix.length)) && entry.size > MAX_XML_RESOURCE) {
+      continue;
     } else if (entry.size > MAX_ENTRY_BYTES || total + entry.size > MAX_TOTAL_BYTES) {
       limitations.push({
         kind: 'entry-too-large',
@@ -198,6 +213,7 @@ export async function loadPackage(path: string, signal: AbortSignal | undefined)
         .map(([p, bytes]) => ({ path: p, bytes }))
         .sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true })),
       signatureBlocks: mine.filter(([p]) => SIGNATURE.test(inner(p))).map(([p, bytes]) => ({ path: p, bytes })),
+      xmlResources: new Map(mine.filter(([p]) => XML_RESOURCE.test(inner(p))).map(([p, bytes]) => [inner(p), bytes])),
       entries: entries.filter((e) => own(e.path)),
     };
   });

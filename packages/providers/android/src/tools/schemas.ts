@@ -55,10 +55,25 @@ const ManifestSchema = z.strictObject({
   launchable_activities: z.array(z.string()),
 });
 
+const ScopeSchema = z.strictObject({
+  domains: z.array(z.strictObject({ name: z.string(), include_subdomains: z.boolean() })),
+  cleartext_permitted: z.boolean().nullable(),
+  trust_anchors: z.array(z.string()),
+  pins: z.number().int(),
+});
+
 const UnitSchema = z.strictObject({
   name: z.string().describe('"" for the package itself, else the nested APK or bundle module.'),
   kind: z.enum(['apk', 'aab-module', 'dex']),
   manifest: ManifestSchema.nullable(),
+  network_security_config: z
+    .strictObject({
+      path: z.string(),
+      base: ScopeSchema.nullable(),
+      domains: z.array(ScopeSchema),
+      debug_overrides: z.boolean(),
+    })
+    .nullable(),
   resources: z
     .strictObject({
       packages: z.array(
