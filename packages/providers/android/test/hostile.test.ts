@@ -242,3 +242,15 @@ describe('crafted faults', () => {
     expect(one.normalized_result.descriptor).toBe(found!.descriptors[1]);
   });
 });
+
+describe('DEX containers', () => {
+  it('bytes after the first DEX section are reported as not read, not ignored silently', async () => {
+    const path = join(dir, 'rea-container.dex');
+    writeFileSync(path, Buffer.concat([dex, dex]));
+    const { limitations, coverage } = await runTool(inspectAndroidPackageTool, { path });
+    expect(limitations).toContainEqual(
+      expect.objectContaining({ kind: 'dex-container-rest', message: expect.stringContaining(String(dex.length)) }),
+    );
+    expect(coverage.status).toBe('partial');
+  });
+});

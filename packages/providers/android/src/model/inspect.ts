@@ -99,6 +99,13 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
   for (const file of unit.dex) {
     try {
       const d = new DexFile(file.bytes);
+      if (d.trailingBytes > 0) {
+        note(
+          'dex-container-rest',
+          `${d.trailingBytes} bytes follow the first DEX section and are not read.`,
+          file.path,
+        );
+      }
       dex.push({
         path: file.path,
         version: d.version,

@@ -92,6 +92,11 @@ export class DexFile {
   readonly methods: Table;
   readonly classDefs: Table;
   readonly checksum: number;
+  /**
+   * Bytes after this DEX's own `file_size` (a version 041 container holds further DEX sections there;
+   * only the first is read). 0 for a single DEX.
+   */
+  readonly trailingBytes: number;
   faults = 0;
   private readonly stringCache: (string | undefined)[] = [];
   private readonly protoCache = new Map<number, DexProto>();
@@ -107,6 +112,8 @@ export class DexFile {
     }
     if (b.u32(40, 'endian tag') !== 0x12345678) throw malformed('DEX', 'byte order is not little-endian');
     this.checksum = b.u32(8);
+    const fileSize = b.u32(32, 'file size');
+    this.trailingBytes = fileSize < buffer.length ? buffer.length - fileSize : 0;
     const table = (at: number, item: number, what: string): Table => {
       const size = b.u32(at, what);
       const off = b.u32(at + 4, what);
