@@ -1,0 +1,144 @@
+// @rea/provider-android benchmark against the reference tools on the same input in the same run:
+//   manifest: inspect_android_package (whole package: inventory through @rea/artifact, manifest,
+//     resources, signing, DEX counts) vs `aapt dump badging`, on the largest APK available;
+//   DEX listing: every class and method with its prototype (DexFile) vs `dexdump`, on the largest DEX.
+// Each contender runs in its own process (start-up counted for all), interleaved run by run; ratios
+// are of medians; peak RSS from GNU time. Also in process: the decoders alone on bytes in memory.
+// Usage: node bench/android/run.mjs [apk] [dex]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DexFile, ResourceTable, parseBinaryXml } from '@rea/provider-android';
+
+const RUNS = 7;
+const here = dirname(fileURLToPath(import.meta.url));
+const SAMPLES = '/usr/share/doc/androguard/examples';
+
+function largest(ext) {
+  let best = null;
+  const walk = (dir, depth) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory() && depth < 6) walk(path, depth + 1);
+      else if (entry.isFile() && entry.name.endsWith(ext)) {
+        const { size } = statSync(path);
+        if (!best || size > best.size) best = { path, size };
+      }
+    }
+  };
+  walk(SAMPLES, 0);
+  return best?.path ?? null;
+}
+
+const apk = process.argv[2] ?? largest('.apk');
+const dex = process.argv[3] ?? largest('.dex');
+for (const tool of ['aapt', 'dexdump']) {
+  if (spawnSync(tool, ['-h'], { stdio: 'ignore' }).error) {
+    console.log(`skipped: ${tool} is not installed`);
+    process.exit(0);
+  }
+}
+if (!apk || !dex || !existsSync('/usr/bin/time')) {
+  console.log('skipped: no APK/DEX under the androguard samples, or no GNU time');
+  process.exit(0);
+}
+
+function once(command, args) {
+  const started = performance.now();
+  const result = spawnSync('/usr/bin/time', ['-f', 'rss %M cpu %U %S', command, ...args], {
+    cwd: here,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  const wall = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);
+  const [, rss, user, system] = /rss (\d+) cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr) ?? [];
+  return { wall, rss: Number(rss), cpu: (Number(user) + Number(system)) * 1000 };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Interleaved runs of each contender; medians of wall time and peak RSS (KiB). */
+function race(contenders) {
+  const samples = contenders.map(() => ({ wall: [], rss: [], cpu: [] }));
+  for (let i = 0; i < RUNS; i++) {
+    contenders.forEach(([, command, args], k) => {
+      const { wall, rss, cpu } = once(command, args);
+      samples[k].wall.push(wall);
+      samples[k].rss.push(rss);
+      samples[k].cpu.push(cpu);
+    });
+  }
+  return samples.map((s) => ({ wall: median(s.wall), rss: median(s.rss), cpu: median(s.cpu) }));
+}
+
+function inProcess(fn) {
+  const wall = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    fn();
+    wall.push(performance.now() - started);
+  }
+  return median(wall);
+}
+
+for (const path of [apk, dex]) spawnSync('cat', [path], { stdio: 'ignore' });
+const child = join(here, 'child.mjs');
+console.log(`APK: ${apk} (${(statSync(apk).size / 1e6).toFixed(1)} MB)`);
+console.log(`DEX: ${dex} (${(statSync(dex).size / 1e6).toFixed(1)} MB)`);
+const [aapt, reaManifest] = race([
+  ['aapt', 'aapt', ['dump', 'badging', apk]],
+  ['rea', process.execPath, [child, 'manifest', apk]],
+]);
+const [dexdump, reaDex] = race([
+  ['dexdump', 'dexdump', [dex]],
+  ['rea', process.execPath, [child, 'dex', dex]],
+]);
+const manifestBytes = execFileSync('unzip', ['-p', apk, 'AndroidManifest.xml']);
+const arscBytes = execFileSync('unzip', ['-p', apk, 'resources.arsc'], { maxBuffer: 1 << 30 });
+const dexBytes = readFileSync(dex);
+const decodeManifest = inProcess(() => {
+  const table = new ResourceTable(arscBytes);
+  parseBinaryXml(manifestBytes);
+  table.summary();
+});
+const listDex = inProcess(() => {
+  const file = new DexFile(dexBytes);
+  for (let i = 0; i < file.classDefs.size; i++) {
+    const data = file.classData(file.classDef(i).classDataOff);
+    for (const m of [...data.directMethods, ...data.virtualMethods]) file.method(m.index);
+  }
+});
+
+const ms = (v) => `${v.toFixed(0).padStart(6)} ms`;
+const row = (label, figure, reference) =>
+  console.log(
+    `${label.padEnd(46)} wall ${ms(figure.wall)} cpu ${ms(figure.cpu)}  rss ${String(Math.round(figure.rss / 1024)).padStart(4)} MiB` +
+      (reference
+        ? `  ratio wall ${(figure.wall / reference.wall).toFixed(2)}x cpu ${(figure.cpu / reference.cpu).toFixed(2)}x`
+        : ''),
+  );
+console.log(`${RUNS} interleaved runs each, medians; ratios are REA / reference (below 1 is faster)`);
+row('aapt dump badging', aapt);
+row('REA inspect_android_package, fresh process', reaManifest, aapt);
+row('dexdump (classes, fields, methods)', dexdump);
+row('REA DEX class+method listing, fresh process', reaDex, dexdump);
+console.log(`${'REA manifest + resources.arsc decode, in process'.padEnd(46)} wall ${ms(decodeManifest)}`);
+console.log(`${'REA DEX class+method listing, in process'.padEnd(46)} wall ${ms(listDex)}`);
+console.log(
+  `target (faster than both): manifest ${reaManifest.wall < aapt.wall ? 'met' : 'NOT met'}; DEX listing ${reaDex.wall < dexdump.wall ? 'met' : 'NOT met'}`,
+);
+console.log(
+  `load average: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${cpus().length} CPUs`,
+);

@@ -1,0 +1,314 @@
+import { Bytes, malformed } from '../bytes.js';
+import { decodeMutf8 } from './mutf8.js';
+
+/** The NO_INDEX value of DEX index fields. */
+export const NO_INDEX = 0xffffffff;
+/** DEX format versions this reader accepts. */
+export const DEX_VERSIONS: readonly string[] = ['035', '036', '037', '038', '039', '040', '041'];
+/** Longest string decoded (in UTF-16 units); longer ones are cut. */
+export const MAX_DEX_STRING = 65_536;
+
+/** A method prototype: return type and parameter types, as descriptors. */
+export interface DexProto {
+  shorty: string;
+  returnType: string;
+  parameters: string[];
+}
+
+/** A method reference (method_id_item). */
+export interface DexMethodRef {
+  index: number;
+  className: string;
+  name: string;
+  proto: DexProto;
+}
+
+/** A field reference (field_id_item). */
+export interface DexFieldRef {
+  index: number;
+  className: string;
+  type: string;
+  name: string;
+}
+
+/** A class definition (class_def_item), its indexes resolved lazily. */
+export interface DexClassDef {
+  index: number;
+  classIdx: number;
+  accessFlags: number;
+  superclassIdx: number;
+  interfacesOff: number;
+  sourceFileIdx: number;
+  annotationsOff: number;
+  classDataOff: number;
+}
+
+/** A method or field declared by a class. */
+export interface DexMember {
+  index: number;
+  accessFlags: number;
+  /** code_item offset of a method, 0 when it has no code (abstract or native) and for fields. */
+  codeOff: number;
+}
+
+/** The fields and methods a class declares. */
+export interface DexClassData {
+  staticFields: DexMember[];
+  instanceFields: DexMember[];
+  directMethods: DexMember[];
+  virtualMethods: DexMember[];
+}
+
+/** A code_item header and where its instructions are. */
+export interface DexCode {
+  registers: number;
+  ins: number;
+  outs: number;
+  tries: number;
+  /** Byte offset of insns in the file. */
+  insnsOff: number;
+  /** Length of insns in 16-bit code units. */
+  insnsSize: number;
+}
+
+interface Table {
+  size: number;
+  off: number;
+}
+
+/**
+ * A DEX file (versions 035–041), read lazily: the header and the id tables are checked against the file
+ * size when it is opened (`malformed` otherwise); each item is decoded when asked for. An index out of
+ * range does not throw from the resolving accessors: it reads as a placeholder (`<bad type 0x…>`) and is
+ * counted in {@link DexFile.faults}.
+ */
+export class DexFile {
+  readonly bytes: Bytes;
+  readonly version: string;
+  readonly strings: Table;
+  readonly types: Table;
+  readonly protos: Table;
+  readonly fields: Table;
+  readonly methods: Table;
+  readonly classDefs: Table;
+  readonly checksum: number;
+  /**
+   * Bytes after this DEX's own `file_size` (a version 041 container holds further DEX sections there;
+   * only the first is read). 0 for a single DEX.
+   */
+  readonly trailingBytes: number;
+  faults = 0;
+  private readonly stringCache: (string | undefined)[] = [];
+  private readonly protoCache = new Map<number, DexProto>();
+
+  constructor(buffer: Buffer) {
+    const b = new Bytes(buffer, 'DEX');
+    this.bytes = b;
+    const magic = b.slice(0, 8, 'magic');
+    if (magic.toString('latin1', 0, 4) !== 'dex\n' || magic[7] !== 0) throw malformed('DEX', 'bad magic');
+    this.version = magic.toString('latin1', 4, 7);
+    if (!DEX_VERSIONS.includes(this.version)) {
+      throw malformed('DEX', `unsupported version ${JSON.stringify(this.version)}`, { version: this.version });
+    }
+    if (b.u32(40, 'endian tag') !== 0x12345678) throw malformed('DEX', 'byte order is not little-endian');
+    this.checksum = b.u32(8);
+    const fileSize = b.u32(32, 'file size');
+    this.trailingBytes = fileSize < buffer.length ? buffer.length - fileSize : 0;
+    const table = (at: number, item: number, what: string): Table => {
+      const size = b.u32(at, what);
+      const off = b.u32(at + 4, what);
+      if (size > 0) b.need(off, size * item, what);
+      return { size, off };
+    };
+    this.strings = table(56, 4, 'string_ids');
+    this.types = table(64, 4, 'type_ids');
+    this.protos = table(72, 12, 'proto_ids');
+    this.fields = table(80, 8, 'field_ids');
+    this.methods = table(88, 8, 'method_ids');
+    this.classDefs = table(96, 32, 'class_defs');
+  }
+
+  private bad(what: string, index: number): string {
+    this.faults++;
+    return `<bad ${what} 0x${index.toString(16)}>`;
+  }
+
+  /** String `index`, or a placeholder when out of range. */
+  string(index: number): string {
+    if (index >= this.strings.size) return this.bad('string', index);
+    const cached = this.stringCache[index];
+    if (cached !== undefined) return cached;
+    let text: string;
+    try {
+      const off = this.bytes.u32(this.strings.off + index * 4);
+      const [units, start] = this.bytes.uleb128(off, 'string length');
+      this.bytes.need(start, 0, 'string data');
+      const end = Math.min(this.bytes.length, start + Math.min(units, MAX_DEX_STRING) * 3 + 1);
+      text = decodeMutf8(this.bytes.buffer, start, end, Math.min(units, MAX_DEX_STRING));
+    } catch {
+      return this.bad('string', index);
+    }
+    this.stringCache[index] = text;
+    return text;
+  }
+
+  /** Type descriptor `index` (`Ljava/lang/Object;`, `I`, `[B`), or a placeholder. */
+  type(index: number): string {
+    if (index >= this.types.size) return this.bad('type', index);
+    return this.string(this.bytes.u32(this.types.off + index * 4));
+  }
+
+  /** The type list at `off` (interfaces, parameters); empty for 0. */
+  typeList(off: number): string[] {
+    if (off === 0) return [];
+    try {
+      const size = this.bytes.u32(off, 'type list');
+      this.bytes.need(off + 4, size * 2, 'type list');
+      return Array.from({ length: size }, (_, i) => this.type(this.bytes.u16(off + 4 + i * 2)));
+    } catch {
+      return [this.bad('type list', off)];
+    }
+  }
+
+  /** Prototype `index`. */
+  proto(index: number): DexProto {
+    if (index >= this.protos.size) return { shorty: '', returnType: this.bad('proto', index), parameters: [] };
+    const cached = this.protoCache.get(index);
+    if (cached !== undefined) return cached;
+    const at = this.protos.off + index * 12;
+    const proto = {
+      shorty: this.string(this.bytes.u32(at)),
+      returnType: this.type(this.bytes.u32(at + 4)),
+      parameters: this.typeList(this.bytes.u32(at + 8)),
+    };
+    this.protoCache.set(index, proto);
+    return proto;
+  }
+
+  /** Field reference `index`. */
+  field(index: number): DexFieldRef {
+    if (index >= this.fields.size) return { index, className: this.bad('field', index), type: '', name: '' };
+    const at = this.fields.off + index * 8;
+    return {
+      index,
+      className: this.type(this.bytes.u16(at)),
+      type: this.type(this.bytes.u16(at + 2)),
+      name: this.string(this.bytes.u32(at + 4)),
+    };
+  }
+
+  /** Class descriptor of method reference `index`, without decoding its prototype. */
+  methodClass(index: number): string {
+    if (index >= this.methods.size) return this.bad('method', index);
+    return this.type(this.bytes.u16(this.methods.off + index * 8));
+  }
+
+  /** Method reference `index`. */
+  method(index: number): DexMethodRef {
+    if (index >= this.methods.size) {
+      return {
+        index,
+        className: this.bad('method', index),
+        name: '',
+        proto: { shorty: '', returnType: '', parameters: [] },
+      };
+    }
+    const at = this.methods.off + index * 8;
+    return {
+      index,
+      className: this.type(this.bytes.u16(at)),
+      proto: this.proto(this.bytes.u16(at + 2)),
+      name: this.string(this.bytes.u32(at + 4)),
+    };
+  }
+
+  /** Class definition `index` (within {@link DexFile.classDefs}; checked when the file was opened). */
+  classDef(index: number): DexClassDef {
+    if (index < 0 || index >= this.classDefs.size)
+      throw malformed('DEX', 'class definition index out of range', { index });
+    const at = this.classDefs.off + index * 32;
+    const u = (k: number) => this.bytes.u32(at + k * 4);
+    return {
+      index,
+      classIdx: u(0),
+      accessFlags: u(1),
+      superclassIdx: u(2),
+      interfacesOff: u(3),
+      sourceFileIdx: u(4),
+      annotationsOff: u(5),
+      classDataOff: u(6),
+    };
+  }
+
+  /**
+   * The members a class declares (class_data_item), member indexes made absolute. Counts larger than
+   * the bytes left could hold are `malformed`.
+   */
+  classData(off: number): DexClassData {
+    const empty: DexClassData = { staticFields: [], instanceFields: [], directMethods: [], virtualMethods: [] };
+    if (off === 0) return empty;
+    const b = this.bytes;
+    let p = off;
+    const sizes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const [v, next] = b.uleb128(p, 'class data size');
+      sizes.push(v);
+      p = next;
+    }
+    const left = b.length - p;
+    if (sizes.reduce((a, c) => a + c, 0) * 2 > left)
+      throw malformed('DEX', 'class data declares more members than the file holds', { offset: off });
+    const members = (count: number, method: boolean): DexMember[] => {
+      const out: DexMember[] = [];
+      let index = 0;
+      for (let i = 0; i < count; i++) {
+        const [diff, a] = b.uleb128(p);
+        const [flags, c] = b.uleb128(a);
+        p = c;
+        let codeOff = 0;
+        if (method) [codeOff, p] = b.uleb128(p);
+        index = i === 0 ? diff : index + diff;
+        out.push({ index, accessFlags: flags, codeOff });
+      }
+      return out;
+    };
+    return {
+      staticFields: members(sizes[0]!, false),
+      instanceFields: members(sizes[1]!, false),
+      directMethods: members(sizes[2]!, true),
+      virtualMethods: members(sizes[3]!, true),
+    };
+  }
+
+  /** The code_item at `off`, its instruction array bounds-checked. */
+  code(off: number): DexCode {
+    const b = this.bytes;
+    const insnsSize = b.u32(off + 12, 'code item');
+    b.need(off + 16, insnsSize * 2, 'instructions');
+    return {
+      registers: b.u16(off),
+      ins: b.u16(off + 2),
+      outs: b.u16(off + 4),
+      tries: b.u16(off + 6),
+      insnsOff: off + 16,
+      insnsSize,
+    };
+  }
+
+  /** Type descriptors of the class annotations at an annotations_directory_item. */
+  classAnnotations(directoryOff: number): string[] {
+    if (directoryOff === 0) return [];
+    try {
+      const setOff = this.bytes.u32(directoryOff);
+      if (setOff === 0) return [];
+      const size = this.bytes.u32(setOff);
+      this.bytes.need(setOff + 4, size * 4, 'annotation set');
+      return Array.from({ length: Math.min(size, 1024) }, (_, i) => {
+        const item = this.bytes.u32(setOff + 4 + i * 4);
+        return this.type(this.bytes.uleb128(item + 1)[0]);
+      });
+    } catch {
+      return [this.bad('annotations', directoryOff)];
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import type { Limitation } from '@rea/evidence';
+import { isReaError } from '@rea/evidence';
+import { parseBinaryXml } from '../format/axml.js';
+import { ResourceTable } from '../format/arsc.js';
+import type { ResourceSummary } from '../format/arsc.js';
+import { certificateSummary, pkcs7Certificates } from '../format/der.js';
+import type { CertificateSummary } from '../format/der.js';
+import { DexFile } from '../format/dex/file.js';
+import type { LoadedPackage, LoadedUnit } from '../package/load.js';
+import { readManifest } from './manifest.js';
+import type { Manifest } from './manifest.js';
+import { readNetworkSecurityConfig } from './networkSecurity.js';
+import type { NetworkSecurityConfig } from './networkSecurity.js';
+
+/** Assets listed at most per unit. */
+export const MAX_ASSETS = 200;
+
+/** The DEX summary of one file. */
+export interface DexSummary {
+  path: string;
+  version: string;
+  classes: number;
+  methods: number;
+  fields: number;
+  strings: number;
+  types: number;
+}
+
+/** What inspect_android_package reports of one APK or module. */
+export interface UnitReport {
+  name: string;
+  kind: LoadedUnit['kind'];
+  manifest: Manifest | null;
+  network_security_config: NetworkSecurityConfig | null;
+  resources: ResourceSummary | null;
+  dex: DexSummary[];
+  native_libraries: { abi: string; libraries: string[] }[];
+  assets: { count: number; paths: string[] };
+  v1_signers: { path: string; certificates: CertificateSummary[] }[];
+}
+
+function why(error: unknown): string {
+  return isReaError(error) || error instanceof Error ? error.message : String(error);
+}
+
+/** Decodes one unit; any part that cannot be decoded becomes a limitation and a null/empty field. */
+export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitReport {
+  const scope = unit.name === '' ? undefined : unit.name;
+  const note = (kind: string, message: string, at?: string) => {
+    const where = at ?? scope;
+    limitations.push(where === undefined ? { kind, message } : { kind, message, scope: where });
+  };
+  let table: ResourceTable | null = null;
+  if (unit.resources !== null) {
+    try {
+      table = new ResourceTable(unit.resources);
+      if (table.truncated)
+        note('resources-cut', 'The resource table has more type chunks than are indexed; later ones are not read.');
+    } catch (error) {
+      note('resources-unreadable', why(error));
+    }
+  }
+  let manifest: Manifest | null = null;
+  if (unit.manifestIsProto) {
+    note(
+      'manifest-protobuf',
+      'App bundle manifests are stored as protocol buffers, which this version does not decode.',
+    );
+  } else if (unit.manifest === null) {
+    if (unit.kind !== 'dex') note('manifest-missing', 'No AndroidManifest.xml was read.');
+  } else {
+    try {
+      const doc = parseBinaryXml(unit.manifest);
+      if (doc.stringFaults > 0)
+        note(
+          'manifest-strings',
+          `${doc.stringFaults} string references of the manifest are out of range; they read as empty.`,
+        );
+      if (doc.truncated !== null) note('manifest-cut', `The manifest was cut (${doc.truncated}).`);
+      manifest = readManifest(doc, table);
+    } catch (error) {
+      note('manifest-unreadable', why(error));
+    }
+  }
+  let networkSecurity: NetworkSecurityConfig | null = null;
+  const nscPath = manifest?.application.network_security_config ?? null;
+  if (nscPath !== null && !nscPath.startsWith('@')) {
+    const bytes = unit.xmlResources.get(nscPath);
+    if (bytes === undefined) note('network-security-config-missing', `${nscPath} was not read.`);
+    else {
+      try {
+        networkSecurity = readNetworkSecurityConfig(nscPath, bytes);
+      } catch (error) {
+        note('network-security-config-unreadable', why(error), nscPath);
+      }
+    }
+  }
+  const dex: DexSummary[] = [];
+  for (const file of unit.dex) {
+    try {
+      const d = new DexFile(file.bytes);
+      if (d.trailingBytes > 0) {
+        note(
+          'dex-container-rest',
+          `${d.trailingBytes} bytes follow the first DEX section and are not read.`,
+          file.path,
+        );
+      }
+      dex.push({
+        path: file.path,
+        version: d.version,
+        classes: d.classDefs.size,
+        methods: d.methods.size,
+        fields: d.fields.size,
+        strings: d.strings.size,
+        types: d.types.size,
+      });
+    } catch (error) {
+      note('dex-unreadable', why(error), file.path);
+    }
+  }
+  const abis = new Map<string, string[]>();
+  const assets: string[] = [];
+  let assetCount = 0;
+  const prefix =
+    unit.kind === 'apk' && unit.name !== '' ? `${unit.name}!/` : unit.kind === 'aab-module' ? `${unit.name}/` : '';
+  for (const entry of unit.entries) {
+    if (entry.kind !== 'file') continue;
+    const inner = entry.path.slice(prefix.length);
+    const lib = /^lib\/([^/]+)\/([^/]+\.so)$/.exec(inner);
+    if (lib !== null) abis.set(lib[1]!, [...(abis.get(lib[1]!) ?? []), lib[2]!]);
+    else if (inner.startsWith('assets/') && !inner.includes('!/')) {
+      assetCount++;
+      if (assets.length < MAX_ASSETS) assets.push(inner);
+    }
+  }
+  if (assetCount > MAX_ASSETS) note('assets-cut', `${assetCount} assets; the first ${MAX_ASSETS} are listed.`);
+  const v1 = unit.signatureBlocks.map((block) => {
+    try {
+      return { path: block.path, certificates: pkcs7Certificates(block.bytes).map(certificateSummary) };
+    } catch (error) {
+      note('signature-unreadable', why(error), block.path);
+      return { path: block.path, certificates: [] };
+    }
+  });
+  return {
+    name: unit.name,
+    kind: unit.kind,
+    manifest,
+    network_security_config: networkSecurity,
+    resources: table?.summary() ?? null,
+    dex,
+    native_libraries: [...abis].sort().map(([abi, libraries]) => ({ abi, libraries: libraries.sort() })),
+    assets: { count: assetCount, paths: assets },
+    v1_signers: v1,
+  };
+}
+
+/** The whole report of a package: its units, its APK Signing Block and what could not be read. */
+export function inspectPackage(pkg: LoadedPackage) {
+  const limitations: Limitation[] = [...pkg.limitations];
+  const units = pkg.units.map((u) => inspectUnit(u, limitations));
+  const block = pkg.signingBlock;
+  if (block !== null && block.problems.length > 0) {
+    limitations.push(...block.problems.map((message) => ({ kind: 'signing-block', message })));
+  }
+  limitations.push({
+    kind: 'signatures-not-verified',
+    message: 'Certificates and digests are reported; signatures are not verified.',
+  });
+  return { format: pkg.format, units, signing_block: block, limitations };
+}

@@ -1,0 +1,77 @@
+import { stat } from 'node:fs/promises';
+import { ReaError } from '@rea/evidence';
+import { DexFile } from '../format/dex/file.js';
+import { loadPackage } from '../package/load.js';
+import type { LoadedPackage } from '../package/load.js';
+
+/** Where a class is defined. */
+export interface ClassSite {
+  dex: number;
+  classDef: number;
+}
+
+/** A loaded package with its DEX files opened and its classes indexed by descriptor. */
+export interface OpenedPackage {
+  loaded: LoadedPackage;
+  dex: { path: string; file: DexFile }[];
+  classes: Map<string, ClassSite>;
+  /** DEX files that could not be opened, with why. */
+  unreadable: { path: string; message: string }[];
+}
+
+let cached: { key: string; value: OpenedPackage } | null = null;
+
+/**
+ * Loads and indexes the package at `path`, reusing the last one when the same file (path, size and
+ * modification time) is asked for again; only one package is kept, so memory stays bounded by one.
+ */
+export async function openPackage(path: string, signal: AbortSignal | undefined): Promise<OpenedPackage> {
+  const info = await stat(path).catch(() => null);
+  if (info === null) {
+    throw new ReaError('not_found', `No file or directory at ${path}.`, { details: { path, reason: 'missing' } });
+  }
+  const key = `${path}\0${info.size}\0${info.mtimeMs}\0${info.ino}`;
+  if (cached?.key === key) return cached.value;
+  cached = null;
+  const loaded = await loadPackage(path, signal);
+  const dex: OpenedPackage['dex'] = [];
+  const unreadable: OpenedPackage['unreadable'] = [];
+  const classes = new Map<string, ClassSite>();
+  for (const unit of loaded.units) {
+    for (const file of unit.dex) {
+      try {
+        const opened = new DexFile(file.bytes);
+        const n = dex.push({ path: file.path, file: opened }) - 1;
+        for (let i = 0; i < opened.classDefs.size; i++) {
+          const descriptor = opened.type(opened.classDef(i).classIdx);
+          if (!classes.has(descriptor)) classes.set(descriptor, { dex: n, classDef: i });
+        }
+      } catch (error) {
+        unreadable.push({ path: file.path, message: (error as Error).message });
+      }
+    }
+  }
+  const value = { loaded, dex, classes, unreadable };
+  cached = { key, value };
+  return value;
+}
+
+/** `Lcom/example/Foo;` for `com.example.Foo`, `com/example/Foo` or the descriptor itself. */
+export function toDescriptor(name: string): string {
+  if (name.startsWith('L') && name.endsWith(';')) return name;
+  if (name.startsWith('[')) return name;
+  return `L${name.replace(/\./g, '/')};`;
+}
+
+/** The class `name` names, or `not_found` listing nothing more than the name. */
+export function findClass(pkg: OpenedPackage, name: string): ClassSite & { descriptor: string } {
+  const descriptor = toDescriptor(name);
+  const site = pkg.classes.get(descriptor);
+  if (site === undefined) {
+    throw new ReaError('not_found', `No class ${descriptor} is defined in the package's DEX files.`, {
+      details: { reason: 'no-such-class', class: descriptor },
+      remediation: 'Find the class with search_android_classes.',
+    });
+  }
+  return { ...site, descriptor };
+}

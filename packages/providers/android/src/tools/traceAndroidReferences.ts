@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
+import { throwIfAborted } from '@rea/evidence';
+import type { JsonObject, Limitation } from '@rea/evidence';
+import type { DexFile } from '../format/dex/file.js';
+import { OPCODES } from '../format/dex/opcodes.js';
+import { scanIndexes } from '../format/dex/scan.js';
+import { openPackage, toDescriptor } from '../model/session.js';
+import { PageInput, PathInput, androidEvidence } from './common.js';
+
+/** Sites collected at most per call (before paging). */
+export const MAX_SITES = 100_000;
+
+const TargetSchema = z.strictObject({
+  kind: z.enum(['method', 'field', 'string', 'class']).describe('What to find uses of.'),
+  class: z.string().max(4096).optional().describe('Declaring class (method, field) or the class itself (class).'),
+  name: z.string().max(1024).optional().describe('Method or field name.'),
+  descriptor: z.string().max(4096).optional().describe('Method (params)return or field type; all when absent.'),
+  value: z.string().max(65_536).optional().describe('The string (kind string), matched exactly.'),
+});
+
+/** `normalized_result` of `trace_android_references`. */
+export const ReferenceTraceSchema = z.strictObject({
+  total: z.number().int(),
+  sites: z.array(
+    z.strictObject({
+      class: z.string(),
+      method: z.string().describe('name(params)return of the method holding the use.'),
+      offset: z.number().int().describe('Instruction offset in 16-bit units.'),
+      instruction: z.string(),
+      target: z.string(),
+    }),
+  ),
+});
+
+type Target = z.infer<typeof TargetSchema>;
+
+/** Indexes in `dex` of what `target` names, with their text. */
+function targets(
+  dex: DexFile,
+  target: Target,
+): { kind: 'string' | 'type' | 'field' | 'method'; ids: Map<number, string> } {
+  const ids = new Map<number, string>();
+  const cls = target.class === undefined ? undefined : toDescriptor(target.class);
+  if (target.kind === 'string') {
+    for (let i = 0; i < dex.strings.size; i++)
+      if (dex.string(i) === target.value) ids.set(i, JSON.stringify(target.value));
+    return { kind: 'string', ids };
+  }
+  if (target.kind === 'class') {
+    for (let i = 0; i < dex.types.size; i++) if (dex.type(i) === cls) ids.set(i, cls);
+    return { kind: 'type', ids };
+  }
+  if (target.kind === 'field') {
+    for (let i = 0; i < dex.fields.size; i++) {
+      const f = dex.field(i);
+      if (
+        (cls === undefined || f.className === cls) &&
+        (target.name === undefined || f.name === target.name) &&
+        (target.descriptor === undefined || f.type === target.descriptor)
+      ) {
+        ids.set(i, `${f.className}->${f.name}:${f.type}`);
+      }
+    }
+    return { kind: 'field', ids };
+  }
+  for (let i = 0; i < dex.methods.size; i++) {
+    if (cls !== undefined && dex.methodClass(i) !== cls) continue;
+    const m = dex.method(i);
+    const d = `(${m.proto.parameters.join('')})${m.proto.returnType}`;
+    if (
+      (target.name === undefined || m.name === target.name) &&
+      (target.descriptor === undefined || d === target.descriptor)
+    ) {
+      ids.set(i, `${m.className}->${m.name}${d}`);
+    }
+  }
+  return { kind: 'method', ids };
+}
+
+/** `trace_android_references`: every instruction that calls a method, reads or writes a field, loads a string or uses a class. */
+export const traceAndroidReferencesTool = defineTool({
+  name: 'trace_android_references',
+  title: 'Trace Android references',
+  description:
+    'Finds every instruction in an Android package or DEX file (all DEX files) that calls a method, reads or writes a field, loads a string or uses a class (new-instance, const-class, casts), with the holding method; paged with offset/limit.',
+  input: z.strictObject({ path: PathInput, target: TargetSchema.describe('What to trace.'), ...PageInput }),
+  result: ReferenceTraceSchema,
+  examples: [
+    {
+      input: {
+        path: '/tmp/app-release.apk',
+        target: { kind: 'method', class: 'java.lang.System', name: 'loadLibrary' },
+      },
+      description: 'Who loads native libraries.',
+    },
+  ],
+  effects: RECORDS_EVIDENCE,
+  produces: 'evidence',
+  async run(input, context) {
+    const pkg = await openPackage(input.path, context.signal);
+    const sites: z.infer<typeof ReferenceTraceSchema>['sites'] = [];
+    const limitations: Limitation[] = [];
+    let cut = false;
+    for (const { file } of pkg.dex) {
+      const { kind, ids } = targets(file, input.target);
+      if (ids.size === 0) continue;
+      for (let c = 0; c < file.classDefs.size && !cut; c++) {
+        throwIfAborted(context.signal, 'tracing');
+        const def = file.classDef(c);
+        let data;
+        try {
+          data = file.classData(def.classDataOff);
+        } catch {
+          limitations.push({
+            kind: 'class-data-unreadable',
+            message: 'Its class data lies outside the file.',
+            scope: file.type(def.classIdx),
+          });
+          continue;
+        }
+        for (const m of [...data.directMethods, ...data.virtualMethods]) {
+          if (m.codeOff === 0) continue;
+          let code;
+          try {
+            code = file.code(m.codeOff);
+          } catch {
+            continue;
+          }
+          scanIndexes(file, code.insnsOff, code.insnsSize, (use) => {
+            if (use.kind !== kind || !ids.has(use.index) || sites.length >= MAX_SITES) return;
+            const ref = file.method(m.index);
+            sites.push({
+              class: ref.className,
+              method: `${ref.name}(${ref.proto.parameters.join('')})${ref.proto.returnType}`,
+              offset: use.offset,
+              instruction: OPCODES[use.opcode]!.name,
+              target: ids.get(use.index)!,
+            });
+          });
+          if (sites.length >= MAX_SITES) cut = true;
+        }
+      }
+    }
+    if (cut) limitations.push({ kind: 'trace-cut', message: `More than ${MAX_SITES} sites; the first are listed.` });
+    const page = sites.slice(input.offset, input.offset + input.limit);
+    const next = input.offset + page.length < sites.length ? input.offset + page.length : null;
+    const parameters = {
+      target: JSON.parse(JSON.stringify(input.target)) as JsonObject,
+      offset: input.offset,
+      limit: input.limit,
+    };
+    return {
+      ...androidEvidence(pkg, 'references', parameters, { total: sites.length, sites: page }, limitations, next),
+      local: { path: input.path },
+    };
+  },
+});

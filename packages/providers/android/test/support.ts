@@ -1,0 +1,25 @@
+import { execFileSync } from 'node:child_process';
+import { quietToolContext } from '@rea/test-helpers';
+import type { AnyToolContract } from '@rea/provider-kit';
+import type { Coverage, Limitation } from '@rea/evidence';
+
+/** Where Debian's androguard package installs its sample APK and DEX files. */
+export const SAMPLES = '/usr/share/doc/androguard/examples';
+
+/** Runs a tool from source with its input parsed as the host would, returning its Evidence fields. */
+export async function runTool<R = Record<string, unknown>>(
+  tool: AnyToolContract,
+  input: Record<string, unknown>,
+): Promise<{ normalized_result: R; limitations: Limitation[]; coverage: Coverage }> {
+  const parsed: unknown = tool.input.parse(input);
+  return (await tool.run(parsed as never, quietToolContext())) as never;
+}
+
+/** Standard output of a command (which must succeed). */
+export function output(command: string, args: string[]): string {
+  return execFileSync(command, args, {
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+}
