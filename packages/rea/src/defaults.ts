@@ -12,6 +12,12 @@ interface ProviderEntry {
 
 const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
   {
+    id: 'android-device',
+    kind: 'tools',
+    packageName: '@rea/provider-android',
+    create: async () => (await import('@rea/provider-android')).createAndroidDeviceProvider(),
+  },
+  {
     id: 'artifact',
     kind: 'tools',
     packageName: '@rea/artifact',
