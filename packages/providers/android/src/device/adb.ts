@@ -39,7 +39,7 @@ export function clientRefusal(stderr: string, serial: string | undefined): ReaEr
   if (/device unauthorized/.test(stderr)) {
     return new ReaError(
       'access_denied',
-      `Device ${serial ?? ''} has not authorized this computer.`.replace('  ', ' '),
+      `${serial === undefined ? 'The device' : `Device ${serial}`} has not authorized this computer.`,
       {
         remediation: 'Accept the USB debugging prompt on the device, then call again.',
         details: { resource: serial ?? null, reason: 'device-unauthorized' },
@@ -53,7 +53,7 @@ export function clientRefusal(stderr: string, serial: string | undefined): ReaEr
   ) {
     return new ReaError(
       'target_unavailable',
-      `Device ${serial ?? ''} is not available: ${stderr.trim().split('\n').pop()}`.replace('  ', ' '),
+      `${serial === undefined ? 'The device' : `Device ${serial}`} is not available: ${stderr.trim().split('\n').pop()}`,
       {
         remediation: 'Call list_android_devices to see the attached devices and their states.',
         details: { target: serial ?? null, reason: 'device-not-available' },

@@ -62,7 +62,8 @@ export async function openOutputPlace(directory: string | undefined, kind: strin
       return target;
     },
     async discard() {
-      await Promise.all(written.map((path) => rm(path, { force: true })));
+      // A staged entry can be a directory (adb pulls one recursively); each is this call's own name.
+      await Promise.all(written.map((path) => rm(path, { recursive: true, force: true })));
       if (made) await rm(dir, { recursive: true, force: true });
     },
   };

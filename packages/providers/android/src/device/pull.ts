@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import type { ToolContext } from '@rea/provider-kit';
@@ -60,6 +61,16 @@ export async function pullFiles(
       const staged = await place.stage(basename(remote) || 'pulled');
       const run = await runAdb(adb, context, ['-s', serial, 'pull', remote, staged], { serial });
       if (run.exitCode !== 0) throw await pullFailure(adb, context, serial, remote, run);
+      if ((await lstat(staged)).isDirectory()) {
+        throw new ReaError(
+          'invalid_request',
+          `${remote} is a directory on ${serial}; pull_android_file copies files.`,
+          {
+            remediation: 'List it with list_android_directory and pull the files it holds.',
+            details: { reason: 'is-a-directory', path: remote },
+          },
+        );
+      }
       const local = await place.commit(staged);
       files.push({ remote_path: remote, local_path: local, ...(await digestFile(local)) });
     }

@@ -240,6 +240,13 @@ describe('adb file transfer against the stand-in server', () => {
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('rea-android-pull-'))).toEqual(before);
   });
 
+  it('should refuse to pull a directory, leaving nothing', async () => {
+    const out = mkdtempSync(join(work, 'dir-'));
+    const error = await failure(call('pull_android_file', { path: '/sdcard', output_directory: out }));
+    expect(isReaError(error) && [error.code, error.details['reason']]).toEqual(['invalid_request', 'is-a-directory']);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
   it('should push a file and capture the screen', async () => {
     const local = join(work, 'upload.bin');
     const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251));
