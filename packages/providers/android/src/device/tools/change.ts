@@ -52,7 +52,7 @@ export function pushFileTool(env: EnvironmentSource) {
         description: 'Into the shell-writable scratch directory.',
       },
     ],
-    effects: CHANGES_DEVICE,
+    effects: { ...CHANGES_DEVICE, mayDiscardData: true }, // replaces a device file of that name
     produces: 'result',
     run: async ({ serial, local_path, remote_path }, context) => {
       const size = await requireFile(local_path);
@@ -111,7 +111,7 @@ export function uninstallPackageTool(env: EnvironmentSource) {
     }),
     result: z.object({ serial: z.string(), package: z.string() }),
     examples: [{ input: { package: 'com.example.app' }, description: 'Remove an app.' }],
-    effects: CHANGES_DEVICE,
+    effects: { ...CHANGES_DEVICE, mayDiscardData: true }, // removes the app and, without keep_data, its data
     produces: 'result',
     run: async ({ serial, package: name, keep_data }, context) => {
       const { adb, serial: chosen } = await openDevice(env, context, serial);
