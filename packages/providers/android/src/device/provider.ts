@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isReaError } from '@rea/evidence';
 import type { ToolsProvider } from '@rea/provider-kit';
 import { locateAdb } from './locate.js';
@@ -12,6 +14,12 @@ import { inspectPackageTool, listPackagesTool } from './tools/packages.js';
 export interface AndroidDeviceProviderOptions {
   /** The environment adb is found and configured from (default: this process's, read at each call). */
   env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** This package's version as its installed manifest states it (bundled or installed alike). */
+function packageVersion(): string {
+  const manifest = createRequire(import.meta.url).resolve('@rea/provider-android/package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 /** The provider's capabilities: reading a device (and copying from it), and changing it. */
@@ -45,7 +53,7 @@ export function createAndroidDeviceProvider(options: AndroidDeviceProviderOption
   return {
     id: 'android-device',
     name: 'Android devices (adb)',
-    version: '0.1.0',
+    version: packageVersion(),
     kind: 'tools',
     capabilities: ANDROID_DEVICE_CAPABILITIES,
     settings: ANDROID_DEVICE_SETTINGS,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { isReaError } from '@rea/evidence';
 import { serverSocketOf } from '../../src/device/locate.js';
 import { parseDeviceList } from '../../src/device/devices.js';
+import { createAndroidDeviceProvider } from '../../src/index.js';
 
 describe('serverSocketOf', () => {
   it('should give the client a 127.0.0.1 address for every local form, so it never starts a server', () => {
@@ -40,5 +42,14 @@ describe('parseDeviceList', () => {
       ['0123456789ABCDEF', expect.stringMatching(/^no permissions \(missing udev rules/), null, '4'],
       ['192.168.1.20:5555', 'offline', null, '5'],
     ]);
+  });
+});
+
+describe('createAndroidDeviceProvider', () => {
+  it('should report the version its package manifest states', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(createAndroidDeviceProvider({ env: {} }).version).toBe(manifest.version);
   });
 });
