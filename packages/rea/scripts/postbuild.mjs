@@ -52,8 +52,11 @@ function callPathModule(file) {
   if (!server.startsWith('..')) return /^(calls|session|respond|budget|tools[\\/]index)\.js$/.test(server);
   const own = relative(dist, file);
   if (!own.startsWith('..')) return /^(defaults|generated[\\/].*)\.js$/.test(own);
-  // A provider's settings module holds its declarations and nothing of its engine: start-up validates them.
-  if (/[\\/](@rea[\\/]provider-|packages[\\/]providers[\\/])[a-z-]+[\\/]dist[\\/]settings\.js$/.test(file))
+  // A provider's settings modules (dist/settings.js, or one folder down such as dist/device/settings.js) hold
+  // its declarations and nothing of its engine: start-up validates them.
+  if (
+    /[\\/](@rea[\\/]provider-|packages[\\/]providers[\\/])[a-z-]+[\\/]dist[\\/](?:[a-z]+[\\/])?settings\.js$/.test(file)
+  )
     return false;
   return /[\\/](@rea[\\/](artifact|native|provider-(?!kit[\\/])[a-z-]+)|packages[\\/](artifact|native|providers))[\\/]/.test(
     file,

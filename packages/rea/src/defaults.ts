@@ -18,6 +18,12 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     create: async () => (await import('@rea/provider-android')).createAndroidProvider(),
   },
   {
+    id: 'android-device',
+    kind: 'tools',
+    packageName: '@rea/provider-android',
+    create: async () => (await import('@rea/provider-android')).createAndroidDeviceProvider(),
+  },
+  {
     id: 'artifact',
     kind: 'tools',
     packageName: '@rea/artifact',

@@ -11,6 +11,7 @@ describe('rea composition', () => {
     expect(ids).toEqual([...ids].sort());
     expect(ids).toContain('artifact');
     expect(ids).toContain('android');
+    expect(ids).toContain('android-device');
     for (const provider of providers) expect(['deep', 'tools']).toContain(provider.kind);
   });
 

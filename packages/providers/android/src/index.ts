@@ -23,3 +23,6 @@ export { disassemble } from './format/dex/disassemble.js';
 export type { Disassembly, Instruction } from './format/dex/disassemble.js';
 export { certificateSummary, pkcs7Certificates } from './format/der.js';
 export type { CertificateSummary } from './format/der.js';
+/** @rea/provider-android — every export of this module is public API. */
+export { ANDROID_DEVICE_CAPABILITIES, ANDROID_DEVICE_SETTINGS, createAndroidDeviceProvider } from './device/index.js';
+export type { AndroidDeviceProviderOptions } from './device/index.js';
