@@ -12,6 +12,8 @@ import type {
 import type { Discovery, ProcedureRecord } from './discovery.js';
 import { Flow, RefKind, instructionAt, lowerBound } from './sweep.js';
 import { a64JumpTable } from './a64Tables.js';
+import { CHECK_MASK } from './pace.js';
+import type { Pacer } from './pace.js';
 
 const hex = (a: number) => formatAddress(a);
 const KIND_CALL = 0;
@@ -33,20 +35,34 @@ export class ProcedureGraph {
   private readonly sortedTargets: Float64Array;
   private readonly mapped: (a: number) => 'code' | 'data' | null;
 
-  constructor(
+  private constructor(
     private readonly layout: BinaryLayout,
     private readonly discovery: Discovery,
+    index: { from: Float64Array; to: Float64Array; kind: Uint8Array; order: Uint32Array; sorted: Float64Array },
   ) {
-    this.mapped = this.mappedTest();
+    this.mapped = mappedTest(layout);
     this.starts = Float64Array.from(discovery.procedures.map((p) => p.start));
     for (const p of discovery.procedures) this.byStart.set(p.start, p);
+    this.xFrom = index.from;
+    this.xTo = index.to;
+    this.xKind = index.kind;
+    this.byTarget = index.order;
+    this.sortedTargets = index.sorted;
+  }
+
+  /**
+   * Indexes the discovered procedures' branch edges and references, giving the event loop turns
+   * through `pacer` while the instruction table is walked.
+   */
+  static async build(layout: BinaryLayout, discovery: Discovery, pacer: Pacer): Promise<ProcedureGraph> {
+    const mapped = mappedTest(layout);
     const t = discovery.table;
     // Two passes so that the columns are allocated at their exact size: the first marks what each
     // instruction contributes (bit 0 a branch edge, bit 1 a reference, bit 2 a code pointer).
     const marks = new Uint8Array(t.count);
     let n = 0;
-    const mapped = this.mapped;
     for (let i = 0; i < t.count; i += 1) {
+      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
       const f = t.flow[i]!;
       let mark = 0;
       if ((f === Flow.Call || f === Flow.Jump || f === Flow.Conditional) && t.target[i] === t.target[i]) mark = 1;
@@ -63,6 +79,7 @@ export class ProcedureGraph {
     const kind = new Uint8Array(n);
     let x = 0;
     for (let i = 0; i < t.count; i += 1) {
+      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
       const mark = marks[i]!;
       if (mark === 0) continue;
       if (mark & 1) {
@@ -78,29 +95,13 @@ export class ProcedureGraph {
         x += 1;
       }
     }
-    this.xFrom = from;
-    this.xTo = to;
-    this.xKind = kind;
-    const order = sortByTarget(this.xTo);
-    this.byTarget = order;
-    const sortedTargets = new Float64Array(n);
-    for (let k = 0; k < n; k += 1) sortedTargets[k] = this.xTo[order[k]!]!;
-    this.sortedTargets = sortedTargets;
-  }
-
-  private mappedTest(): (a: number) => 'code' | 'data' | null {
-    const sections = this.layout.sections
-      .filter((s) => s.flags.alloc && s.size > 0 && s.address > 0)
-      .sort((a, b) => a.address - b.address);
-    // Plain columns: the test runs once per reference while the index is built.
-    const starts = Float64Array.from(sections, (s) => s.address);
-    const ends = Float64Array.from(sections, (s) => s.address + s.size);
-    const code = Uint8Array.from(sections, (s) => (s.flags.execute ? 1 : 0));
-    return (a) => {
-      const i = lowerBound(starts, a + 1) - 1;
-      if (i < 0 || a >= ends[i]!) return null;
-      return code[i] === 1 ? 'code' : 'data';
-    };
+    const order = await sortByTarget(to, pacer);
+    const sorted = new Float64Array(n);
+    for (let k = 0; k < n; k += 1) {
+      if ((k & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
+      sorted[k] = to[order[k]!]!;
+    }
+    return new ProcedureGraph(layout, discovery, { from, to, kind, order, sorted });
   }
 
   /** The procedure starting at `address`. */
@@ -333,18 +334,19 @@ export class ProcedureGraph {
  * sort on 16-bit digits; otherwise target and index are packed into one exactly representable double
  * and sorted natively; a comparator sort is the last resort when that key would not fit in 53 bits.
  */
-function sortByTarget(targets: Float64Array): Uint32Array {
+async function sortByTarget(targets: Float64Array, pacer: Pacer): Promise<Uint32Array> {
   const n = targets.length;
   let max = 0;
   let min = 0;
   let integral = true;
   for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
     const v = targets[i]!;
     if (v > max) max = v;
     if (v < min) min = v;
     if (integral && v !== Math.floor(v)) integral = false;
   }
-  if (min === 0 && integral && max < 0x1_0000_0000) return radixByTarget(targets, max);
+  if (min === 0 && integral && max < 0x1_0000_0000) return radixByTarget(targets, max, pacer);
   const order = new Uint32Array(n);
   const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
   if (min === 0 && Number.isSafeInteger(max) && max < Number.MAX_SAFE_INTEGER / scale) {
@@ -364,25 +366,56 @@ function sortByTarget(targets: Float64Array): Uint32Array {
  * the high half (at most 16 bits each, so the bucket counts stay small for small images). Stable, so
  * ties stay in index order.
  */
-function radixByTarget(targets: Float64Array, max: number): Uint32Array {
+async function radixByTarget(targets: Float64Array, max: number, pacer: Pacer): Promise<Uint32Array> {
   const n = targets.length;
   let bits = 1;
   while (bits < 32 && max >= 2 ** bits) bits += 1;
   const lowBits = Math.ceil(bits / 2);
   const lowMask = (1 << lowBits) - 1;
-  const keys = Uint32Array.from(targets);
+  const pace = () => pacer.maybe('cross-references');
+  const keys = new Uint32Array(n);
+  for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0) await pace();
+    keys[i] = targets[i]!;
+  }
   const low = new Uint32Array(n);
   const order = new Uint32Array(n);
   const count = new Uint32Array((1 << lowBits) + 1);
-  for (let i = 0; i < n; i += 1) count[(keys[i]! & lowMask) + 1]! += 1;
+  for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0) await pace();
+    count[(keys[i]! & lowMask) + 1]! += 1;
+  }
   for (let d = 1; d < count.length; d += 1) count[d]! += count[d - 1]!;
-  for (let i = 0; i < n; i += 1) low[count[keys[i]! & lowMask]!++] = i;
+  for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0) await pace();
+    low[count[keys[i]! & lowMask]!++] = i;
+  }
   const high = new Uint32Array((1 << (bits - lowBits)) + 1);
-  for (let i = 0; i < n; i += 1) high[(keys[i]! >>> lowBits) + 1]! += 1;
+  for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0) await pace();
+    high[(keys[i]! >>> lowBits) + 1]! += 1;
+  }
   for (let d = 1; d < high.length; d += 1) high[d]! += high[d - 1]!;
   for (let k = 0; k < n; k += 1) {
+    if ((k & CHECK_MASK) === 0) await pace();
     const i = low[k]!;
     order[high[keys[i]! >>> lowBits]!++] = i;
   }
   return order;
+}
+
+/** Whether an address lies in a mapped code section, a mapped data section, or neither. */
+function mappedTest(layout: BinaryLayout): (a: number) => 'code' | 'data' | null {
+  const sections = layout.sections
+    .filter((s) => s.flags.alloc && s.size > 0 && s.address > 0)
+    .sort((a, b) => a.address - b.address);
+  // Plain columns: the test runs once per reference while the index is built.
+  const starts = Float64Array.from(sections, (s) => s.address);
+  const ends = Float64Array.from(sections, (s) => s.address + s.size);
+  const code = Uint8Array.from(sections, (s) => (s.flags.execute ? 1 : 0));
+  return (a) => {
+    const i = lowerBound(starts, a + 1) - 1;
+    if (i < 0 || a >= ends[i]!) return null;
+    return code[i] === 1 ? 'code' : 'data';
+  };
 }

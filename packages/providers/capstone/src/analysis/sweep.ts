@@ -1,8 +1,8 @@
-import { throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout, LayoutSection } from '@rea/artifact';
 import type { Decoder, DecoderSource, InstructionCursor } from '../engine.js';
 import { Arm64Pages, Flow, RefKind, X86Kind, classifyX86, lastWord, x86Kind } from './classify.js';
 import { fast, readX86 } from './fastX86.js';
+import { Pacer } from './pace.js';
 
 /** The decoded instruction stream of every executable section, in address order (struct of arrays). */
 export interface InstructionTable {
@@ -210,12 +210,6 @@ function readRun(
   return at;
 }
 
-/** Yields to the event loop so deadlines and cancellation can fire during long analysis. */
-export function breathe(signal: AbortSignal, phase: string): Promise<void> {
-  throwIfAborted(signal, phase);
-  return new Promise((resolve) => setImmediate(resolve)).then(() => throwIfAborted(signal, phase));
-}
-
 /**
  * Decodes every executable section linearly, restarting at each anchor (known function start) so that
  * a desynchronised decode never swallows a function entry. Invalid bytes are skipped (1 byte on x86, 4
@@ -228,6 +222,7 @@ export async function sweep(
   anchors: readonly number[],
   signal: AbortSignal,
   reader: X86Reader = 'fast',
+  pacer: Pacer = new Pacer(signal),
 ): Promise<InstructionTable> {
   // Typical code averages 3.5-4 bytes per instruction (x86) or exactly 4 (AArch64): size the columns once.
   const codeBytes = codeSections(layout).reduce((sum, s) => sum + Math.min(s.size, s.fileSize), 0);
@@ -239,7 +234,6 @@ export async function sweep(
   let decoder: Decoder | null = fastReader ? null : await source.get();
   const pages = new Arm64Pages();
   const step = arm ? 4 : 1;
-  let calls = 0;
   let engineDecoded = 0;
   const x86 = arm ? null : x86Sink(out, layout.bits);
   const sink = x86
@@ -253,6 +247,7 @@ export async function sweep(
         out.push(address, size, sem.flow, sem.target, sem.ref, sem.refKind);
         if (sem.flow !== Flow.None && sem.flow !== Flow.Call) pages.reset();
       };
+  await pacer.maybe('disassembly');
   for (const section of codeSections(layout)) {
     const length = Math.min(section.size, section.fileSize);
     const bytes = layout.readAt(section.address, length);
@@ -278,7 +273,7 @@ export async function sweep(
         const chunkEnd = Math.min(limit, pos + CHUNK);
         consumed = decoder!.scan(bytes.subarray(pos - base, chunkEnd - base), pos, sink);
       }
-      if ((calls += 1) % 32 === 0) await breathe(signal, 'disassembly');
+      if (pacer.due()) await pacer.turn('disassembly');
       if (consumed === 0) {
         pos = Math.min(pos + step, limit);
         pages.reset();
