@@ -49,7 +49,14 @@ async function analyse(layout: BinaryLayout, source: DecoderSource, signal: Abor
   const calls = discovery.procedures.map((p) => JSON.stringify(graph.callees(p)));
   return {
     procedures: discovery.procedures,
-    table: [t.address, t.size, t.flow, t.target, t.ref, t.refKind].map((column) => Array.from(column)),
+    table: Array.from({ length: t.count }, (_, i) => [
+      t.address[i],
+      t.size[i],
+      t.flow[i],
+      t.target(i),
+      t.ref(i),
+      t.refKind[i],
+    ]),
     strings,
     names: names.list,
     calls,

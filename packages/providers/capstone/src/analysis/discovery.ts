@@ -129,13 +129,13 @@ export async function discover(
     if (checkpoint(n)) await pacer.turn('discovery');
     const i = lists.callsAndJumps[n]!;
     if (table.flow[i] === Flow.Call) {
-      const t = table.target[i]!;
+      const t = table.target(i);
       if (!seeds.has(t) && index.at(t) >= 0)
         offer(t, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
     } else if (table.flow[i] === Flow.Jump) {
       // A tail jump to an import thunk (`jmp [slot]`) reaches a procedure of its own.
-      const k = index.at(table.target[i]!);
-      if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref[k]!)) {
+      const k = index.at(table.target(i));
+      if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref(k))) {
         offer(table.address[k]!, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
       }
     }
@@ -153,7 +153,7 @@ export async function discover(
   for (let n = 0; n < lists.values.length; n += 1) {
     if (checkpoint(n)) await pacer.turn('discovery');
     const i = lists.values[n]!;
-    const t = table.ref[i]!;
+    const t = table.ref(i);
     if (!seeds.has(t) && inCode(t) && index.at(t) >= 0 && !coveredFast(t)) {
       offer(t, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
@@ -185,7 +185,7 @@ export async function discover(
     const end = seed.size > 0 ? Math.min(start + seed.size, next) : next;
     // A procedure that only jumps through an import slot is a thunk for that import (PE `jmp [__imp_x]`).
     const first = index.at(start);
-    const thunkOf = first >= 0 && table.flow[first] === Flow.IndirectJump ? slots.get(table.ref[first]!) : undefined;
+    const thunkOf = first >= 0 && table.flow[first] === Flow.IndirectJump ? slots.get(table.ref(first)) : undefined;
     const name = seed.name ?? thunkOf?.name ?? (start === layout.entry ? 'entry' : null);
     procedures.push({
       start,
@@ -320,7 +320,7 @@ async function jumpTableCases(
     // Each jump reads up to 1024 table entries: the clock is read at every one.
     await pacer.maybe('discovery');
     const i = indirectJumps[n]!;
-    const base = table.ref[i]!;
+    const base = table.ref(i);
     if (Number.isNaN(base) || slots.has(base)) continue;
     const k = lowerBound(starts, table.address[i]! + 1) - 1;
     if (k < 0) continue;
@@ -408,7 +408,7 @@ async function seedTailJumpTargets(
   for (let n = 0; n < jumps.length; n += 1) {
     if ((n & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
     const i = jumps[n]!;
-    const target = table.target[i]!;
+    const target = table.target(i);
     if (seeds.has(target)) continue;
     const k = index.at(target);
     if (k <= 0) continue;
