@@ -61,9 +61,9 @@ describe('issue 15: open_binary, the native tools and the JavaScript analysis ke
       (deliver as (m: unknown, e?: unknown) => void)(message, extra);
     };
     const send = transport.send.bind(transport);
-    transport.send = (message: any, options?: any) => {
+    transport.send = (message: any) => {
       sent.push(message);
-      return send(message, options);
+      return send(message);
     };
   }, 120_000);
   afterAll(async () => {
