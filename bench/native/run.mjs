@@ -12,7 +12,11 @@
 //     objdump's whole process.
 // Peak RSS of both processes. Target: open within 2x of objdump while doing strictly more.
 // A warm second open in the same process is reported too, as extra information only.
-// Usage: node bench/native/run.mjs [--runs N] [binary ...]   (default: 1-5 MB system binaries)
+// Scaling (--scaling): the same measures on system binaries of four sizes (0.15, 1.3, 7.7 and ~30 MB
+// where present), with the growth fitted (log-log slope of open time and of peak RSS against size,
+// and the least-squares MiB of peak RSS per MB of binary): how cost grows, not only what it is.
+// Target: at most 3 MiB of peak memory per MB of binary (objdump: about 0.9).
+// Usage: node bench/native/run.mjs [--runs N] [--scaling] [binary ...]   (default: 1-5 MB system binaries)
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -92,6 +96,8 @@ function capstone(file, warm = false) {
 }
 
 const argv = process.argv.slice(2);
+const scaling = argv.includes('--scaling');
+if (scaling) argv.splice(argv.indexOf('--scaling'), 1);
 let runs = 5;
 const runsAt = argv.indexOf('--runs');
 if (runsAt >= 0) {
@@ -99,9 +105,17 @@ if (runsAt >= 0) {
   argv.splice(runsAt, 2);
 }
 // libcrypto's AVX/AVX-512 code exercises the fast reader's Capstone fallback (the engine loads).
+const SCALING = [
+  '/usr/bin/ls',
+  '/usr/bin/bash',
+  '/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0',
+  '/usr/lib/x86_64-linux-gnu/libclang-14.so.14.0.6',
+];
 const candidates = argv.length
   ? argv
-  : ['/usr/bin/tmux', '/usr/bin/bash', '/usr/bin/strace', '/usr/bin/git', '/usr/lib/x86_64-linux-gnu/libcrypto.so.3'];
+  : scaling
+    ? SCALING
+    : ['/usr/bin/tmux', '/usr/bin/bash', '/usr/bin/strace', '/usr/bin/git', '/usr/lib/x86_64-linux-gnu/libcrypto.so.3'];
 const files = candidates.filter((f) => existsSync(f));
 const fmt = (ms) => `${ms.toFixed(0)} ms`;
 console.log(
@@ -109,6 +123,7 @@ console.log(
     .map((x) => x.toFixed(2))
     .join(' ')} (${runs} runs each, interleaved)`,
 );
+const table = [];
 for (const file of files) {
   const size = statSync(file).size;
   const o = [];
@@ -138,10 +153,58 @@ for (const file of files) {
     `  capstone process:      wall ${fmt(procMs)}, cpu ${fmt(procCpu)}, peak RSS ${(rss / 1024).toFixed(0)} MiB (Node start to exit)`,
   );
   console.log(`  warm second open, same process: cpu ${fmt(extra.open.warmCpuMs)}`);
+  table.push({
+    file,
+    mb: size / 1e6,
+    openMs,
+    procMs,
+    rssMiB: rss / 1024,
+    objdumpMs: oMs,
+    objdumpRssMiB: median(o.map((r) => r.rssKb)) / 1024,
+  });
   console.log(
     `  ratio to objdump: open wall ${(openMs / oMs).toFixed(2)}x, open cpu ${(openCpu / oCpu).toFixed(2)}x; ` +
       `process wall ${(procMs / oMs).toFixed(2)}x, process cpu ${(procCpu / oCpu).toFixed(2)}x; ` +
       `warm open cpu ${(extra.open.warmCpuMs / oCpu).toFixed(2)}x (target: open within 2x of objdump)`,
+  );
+}
+/** Least-squares slope and intercept of y against x. */
+function fit(xs, ys) {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i += 1) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+  }
+  const slope = sxx === 0 ? 0 : sxy / sxx;
+  return { slope, intercept: my - slope * mx };
+}
+if (table.length >= 2) {
+  console.log('\nscaling (medians): size MB | open ms | process ms | peak RSS MiB | objdump ms | objdump peak RSS MiB');
+  for (const r of table)
+    console.log(
+      `  ${r.mb.toFixed(2).padStart(7)} | ${r.openMs.toFixed(0).padStart(7)} | ${r.procMs.toFixed(0).padStart(10)} | ` +
+        `${r.rssMiB.toFixed(0).padStart(12)} | ${r.objdumpMs.toFixed(0).padStart(10)} | ${r.objdumpRssMiB.toFixed(0).padStart(8)}`,
+    );
+  const logs = (k) => table.map((r) => Math.log(r[k]));
+  const sizes = table.map((r) => Math.log(r.mb));
+  const time = fit(sizes, logs('openMs')).slope;
+  const memory = fit(sizes, logs('rssMiB')).slope;
+  const perMb = fit(
+    table.map((r) => r.mb),
+    table.map((r) => r.rssMiB),
+  );
+  const objdumpPerMb = fit(
+    table.map((r) => r.mb),
+    table.map((r) => r.objdumpRssMiB),
+  );
+  console.log(
+    `  fitted growth: open time ~ size^${time.toFixed(2)}, peak RSS ~ size^${memory.toFixed(2)}; ` +
+      `peak RSS ${perMb.intercept.toFixed(0)} MiB + ${perMb.slope.toFixed(2)} MiB per MB of binary ` +
+      `(objdump ${objdumpPerMb.slope.toFixed(2)} MiB per MB; target <= 3)`,
   );
 }
 console.log(

@@ -24,7 +24,9 @@ import type { DecoderSource } from './engine.js';
 import type { Discovery, ProcedureRecord } from './analysis/discovery.js';
 import { lowerBound } from './analysis/sweep.js';
 import type { StringRecord } from './analysis/strings.js';
-import { ProcedureGraph } from './analysis/graph.js';
+import type { ProcedureGraph } from './analysis/graph.js';
+import { addressOfName } from './names.js';
+import type { NameIndex } from './names.js';
 
 /** What the embedded engine answers. No pseudocode, comments or bookmarks. */
 export const CAPSTONE_CAPABILITIES: readonly NativeCapability[] = [
@@ -53,9 +55,6 @@ export class CapstonePort implements NativePort {
   readonly capabilities: ReadonlySet<NativeCapability> = new Set(CAPSTONE_CAPABILITIES);
   readonly navigation: NavigationState;
   private readonly graph: ProcedureGraph;
-  private readonly nameList: NativeName[];
-  private readonly nameByAddress = new Map<number, string>();
-  private readonly addressByName = new Map<string, number>();
   private readonly stringStarts: Float64Array;
 
   constructor(
@@ -64,35 +63,12 @@ export class CapstonePort implements NativePort {
     private readonly discovery: Discovery,
     private readonly stringList: StringRecord[],
     private readonly documentName: string,
+    graph: ProcedureGraph,
+    private readonly nameIndex: NameIndex,
   ) {
-    this.graph = new ProcedureGraph(layout, discovery);
-    this.nameList = this.collectNames();
+    this.graph = graph;
     this.stringStarts = Float64Array.from(stringList.map((s) => s.address));
     this.navigation = createNavigationState(documentName, layout.entry === null ? null : hex(layout.entry));
-  }
-
-  private collectNames(): NativeName[] {
-    const seen = new Set<string>();
-    const out: Array<[number, NativeName]> = [];
-    const add = (address: number, name: string, kind: NativeName['kind']) => {
-      if (!name || address === 0 || !Number.isSafeInteger(address)) return;
-      const key = `${address}:${name}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      out.push([address, { address: hex(address), name, kind }]);
-      if (!this.nameByAddress.has(address)) this.nameByAddress.set(address, name);
-      if (!this.addressByName.has(name)) this.addressByName.set(name, address);
-    };
-    for (const p of this.discovery.procedures)
-      if (!p.synthetic) add(p.start, p.name, p.kind === 'import' ? 'import' : 'function');
-    for (const s of this.layout.symbols)
-      if (s.defined)
-        add(s.address, s.name, s.kind === 'function' ? 'function' : s.kind === 'object' ? 'object' : 'label');
-    for (const e of this.layout.exports) if (e.name !== null) add(e.address, e.name, 'export');
-    for (const i of this.layout.imports) if (i.address !== null) add(i.address, i.name, 'import');
-    for (const p of this.discovery.procedures)
-      if (p.synthetic && !this.addressByName.has(p.name)) this.addressByName.set(p.name, p.start);
-    return out.sort((a, b) => a[0] - b[0]).map((row) => row[1]);
   }
 
   private summary(p: ProcedureRecord): ProcedureSummary {
@@ -240,18 +216,18 @@ export class CapstonePort implements NativePort {
 
   async names(page: PageRequest, signal: AbortSignal): Promise<Page<NativeName>> {
     throwIfAborted(signal, 'names');
-    return paginate(this.nameList, page, (n) => n.name);
+    return paginate(this.nameIndex.list, page, (n) => n.name);
   }
 
   async nameAt(address: string, signal: AbortSignal): Promise<string | null> {
     throwIfAborted(signal, 'names');
     const a = toOffset(address);
-    return this.nameByAddress.get(a) ?? this.graph.procedureAt(a)?.name ?? null;
+    return this.nameIndex.byAddress.get(a) ?? this.graph.procedureAt(a)?.name ?? null;
   }
 
   async addressOf(name: string, signal: AbortSignal): Promise<string | null> {
     throwIfAborted(signal, 'names');
-    const a = this.addressByName.get(name);
+    const a = addressOfName(this.nameIndex, name, (address) => this.graph.procedureAt(address));
     return a === undefined ? null : hex(a);
   }
 

@@ -19,7 +19,10 @@ import type {
 import { CAPSTONE_ENGINE_VERSION, decoderSource, engineFiles } from './engine.js';
 import type { EngineArchitecture } from './engine.js';
 import { discover } from './analysis/discovery.js';
+import { ProcedureGraph } from './analysis/graph.js';
+import { Pacer } from './analysis/pace.js';
 import { findStrings } from './analysis/strings.js';
+import { collectNames } from './names.js';
 import { CAPSTONE_CAPABILITIES, CapstonePort } from './port.js';
 import { CAPSTONE_OPEN_TIMEOUT_MS, CAPSTONE_SETTINGS } from './settings.js';
 
@@ -124,10 +127,14 @@ async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepS
     throw unsupported(layout, 'endianness', 'The embedded engine decodes little-endian code only.');
   const decoder = decoderSource(layout.architecture as EngineArchitecture);
   try {
-    const discovery = await discover(layout, decoder, signal);
-    const { strings } = await findStrings(layout, signal);
-    throwIfAborted(signal, 'publication');
-    const port = new CapstonePort(layout, decoder, discovery, strings, basename(target.path));
+    // One pacer for the whole open: no stretch of analysis holds the event loop for long.
+    const pacer = new Pacer(signal);
+    const discovery = await discover(layout, decoder, signal, 'fast', pacer);
+    const { strings } = await findStrings(layout, signal, pacer);
+    const graph = await ProcedureGraph.build(layout, discovery, pacer);
+    const names = await collectNames(layout, discovery, pacer);
+    await pacer.turn('publication');
+    const port = new CapstonePort(layout, decoder, discovery, strings, basename(target.path), graph, names);
     return {
       provider: { id: CAPSTONE_PROVIDER_ID, name: 'Capstone', version: CAPSTONE_ENGINE_VERSION },
       analysis_profile: capstoneProfile(),

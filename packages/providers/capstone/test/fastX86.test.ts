@@ -197,12 +197,19 @@ describe('fast x86 reader against Capstone, form by form', () => {
 function compareTables(fastTable: InstructionTable, engineTable: InstructionTable): string[] {
   const problems: string[] = [];
   if (fastTable.count !== engineTable.count) problems.push(`count ${fastTable.count} vs ${engineTable.count}`);
-  const columns = ['address', 'size', 'flow', 'target', 'ref', 'refKind'] as const;
+  const columns = {
+    address: (t: InstructionTable, i: number) => t.address[i]!,
+    size: (t: InstructionTable, i: number) => t.size[i]!,
+    flow: (t: InstructionTable, i: number) => t.flow[i]!,
+    target: (t: InstructionTable, i: number) => t.target(i),
+    ref: (t: InstructionTable, i: number) => t.ref(i),
+    refKind: (t: InstructionTable, i: number) => t.refKind[i]!,
+  };
   for (let i = 0; i < Math.min(fastTable.count, engineTable.count) && problems.length < 20; i += 1) {
-    for (const c of columns) {
-      if (!same(fastTable[c][i]!, engineTable[c][i]!))
+    for (const [c, read] of Object.entries(columns)) {
+      if (!same(read(fastTable, i), read(engineTable, i)))
         problems.push(
-          `#${i} at 0x${engineTable.address[i]!.toString(16)}: ${c} ${fastTable[c][i]} vs ${engineTable[c][i]}`,
+          `#${i} at 0x${engineTable.address[i]!.toString(16)}: ${c} ${read(fastTable, i)} vs ${read(engineTable, i)}`,
         );
     }
   }

@@ -3,7 +3,8 @@ import type { ProcedureSource } from '@rea/native';
 import type { DecoderSource } from '../engine.js';
 import { InstructionIndex, instructionLists } from './instructionIndex.js';
 import { ehFrameExtents, pdataExtents } from './unwind.js';
-import { Flow, breathe, codeSections, lowerBound, sortedNumbers, sweep } from './sweep.js';
+import { CHECK_MASK, Pacer } from './pace.js';
+import { Flow, codeSections, lowerBound, sortedNumbers, sweep } from './sweep.js';
 import type { InstructionTable, X86Reader } from './sweep.js';
 
 /** One discovered procedure: `[start, end)`. */
@@ -58,7 +59,9 @@ export async function discover(
   decoder: DecoderSource,
   signal: AbortSignal,
   reader: X86Reader = 'fast',
+  pacer: Pacer = new Pacer(signal),
 ): Promise<Discovery> {
+  const checkpoint = (i: number) => (i & CHECK_MASK) === 0 && pacer.due();
   const sections = codeSections(layout);
   const inCode = (a: number) => {
     const i = lowerBound(sectionStarts, a + 1) - 1;
@@ -93,37 +96,46 @@ export async function discover(
   const symbols = [...layout.symbols].sort(
     (a, b) => (a.binding === 'global' ? 0 : 1) - (b.binding === 'global' ? 0 : 1),
   );
-  for (const sym of symbols) {
+  for (let n = 0; n < symbols.length; n += 1) {
+    if (checkpoint(n)) await pacer.turn('discovery');
+    const sym = symbols[n]!;
     const label = sym.kind === 'other' && !sym.name.startsWith('.') && !sym.name.startsWith('$');
     if (sym.defined && (sym.kind === 'function' || label) && sym.address !== 0) {
       offer(sym.address, { name: sym.name, size: sym.size, source: 'symbol', kind: 'function', library: null });
     }
   }
-  for (const exp of layout.exports)
+  for (let n = 0; n < layout.exports.length; n += 1) {
+    if (checkpoint(n)) await pacer.turn('discovery');
+    const exp = layout.exports[n]!;
     offer(exp.address, { name: exp.name, size: 0, source: 'export', kind: 'function', library: null });
+  }
   for (const [address, imp] of stubs)
     offer(address, { name: imp.name, size: 0, source: 'import', kind: 'import', library: imp.library });
   if (layout.entry !== null)
     offer(layout.entry, { name: null, size: 0, source: 'entry', kind: 'function', library: null });
-  for (const u of [...ehFrameExtents(layout), ...pdataExtents(layout)]) {
+  const extents = [...(await ehFrameExtents(layout, pacer)), ...pdataExtents(layout)];
+  for (let n = 0; n < extents.length; n += 1) {
+    if (checkpoint(n)) await pacer.turn('discovery');
+    const u = extents[n]!;
     offer(u.start, { name: null, size: u.size, source: 'unwind-info', kind: 'function', library: null });
   }
   for (const section of sections)
     offer(section.address, { name: null, size: 0, source: 'engine', kind: 'function', library: null });
-  await breathe(signal, 'discovery');
-  const table = await sweep(layout, decoder, [...seeds.keys()], signal, reader);
-  const index = new InstructionIndex(table);
-  const lists = instructionLists(table);
+  await pacer.turn('discovery');
+  const table = await sweep(layout, decoder, [...seeds.keys()], signal, reader, pacer);
+  const index = await InstructionIndex.build(table, pacer);
+  const lists = await instructionLists(table, pacer);
   for (let n = 0; n < lists.callsAndJumps.length; n += 1) {
+    if (checkpoint(n)) await pacer.turn('discovery');
     const i = lists.callsAndJumps[n]!;
     if (table.flow[i] === Flow.Call) {
-      const t = table.target[i]!;
+      const t = table.target(i);
       if (!seeds.has(t) && index.at(t) >= 0)
         offer(t, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
     } else if (table.flow[i] === Flow.Jump) {
       // A tail jump to an import thunk (`jmp [slot]`) reaches a procedure of its own.
-      const k = index.at(table.target[i]!);
-      if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref[k]!)) {
+      const k = index.at(table.target(i));
+      if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref(k))) {
         offer(table.address[k]!, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
       }
     }
@@ -137,30 +149,34 @@ export async function discover(
     const i = lowerBound(sizedStarts, a + 1) - 1;
     return i >= 0 && a < sized[i]![1];
   };
+  await pacer.maybe('discovery');
   for (let n = 0; n < lists.values.length; n += 1) {
+    if (checkpoint(n)) await pacer.turn('discovery');
     const i = lists.values[n]!;
-    const t = table.ref[i]!;
+    const t = table.ref(i);
     if (!seeds.has(t) && inCode(t) && index.at(t) >= 0 && !coveredFast(t)) {
       offer(t, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
   const low = sections[0]?.address ?? 0;
   const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
-  const cases = jumpTableCases(layout, table, index, lists.indirectJumps, seeds.keys(), slots);
-  const pointers = dataPointers(layout, low, high);
+  const cases = await jumpTableCases(layout, table, index, lists.indirectJumps, seeds.keys(), slots, pacer);
+  const pointers = await dataPointers(layout, low, high, pacer);
   for (let n = 0; n < pointers.length; n += 1) {
+    if (checkpoint(n)) await pacer.turn('discovery');
     const pointer = pointers[n]!;
     // Side-effect-free tests, cheapest first: most pointer-like words start no instruction.
     if (index.at(pointer) >= 0 && !seeds.has(pointer) && !coveredFast(pointer) && !cases.has(pointer)) {
       offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
-  seedTailJumpTargets(layout, table, index, lists.jumps, seeds, offer);
-  claimGaps(layout, table, index.ascending, seeds, offer);
-  await breathe(signal, 'discovery');
+  await seedTailJumpTargets(layout, table, index, lists.jumps, seeds, offer, pacer);
+  await claimGaps(layout, table, index.ascending, seeds, offer, pacer);
+  await pacer.turn('discovery');
   const starts = sortedNumbers(seeds.keys());
   const procedures: ProcedureRecord[] = [];
   for (let k = 0; k < starts.length; k += 1) {
+    if (checkpoint(k)) await pacer.turn('discovery');
     const start = starts[k]!;
     const seed = seeds.get(start)!;
     const section = sections[lowerBound(sectionStarts, start + 1) - 1]!;
@@ -169,7 +185,7 @@ export async function discover(
     const end = seed.size > 0 ? Math.min(start + seed.size, next) : next;
     // A procedure that only jumps through an import slot is a thunk for that import (PE `jmp [__imp_x]`).
     const first = index.at(start);
-    const thunkOf = first >= 0 && table.flow[first] === Flow.IndirectJump ? slots.get(table.ref[first]!) : undefined;
+    const thunkOf = first >= 0 && table.flow[first] === Flow.IndirectJump ? slots.get(table.ref(first)) : undefined;
     const name = seed.name ?? thunkOf?.name ?? (start === layout.entry ? 'entry' : null);
     procedures.push({
       start,
@@ -212,18 +228,20 @@ function paddingBytes(b: Uint8Array, start: number, end: number, arm: boolean): 
  * Claims decoded code outside every known extent: the first non-padding instruction of such a gap,
  * and each one that follows a terminator and padding, starts a procedure (source "engine").
  */
-function claimGaps(
+async function claimGaps(
   layout: BinaryLayout,
   table: InstructionTable,
   ascending: boolean,
   seeds: Map<number, Seed>,
   offer: (address: number, seed: Seed) => void,
-): void {
+  pacer: Pacer,
+): Promise<void> {
   const starts = sortedNumbers(seeds.keys());
   const sections = codeSections(layout);
   // Extent k is [starts[k], ends[k]).
   const ends = new Float64Array(starts.length);
   for (let k = 0; k < starts.length; k += 1) {
+    if ((k & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
     const start = starts[k]!;
     const seed = seeds.get(start)!;
     const section = sections.find((s) => start >= s.address && start < s.address + s.size);
@@ -241,7 +259,10 @@ function claimGaps(
   const sectionStarts = Float64Array.from(sections, (s) => s.address);
   const sectionEnds = Float64Array.from(sections, (s) => s.address + s.size);
   const address = table.address;
+  let checked = 0;
   for (let i = 0; i < table.count; i += 1) {
+    // Counted apart from `i`, which jumps over covered instructions.
+    if ((++checked & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
     const a = address[i]!;
     // Instructions come in address order: advance to the section holding `a` (-1 when none does).
     while (si < sectionEnds.length && a >= sectionEnds[si]!) si += 1;
@@ -283,20 +304,23 @@ function claimGaps(
  * the jump's procedure start and before the next known start. They are blocks of that procedure, so a
  * data-pointer scan must not turn them into procedures of their own (COFF symbols carry no sizes).
  */
-function jumpTableCases(
+async function jumpTableCases(
   layout: BinaryLayout,
   table: InstructionTable,
   index: InstructionIndex,
   indirectJumps: Int32Array,
   seedStarts: Iterable<number>,
   slots: ReadonlyMap<number, LayoutImport>,
-): Set<number> {
+  pacer: Pacer,
+): Promise<Set<number>> {
   const starts = sortedNumbers(seedStarts);
   const size = layout.bits === 64 ? 8 : 4;
   const out = new Set<number>();
   for (let n = 0; n < indirectJumps.length; n += 1) {
+    // Each jump reads up to 1024 table entries: the clock is read at every one.
+    await pacer.maybe('discovery');
     const i = indirectJumps[n]!;
-    const base = table.ref[i]!;
+    const base = table.ref(i);
     if (Number.isNaN(base) || slots.has(base)) continue;
     const k = lowerBound(starts, table.address[i]! + 1) - 1;
     if (k < 0) continue;
@@ -320,7 +344,7 @@ function u64(view: DataView, at: number): number {
 }
 
 /** Pointer-sized, aligned values in allocated data sections (initialiser arrays, tables, vtables). */
-function dataPointers(layout: BinaryLayout, low: number, high: number): number[] {
+async function dataPointers(layout: BinaryLayout, low: number, high: number, pacer: Pacer): Promise<number[]> {
   const size = layout.bits === 64 ? 8 : 4;
   const out: number[] = [];
   for (const section of layout.sections) {
@@ -334,11 +358,13 @@ function dataPointers(layout: BinaryLayout, low: number, high: number): number[]
       // Aligned: read the little-endian words through a 32-bit view (a 64-bit value is two of them).
       if (size === 8) {
         for (let w = 0; w + 1 < words.length; w += 2) {
+          if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
           const value = words[w + 1]! * 0x1_0000_0000 + words[w]!;
           if (value >= low && value < high) out.push(value);
         }
       } else {
         for (let w = 0; w < words.length; w += 1) {
+          if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
           const value = words[w]!;
           if (value >= low && value < high) out.push(value);
         }
@@ -347,6 +373,7 @@ function dataPointers(layout: BinaryLayout, low: number, high: number): number[]
     }
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = skew; i + size <= bytes.length; i += size) {
+      if (((i - skew) & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
       const value = size === 8 ? u64(view, i) : view.getUint32(i, true);
       if (value >= low && value < high) out.push(value);
     }
@@ -367,19 +394,21 @@ function wordsOf(bytes: Uint8Array, skew: number): Uint32Array | null {
  * Tail-call targets: an unconditional direct jump that leaves its procedure (as the seeds so far
  * delimit it) and lands right after a terminator or padding starts a procedure of its own.
  */
-function seedTailJumpTargets(
+async function seedTailJumpTargets(
   layout: BinaryLayout,
   table: InstructionTable,
   index: InstructionIndex,
   jumps: Int32Array,
   seeds: Map<number, Seed>,
   offer: (address: number, seed: Seed) => void,
-): void {
+  pacer: Pacer,
+): Promise<void> {
   const starts = sortedNumbers(seeds.keys());
   const found: number[] = [];
   for (let n = 0; n < jumps.length; n += 1) {
+    if ((n & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
     const i = jumps[n]!;
-    const target = table.target[i]!;
+    const target = table.target(i);
     if (seeds.has(target)) continue;
     const k = index.at(target);
     if (k <= 0) continue;

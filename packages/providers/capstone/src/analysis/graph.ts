@@ -11,7 +11,10 @@ import type {
 } from '@rea/native';
 import type { Discovery, ProcedureRecord } from './discovery.js';
 import { Flow, RefKind, instructionAt, lowerBound } from './sweep.js';
+import type { AddressColumn } from './sweep.js';
 import { a64JumpTable } from './a64Tables.js';
+import { CHECK_MASK } from './pace.js';
+import type { Pacer } from './pace.js';
 
 const hex = (a: number) => formatAddress(a);
 const KIND_CALL = 0;
@@ -25,82 +28,84 @@ export class ProcedureGraph {
   private readonly starts: Float64Array;
   private readonly byStart = new Map<number, ProcedureRecord>();
   private readonly flows = new Map<number, ControlFlow>();
-  private readonly xFrom: Float64Array;
-  private readonly xTo: Float64Array;
+  /** Where each edge or reference comes from (ascending), what it reaches, and its kind. */
+  private readonly xFrom: AddressColumn;
+  private readonly xTo: AddressColumn;
   private readonly xKind: Uint8Array;
   /** Indices into x* sorted by target. */
   private readonly byTarget: Uint32Array;
-  private readonly sortedTargets: Float64Array;
   private readonly mapped: (a: number) => 'code' | 'data' | null;
 
-  constructor(
+  private constructor(
     private readonly layout: BinaryLayout,
     private readonly discovery: Discovery,
+    index: { from: AddressColumn; to: AddressColumn; kind: Uint8Array; order: Uint32Array },
   ) {
-    this.mapped = this.mappedTest();
+    this.mapped = mappedTest(layout);
     this.starts = Float64Array.from(discovery.procedures.map((p) => p.start));
     for (const p of discovery.procedures) this.byStart.set(p.start, p);
+    this.xFrom = index.from;
+    this.xTo = index.to;
+    this.xKind = index.kind;
+    this.byTarget = index.order;
+  }
+
+  /**
+   * Indexes the discovered procedures' branch edges and references, giving the event loop turns
+   * through `pacer` while the instruction table is walked.
+   */
+  static async build(layout: BinaryLayout, discovery: Discovery, pacer: Pacer): Promise<ProcedureGraph> {
+    const mapped = mappedTest(layout);
     const t = discovery.table;
     // Two passes so that the columns are allocated at their exact size: the first marks what each
     // instruction contributes (bit 0 a branch edge, bit 1 a reference, bit 2 a code pointer).
     const marks = new Uint8Array(t.count);
     let n = 0;
-    const mapped = this.mapped;
+    let highest = 0;
     for (let i = 0; i < t.count; i += 1) {
+      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
       const f = t.flow[i]!;
       let mark = 0;
-      if ((f === Flow.Call || f === Flow.Jump || f === Flow.Conditional) && t.target[i] === t.target[i]) mark = 1;
-      const ref = t.ref[i]!;
+      const target = t.target(i);
+      if ((f === Flow.Call || f === Flow.Jump || f === Flow.Conditional) && target === target) {
+        mark = 1;
+        if (target > highest) highest = target;
+      }
+      const ref = t.ref(i);
       if (ref === ref) {
         const where = mapped(ref);
-        if (where !== null) mark |= t.refKind[i] === RefKind.Value && where === 'code' ? 6 : 2;
+        if (where !== null) {
+          mark |= t.refKind[i] === RefKind.Value && where === 'code' ? 6 : 2;
+          if (ref > highest) highest = ref;
+        }
       }
       marks[i] = mark;
       n += (mark & 1) + ((mark >> 1) & 1);
     }
-    const from = new Float64Array(n);
-    const to = new Float64Array(n);
+    // Addresses are integers: 32-bit columns when they all fit, as the instruction table does.
+    const from: AddressColumn = t.address instanceof Uint32Array ? new Uint32Array(n) : new Float64Array(n);
+    const to: AddressColumn = highest < 0x1_0000_0000 ? new Uint32Array(n) : new Float64Array(n);
     const kind = new Uint8Array(n);
     let x = 0;
     for (let i = 0; i < t.count; i += 1) {
+      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
       const mark = marks[i]!;
       if (mark === 0) continue;
       if (mark & 1) {
         from[x] = t.address[i]!;
-        to[x] = t.target[i]!;
+        to[x] = t.target(i);
         kind[x] = t.flow[i] === Flow.Call ? KIND_CALL : KIND_JUMP;
         x += 1;
       }
       if (mark & 2) {
         from[x] = t.address[i]!;
-        to[x] = t.ref[i]!;
+        to[x] = t.ref(i);
         kind[x] = mark & 4 ? KIND_CODE_POINTER : KIND_DATA;
         x += 1;
       }
     }
-    this.xFrom = from;
-    this.xTo = to;
-    this.xKind = kind;
-    const order = sortByTarget(this.xTo);
-    this.byTarget = order;
-    const sortedTargets = new Float64Array(n);
-    for (let k = 0; k < n; k += 1) sortedTargets[k] = this.xTo[order[k]!]!;
-    this.sortedTargets = sortedTargets;
-  }
-
-  private mappedTest(): (a: number) => 'code' | 'data' | null {
-    const sections = this.layout.sections
-      .filter((s) => s.flags.alloc && s.size > 0 && s.address > 0)
-      .sort((a, b) => a.address - b.address);
-    // Plain columns: the test runs once per reference while the index is built.
-    const starts = Float64Array.from(sections, (s) => s.address);
-    const ends = Float64Array.from(sections, (s) => s.address + s.size);
-    const code = Uint8Array.from(sections, (s) => (s.flags.execute ? 1 : 0));
-    return (a) => {
-      const i = lowerBound(starts, a + 1) - 1;
-      if (i < 0 || a >= ends[i]!) return null;
-      return code[i] === 1 ? 'code' : 'data';
-    };
+    const order = await sortByTarget(to, pacer);
+    return new ProcedureGraph(layout, discovery, { from, to, kind, order });
   }
 
   /** The procedure starting at `address`. */
@@ -132,7 +137,7 @@ export class ProcedureGraph {
     if (lo < hi) leaders.add(t.address[lo]!);
     const tables = new Map<number, number[]>();
     for (let i = lo; i < hi; i += 1) {
-      if (t.flow[i] !== Flow.IndirectJump || this.resolvedSlot(t.ref[i]!)) continue;
+      if (t.flow[i] !== Flow.IndirectJump || this.resolvedSlot(t.ref(i))) continue;
       const cases = this.jumpTable(p, lo, i);
       if (cases.length > 0) {
         tables.set(i, cases);
@@ -142,7 +147,7 @@ export class ProcedureGraph {
     for (let i = lo; i < hi; i += 1) {
       const f = t.flow[i]!;
       if (f === Flow.None || f === Flow.Call || f === Flow.IndirectCall) continue;
-      if ((f === Flow.Jump || f === Flow.Conditional) && inside(t.target[i]!)) leaders.add(t.target[i]!);
+      if ((f === Flow.Jump || f === Flow.Conditional) && inside(t.target(i))) leaders.add(t.target(i));
       if (i + 1 < hi) leaders.add(t.address[i + 1]!);
     }
     const blocks: BasicBlock[] = [];
@@ -152,7 +157,7 @@ export class ProcedureGraph {
     for (let i = lo; i < hi; i += 1) {
       const f = t.flow[i]!;
       if (f === Flow.IndirectCall || f === Flow.IndirectJump) {
-        if (!this.resolvedSlot(t.ref[i]!) && p.kind !== 'import' && !tables.has(i)) {
+        if (!this.resolvedSlot(t.ref(i)) && p.kind !== 'import' && !tables.has(i)) {
           unresolved.push({
             site: hex(t.address[i]!),
             kind: f === Flow.IndirectCall ? 'indirect-call' : 'indirect-jump',
@@ -165,7 +170,7 @@ export class ProcedureGraph {
       if (!last) continue;
       const start = t.address[blockStart]!;
       blocks.push({ start: hex(start), end: hex(nextAddress), instruction_count: i + 1 - blockStart });
-      const target = t.target[i]!;
+      const target = t.target(i);
       const fallsThrough = f === Flow.None || f === Flow.Call || f === Flow.IndirectCall || f === Flow.Conditional;
       if ((f === Flow.Jump || f === Flow.Conditional) && inside(target) && leaders.has(target)) {
         edges.push({ from: hex(start), to: hex(target), kind: f === Flow.Jump ? 'branch' : 'conditional' });
@@ -194,7 +199,7 @@ export class ProcedureGraph {
     if (this.layout.architecture === 'aarch64')
       return a64JumpTable(this.layout, t, lo, i, (a) => this.isData(a), inside) ?? [];
     const out: number[] = [];
-    const ownRef = t.ref[i]!;
+    const ownRef = t.ref(i);
     if (ownRef === ownRef && this.isData(ownRef)) {
       const size = this.layout.bits === 64 ? 8 : 4;
       for (let k = 0; k < 1024; k += 1) {
@@ -210,7 +215,7 @@ export class ProcedureGraph {
     for (let j = i - 1; j >= Math.max(lo, i - 8); j -= 1) {
       const f = t.flow[j]!;
       if (f !== Flow.None) break;
-      const base = t.ref[j]!;
+      const base = t.ref(j);
       if (t.refKind[j] !== RefKind.Value || base !== base || !this.isData(base)) continue;
       for (let k = 0; k < 1024; k += 1) {
         const bytes = this.layout.readAt(base + k * 4, 4);
@@ -245,7 +250,7 @@ export class ProcedureGraph {
     for (let i = lo; i < hi; i += 1) {
       const f = t.flow[i]!;
       const site = hex(t.address[i]!);
-      const target = t.target[i]!;
+      const target = t.target(i);
       if (f === Flow.Call && !Number.isNaN(target)) {
         calls.push({ site, procedure: hex(target), name: this.nameOf(target), kind: 'call' });
       } else if (
@@ -255,11 +260,11 @@ export class ProcedureGraph {
         this.byStart.has(target)
       ) {
         calls.push({ site, procedure: hex(target), name: this.nameOf(target), kind: 'tail-call' });
-      } else if ((f === Flow.IndirectCall || f === Flow.IndirectJump) && this.resolvedSlot(t.ref[i]!)) {
+      } else if ((f === Flow.IndirectCall || f === Flow.IndirectJump) && this.resolvedSlot(t.ref(i))) {
         calls.push({
           site,
-          procedure: hex(t.ref[i]!),
-          name: this.discovery.slots.get(t.ref[i]!)!.name,
+          procedure: hex(t.ref(i)),
+          name: this.discovery.slots.get(t.ref(i))!.name,
           kind: 'import-call',
         });
       }
@@ -269,13 +274,17 @@ export class ProcedureGraph {
 
   private refsToIndices(address: number): number[] {
     const out: number[] = [];
-    for (
-      let k = lowerBound(this.sortedTargets, address);
-      k < this.sortedTargets.length && this.sortedTargets[k] === address;
-      k += 1
-    ) {
-      out.push(this.byTarget[k]!);
+    const to = this.xTo;
+    const order = this.byTarget;
+    // The first k whose target (to[order[k]]) is >= address.
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (to[order[mid]!]! < address) lo = mid + 1;
+      else hi = mid;
     }
+    for (let k = lo; k < order.length && to[order[k]!] === address; k += 1) out.push(order[k]!);
     return out;
   }
 
@@ -333,18 +342,19 @@ export class ProcedureGraph {
  * sort on 16-bit digits; otherwise target and index are packed into one exactly representable double
  * and sorted natively; a comparator sort is the last resort when that key would not fit in 53 bits.
  */
-function sortByTarget(targets: Float64Array): Uint32Array {
+async function sortByTarget(targets: AddressColumn, pacer: Pacer): Promise<Uint32Array> {
   const n = targets.length;
   let max = 0;
   let min = 0;
   let integral = true;
   for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
     const v = targets[i]!;
     if (v > max) max = v;
     if (v < min) min = v;
     if (integral && v !== Math.floor(v)) integral = false;
   }
-  if (min === 0 && integral && max < 0x1_0000_0000) return radixByTarget(targets, max);
+  if (min === 0 && integral && max < 0x1_0000_0000) return radixByTarget(targets, max, pacer);
   const order = new Uint32Array(n);
   const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
   if (min === 0 && Number.isSafeInteger(max) && max < Number.MAX_SAFE_INTEGER / scale) {
@@ -364,25 +374,60 @@ function sortByTarget(targets: Float64Array): Uint32Array {
  * the high half (at most 16 bits each, so the bucket counts stay small for small images). Stable, so
  * ties stay in index order.
  */
-function radixByTarget(targets: Float64Array, max: number): Uint32Array {
+async function radixByTarget(targets: AddressColumn, max: number, pacer: Pacer): Promise<Uint32Array> {
   const n = targets.length;
   let bits = 1;
   while (bits < 32 && max >= 2 ** bits) bits += 1;
   const lowBits = Math.ceil(bits / 2);
   const lowMask = (1 << lowBits) - 1;
-  const keys = Uint32Array.from(targets);
+  const pace = () => pacer.maybe('cross-references');
+  let keys: Uint32Array;
+  if (targets instanceof Uint32Array) keys = targets;
+  else {
+    keys = new Uint32Array(n);
+    for (let i = 0; i < n; i += 1) {
+      if ((i & CHECK_MASK) === 0) await pace();
+      keys[i] = targets[i]!;
+    }
+  }
   const low = new Uint32Array(n);
   const order = new Uint32Array(n);
   const count = new Uint32Array((1 << lowBits) + 1);
-  for (let i = 0; i < n; i += 1) count[(keys[i]! & lowMask) + 1]! += 1;
+  for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0) await pace();
+    count[(keys[i]! & lowMask) + 1]! += 1;
+  }
   for (let d = 1; d < count.length; d += 1) count[d]! += count[d - 1]!;
-  for (let i = 0; i < n; i += 1) low[count[keys[i]! & lowMask]!++] = i;
+  for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0) await pace();
+    low[count[keys[i]! & lowMask]!++] = i;
+  }
   const high = new Uint32Array((1 << (bits - lowBits)) + 1);
-  for (let i = 0; i < n; i += 1) high[(keys[i]! >>> lowBits) + 1]! += 1;
+  for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0) await pace();
+    high[(keys[i]! >>> lowBits) + 1]! += 1;
+  }
   for (let d = 1; d < high.length; d += 1) high[d]! += high[d - 1]!;
   for (let k = 0; k < n; k += 1) {
+    if ((k & CHECK_MASK) === 0) await pace();
     const i = low[k]!;
     order[high[keys[i]! >>> lowBits]!++] = i;
   }
   return order;
+}
+
+/** Whether an address lies in a mapped code section, a mapped data section, or neither. */
+function mappedTest(layout: BinaryLayout): (a: number) => 'code' | 'data' | null {
+  const sections = layout.sections
+    .filter((s) => s.flags.alloc && s.size > 0 && s.address > 0)
+    .sort((a, b) => a.address - b.address);
+  // Plain columns: the test runs once per reference while the index is built.
+  const starts = Float64Array.from(sections, (s) => s.address);
+  const ends = Float64Array.from(sections, (s) => s.address + s.size);
+  const code = Uint8Array.from(sections, (s) => (s.flags.execute ? 1 : 0));
+  return (a) => {
+    const i = lowerBound(starts, a + 1) - 1;
+    if (i < 0 || a >= ends[i]!) return null;
+    return code[i] === 1 ? 'code' : 'data';
+  };
 }

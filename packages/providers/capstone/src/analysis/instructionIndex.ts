@@ -1,4 +1,6 @@
 import { Flow, RefKind } from './classify.js';
+import { CHECK_MASK } from './pace.js';
+import type { Pacer } from './pace.js';
 import { instructionAt } from './sweep.js';
 import type { InstructionTable } from './sweep.js';
 
@@ -24,39 +26,44 @@ function popcount(word: number): number {
 export class InstructionIndex {
   /** True when the table's addresses were verified strictly ascending (the bitmap is in use). */
   readonly ascending: boolean;
-  private readonly low: number;
-  private readonly span: number;
-  private readonly bits: Uint32Array | null;
-  private readonly rank: Uint32Array;
 
-  constructor(private readonly table: InstructionTable) {
+  private constructor(
+    private readonly table: InstructionTable,
+    private readonly low: number,
+    private readonly span: number,
+    private readonly bits: Uint32Array | null,
+    private readonly rank: Uint32Array,
+  ) {
+    this.ascending = bits !== null;
+  }
+
+  /** Builds the index over `table`, giving the event loop turns through `pacer` on a large table. */
+  static async build(table: InstructionTable, pacer: Pacer): Promise<InstructionIndex> {
     const n = table.count;
     const address = table.address;
-    this.low = n > 0 ? address[0]! : 0;
+    const low = n > 0 ? address[0]! : 0;
     const last = n > 0 ? address[n - 1]! : 0;
-    this.span = last - this.low + 1;
-    this.bits = null;
-    this.rank = new Uint32Array(0);
-    this.ascending = false;
-    if (n === 0 || !Number.isSafeInteger(this.low) || !Number.isSafeInteger(last)) return;
-    if (this.span > n * BYTES_PER_INSTRUCTION + SLACK) return;
-    const bits = new Uint32Array(Math.ceil(this.span / 32));
+    const span = last - low + 1;
+    const fallback = new InstructionIndex(table, low, span, null, new Uint32Array(0));
+    if (n === 0 || !Number.isSafeInteger(low) || !Number.isSafeInteger(last)) return fallback;
+    if (span > n * BYTES_PER_INSTRUCTION + SLACK) return fallback;
+    const bits = new Uint32Array(Math.ceil(span / 32));
     let previous = -1;
     for (let i = 0; i < n; i += 1) {
-      const offset = address[i]! - this.low;
-      if (offset <= previous || offset !== Math.floor(offset)) return;
+      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
+      const offset = address[i]! - low;
+      if (offset <= previous || offset !== Math.floor(offset)) return fallback;
       previous = offset;
       bits[offset >>> 5]! |= 1 << (offset & 31);
     }
     const rank = new Uint32Array(bits.length);
     let seen = 0;
     for (let w = 0; w < bits.length; w += 1) {
+      if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
       rank[w] = seen;
       seen += popcount(bits[w]!);
     }
-    this.bits = bits;
-    this.rank = rank;
-    this.ascending = true;
+    return new InstructionIndex(table, low, span, bits, rank);
   }
 
   /** The index of the instruction starting exactly at `address`, or -1 (as {@link instructionAt}). */
@@ -86,10 +93,10 @@ export interface InstructionLists {
 }
 
 /**
- * Sorts the instruction table's numbers into {@link InstructionLists} in one pass, so that later
+ * Sorts the instruction table's numbers into {@link InstructionLists} (paced by `pacer`), so that later
  * passes visit only the instructions they act on, in the same (address) order as a full scan.
  */
-export function instructionLists(table: InstructionTable): InstructionLists {
+export async function instructionLists(table: InstructionTable, pacer: Pacer): Promise<InstructionLists> {
   const n = table.count;
   const flow = table.flow;
   const refKind = table.refKind;
@@ -99,6 +106,7 @@ export function instructionLists(table: InstructionTable): InstructionLists {
   let indirect = 0;
   let valueCount = 0;
   for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
     const f = flow[i]!;
     if (f === Flow.Call) calls += 1;
     else if (f === Flow.Jump) jumpCount += 1;
@@ -114,6 +122,7 @@ export function instructionLists(table: InstructionTable): InstructionLists {
   let x = 0;
   let v = 0;
   for (let i = 0; i < n; i += 1) {
+    if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
     const f = flow[i]!;
     if (f === Flow.Call) callsAndJumps[c++] = i;
     else if (f === Flow.Jump) {

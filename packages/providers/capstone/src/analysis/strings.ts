@@ -1,5 +1,5 @@
 import type { BinaryLayout } from '@rea/artifact';
-import { breathe } from './sweep.js';
+import { CHECK_MASK, Pacer } from './pace.js';
 
 /** One string found in a data section. */
 export interface StringRecord {
@@ -30,6 +30,7 @@ function printable(b: number): boolean {
 export async function findStrings(
   layout: BinaryLayout,
   signal: AbortSignal,
+  pacer: Pacer = new Pacer(signal),
 ): Promise<{ strings: StringRecord[]; truncated: boolean }> {
   const strings: StringRecord[] = [];
   const wide = layout.format === 'pe';
@@ -43,6 +44,7 @@ export async function findStrings(
     const length = bytes.length;
     let start = -1;
     for (let i = 0; i <= length; i += 1) {
+      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('strings');
       const b = i < length ? bytes[i]! : 0;
       if (PRINTABLE[b] === 1) {
         if (start < 0) start = i;
@@ -58,11 +60,11 @@ export async function findStrings(
         if (strings.length >= MAX_STRINGS) return { strings, truncated: true };
       }
       start = -1;
-      if ((i & 0xfffff) === 0xfffff) await breathe(signal, 'strings');
     }
     if (wide) {
       start = -1;
       for (let i = 0; i + 1 < bytes.length + 2; i += 2) {
+        if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('strings');
         const lo = i < bytes.length ? bytes[i]! : 0;
         const hi = i + 1 < bytes.length ? bytes[i + 1]! : 0;
         if (hi === 0 && lo !== 0 && printable(lo)) {

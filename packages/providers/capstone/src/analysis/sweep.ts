@@ -1,20 +1,48 @@
-import { throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout, LayoutSection } from '@rea/artifact';
 import type { Decoder, DecoderSource, InstructionCursor } from '../engine.js';
 import { Arm64Pages, Flow, RefKind, X86Kind, classifyX86, lastWord, x86Kind } from './classify.js';
 import { fast, readX86 } from './fastX86.js';
+import { Pacer } from './pace.js';
 
-/** The decoded instruction stream of every executable section, in address order (struct of arrays). */
-export interface InstructionTable {
-  count: number;
-  address: Float64Array;
-  size: Uint8Array;
-  flow: Uint8Array;
-  target: Float64Array;
-  ref: Float64Array;
-  refKind: Uint8Array;
-  /** How many instructions Capstone decoded (the rest were measured by the fast x86 reader). */
-  engineDecoded: number;
+/**
+ * Instruction addresses: 32-bit when every code section ends at or below 2^32 (most images), else
+ * doubles. Either indexes to the same numbers.
+ */
+export type AddressColumn = Uint32Array | Float64Array;
+
+/** Whether a flow is a direct transfer (call, jump, conditional branch): its operand value is a target. */
+function direct(flow: number): boolean {
+  return flow === Flow.Call || flow === Flow.Jump || flow === Flow.Conditional;
+}
+
+/**
+ * The decoded instruction stream of every executable section, in address order (struct of arrays).
+ * An instruction has a branch target or a referenced address, never both (a direct transfer names
+ * no other address): one column holds either, read through {@link InstructionTable.target} and
+ * {@link InstructionTable.ref}, so each instruction costs 15 bytes (19 above 2^32).
+ */
+export class InstructionTable {
+  constructor(
+    readonly count: number,
+    readonly address: AddressColumn,
+    readonly size: Uint8Array,
+    readonly flow: Uint8Array,
+    /** The target of a direct transfer, else the referenced address (NaN when none). */
+    private readonly value: Float64Array,
+    readonly refKind: Uint8Array,
+    /** How many instructions Capstone decoded (the rest were measured by the fast x86 reader). */
+    readonly engineDecoded: number,
+  ) {}
+
+  /** The target of instruction `i` when it is a direct transfer, else NaN. */
+  target(i: number): number {
+    return direct(this.flow[i]!) ? this.value[i]! : Number.NaN;
+  }
+
+  /** The address instruction `i` references (see `refKind`), or NaN. */
+  ref(i: number): number {
+    return direct(this.flow[i]!) ? Number.NaN : this.value[i]!;
+  }
 }
 
 /** How discovery decodes x86: the fast reader with Capstone for what it leaves, or Capstone alone. */
@@ -40,19 +68,20 @@ export function addressOrNaN(value: number): number {
 /** Typed columns that double when full: no per-instruction allocation, no element-kind transitions. */
 class Columns {
   count = 0;
-  address: Float64Array;
+  address: AddressColumn;
   size: Uint8Array;
   flow: Uint8Array;
-  target: Float64Array;
-  ref: Float64Array;
+  value: Float64Array;
   refKind: Uint8Array;
 
-  constructor(capacity: number) {
-    this.address = new Float64Array(capacity);
+  constructor(
+    capacity: number,
+    private readonly narrow: boolean,
+  ) {
+    this.address = narrow ? new Uint32Array(capacity) : new Float64Array(capacity);
     this.size = new Uint8Array(capacity);
     this.flow = new Uint8Array(capacity);
-    this.target = new Float64Array(capacity);
-    this.ref = new Float64Array(capacity);
+    this.value = new Float64Array(capacity);
     this.refKind = new Uint8Array(capacity);
   }
 
@@ -62,40 +91,45 @@ class Columns {
     this.address[i] = address;
     this.size[i] = size;
     this.flow[i] = flow;
-    this.target[i] = addressOrNaN(target);
-    const r = addressOrNaN(ref);
-    this.ref[i] = r;
-    this.refKind[i] = r === r ? refKind : RefKind.None;
+    // A direct transfer keeps its target; any other instruction its reference (see InstructionTable).
+    if (direct(flow)) {
+      this.value[i] = addressOrNaN(target);
+      this.refKind[i] = RefKind.None;
+    } else {
+      const r = addressOrNaN(ref);
+      this.value[i] = r;
+      this.refKind[i] = r === r ? refKind : RefKind.None;
+    }
     this.count = i + 1;
   }
 
   private grow(): void {
     const n = this.address.length * 2;
-    const widen = <T extends Float64Array | Uint8Array>(old: T, make: (n: number) => T): T => {
+    const widen = <T extends Float64Array | Uint32Array | Uint8Array>(old: T, make: (n: number) => T): T => {
       const next = make(n);
       next.set(old);
       return next;
     };
-    this.address = widen(this.address, (k) => new Float64Array(k));
+    this.address = this.narrow
+      ? widen(this.address as Uint32Array, (k) => new Uint32Array(k))
+      : widen(this.address as Float64Array, (k) => new Float64Array(k));
     this.size = widen(this.size, (k) => new Uint8Array(k));
     this.flow = widen(this.flow, (k) => new Uint8Array(k));
-    this.target = widen(this.target, (k) => new Float64Array(k));
-    this.ref = widen(this.ref, (k) => new Float64Array(k));
+    this.value = widen(this.value, (k) => new Float64Array(k));
     this.refKind = widen(this.refKind, (k) => new Uint8Array(k));
   }
 
   table(engineDecoded: number): InstructionTable {
     const n = this.count;
-    return {
-      count: n,
+    return new InstructionTable(
+      n,
+      this.address.subarray(0, n),
+      this.size.subarray(0, n),
+      this.flow.subarray(0, n),
+      this.value.subarray(0, n),
+      this.refKind.subarray(0, n),
       engineDecoded,
-      address: this.address.subarray(0, n),
-      size: this.size.subarray(0, n),
-      flow: this.flow.subarray(0, n),
-      target: this.target.subarray(0, n),
-      ref: this.ref.subarray(0, n),
-      refKind: this.refKind.subarray(0, n),
-    };
+    );
   }
 }
 
@@ -210,12 +244,6 @@ function readRun(
   return at;
 }
 
-/** Yields to the event loop so deadlines and cancellation can fire during long analysis. */
-export function breathe(signal: AbortSignal, phase: string): Promise<void> {
-  throwIfAborted(signal, phase);
-  return new Promise((resolve) => setImmediate(resolve)).then(() => throwIfAborted(signal, phase));
-}
-
 /**
  * Decodes every executable section linearly, restarting at each anchor (known function start) so that
  * a desynchronised decode never swallows a function entry. Invalid bytes are skipped (1 byte on x86, 4
@@ -228,10 +256,14 @@ export async function sweep(
   anchors: readonly number[],
   signal: AbortSignal,
   reader: X86Reader = 'fast',
+  pacer: Pacer = new Pacer(signal),
 ): Promise<InstructionTable> {
   // Typical code averages 3.5-4 bytes per instruction (x86) or exactly 4 (AArch64): size the columns once.
-  const codeBytes = codeSections(layout).reduce((sum, s) => sum + Math.min(s.size, s.fileSize), 0);
-  const out = new Columns(Math.max(1024, Math.ceil(codeBytes / (source.architecture === 'aarch64' ? 4 : 3.5))));
+  const code = codeSections(layout);
+  const codeBytes = code.reduce((sum, s) => sum + Math.min(s.size, s.fileSize), 0);
+  // Every instruction starts below the end of its section: 32-bit addresses when they all fit.
+  const narrow = code.every((s) => s.address + Math.min(s.size, s.fileSize) <= 0x1_0000_0000);
+  const out = new Columns(Math.max(1024, Math.ceil(codeBytes / (source.architecture === 'aarch64' ? 4 : 3.5))), narrow);
   const sorted = sortedNumbers(new Set(anchors));
   const arm = source.architecture === 'aarch64';
   const fastReader = reader === 'fast' && source.architecture !== 'aarch64';
@@ -239,7 +271,6 @@ export async function sweep(
   let decoder: Decoder | null = fastReader ? null : await source.get();
   const pages = new Arm64Pages();
   const step = arm ? 4 : 1;
-  let calls = 0;
   let engineDecoded = 0;
   const x86 = arm ? null : x86Sink(out, layout.bits);
   const sink = x86
@@ -253,6 +284,7 @@ export async function sweep(
         out.push(address, size, sem.flow, sem.target, sem.ref, sem.refKind);
         if (sem.flow !== Flow.None && sem.flow !== Flow.Call) pages.reset();
       };
+  await pacer.maybe('disassembly');
   for (const section of codeSections(layout)) {
     const length = Math.min(section.size, section.fileSize);
     const bytes = layout.readAt(section.address, length);
@@ -278,7 +310,7 @@ export async function sweep(
         const chunkEnd = Math.min(limit, pos + CHUNK);
         consumed = decoder!.scan(bytes.subarray(pos - base, chunkEnd - base), pos, sink);
       }
-      if ((calls += 1) % 32 === 0) await breathe(signal, 'disassembly');
+      if (pacer.due()) await pacer.turn('disassembly');
       if (consumed === 0) {
         pos = Math.min(pos + step, limit);
         pages.reset();

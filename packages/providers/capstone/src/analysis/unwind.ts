@@ -1,4 +1,6 @@
 import type { BinaryLayout } from '@rea/artifact';
+import { CHECK_MASK } from './pace.js';
+import type { Pacer } from './pace.js';
 
 /** A function extent recorded by unwind information. */
 export interface UnwindExtent {
@@ -89,7 +91,7 @@ function encoded(c: Cursor, encoding: number, base: number, pointerSize: number)
  * Function extents from `.eh_frame` FDEs (ELF, little-endian). Malformed entries end the walk: unwind
  * data is a hint for discovery, never a reason to refuse the file.
  */
-export function ehFrameExtents(layout: BinaryLayout): UnwindExtent[] {
+export async function ehFrameExtents(layout: BinaryLayout, pacer: Pacer): Promise<UnwindExtent[]> {
   const section = layout.sections.find((s) => s.name === '.eh_frame' && s.address !== 0 && s.fileSize > 0);
   if (!section || layout.endianness !== 'little') return [];
   const bytes = layout.readAt(section.address, section.fileSize);
@@ -99,8 +101,10 @@ export function ehFrameExtents(layout: BinaryLayout): UnwindExtent[] {
   const cies = new Map<number, number>();
   const out: UnwindExtent[] = [];
   let pos = 0;
+  let entries = 0;
   try {
     while (pos + 8 <= bytes.length) {
+      if ((++entries & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
       const length = view.getUint32(pos, true);
       if (length === 0 || length === 0xffffffff) break;
       const idPos = pos + 4;
