@@ -7,6 +7,7 @@ import { inflateRawSync } from 'node:zlib';
 import type { ReaError } from '@rea/evidence';
 import { malformed } from '../errors.js';
 import { Pacer } from '../layout/cooperative.js';
+import { ReusableInflater } from './inflate.js';
 
 /** One central-directory entry, decoded but not judged. */
 export interface ZipEntryInfo {
@@ -45,8 +46,11 @@ export interface ZipReader {
   readEntries(limit: number, signal?: AbortSignal): Promise<ZipEntryInfo[]>;
   /** The decoded (inflated) bytes of an entry; sizes are asserted while streaming. */
   open(entry: ZipEntryInfo): Promise<Readable>;
-  /** Reads a small entry (see {@link SMALL_ENTRY_BYTES}) whole, checking its size. */
-  readSmall(entry: ZipEntryInfo): Promise<SmallRead>;
+  /**
+   * Reads a small entry (see {@link SMALL_ENTRY_BYTES}) whole, checking its size. With `transient`,
+   * inflated bytes may sit in a buffer the next read reuses: use them before reading again.
+   */
+  readSmall(entry: ZipEntryInfo, transient?: boolean): Promise<SmallRead>;
   close(): void;
 }
 
@@ -245,6 +249,7 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
   // Before any entry is read, the cursor is the central directory's offset.
   const state = zip as unknown as { readEntryCursor: number };
   const centralDirectoryOffset = state.readEntryCursor;
+  const scratch = new Scratch();
   return {
     entryCount: zip.entryCount,
     centralDirectoryOffset,
@@ -303,7 +308,7 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
         }
       });
     },
-    readSmall(info) {
+    readSmall(info, transient = false) {
       return new Promise((resolve, reject) => {
         const entry = info.handle as Entry;
         const withHeader = zip as unknown as {
@@ -321,14 +326,14 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
             // A view of the cached block: blocks are replaced, never overwritten, so the view stays valid.
             reader.fetch(header.fileDataStart, info.compressedSize, (readError, bytes) => {
               if (readError || !bytes) return reject(structural(readError ?? new Error('unexpected EOF')));
-              resolve(decodeSmall(info, bytes));
+              resolve(decodeSmall(info, bytes, transient ? scratch : null));
             });
             return;
           }
           const raw = Buffer.allocUnsafe(info.compressedSize);
           withHeader.reader.read(raw, 0, raw.length, header.fileDataStart, (readError) => {
             if (readError) return reject(structural(readError));
-            resolve(decodeSmall(info, raw));
+            resolve(decodeSmall(info, raw, transient ? scratch : null));
           });
         });
       });
@@ -340,21 +345,42 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
 // zlib's smallest permitted output chunk.
 const MIN_CHUNK = 64;
 
-function decodeSmall(info: ZipEntryInfo, raw: Buffer): SmallRead {
-  let bytes: Buffer;
-  if (info.compressionMethod === 0) bytes = raw;
-  else {
-    try {
-      // One byte past the declared size is enough to know the declaration lies. An output chunk that
-      // holds the whole declared entry (plus that byte) inflates in one pass with no concatenation.
-      const room = info.uncompressedSize + 1;
-      bytes = inflateRawSync(raw, { maxOutputLength: room, chunkSize: Math.max(MIN_CHUNK, room) });
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'ERR_BUFFER_TOO_LARGE') return { fault: 'size', observedAtLeast: info.uncompressedSize + 1 };
-      return { fault: 'data', message: (error as Error).message };
+// Used synchronously only, so one engine serves every archive.
+const inflater = new ReusableInflater();
+
+/** One archive's reused output buffer (a reader's reads are consumed one at a time). */
+class Scratch {
+  private buffer = Buffer.alloc(0);
+
+  /** The first `size` bytes of the buffer, grown when needed. */
+  of(size: number): Buffer {
+    if (this.buffer.length < size) {
+      this.buffer = Buffer.allocUnsafe(Math.max(size, Math.min(2 * this.buffer.length, SMALL_ENTRY_BYTES + 1)));
     }
+    return this.buffer.subarray(0, size);
   }
+}
+
+function decodeSmall(info: ZipEntryInfo, raw: Buffer, scratch: Scratch | null): SmallRead {
+  if (info.compressionMethod === 0) return judged(info, raw);
+  // One byte past the declared size is enough to know the declaration lies.
+  const room = info.uncompressedSize + 1;
+  // The common case: the reused engine inflates straight into a buffer of that room; anything
+  // unusual (a data fault, an overlong entry) is decided and described by the ordinary path below.
+  const output = scratch !== null ? scratch.of(room) : Buffer.allocUnsafe(room);
+  const produced = inflater.inflateInto(raw, output);
+  if (produced === info.uncompressedSize) return { bytes: output.subarray(0, produced) };
+  try {
+    // An output chunk that holds the whole declared entry (plus that byte) inflates in one pass.
+    return judged(info, inflateRawSync(raw, { maxOutputLength: room, chunkSize: Math.max(MIN_CHUNK, room) }));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_BUFFER_TOO_LARGE') return { fault: 'size', observedAtLeast: info.uncompressedSize + 1 };
+    return { fault: 'data', message: (error as Error).message };
+  }
+}
+
+function judged(info: ZipEntryInfo, bytes: Buffer): SmallRead {
   if (bytes.length !== info.uncompressedSize) return { fault: 'size', observedAtLeast: bytes.length };
   return { bytes };
 }

@@ -71,13 +71,54 @@ export function planCooperatively<H>(
   return runCooperatively(planWork(entries, select), signal);
 }
 
+/**
+ * {@link selected} for many entries against one selection: a path is looked up with each of its
+ * folder prefixes, so the cost grows with the entries, not with entries times selected paths. Records
+ * which selected paths matched something.
+ */
+class Selection {
+  /** Selected paths as written (a path equal to one is selected). */
+  private readonly exact = new Map<string, string[]>();
+  /** Selected paths less one trailing slash (a path below one is selected). */
+  private readonly below = new Map<string, string[]>();
+  readonly matched = new Set<string>();
+
+  constructor(select: readonly string[]) {
+    for (const s of select) {
+      const add = (map: Map<string, string[]>, key: string): void => void map.set(key, [...(map.get(key) ?? []), s]);
+      add(this.exact, s);
+      add(this.below, s.replace(/\/$/, ''));
+    }
+  }
+
+  /** True when `path` is selected; notes every selected path it matches. */
+  test(path: string): boolean {
+    let hit = false;
+    const note = (names: string[] | undefined): void => {
+      if (names === undefined) return;
+      hit = true;
+      for (const name of names) this.matched.add(name);
+    };
+    note(this.exact.get(path));
+    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) note(this.below.get(path.slice(0, at)));
+    return hit;
+  }
+}
+
 function* planWork<H>(
   entries: readonly PlannedEntry<H>[],
   select: readonly string[] | undefined,
 ): Work<PlannedEntry<H>[]> {
-  const chosen = entries.filter((e) => selected(e.path, select));
-  for (const s of select ?? []) {
-    if (!chosen.some((e) => selected(e.path, [s]))) {
+  let chosen: PlannedEntry<H>[] = entries.slice();
+  if (select !== undefined) {
+    const selection = new Selection(select);
+    chosen = [];
+    for (let at = 0; at < entries.length; at += 1) {
+      if (at % CHECK_EVERY === CHECK_EVERY - 1) yield;
+      if (selection.test(entries[at]!.path)) chosen.push(entries[at]!);
+    }
+    for (const s of select) {
+      if (selection.matched.has(s)) continue;
       throw new ReaError('not_found', `No entry matches the selected path ${JSON.stringify(s)}.`, {
         details: { path: s, reason: 'no-such-entry' },
       });

@@ -16,6 +16,7 @@ import { bundleType, inventoryDirectory } from './directory.js';
 import { InventoryState } from './state.js';
 import type { NestedExpander } from './state.js';
 import { inventoryZip } from './zip.js';
+import type { WholeFileDigest } from './zip.js';
 
 /** The result of inspecting one artifact: identity, complete inventory, coverage and limitations. */
 export interface InspectOutcome {
@@ -84,10 +85,10 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
     const detected = containerFromHead(head) ?? (tailHasZipEnd(tail) ? 'zip' : null);
     if (detected === 'zip') {
       format = 'zip';
-      [sha256, packageType] = await Promise.all([
-        wholeFileSha256(path, options.signal),
-        inventoryZip(state, path, '', 0),
-      ]);
+      // A large archive's workers hash the whole file too; otherwise it is hashed here, after.
+      const whole: WholeFileDigest = {};
+      packageType = await inventoryZip(state, path, '', 0, whole);
+      sha256 = whole.sha256 ?? (await wholeFileSha256(path, options.signal));
     } else if (detected === 'asar') {
       format = 'asar';
       const source = await fileSource(path);

@@ -11,6 +11,9 @@ import type { ObservedContradiction } from '../integrity.js';
 import type { InventoryState } from './state.js';
 import { considerNested } from './nested.js';
 import type { CompanionReader } from './asarEntry.js';
+import { digestWorkerTasks } from './digestTasks.js';
+import { DigestPool } from '../engine/digestPool.js';
+import type { DigestResult } from '../engine/digestMessages.js';
 
 const MAX_LINK_BYTES = 4096;
 
@@ -19,13 +22,17 @@ const MAX_LINK_BYTES = 4096;
  * reaches into the central directory (declared sizes that lie).
  */
 export function checkLayout(infos: readonly ZipEntryInfo[], centralDirectoryOffset: number): void {
-  const spans = infos
-    .map((info) => ({
-      name: info.name,
-      start: info.localHeaderOffset,
-      end: info.localHeaderOffset + 30 + info.nameLength + info.compressedSize,
-    }))
-    .sort((a, b) => a.start - b.start);
+  const span = (info: ZipEntryInfo) => ({
+    name: info.name,
+    start: info.localHeaderOffset,
+    end: info.localHeaderOffset + 30 + info.nameLength + info.compressedSize,
+  });
+  // Archives are almost always written in directory order: then no sort is needed (a stable sort
+  // would keep that order), and the check is one linear pass.
+  let ordered = true;
+  for (let i = 1; i < infos.length && ordered; i += 1)
+    ordered = infos[i]!.localHeaderOffset >= infos[i - 1]!.localHeaderOffset;
+  const spans = ordered ? infos.map(span) : infos.map(span).sort((a, b) => a.start - b.start);
   for (let i = 0; i < spans.length; i += 1) {
     const span = spans[i]!;
     if (span.end > centralDirectoryOffset) {
@@ -112,6 +119,29 @@ function checked(info: ZipEntryInfo, base: Base, digest: Digest): EntryRead {
   return { digest, contradiction: null };
 }
 
+/** A worker's digest as the reader's own: what it kept is kept only as `collect` asks. */
+function fromWorker(
+  info: ZipEntryInfo,
+  result: DigestResult,
+  collect: { upTo: number; containersOnly: boolean } | undefined,
+): Digest {
+  const head = Buffer.from(result.head.buffer, result.head.byteOffset, result.head.byteLength);
+  const bytes = result.collected;
+  const keep =
+    bytes !== null &&
+    collect !== undefined &&
+    bytes.byteLength <= collect.upTo &&
+    (!collect.containersOnly || containerFromHead(head) !== null);
+  return {
+    sha256: result.sha256,
+    size: info.uncompressedSize,
+    crc32: result.crc32,
+    blocks: null,
+    collected: keep ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null,
+    head,
+  };
+}
+
 /** Reads one ZIP entry, checking CRC-32 and size; returns the digest and any contradiction observed. */
 export async function readZipEntry(
   reader: ZipReader,
@@ -124,6 +154,8 @@ export async function readZipEntry(
     onChunk?: (chunk: Buffer) => Promise<void>;
     /** Hash fixed-size blocks too (an ASAR companion checked against its header). */
     blockSize?: number;
+    /** The digest a worker computed ahead (null: it left the entry to this reader). */
+    digested?: Promise<DigestResult | null> | undefined;
   },
 ): Promise<EntryRead> {
   const base: Base = { path, provenance: 'zip-central-directory', unpacked: false };
@@ -140,6 +172,8 @@ export async function readZipEntry(
         }
       }
     : undefined;
+  const ahead = options.digested === undefined ? null : await options.digested;
+  if (ahead !== null) return checked(info, base, fromWorker(info, ahead, options.collect));
   const digestOptions: DigestOptions = {
     crc32: true,
     signal: options.signal,
@@ -150,8 +184,15 @@ export async function readZipEntry(
   };
   if (info.compressedSize <= SMALL_ENTRY_BYTES && info.uncompressedSize <= SMALL_ENTRY_BYTES) {
     // Small entries: one cached read and one inflate call instead of a stream pipeline.
-    const small = await reader.readSmall(info);
-    if ('bytes' in small) return checked(info, base, await digestBuffer(small.bytes, digestOptions));
+    // Without a consumer of its chunks, the entry is hashed before the next read, so its bytes may be
+    // inflated into a reused buffer; what is kept of them is copied out.
+    const transient = sink === undefined;
+    const small = await reader.readSmall(info, transient);
+    if ('bytes' in small) {
+      const digest = await digestBuffer(small.bytes, digestOptions);
+      if (transient && digest.collected !== null) digest.collected = Buffer.from(digest.collected);
+      return checked(info, base, digest);
+    }
     const fault =
       small.fault === 'size'
         ? { kind: 'size' as const, observedAtLeast: small.observedAtLeast }
@@ -191,6 +232,7 @@ async function inventoryEntry(
   prefix: string,
   depth: number,
   byName: ReadonlyMap<string, ZipEntryInfo>,
+  digested: Promise<DigestResult | null> | undefined,
 ): Promise<void> {
   const inner = logicalPath(info.name);
   const path = nestedPath(prefix, inner);
@@ -234,6 +276,7 @@ async function inventoryEntry(
   const nestable = info.kind === 'file' && problem === null;
   const { digest, contradiction } = await readZipEntry(reader, info, path, {
     signal: state.signal,
+    digested,
     ...(nestable ? { collect: { upTo: state.nestedRoom(), containersOnly: true } } : {}),
     ...(info.kind === 'symlink' ? { collect: { upTo: MAX_LINK_BYTES, containersOnly: false } } : {}),
   });
@@ -286,12 +329,21 @@ function companionIn(
   };
 }
 
-/** Inventories a ZIP (from a path or nested bytes) into `state`; returns the package type it identifies. */
+/** Where a ZIP inventory puts the SHA-256 of the whole file when its workers computed it. */
+export interface WholeFileDigest {
+  sha256?: string;
+}
+
+/**
+ * Inventories a ZIP (from a path or nested bytes) into `state`; returns the package type it identifies.
+ * With `whole`, the workers that read a large archive also hash the whole file into it.
+ */
 export async function inventoryZip(
   state: InventoryState,
   source: string | Buffer,
   prefix: string,
   depth: number,
+  whole?: WholeFileDigest,
 ): Promise<PackageType | null> {
   const { reader, infos } = await readDirectory(source, state.remainingEntries(), state.signal);
   try {
@@ -303,9 +355,20 @@ export async function inventoryZip(
     }
     await state.pacer.turn('inventory');
     const packageType = packageTypeFromNames(new Set(byName.keys()));
-    for (const info of infos) {
-      await state.pacer.turn('inventory');
-      await inventoryEntry(state, reader, info, prefix, depth, byName);
+    // A large archive on disk is inflated and hashed on worker threads ahead of this walk.
+    const tasks = typeof source === 'string' ? digestWorkerTasks(infos, state.budgets.max_nested_bytes) : [];
+    const pool = tasks.length > 0 ? await DigestPool.start(source as string, tasks) : null;
+    try {
+      const wholeFile = whole !== undefined ? pool?.wholeFileSha256() : undefined;
+      for (let index = 0; index < infos.length; index += 1) {
+        await state.pacer.turn('inventory');
+        const digested = pool?.take(index);
+        await inventoryEntry(state, reader, infos[index]!, prefix, depth, byName, digested);
+      }
+      const sha256 = await wholeFile;
+      if (whole !== undefined && typeof sha256 === 'string') whole.sha256 = sha256;
+    } finally {
+      await pool?.close();
     }
     return packageType;
   } finally {

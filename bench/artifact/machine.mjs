@@ -1,0 +1,206 @@
+// Archive rows on this machine's own files: a ZIP (>= 90 MB, >= 5,000 entries) built at bench time from
+// /usr, then, in one interleaved run on the same inputs:
+//   inspect_artifact (inventory + SHA-256 of every entry) against `unzip -tqq`,
+//   extract_artifact of 500 selected files against `unzip -q -o <zip> <names> -d <dir>`,
+// each REA call in a fresh process after a warm-up (bench/artifact/call.mjs), with its peak RSS, and a
+// scaling table of the inventory (time and peak memory at 4 archive sizes, with the fitted growth).
+// Ratios are of medians (REA / reference); lower is better. Needs the built @rea/artifact, zip, unzip.
+//   node bench/artifact/machine.mjs [--mb 220] [--entries 6000] [--runs 5]   (--mb: uncompressed bytes gathered)
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) =>
+  args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : fallback;
+const MEGABYTES = option('mb', 220);
+const ENTRIES = option('entries', 6000);
+const RUNS = option('runs', 5);
+const call = join(dirname(fileURLToPath(import.meta.url)), 'call.mjs');
+const work = mkdtempSync(join(tmpdir(), 'rea-bench-machine-'));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const mib = (bytes) => (bytes / 1048576).toFixed(0);
+// Archives inside the archive would be inventoried by REA and not by unzip: left out.
+const SKIP = /\.(zip|jar|apk|aar|whl|egg|asar|xpi|crx|nupkg|vsix|ipa|msix|appx|docx|xlsx|pptx|odt|ods|epub)$/i;
+
+/** Regular files under /usr, in a stable order, until both the size and the count are reached. */
+function machineFiles(megabytes, entries) {
+  const files = [];
+  let bytes = 0;
+  const walk = (dir) => {
+    let names;
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (bytes >= megabytes * 1e6 && files.length >= entries) return;
+      const path = join(dir, name);
+      let info;
+      try {
+        info = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (info.isDirectory()) walk(path);
+      else if (info.isFile() && info.size <= 2 << 20 && !SKIP.test(name)) {
+        try {
+          accessSync(path, constants.R_OK);
+        } catch {
+          continue;
+        }
+        files.push(path);
+        bytes += info.size;
+      }
+    }
+  };
+  for (const root of ['/usr/share', '/usr/lib', '/usr/bin', '/usr/libexec']) walk(root);
+  return files;
+}
+
+/** Wall ms and peak RSS (bytes) of a reference command, through GNU time. */
+function reference(command, commandArgs) {
+  const start = performance.now();
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...commandArgs], { encoding: 'utf8' });
+  const wall = performance.now() - start;
+  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);
+  return { wall, peakRss: Number(result.stderr.trim().split('\n').pop()) * 1024 };
+}
+
+function rea(...callArgs) {
+  const result = spawnSync(process.execPath, [call, ...callArgs], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`REA call failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop());
+}
+
+/** Interleaved runs (alternating who goes first); medians of wall and of REA's peak RSS above its start. */
+function compare(ours, theirs, cleanup = () => {}) {
+  const a = [];
+  const b = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    for (const who of run % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
+      if (who === 'a') a.push(ours());
+      else b.push(theirs());
+      cleanup();
+    }
+  }
+  return {
+    rea: median(a.map((m) => m.wall)),
+    ref: median(b.map((m) => m.wall)),
+    reaPeak: median(a.map((m) => m.peakRss)),
+    reaGrowth: median(a.map((m) => m.peakRss - m.rssBefore)),
+    refPeak: median(b.map((m) => m.peakRss)),
+  };
+}
+
+const row = (label, r) =>
+  console.log(
+    `${label}: REA ${r.rea.toFixed(0)} ms, peak RSS ${mib(r.reaPeak)} MiB (+${mib(r.reaGrowth)} MiB during the call); ` +
+      `reference ${r.ref.toFixed(0)} ms, ${mib(r.refPeak)} MiB; ratio ${(r.rea / r.ref).toFixed(2)}x wall (median of ${RUNS}, load ${load()})`,
+  );
+
+/** Least-squares slope of log(y) against log(x): 1 is linear growth. */
+function growth(xs, ys) {
+  const lx = xs.map(Math.log);
+  const ly = ys.map(Math.log);
+  const mx = lx.reduce((s, v) => s + v, 0) / lx.length;
+  const my = ly.reduce((s, v) => s + v, 0) / ly.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < lx.length; i += 1) {
+    num += (lx[i] - mx) * (ly[i] - my);
+    den += (lx[i] - mx) ** 2;
+  }
+  return num / den;
+}
+
+try {
+  console.log(`collecting this machine's files (>= ${MEGABYTES} MB, >= ${ENTRIES} files) ... (load ${load()})`);
+  const files = machineFiles(MEGABYTES, ENTRIES);
+  const sizes = [8, 4, 2, 1].map((d) => Math.ceil(files.length / d));
+  const zips = [];
+  for (const count of sizes) {
+    const zip = join(work, `m${count}.zip`);
+    execFileSync('zip', ['-q', '-@', zip], { input: files.slice(0, count).join('\n') });
+    zips.push({ zip, count, bytes: statSync(zip).size });
+  }
+  const full = zips.at(-1);
+  console.log(
+    `ZIP: ${(full.bytes / 1e6).toFixed(1)} MB, ${full.count} files (and ${sizes.slice(0, 3).join(', ')} for scaling)`,
+  );
+
+  row(
+    'inspect_artifact vs unzip -tqq',
+    compare(
+      () => rea('inspect', full.zip),
+      () => reference('unzip', ['-tqq', full.zip]),
+    ),
+  );
+
+  const listed = execFileSync('unzip', ['-Z1', full.zip], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    .trim()
+    .split('\n');
+  const step = Math.max(1, Math.floor(listed.length / 500));
+  const names = listed.filter((_, i) => i % step === 0).slice(0, 500);
+  const namesFile = join(work, 'names.txt');
+  writeFileSync(namesFile, names.join('\n'));
+  const out = join(work, 'out');
+  const selectedBytes = names.reduce((sum, name) => sum + statSync(`/${name}`).size, 0);
+  console.log(`selection: ${names.length} files, ${(selectedBytes / 1e6).toFixed(1)} MB`);
+  row(
+    'extract_artifact (500 files) vs unzip -q -o',
+    compare(
+      () => (mkdirSync(out, { recursive: true }), rea('extract', full.zip, namesFile, out)),
+      () => (mkdirSync(out, { recursive: true }), reference('unzip', ['-q', '-o', full.zip, ...names, '-d', out])),
+      () => rmSync(out, { recursive: true, force: true }),
+    ),
+  );
+
+  console.log('scaling of inspect_artifact (medians):');
+  console.log('  archive MB | files | REA ms | unzip -t ms | ratio | REA +RSS MiB | REA peak MiB');
+  const points = [];
+  for (const { zip, count, bytes } of zips) {
+    const r = compare(
+      () => rea('inspect', zip),
+      () => reference('unzip', ['-tqq', zip]),
+    );
+    points.push({ bytes, ...r });
+    console.log(
+      `  ${(bytes / 1e6).toFixed(1).padStart(10)} | ${String(count).padStart(5)} | ${r.rea.toFixed(0).padStart(6)} | ` +
+        `${r.ref.toFixed(0).padStart(11)} | ${(r.rea / r.ref).toFixed(2).padStart(5)} | ${mib(r.reaGrowth).padStart(12)} | ${mib(r.reaPeak).padStart(12)}`,
+    );
+  }
+  const xs = points.map((p) => p.bytes);
+  console.log(
+    `fitted growth (log-log slope against archive size; 1 = linear): REA time ${growth(
+      xs,
+      points.map((p) => p.rea),
+    ).toFixed(2)}, ` +
+      `unzip time ${growth(
+        xs,
+        points.map((p) => p.ref),
+      ).toFixed(2)}, REA memory during the call ${growth(
+        xs,
+        points.map((p) => Math.max(1, p.reaGrowth)),
+      ).toFixed(2)}`,
+  );
+  console.log(`load average: ${load()}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

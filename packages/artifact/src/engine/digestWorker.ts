@@ -1,0 +1,182 @@
+// A worker thread that reads, inflates and hashes batches of small ZIP entries from a file descriptor
+// the owning thread opened (and closes). Anything unusual about an entry (a local header that does
+// not parse, data that does not inflate, a size that contradicts its declaration) is answered
+// "not handled", and the owner reads that entry itself, so every fault is described exactly as the
+// owner's own reader describes it.
+import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { Readable } from 'node:stream';
+import { createInflateRaw, crc32 } from 'node:zlib';
+import type { DigestBatch, DigestReply, DigestResult, DigestTask } from './digestMessages.js';
+import { ReusableInflater } from './inflate.js';
+
+const { fd, fileSize } = workerData as { fd: number; fileSize: number };
+const LOCAL_HEADER = 30;
+/** Room assumed for a local header's name and extra field when a batch is read in one go. */
+const HEADER_SLACK = 1024;
+
+const inflater = new ReusableInflater();
+/** Reused buffers: a batch is handled synchronously, and what is kept is copied out. */
+let spanBuffer: Buffer = Buffer.alloc(0);
+let output: Buffer = Buffer.alloc(0);
+
+function grown(buffer: Buffer, size: number): Buffer {
+  return buffer.length >= size ? buffer : Buffer.allocUnsafe(Math.max(size, 2 * buffer.length));
+}
+
+function readAt(position: number, length: number, into?: Buffer): Buffer {
+  const buffer = into ?? Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const read = readSync(fd, buffer, done, length - done, position + done);
+    if (read === 0) break;
+    done += read;
+  }
+  return buffer.subarray(0, done);
+}
+
+/** The batch's bytes in one read when its entries lie together, as most archives write them. */
+function span(tasks: readonly DigestTask[]): { start: number; bytes: Buffer } | null {
+  let start = Infinity;
+  let end = 0;
+  for (const task of tasks) {
+    start = Math.min(start, task.offset);
+    end = Math.max(end, task.offset + LOCAL_HEADER + task.nameLength + HEADER_SLACK + task.compressedSize);
+  }
+  end = Math.min(end, fileSize);
+  if (end - start > 32 << 20 || end <= start) return null;
+  spanBuffer = grown(spanBuffer, end - start);
+  return { start, bytes: readAt(start, end - start, spanBuffer) };
+}
+
+function slice(block: { start: number; bytes: Buffer } | null, position: number, length: number): Buffer {
+  if (block !== null && position >= block.start && position + length <= block.start + block.bytes.length) {
+    return block.bytes.subarray(position - block.start, position - block.start + length);
+  }
+  return readAt(position, length);
+}
+
+function digest(task: DigestTask, block: { start: number; bytes: Buffer } | null): DigestResult | null {
+  const header = slice(block, task.offset, LOCAL_HEADER);
+  if (header.length < LOCAL_HEADER || header.readUInt32LE(0) !== 0x04034b50) return null;
+  const dataStart = task.offset + LOCAL_HEADER + header.readUInt16LE(26) + header.readUInt16LE(28);
+  if (dataStart + task.compressedSize > fileSize) return null;
+  const raw = slice(block, dataStart, task.compressedSize);
+  if (raw.length !== task.compressedSize) return null;
+  let bytes = raw;
+  if (task.method === 8) {
+    output = grown(output, task.uncompressedSize + 1);
+    const produced = inflater.inflateInto(raw, output.subarray(0, task.uncompressedSize + 1));
+    if (produced !== task.uncompressedSize) return null;
+    bytes = output.subarray(0, produced);
+  }
+  if (bytes.length !== task.uncompressedSize) return null;
+  const head = Buffer.from(bytes.subarray(0, 16));
+  const keep = bytes.length <= task.collectUpTo && (task.collectAny || isContainer(head));
+  return {
+    index: task.index,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    crc32: crc32(bytes) >>> 0,
+    head,
+    collected: keep ? Buffer.from(bytes) : null,
+  };
+}
+
+/** Entries larger than this (either size) are streamed in chunks of this size. */
+const CHUNK = 1 << 20;
+
+/** Reads `length` bytes from `position` a chunk at a time. */
+function* chunks(position: number, length: number): Generator<Buffer> {
+  for (let done = 0; done < length;) {
+    const chunk = readAt(position + done, Math.min(CHUNK, length - done));
+    if (chunk.length === 0) return;
+    done += chunk.length;
+    yield chunk;
+  }
+}
+
+/** A large entry, streamed through inflation and hashing; null when anything is not as declared. */
+async function digestLarge(task: DigestTask): Promise<DigestResult | null> {
+  const header = readAt(task.offset, LOCAL_HEADER);
+  if (header.length < LOCAL_HEADER || header.readUInt32LE(0) !== 0x04034b50) return null;
+  const dataStart = task.offset + LOCAL_HEADER + header.readUInt16LE(26) + header.readUInt16LE(28);
+  if (dataStart + task.compressedSize > fileSize) return null;
+  const source = Readable.from(chunks(dataStart, task.compressedSize), { objectMode: false });
+  const stream = task.method === 8 ? source.pipe(createInflateRaw({ chunkSize: 256 << 10 })) : source;
+  const sha = createHash('sha256');
+  let crc = 0;
+  let size = 0;
+  let head = Buffer.alloc(0);
+  let kept: Buffer[] | null = task.collectUpTo >= task.uncompressedSize ? [] : null;
+  try {
+    for await (const raw of stream) {
+      const chunk = raw as Buffer;
+      size += chunk.length;
+      if (size > task.uncompressedSize) return null;
+      if (head.length < 16) head = Buffer.concat([head, chunk.subarray(0, 16 - head.length)]);
+      if (kept !== null && kept.length === 0 && !task.collectAny && !isContainer(head)) kept = null;
+      kept?.push(chunk);
+      sha.update(chunk);
+      crc = crc32(chunk, crc);
+    }
+  } catch {
+    return null;
+  } finally {
+    source.destroy();
+    stream.destroy();
+  }
+  if (size !== task.uncompressedSize) return null;
+  return {
+    index: task.index,
+    sha256: sha.digest('hex'),
+    crc32: crc >>> 0,
+    head,
+    collected: kept === null ? null : Buffer.concat(kept),
+  };
+}
+
+/** ZIP local header, empty ZIP, or an ASAR header's pickle prefix (the owner re-checks precisely). */
+function isContainer(head: Buffer): boolean {
+  if (head.length >= 4 && (head.readUInt32LE(0) === 0x04034b50 || head.readUInt32LE(0) === 0x06054b50)) return true;
+  return head.length >= 16 && head.readUInt32LE(0) === 4;
+}
+
+const isLarge = (task: DigestTask): boolean => task.compressedSize > CHUNK || task.uncompressedSize > CHUNK;
+
+/** The SHA-256 of the whole file, read a chunk at a time into one buffer. */
+function wholeFile(): string {
+  const sha = createHash('sha256');
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  for (let position = 0; position < fileSize;) {
+    const chunk = readAt(position, Math.min(CHUNK, fileSize - position), buffer);
+    if (chunk.length === 0) break;
+    sha.update(chunk);
+    position += chunk.length;
+  }
+  return sha.digest('hex');
+}
+
+async function run(message: DigestBatch): Promise<void> {
+  if ('whole' in message) {
+    const reply: DigestReply = { whole: wholeFile() };
+    parentPort!.postMessage(reply);
+    return;
+  }
+  const batch = message;
+  const small = batch.tasks.filter((task) => !isLarge(task));
+  const block = small.length > 0 ? span(small) : null;
+  const results: Array<DigestResult | { index: number }> = [];
+  for (const task of batch.tasks) {
+    const result = isLarge(task) ? await digestLarge(task) : digest(task, block);
+    results.push(result ?? { index: task.index });
+  }
+  const reply: DigestReply = { batch: batch.batch, results };
+  parentPort!.postMessage(reply);
+}
+
+// Batches are answered in the order they arrive, one at a time.
+let queue = Promise.resolve();
+parentPort!.on('message', (batch: DigestBatch) => {
+  queue = queue.then(() => run(batch));
+});

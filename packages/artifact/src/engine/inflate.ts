@@ -1,0 +1,64 @@
+// Inflates many small raw-deflate entries with one reused zlib engine, into a caller's buffer: no
+// stream object is built and no output buffer allocated per entry. Anything unusual (a data error, an
+// output larger than the room given, a zlib without the synchronous handle) answers null, and the
+// caller inflates that entry the ordinary way, which describes the fault exactly.
+import { constants, createInflateRaw } from 'node:zlib';
+import type { InflateRaw } from 'node:zlib';
+
+/** The synchronous handle of a zlib engine (present in every supported Node.js release). */
+interface SyncHandle {
+  writeSync(
+    flush: number,
+    input: Uint8Array,
+    inputOffset: number,
+    inputLength: number,
+    output: Uint8Array,
+    outputOffset: number,
+    outputLength: number,
+  ): void;
+}
+type Engine = InflateRaw & { _handle?: SyncHandle | null; _writeState?: Uint32Array };
+
+/** One reusable raw inflater. */
+export class ReusableInflater {
+  private engine: Engine | null = null;
+
+  private fresh(): Engine | null {
+    const engine = createInflateRaw() as Engine;
+    // A failed write destroys the engine and reports the error on a later tick; it is not needed.
+    engine.on('error', () => undefined);
+    if (typeof engine._handle?.writeSync !== 'function' || !(engine._writeState instanceof Uint32Array)) {
+      engine.close();
+      return null;
+    }
+    return engine;
+  }
+
+  /**
+   * Inflates `input` (a whole raw-deflate stream) into `output` and returns how many bytes it
+   * produced, or null when the data did not inflate cleanly or did not end before `output` was full
+   * (give one byte more than the declared size to tell an overlong entry).
+   */
+  inflateInto(input: Uint8Array, output: Uint8Array): number | null {
+    let engine = this.engine;
+    if (engine === null || engine.destroyed || !engine._handle) engine = this.engine = this.fresh();
+    if (engine === null) return null;
+    engine.reset();
+    const handle = engine._handle!;
+    handle.writeSync(constants.Z_FINISH, input, 0, input.byteLength, output, 0, output.byteLength);
+    if (engine.destroyed || !engine._handle) {
+      this.engine = null;
+      return null;
+    }
+    const room = engine._writeState![0]!;
+    // A full output may mean more data: the ordinary path decides.
+    if (room === 0) return null;
+    return output.byteLength - room;
+  }
+
+  /** Releases the engine. */
+  close(): void {
+    this.engine?.close();
+    this.engine = null;
+  }
+}
