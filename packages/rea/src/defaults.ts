@@ -24,6 +24,12 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     create: async () => (await import('@rea/provider-capstone')).createCapstoneProvider(),
   },
   {
+    id: 'ghidra',
+    kind: 'deep',
+    packageName: '@rea/provider-ghidra',
+    create: async () => (await import('@rea/provider-ghidra')).createGhidraProvider(),
+  },
+  {
     id: 'javascript',
     kind: 'tools',
     packageName: '@rea/javascript',

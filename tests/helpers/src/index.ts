@@ -7,5 +7,11 @@ export { skipUnless } from './gate.js';
 export { compileFixture, findTool, toolsMissing } from './compile.js';
 export type { CompileRequest } from './compile.js';
 export { processAlive, quietToolContext } from './processes.js';
-export { STANDIN_ENGINE, createStandinGhidra, createStandinHopper, setStandinScenario } from './standin.js';
+export {
+  STANDIN_ENGINE,
+  createStandinGhidra,
+  createStandinHopper,
+  setStandinScenario,
+  standinProcesses,
+} from './standin.js';
 export type { StandinScenario } from './standin.js';

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -75,4 +75,24 @@ export function createStandinHopper(dir: string, scenario: StandinScenario): { H
   const path = join(dir, 'hopper', 'hopper-standin-launcher');
   launcher(path, 'hopper', setStandinScenario(dir, 'hopper', scenario));
   return { HOPPER_LAUNCHER_PATH: path };
+}
+
+/** Pids of live stand-in engine processes whose command line names a file under `dir`. */
+export function standinProcesses(dir: string): number[] {
+  const pids: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return pids;
+  }
+  for (const pid of entries) {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (command.includes(STANDIN_ENGINE) && command.includes(dir)) pids.push(Number(pid));
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return pids;
 }

@@ -7,7 +7,7 @@ import type { ActiveTarget, ProcessSupervisor, ProgressNotification } from '@rea
 
 /** A temporary directory (`rea-…`) holding a small target file; removed by `dispose`. */
 export function workspace(prefix: string): { dir: string; target: ActiveTarget; dispose(): void } {
-  const dir = mkdtempSync(join(tmpdir(), `rea-${prefix}-`));
+  const dir = mkdtempSync(join(tmpdir(), `rea-standin-${prefix}-`));
   const path = join(dir, 'target.bin');
   // An ELF header followed by code-like bytes: the stand-in engine does not parse it, only hashes it.
   const bytes = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]), Buffer.alloc(249, 0x90)]);
