@@ -70,10 +70,19 @@ export function createStandinGhidra(
   return { GHIDRA_INSTALL_DIR: install, JAVA_HOME: jdk };
 }
 
-/** Writes a stand-in Hopper launcher under `dir` and returns the environment naming it. */
+/**
+ * Lays out a stand-in Hopper application bundle under `dir` (`hopper/Contents/Info.plist` stating
+ * version 5.19.3, `hopper/Contents/MacOS/hopper` starting the stand-in engine) and returns the
+ * environment naming its launcher.
+ */
 export function createStandinHopper(dir: string, scenario: StandinScenario): { HOPPER_LAUNCHER_PATH: string } {
-  const path = join(dir, 'hopper', 'hopper-standin-launcher');
+  const contents = join(dir, 'hopper', 'Contents');
+  const path = join(contents, 'MacOS', 'hopper');
   launcher(path, 'hopper', setStandinScenario(dir, 'hopper', scenario));
+  writeFileSync(
+    join(contents, 'Info.plist'),
+    '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>\n<key>CFBundleShortVersionString</key>\n<string>5.19.3</string>\n</dict></plist>\n',
+  );
   return { HOPPER_LAUNCHER_PATH: path };
 }
 

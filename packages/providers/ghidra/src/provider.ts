@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ReaError, createAnalysisProfile } from '@rea/evidence';
 import type { NativeCapability, NativePort } from '@rea/native';
-import { BRIDGE_PROTOCOL, BridgePort, createExternalEngine } from '@rea/native/bridge';
+import { BRIDGE_PROTOCOL, openBridgeSession } from '@rea/native/bridge';
 import { NATIVE_PORT } from '@rea/provider-kit';
 import type {
   ActiveTarget,
@@ -129,11 +129,12 @@ export function createGhidraProvider(options: GhidraProviderOptions = {}): DeepP
       const found = discover(open.config);
       if (found.status === 'unavailable') throw unavailable(found.reason, found.remediation);
       const { installation } = found;
-      const engine = createExternalEngine({
+      return openBridgeSession(target, open, {
         providerId: GHIDRA_PROVIDER_ID,
         engine: 'Ghidra',
-        target,
-        supervisor: open.supervisor,
+        version: installation.version,
+        analysisProfile: ghidraProfile(installation),
+        capabilities: GHIDRA_CAPABILITIES,
         startupMs: open.config?.ghidraStartupTimeoutMs ?? GHIDRA_STARTUP_TIMEOUT_MS,
         setting: 'REA_GHIDRA_STARTUP_TIMEOUT_MS',
         ...(options.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: options.waitingNoticeMs }),
@@ -152,12 +153,6 @@ export function createGhidraProvider(options: GhidraProviderOptions = {}): DeepP
           env: { JAVA_HOME: installation.javaHome },
         }),
       });
-      return {
-        provider: { id: GHIDRA_PROVIDER_ID, name: 'Ghidra', version: installation.version },
-        analysis_profile: ghidraProfile(installation),
-        session: new BridgePort(engine, target.path, GHIDRA_CAPABILITIES),
-        close: () => engine.close(),
-      };
     },
   };
 }
