@@ -31,6 +31,7 @@ function launcher(path: string, engine: 'ghidra' | 'hopper', scenarioFile: strin
 
 /** Writes (or rewrites) the scenario the stand-in launchers under `dir` read. */
 export function setStandinScenario(dir: string, engine: 'ghidra' | 'hopper', scenario: StandinScenario): string {
+  mkdirSync(dir, { recursive: true });
   const file = join(dir, `standin-${engine}-scenario.json`);
   const version = engine === 'ghidra' ? '11.3.1' : '5.19.3';
   writeFileSync(

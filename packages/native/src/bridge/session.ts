@@ -1,3 +1,4 @@
+import { throwIfAborted } from '@rea/evidence';
 import type { AnalysisProfile } from '@rea/evidence';
 import type { ActiveTarget, DeepSession, OpenOptions } from '@rea/provider-kit';
 import type { NativeCapability, NativePort } from '../port.js';
@@ -23,13 +24,15 @@ export interface BridgeSessionOptions {
 
 /**
  * The deep session an external-engine provider returns from `open`: the binding's identity and
- * profile, a {@link BridgePort} whose first query starts the engine, and `close`. Starts nothing.
+ * profile, a {@link BridgePort} whose first query starts the engine, and `close`. Starts nothing;
+ * `cancelled` when the open's signal has already aborted.
  */
 export function openBridgeSession(
   target: ActiveTarget,
   open: OpenOptions,
   options: BridgeSessionOptions,
 ): DeepSession<NativePort> {
+  throwIfAborted(open.signal, 'open');
   const engine = createExternalEngine({
     providerId: options.providerId,
     engine: options.engine,
