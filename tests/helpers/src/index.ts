@@ -15,3 +15,5 @@ export {
   standinProcesses,
 } from './standin.js';
 export type { StandinScenario } from './standin.js';
+export { runNativeToolsOnRealEngine } from './realEngine.js';
+export type { RealEngineRun } from './realEngine.js';
