@@ -145,7 +145,7 @@ describe('Ghidra provider over MCP with the stand-in engine (issue 21)', () => {
   });
 
   it('sends a waiting notice every 10 s while a slow import is pending (real time)', async () => {
-    scenario({ mode: 'slow', delayMs: 25_000 });
+    scenario({ mode: 'slow', delayMs: 22_000 });
     await reopen();
     const notices: string[] = [];
     const result = await call(
@@ -160,6 +160,20 @@ describe('Ghidra provider over MCP with the stand-in engine (issue 21)', () => {
     expect(elapsed).toEqual([...elapsed].sort((a, b) => a - b));
     expect(notices[notices.length - 1]).not.toMatch(/still waiting/);
   }, 120_000);
+
+  it('offers the pseudocode continuation when analyze_function does not fit one response', async () => {
+    // About 6 MB of pseudocode, carried in both the text and the structured content: more than the
+    // 10 MiB response budget.
+    scenario({ mode: 'normal', pseudocodeRepeat: 500_000 });
+    await reopen();
+    const oversized = diagnosticOf(await call('analyze_function', { procedure: 'main' }));
+    expect(oversized['code']).toBe('resource_constraint');
+    const continuation = oversized['details'].reported_limits.continuation;
+    expect(continuation).toMatchObject({ name: 'inspect_analysis_view', arguments: { collection: 'pseudocode' } });
+    const first = valueOf(await call(continuation.name, continuation.arguments));
+    expect(JSON.stringify(first.normalized_result)).toContain('int main(void)');
+    expect(first.normalized_result.coverage.next_offset).toBeGreaterThan(0);
+  });
 
   it('leaves no owned process or directory after the final close', async () => {
     valueOf(await call('close_binary'));
