@@ -27,4 +27,21 @@ describe('Ghidra provider with the stand-in engine', () => {
     expect(supervisor.owned()).toEqual([]);
     await supervisor.closeAll();
   });
+
+  it('starts one engine for queries that arrive while it is starting', async () => {
+    const env = createStandinGhidra(space.dir, { mode: 'slow', delayMs: 1000 });
+    const { options, supervisor } = openOptions(env);
+    const session = await createGhidraProvider({ env }).open(space.target, options);
+    const signal = new AbortController().signal;
+    const [procedures, segments, name] = await Promise.all([
+      session.session.procedures({ offset: 0, limit: 10 }, signal),
+      session.session.segments(signal),
+      session.session.nameAt('0x401030', signal),
+    ]);
+    expect([procedures.total, segments.length, name]).toEqual([3, 2, 'helper']);
+    expect(supervisor.processes()).toHaveLength(1);
+    await session.close(signal);
+    expect(supervisor.owned()).toEqual([]);
+    await supervisor.closeAll();
+  });
 });
