@@ -1,5 +1,5 @@
 // Importing the kit makes the block below an augmentation of its DeepPorts.
-import type {} from '@rea/provider-kit';
+import type { ProgressSink } from '@rea/provider-kit';
 
 /**
  * The engine-neutral native-analysis port. A deep provider's open session implements it; the native
@@ -252,6 +252,13 @@ export interface NativePort {
   comments?(address: string, signal: AbortSignal): Promise<AddressComments>;
   bookmarks?(address: string, signal: AbortSignal): Promise<Bookmark[]>;
   readonly navigation?: NavigationState;
+  /**
+   * Readies an engine that starts on first use (an external engine importing and analysing the
+   * target), reporting to `call.progress` while it waits. Tools call it before any other method, so the
+   * first query carries the startup and its progress; every other method readies the engine itself
+   * (without progress) when called first. Absent when the port is ready as soon as it is bound.
+   */
+  prepare?(call: { signal: AbortSignal; progress: ProgressSink }): Promise<void>;
 }
 
 declare module '@rea/provider-kit' {

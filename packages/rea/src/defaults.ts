@@ -36,6 +36,18 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     create: async () => (await import('@rea/provider-capstone')).createCapstoneProvider(),
   },
   {
+    id: 'ghidra',
+    kind: 'deep',
+    packageName: '@rea/provider-ghidra',
+    create: async () => (await import('@rea/provider-ghidra')).createGhidraProvider(),
+  },
+  {
+    id: 'hopper',
+    kind: 'deep',
+    packageName: '@rea/provider-hopper',
+    create: async () => (await import('@rea/provider-hopper')).createHopperProvider(),
+  },
+  {
     id: 'javascript',
     kind: 'tools',
     packageName: '@rea/javascript',

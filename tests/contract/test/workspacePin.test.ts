@@ -93,10 +93,11 @@ describe('published surface', () => {
         type: 'module',
         sideEffects: false,
       });
-      // dist, and at most top-level documents such as an agent skill.
+      // dist, and at most top-level documents such as an agent skill, and `scripts` (the bridge
+      // scripts an external engine runs, which are not compiled into dist).
       const files = m['files'] as string[];
       expect(files[0]).toBe('dist');
-      for (const file of files.slice(1)) expect(file).toMatch(/^[A-Z][A-Z_-]*\.md$/);
+      for (const file of files.slice(1)) expect(file).toMatch(/^([A-Z][A-Z_-]*\.md|scripts)$/);
       expect((m['engines'] as Record<string, string>)['node']).toBe('>=20.19');
       expect((m['repository'] as Record<string, string>)['directory']).toMatch(/^packages\//);
       expect((m['publishConfig'] as Record<string, string>)['access']).toBe('public');

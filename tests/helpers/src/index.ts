@@ -7,3 +7,13 @@ export { skipUnless } from './gate.js';
 export { compileFixture, findTool, toolsMissing } from './compile.js';
 export type { CompileRequest } from './compile.js';
 export { processAlive, quietToolContext } from './processes.js';
+export {
+  STANDIN_ENGINE,
+  createStandinGhidra,
+  createStandinHopper,
+  setStandinScenario,
+  standinProcesses,
+} from './standin.js';
+export type { StandinScenario } from './standin.js';
+export { runNativeToolsOnRealEngine } from './realEngine.js';
+export type { RealEngineRun } from './realEngine.js';

@@ -140,6 +140,7 @@ export const inspectAddressContext = defineTool({
   run: async (input, context) => {
     const port = portOf(context);
     const address = checkedAddress(input.address);
+    await port.prepare?.(context);
     const { signal } = context;
     const no = (what: string) => ({ status: 'unavailable' as const, reason: `The provider does not supply ${what}.` });
     const name = port.capabilities.has('names')

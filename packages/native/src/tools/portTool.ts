@@ -52,6 +52,7 @@ export function portTool<I extends z.ZodType, R extends z.ZodType>(
     run: async (input, context) => {
       const port = portOf(context);
       requireCapability(context, port, capability);
+      await port.prepare?.(context);
       return run(input, port, context);
     },
   });

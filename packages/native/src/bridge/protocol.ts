@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { Sha256HexSchema } from '@rea/evidence';
+import { AddressSchema } from '../address.js';
+import {
+  BasicBlockSchema,
+  CallSiteSchema,
+  DocumentSchema,
+  FlowEdgeSchema,
+  InstructionSchema,
+  NameSchema,
+  ProcedureInfoSchema,
+  ProcedureSummarySchema,
+  ReferenceSchema,
+  SegmentSchema,
+  StringSchema,
+  UnresolvedSchema,
+} from '../schemas.js';
+
+/**
+ * The bridge protocol between REA and an external engine's bridge script: UTF-8 JSON, one object per
+ * line, over a Unix socket REA listens on (see the package README, "Bridge protocol").
+ */
+export const BRIDGE_PROTOCOL = 'rea-bridge/1';
+
+/** Environment variable naming the socket path the bridge script connects to. */
+export const BRIDGE_SOCKET_ENV = 'REA_BRIDGE_SOCKET';
+/** Environment variable carrying the per-session token the bridge script presents in its hello. */
+export const BRIDGE_TOKEN_ENV = 'REA_BRIDGE_TOKEN';
+
+/** The longest line either side may send, in bytes; a longer one is a protocol violation. */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** The first line the engine sends once the target is imported and analysed. */
+export const HelloSchema = z.strictObject({
+  type: z.literal('hello'),
+  protocol: z.literal(BRIDGE_PROTOCOL),
+  token: z.string().min(1),
+  engine: z.strictObject({ name: z.string().min(1), version: z.string().min(1) }),
+  /** SHA-256 of the bytes the engine imported (lowercase hex). */
+  imported_sha256: Sha256HexSchema,
+});
+
+/** The engine's hello. */
+export type BridgeHello = z.infer<typeof HelloSchema>;
+
+/** An answer to request `id`: a result, or an error the engine reports. */
+export const ResponseSchema = z.union([
+  z.strictObject({ id: z.number().int().positive(), result: z.unknown() }),
+  z.strictObject({
+    id: z.number().int().positive(),
+    error: z.strictObject({ code: z.enum(['not_found', 'unsupported', 'engine']), message: z.string() }),
+  }),
+]);
+
+const page = <T extends z.ZodType>(item: T) =>
+  z.strictObject({
+    items: z.array(item),
+    total: z.number().int().nonnegative(),
+    next_offset: z.number().int().nonnegative().nullable(),
+  });
+
+/** Every method of the protocol with the schema of its result. */
+export const BRIDGE_RESULTS = {
+  health: z.strictObject({ status: z.literal('ready') }),
+  shutdown: z.null(),
+  document: DocumentSchema,
+  procedures: page(ProcedureSummarySchema),
+  procedure: ProcedureInfoSchema.nullable(),
+  containing_procedure: ProcedureSummarySchema.nullable(),
+  instructions: page(InstructionSchema),
+  control_flow: z.strictObject({
+    blocks: z.array(BasicBlockSchema),
+    edges: z.array(FlowEdgeSchema),
+    unresolved: z.array(UnresolvedSchema),
+  }),
+  callers: z.array(CallSiteSchema),
+  callees: z.strictObject({ calls: z.array(CallSiteSchema), unresolved: z.array(UnresolvedSchema) }),
+  references: z.strictObject({ to: z.array(ReferenceSchema), from: z.array(ReferenceSchema) }),
+  procedure_references: z.array(ReferenceSchema),
+  strings: page(StringSchema),
+  string_at: StringSchema.nullable(),
+  names: page(NameSchema),
+  name_at: z.string().nullable(),
+  address_of: AddressSchema.nullable(),
+  segments: z.array(SegmentSchema),
+  is_mapped: z.boolean(),
+  pseudocode: z.strictObject({ language: z.string().min(1), text: z.string() }),
+  comments: z.strictObject({ comment: z.string().nullable(), inline_comment: z.string().nullable() }),
+  bookmarks: z.array(z.strictObject({ category: z.string(), text: z.string() })),
+} as const;
+
+/** A protocol method name. */
+export type BridgeMethod = keyof typeof BRIDGE_RESULTS;
+
+/** The result type of `method`. */
+export type BridgeResult<M extends BridgeMethod> = z.output<(typeof BRIDGE_RESULTS)[M]>;

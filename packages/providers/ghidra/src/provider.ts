@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ReaError, createAnalysisProfile } from '@rea/evidence';
+import type { NativeCapability, NativePort } from '@rea/native';
+import { BRIDGE_PROTOCOL, openBridgeSession } from '@rea/native/bridge';
+import { NATIVE_PORT } from '@rea/provider-kit';
+import type {
+  ActiveTarget,
+  DeepProvider,
+  DeepSession,
+  OpenOptions,
+  ProbeResult,
+  TargetDescriptor,
+  TargetSupport,
+} from '@rea/provider-kit';
+import { discoverGhidra } from './discovery.js';
+import type { GhidraInstallation } from './discovery.js';
+
+const manifest = createRequire(import.meta.url).resolve('@rea/provider-ghidra/package.json');
+
+/** This package's version as its installed manifest states it. */
+export const GHIDRA_PROVIDER_VERSION: string = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string })
+  .version;
+
+/** The provider id. */
+export const GHIDRA_PROVIDER_ID = 'ghidra';
+
+/** The directory of the bridge script the package ships (`ReaBridge.java`), passed as `-scriptPath`. */
+export const GHIDRA_SCRIPTS_DIR = join(dirname(manifest), 'scripts');
+
+/** The bridge script's file name. */
+export const GHIDRA_BRIDGE_SCRIPT = 'ReaBridge.java';
+
+/** Default startup deadline (import, auto-analysis, bridge), in ms: `REA_GHIDRA_STARTUP_TIMEOUT_MS`. */
+export const GHIDRA_STARTUP_TIMEOUT_MS = 330_000;
+
+/** Everything the bridge serves: the whole native port. */
+export const GHIDRA_CAPABILITIES: readonly NativeCapability[] = [
+  'documents',
+  'procedures',
+  'instructions',
+  'basic_blocks',
+  'callers_callees',
+  'references',
+  'strings',
+  'names',
+  'segments',
+  'pseudocode',
+  'navigation',
+  'comments',
+  'bookmarks',
+];
+
+const NATIVE_FORMATS = ['elf', 'pe', 'macho', 'mach-o', 'macho-fat', 'mach-o-universal', 'coff'];
+
+/** Options for {@link createGhidraProvider}. */
+export interface GhidraProviderOptions {
+  /** Where discovery reads GHIDRA_INSTALL_DIR, JAVA_HOME and PATH (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Spacing of waiting notices during startup in ms (default 10000). */
+  waitingNoticeMs?: number;
+}
+
+/** The analysis profile of a Ghidra session: the engine version and how the target was analysed. */
+export function ghidraProfile(installation: GhidraInstallation) {
+  return createAnalysisProfile({
+    name: 'ghidra-headless',
+    version: installation.version,
+    settings: {
+      import: 'analyzeHeadless -import into a fresh temporary project',
+      analysis: 'default auto-analysis',
+      decompiler: 'DecompInterface with default options',
+      bridge: BRIDGE_PROTOCOL,
+      jdk: installation.javaVersion,
+    },
+  });
+}
+
+function unavailable(reason: string, remediation: string): ReaError {
+  return new ReaError('provider_unavailable', `Ghidra is unavailable: ${reason}.`, {
+    remediation,
+    details: { provider_id: GHIDRA_PROVIDER_ID, reason },
+  });
+}
+
+/**
+ * Ghidra as a deep provider of the native port. `probe` and `open` read files only; the first query
+ * runs `support/analyzeHeadless` as an owned process that imports the target into a fresh owned
+ * project with default auto-analysis, then runs the package's bridge script, which serves the port
+ * over the authenticated bridge socket until the session closes.
+ */
+export function createGhidraProvider(options: GhidraProviderOptions = {}): DeepProvider<typeof NATIVE_PORT> {
+  const discover = (config?: OpenOptions['config']) => {
+    const env = options.env ?? process.env;
+    return discoverGhidra({
+      GHIDRA_INSTALL_DIR: config?.ghidraInstallDir ?? env['GHIDRA_INSTALL_DIR'] ?? null,
+      JAVA_HOME: config?.javaHome ?? env['JAVA_HOME'] ?? null,
+      ...(env['PATH'] === undefined ? {} : { PATH: env['PATH'] }),
+    });
+  };
+  return {
+    kind: 'deep',
+    port: NATIVE_PORT,
+    id: GHIDRA_PROVIDER_ID,
+    name: 'Ghidra',
+    version: GHIDRA_PROVIDER_VERSION,
+    capabilities: [...GHIDRA_CAPABILITIES],
+    async probe(): Promise<ProbeResult> {
+      const found = discover();
+      if (found.status === 'unavailable') return found;
+      const { installation } = found;
+      return {
+        status: 'ready',
+        version: installation.version,
+        details: {
+          install_dir: installation.installDir,
+          java_home: installation.javaHome,
+          jdk: installation.javaVersion,
+        },
+      };
+    },
+    tools: () => [],
+    supportsTarget(target: TargetDescriptor): TargetSupport {
+      if (NATIVE_FORMATS.includes(target.format)) return 'supported';
+      return target.format === 'unknown' || target.format === 'raw' ? 'unknown' : 'unsupported';
+    },
+    async open(target: ActiveTarget, open: OpenOptions): Promise<DeepSession<NativePort>> {
+      const found = discover(open.config);
+      if (found.status === 'unavailable') throw unavailable(found.reason, found.remediation);
+      const { installation } = found;
+      return openBridgeSession(target, open, {
+        providerId: GHIDRA_PROVIDER_ID,
+        engine: 'Ghidra',
+        version: installation.version,
+        analysisProfile: ghidraProfile(installation),
+        capabilities: GHIDRA_CAPABILITIES,
+        startupMs: open.config?.ghidraStartupTimeoutMs ?? GHIDRA_STARTUP_TIMEOUT_MS,
+        setting: 'REA_GHIDRA_STARTUP_TIMEOUT_MS',
+        ...(options.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: options.waitingNoticeMs }),
+        launch: (project: string) => ({
+          command: installation.headless,
+          args: [
+            project,
+            'rea',
+            '-import',
+            target.path,
+            '-scriptPath',
+            GHIDRA_SCRIPTS_DIR,
+            '-postScript',
+            GHIDRA_BRIDGE_SCRIPT,
+          ],
+          env: { JAVA_HOME: installation.javaHome },
+        }),
+      });
+    },
+  };
+}

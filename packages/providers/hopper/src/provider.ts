@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ReaError, createAnalysisProfile } from '@rea/evidence';
+import type { NativeCapability, NativePort } from '@rea/native';
+import { BRIDGE_PROTOCOL, openBridgeSession } from '@rea/native/bridge';
+import { NATIVE_PORT } from '@rea/provider-kit';
+import type {
+  ActiveTarget,
+  DeepProvider,
+  DeepSession,
+  OpenOptions,
+  ProbeResult,
+  TargetDescriptor,
+  TargetSupport,
+} from '@rea/provider-kit';
+import { discoverHopper } from './discovery.js';
+import type { HopperInstallation } from './discovery.js';
+
+const manifest = createRequire(import.meta.url).resolve('@rea/provider-hopper/package.json');
+
+/** This package's version as its installed manifest states it. */
+export const HOPPER_PROVIDER_VERSION: string = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string })
+  .version;
+
+/** The provider id. */
+export const HOPPER_PROVIDER_ID = 'hopper';
+
+/** The Python bridge script the package ships, run by Hopper with `-Y`. */
+export const HOPPER_BRIDGE_SCRIPT = join(dirname(manifest), 'scripts', 'rea_bridge.py');
+
+/** Default startup deadline (load, analysis, bridge), in ms: `REA_HOPPER_STARTUP_TIMEOUT_MS`. */
+export const HOPPER_STARTUP_TIMEOUT_MS = 120_000;
+
+/** What the bridge serves: the native port without bookmarks. */
+export const HOPPER_CAPABILITIES: readonly NativeCapability[] = [
+  'documents',
+  'procedures',
+  'instructions',
+  'basic_blocks',
+  'callers_callees',
+  'references',
+  'strings',
+  'names',
+  'segments',
+  'pseudocode',
+  'navigation',
+  'comments',
+];
+
+const NATIVE_FORMATS = ['elf', 'pe', 'macho', 'mach-o', 'macho-fat', 'mach-o-universal'];
+
+/** Options for {@link createHopperProvider}. */
+export interface HopperProviderOptions {
+  /** Where discovery reads HOPPER_LAUNCHER_PATH (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Spacing of waiting notices during startup in ms (default 10000). */
+  waitingNoticeMs?: number;
+}
+
+/** The analysis profile of a Hopper session. */
+export function hopperProfile(installation: HopperInstallation) {
+  return createAnalysisProfile({
+    name: 'hopper-scripted',
+    version: installation.version,
+    settings: {
+      load: 'hopper -e <target> with the default loader',
+      analysis: 'default background analysis, awaited before the bridge answers',
+      decompiler: 'Procedure.decompile',
+      bridge: BRIDGE_PROTOCOL,
+    },
+  });
+}
+
+/**
+ * Hopper Disassembler as a deep provider of the native port. `probe` and `open` read files only; the
+ * first query runs the launcher as an owned process (`-e <target> -Y rea_bridge.py`), whose Python
+ * bridge waits for the analysis and serves the port over the authenticated bridge socket.
+ */
+export function createHopperProvider(options: HopperProviderOptions = {}): DeepProvider<typeof NATIVE_PORT> {
+  const discover = (config?: OpenOptions['config']) =>
+    discoverHopper(config?.hopperLauncherPath ?? (options.env ?? process.env)['HOPPER_LAUNCHER_PATH'] ?? null);
+  return {
+    kind: 'deep',
+    port: NATIVE_PORT,
+    id: HOPPER_PROVIDER_ID,
+    name: 'Hopper',
+    version: HOPPER_PROVIDER_VERSION,
+    capabilities: [...HOPPER_CAPABILITIES],
+    async probe(): Promise<ProbeResult> {
+      const found = discover();
+      if (found.status === 'unavailable') return found;
+      return {
+        status: 'ready',
+        version: found.installation.version,
+        details: { launcher: found.installation.launcher },
+      };
+    },
+    tools: () => [],
+    supportsTarget(target: TargetDescriptor): TargetSupport {
+      if (NATIVE_FORMATS.includes(target.format)) return 'supported';
+      return target.format === 'unknown' || target.format === 'raw' ? 'unknown' : 'unsupported';
+    },
+    async open(target: ActiveTarget, open: OpenOptions): Promise<DeepSession<NativePort>> {
+      const found = discover(open.config);
+      if (found.status === 'unavailable') {
+        throw new ReaError('provider_unavailable', `Hopper is unavailable: ${found.reason}.`, {
+          remediation: found.remediation,
+          details: { provider_id: HOPPER_PROVIDER_ID, reason: found.reason },
+        });
+      }
+      const { installation } = found;
+      return openBridgeSession(target, open, {
+        providerId: HOPPER_PROVIDER_ID,
+        engine: 'Hopper',
+        version: installation.version,
+        analysisProfile: hopperProfile(installation),
+        capabilities: HOPPER_CAPABILITIES,
+        startupMs: open.config?.hopperStartupTimeoutMs ?? HOPPER_STARTUP_TIMEOUT_MS,
+        setting: 'REA_HOPPER_STARTUP_TIMEOUT_MS',
+        ...(options.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: options.waitingNoticeMs }),
+        // Hopper keeps its own documents; the owned project directory is its working directory.
+        launch: () => ({ command: installation.launcher, args: ['-e', target.path, '-Y', HOPPER_BRIDGE_SCRIPT] }),
+      });
+    },
+  };
+}
