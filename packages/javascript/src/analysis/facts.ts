@@ -15,6 +15,34 @@ const URL_PATTERN = /\b(?:https?|wss?|ftp|file):\/\/[^\s"'`<>()\\]+/g;
 const IPC =
   /(?:^|\.)(ipcMain\.(?:handle|handleOnce|on|once|removeHandler)|ipcRenderer\.(?:invoke|send|sendSync|sendToHost|on|once|postMessage)|contextBridge\.exposeInMainWorld|contextBridge\.exposeInIsolatedWorld|webContents\.send)$/;
 
+/** The kinds of side effect a call site can have, observed statically. */
+export type EffectCategory = 'network' | 'filesystem' | 'process' | 'dom';
+
+const FS_BARE =
+  /^(?:(?:read|write|append)File(?:Sync)?|(?:unlink|mkdir|rmdir|rm|rename|copyFile|readdir|symlink|chmod|chown|truncate|mkdtemp|cp)(?:Sync)?|create(?:Read|Write)Stream)$/;
+const EFFECTS: [EffectCategory, RegExp][] = [
+  [
+    'network',
+    /^(?:(?:window\.|globalThis\.|self\.)?(?:fetch|XMLHttpRequest|WebSocket|EventSource)|navigator\.sendBeacon|(?:https?|http2|net|tls|dgram|dns)\.\w+|net\.request|session\.\w+\.(?:fetch|webRequest\.\w+))$/,
+  ],
+  ['filesystem', /^(?:(?:fs|fsp|fsPromises|fs\.promises|original-fs)\.\w+|shell\.(?:openPath|trashItem))$/],
+  [
+    'process',
+    /^(?:(?:child_process|cp|childProcess)\.\w+|(?:spawn|exec|execFile|fork)(?:Sync)?|process\.(?:exit|kill|abort|chdir|dlopen)|shell\.openExternal|utilityProcess\.fork|app\.(?:relaunch|exit|quit))$/,
+  ],
+  [
+    'dom',
+    /^(?:(?:window\.)?document\.\w+(?:\.\w+)*|\w+(?:\.\w+)*\.(?:insertAdjacentHTML|appendChild|replaceChildren|setAttribute)|(?:window\.)?localStorage\.\w+)$/,
+  ],
+];
+
+/** The side-effect category of a called name (`fetch`, `fs.writeFile`, `child_process.spawn`, …), or null. */
+export function effectOf(name: string): EffectCategory | null {
+  if (FS_BARE.test(name)) return 'filesystem';
+  for (const [category, pattern] of EFFECTS) if (pattern.test(name)) return category;
+  return null;
+}
+
 /** A position in the file: 1-based line, 0-based column, and the offset from the start. */
 export interface Position {
   line: number;
@@ -31,6 +59,7 @@ export interface FileFacts {
   urls: { url: string; host: string | null; at: Position }[];
   ipc: { api: string; channel: string | null; at: Position }[];
   dynamicCode: { kind: 'eval' | 'function-constructor' | 'string-timer' | 'vm'; at: Position }[];
+  effects: { category: EffectCategory; api: string; at: Position }[];
   builtins: string[];
   usesElectron: boolean;
   preloads: string[];
@@ -135,6 +164,7 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
     urls: [],
     ipc: [],
     dynamicCode: [],
+    effects: [],
     builtins: [],
     usesElectron: false,
     preloads: [],
@@ -167,9 +197,14 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
           if (specifier !== null) addImport(specifier, 'dynamic-import', node);
           break;
         }
-        case 'AssignmentExpression':
+        case 'AssignmentExpression': {
           commonJsExport(node, facts.exports);
+          const target = memberPath(node.left);
+          if (target !== null && /\.(?:innerHTML|outerHTML)$/.test(target)) {
+            facts.effects.push({ category: 'dom', api: target.slice(target.lastIndexOf('.') + 1), at: at(node) });
+          }
           break;
+        }
         case 'NewExpression':
         case 'CallExpression':
           call(node, facts, addImport);
@@ -248,6 +283,8 @@ function call(node: EsNode, facts: FileFacts, addImport: (s: string, k: 'require
   ) {
     facts.dynamicCode.push({ kind: 'vm', at: at(node) });
   }
+  const category = effectOf(name);
+  if (category !== null) facts.effects.push({ category, api: name, at: at(node) });
   const ipc = IPC.exec(name);
   if (ipc) facts.ipc.push({ api: ipc[1]!, channel: stringValue(args[0]), at: at(node) });
   if (/(?:^|\.)(?:loadFile|loadURL)$/.test(name)) {

@@ -33,11 +33,18 @@ export async function electronAsar(dir: string, name = 'app.asar'): Promise<stri
 /** Bundles test/fixtures/bundle-src/entry.js with esbuild into `<dir>/dist/<out>`. */
 export async function esbuildBundle(
   dir: string,
-  options: { out: string; minify?: boolean; sourcemap?: boolean | 'inline'; format?: 'cjs' | 'esm' },
+  options: {
+    out: string;
+    minify?: boolean;
+    sourcemap?: boolean | 'inline';
+    format?: 'cjs' | 'esm';
+    sources?: string;
+  },
 ): Promise<string> {
   const outfile = join(dir, 'dist', options.out);
+  const sources = options.sources ?? BUNDLE_SOURCES;
   await build({
-    entryPoints: [join(fixtures, 'bundle-src', 'entry.js')],
+    entryPoints: [join(sources, 'entry.js')],
     bundle: true,
     platform: 'node',
     format: options.format ?? 'cjs',
@@ -45,15 +52,22 @@ export async function esbuildBundle(
     sourcemap: options.sourcemap ?? false,
     outfile,
     logLevel: 'silent',
-    absWorkingDir: join(fixtures, 'bundle-src'),
+    absWorkingDir: sources,
   });
   return outfile;
+}
+
+/** Copies the committed bundle sources into `<dir>/src` and returns that directory. */
+export function bundleSources(dir: string): string {
+  const sources = join(dir, 'src');
+  cpSync(BUNDLE_SOURCES, sources, { recursive: true });
+  return sources;
 }
 
 /** Bundles test/fixtures/bundle-src/entry.js with webpack 5 into `<dir>/dist/<out>`. */
 export async function webpackBundle(
   dir: string,
-  options: { out: string; mode: 'development' | 'production' },
+  options: { out: string; mode: 'development' | 'production'; sources?: string; naturalIds?: boolean },
 ): Promise<string> {
   const { default: webpack } = await import('webpack');
   const outputPath = join(dir, 'dist');
@@ -62,8 +76,10 @@ export async function webpackBundle(
     // No eval wrapping: module bodies stay code, as in shipped builds.
     devtool: false,
     target: 'node',
-    context: BUNDLE_SOURCES,
+    context: options.sources ?? BUNDLE_SOURCES,
     entry: './entry.js',
+    // Natural ids number modules in the order they are used: adding one renumbers the rest.
+    ...(options.naturalIds ? { optimization: { moduleIds: 'natural' as const } } : {}),
     output: { path: outputPath, filename: options.out },
     infrastructureLogging: { level: 'none' },
   });
