@@ -58,7 +58,7 @@ export const FileModuleSchema = z.strictObject({
   node_id: nodeId,
   path: z.string(),
   source_type: z.enum(['module', 'script']).nullable().describe('null when the file could not be parsed.'),
-  bundler: z.enum(['webpack', 'esbuild']).nullable(),
+  bundler: z.enum(['webpack', 'esbuild', 'browserify']).nullable(),
   roles: z.array(z.enum(['main', 'preload', 'renderer'])),
   exports: z.array(ExportSchema),
   builtins: z.array(z.string()).describe('Node built-in modules this file requires or imports.'),
@@ -71,7 +71,7 @@ export type FileModule = z.infer<typeof FileModuleSchema>;
 export const BundledModuleSchema = z.strictObject({
   node_id: nodeId,
   file: nodeId.describe('The file module that holds it.'),
-  bundler: z.enum(['webpack', 'esbuild']),
+  bundler: z.enum(['webpack', 'esbuild', 'browserify']),
   module_id: z.string().describe("The bundler's id for the module (a path or a number)."),
   start_line: line,
   end_line: line,

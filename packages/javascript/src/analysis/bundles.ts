@@ -7,11 +7,13 @@
 //   `require(id)` through the factory's third parameter are edges.
 import { createHash } from 'node:crypto';
 import type { EsNode, LineComment } from '../engine/parser.js';
+import { browserifyEdges, browserifyTable } from './browserify.js';
+import type { BrowserifyModule } from './browserify.js';
 import { stringValue, walk } from './walk.js';
 
 /** A bundled module: the bundler's id and the part of its file it spans. */
 export interface RecoveredModule {
-  bundler: 'esbuild' | 'webpack';
+  bundler: 'esbuild' | 'webpack' | 'browserify';
   moduleId: string;
   start: number;
   end: number;
@@ -36,7 +38,7 @@ export interface RecoveredEdge {
 
 /** What {@link recoverBundle} found in one file. */
 export interface RecoveredBundle {
-  bundler: 'esbuild' | 'webpack' | null;
+  bundler: 'esbuild' | 'webpack' | 'browserify' | null;
   modules: RecoveredModule[];
   edges: RecoveredEdge[];
 }
@@ -155,6 +157,7 @@ export function recoverBundle(
   // Unmarked (minified) module arrays by variable, and the tables the runtime indexes: an array is
   // webpack's only when its runtime calls into it.
   const arrays = new Map<string, RecoveredModule[]>();
+  let browserify: BrowserifyModule[] = [];
   const indexed = new Set<string>();
   walk(
     program,
@@ -174,6 +177,8 @@ export function recoverBundle(
       } else if (node.type === 'ObjectExpression' || node.type === 'ArrayExpression') {
         const table = node.type === 'ObjectExpression' ? webpackTable(node, marked) : webpackArray(node, marked);
         if (table !== null && table.length > webpack.length) webpack = table;
+        const packed = node.type === 'ObjectExpression' ? browserifyTable(node) : null;
+        if (packed !== null && packed.length > browserify.length) browserify = packed;
       } else if (node.type === 'CallExpression') {
         const callee = node.callee as EsNode;
         const args = node.arguments as EsNode[];
@@ -201,7 +206,13 @@ export function recoverBundle(
   const bundle =
     webpack.length > 0
       ? webpackBundle(webpack, calls, runtimeNames)
-      : esbuildBundle(esbuild, variables, calls, comments, program);
+      : browserify.length > 0
+        ? {
+            bundler: 'browserify' as const,
+            modules: browserify,
+            edges: browserifyEdges(browserify, calls, (offset) => holderOf(browserify, offset)),
+          }
+        : esbuildBundle(esbuild, variables, calls, comments, program);
   for (const m of bundle.modules) if (m.node !== null) m.structure = structureHash(m.node, every);
   return bundle;
 }

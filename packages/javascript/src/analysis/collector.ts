@@ -129,7 +129,7 @@ export class Collector {
       source_type: parsed?.sourceType ?? null,
       bundler: parsed?.bundle.bundler ?? null,
       roles: [],
-      exports: parsed?.facts.exports ?? [],
+      exports: [],
       builtins: parsed?.facts.builtins ?? [],
       source_map: {
         status: map.status,
@@ -168,6 +168,14 @@ export class Collector {
       facts.dynamicCode.map((d) => ({ ...where(d.at), kind: d.kind })),
     );
     const holder = (offset: number) => holderOf(bundle.modules, offset);
+    // An export inside a bundled module's own function (a factory or wrapper) is that module's; the
+    // rest, scope-hoisted code included, are the file's.
+    const exportsOf = new Map<string, FileModule['exports']>();
+    facts.exports.forEach((shape, i) => {
+      const inner = holder(facts.exportOffsets[i] ?? 0);
+      if (inner === null || inner.node === null) module.exports.push(shape);
+      else exportsOf.set(inner.moduleId, [...(exportsOf.get(inner.moduleId) ?? []), shape]);
+    });
     this.keep(
       'effects',
       facts.effects.map((e) => {
@@ -177,7 +185,10 @@ export class Collector {
       }),
     );
     const builtinsOf = new Map<string, Set<string>>();
+    // A require the bundler resolved is its bundler-require edge, not an unresolved specifier too.
+    const resolved = new Set(bundle.edges.map((e) => e.offset));
     for (const item of facts.imports) {
+      if (item.kind === 'require' && resolved.has(item.at.offset)) continue;
       const inner = holder(item.at.offset);
       const from = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
       const { line, column } = item.at;
@@ -213,7 +224,7 @@ export class Collector {
         module_id: m.moduleId,
         start_line: m.startLine,
         end_line: m.endLine,
-        exports: [],
+        exports: exportsOf.get(m.moduleId) ?? [],
         builtins: [...(builtinsOf.get(m.moduleId) ?? [])].sort(),
         ...spanHashes(parsed.text.slice(m.start, m.end), m.structure),
       });

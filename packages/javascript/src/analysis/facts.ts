@@ -54,6 +54,8 @@ export interface Position {
 export interface FileFacts {
   imports: { specifier: string; kind: 'require' | 'import' | 'dynamic-import' | 'export-from'; at: Position }[];
   exports: ExportShape[];
+  /** Where each export of `exports` was observed (same order), to place it in a bundled module. */
+  exportOffsets: number[];
   strings: { value: string; truncated: boolean; at: Position }[];
   stringTotal: number;
   urls: { url: string; host: string | null; at: Position }[];
@@ -127,11 +129,30 @@ function esmExports(node: EsNode, out: ExportShape[]): void {
   }
 }
 
+/**
+ * The exports bundlers define with getters: webpack's `__webpack_require__.d(exports, { name: () => x })`
+ * and esbuild's `__export(target, { name: () => x })`.
+ */
+function bundlerExports(node: EsNode, out: ExportShape[]): void {
+  if (node.type !== 'CallExpression') return;
+  const name = memberPath(node.callee);
+  const args = node.arguments as EsNode[];
+  if ((name !== '__webpack_require__.d' && name !== '__export') || args[1]?.type !== 'ObjectExpression') return;
+  for (const p of args[1].properties as EsNode[]) {
+    if (p.type !== 'Property' || p.computed) continue;
+    const key = p.key as EsNode;
+    const getter = p.value as EsNode;
+    if (getter.type !== 'ArrowFunctionExpression' && getter.type !== 'FunctionExpression') continue;
+    out.push({ name: String(key.name ?? key.value), system: 'esm', value_kind: 'unknown', arity: null });
+  }
+}
+
 function commonJsExport(node: EsNode, out: ExportShape[]): void {
   const target = memberPath(node.left);
   if (target === null) return;
   const right = node.right as EsNode;
-  if (target === 'module.exports') {
+  // esbuild renames a wrapped module's parameters module2, exports2, …
+  if (/^module\d*\.exports$/.test(target)) {
     if (right.type === 'ObjectExpression') {
       for (const p of right.properties as EsNode[]) {
         if (p.type !== 'Property') continue;
@@ -144,7 +165,7 @@ function commonJsExport(node: EsNode, out: ExportShape[]): void {
     }
     return;
   }
-  const match = /^(?:module\.)?exports\.([^.]+)$/.exec(target);
+  const match = /^(?:module\d*\.exports|exports\d*)\.([^.]+)$/.exec(target);
   if (match) out.push(shapeOf(match[1]!, 'commonjs', right));
 }
 
@@ -159,6 +180,7 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
   const facts: FileFacts = {
     imports: [],
     exports: [],
+    exportOffsets: [],
     strings: [],
     stringTotal: 0,
     urls: [],
@@ -177,6 +199,11 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
     if (builtin !== null) builtins.add(builtin);
     if (specifier === 'electron' || specifier.startsWith('electron/')) facts.usesElectron = true;
   };
+  const exported = (node: EsNode, collect: (node: EsNode, out: ExportShape[]) => void) => {
+    const before = facts.exports.length;
+    collect(node, facts.exports);
+    for (let i = before; i < facts.exports.length; i += 1) facts.exportOffsets.push(node.start ?? 0);
+  };
   walk(
     program,
     (node) => {
@@ -187,10 +214,10 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
         case 'ExportAllDeclaration':
         case 'ExportNamedDeclaration':
           if (node.source) addImport(String((node.source as EsNode).value), 'export-from', node);
-          esmExports(node, facts.exports);
+          exported(node, esmExports);
           break;
         case 'ExportDefaultDeclaration':
-          esmExports(node, facts.exports);
+          exported(node, esmExports);
           break;
         case 'ImportExpression': {
           const specifier = stringValue(node.source);
@@ -198,7 +225,7 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
           break;
         }
         case 'AssignmentExpression': {
-          commonJsExport(node, facts.exports);
+          exported(node, commonJsExport);
           const target = memberPath(node.left);
           if (target !== null && /\.(?:innerHTML|outerHTML)$/.test(target)) {
             facts.effects.push({ category: 'dom', api: target.slice(target.lastIndexOf('.') + 1), at: at(node) });
@@ -208,6 +235,7 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
         case 'NewExpression':
         case 'CallExpression':
           call(node, facts, addImport);
+          exported(node, bundlerExports);
           break;
         case 'Property': {
           const key = node.key as EsNode;

@@ -2,6 +2,7 @@
 // @electron/asar, or bundled with the real esbuild, at test time.
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as asar from '@electron/asar';
 import { build } from 'esbuild';
@@ -55,6 +56,32 @@ export async function esbuildBundle(
     absWorkingDir: sources,
   });
   return outfile;
+}
+
+/** The CommonJS sources {@link browserifyBundle} packs: an entry requiring two modules. */
+export const BROWSERIFY_SOURCES: Record<string, string> = {
+  'main.js':
+    "const { greet } = require('./greet');\nconst util = require('./util');\nmodule.exports.run = function run(name, times) {\n  return util.shout(greet(name)).repeat(times);\n};\n",
+  'greet.js': "exports.greet = function greet(name) {\n  return 'hello ' + name;\n};\nexports.LANG = 'en';\n",
+  'util.js': "module.exports = { shout: (text) => text.toUpperCase() };\nfetch('https://cdn.example.net/ping');\n",
+};
+
+/** Writes {@link BROWSERIFY_SOURCES} under `<dir>/src` and packs them with the real browserify into `<dir>/dist/bundle.js`. */
+export async function browserifyBundle(dir: string, options: { debug?: boolean } = {}): Promise<string> {
+  const sources = join(dir, 'src');
+  mkdirSync(sources, { recursive: true });
+  for (const [name, text] of Object.entries(BROWSERIFY_SOURCES)) writeFileSync(join(sources, name), text);
+  type Packer = { bundle(done: (error: Error | null, bytes: Buffer) => void): void };
+  const browserify = createRequire(import.meta.url)('browserify') as (entry: string, options: object) => Packer;
+  const bytes = await new Promise<Buffer>((resolve, reject) => {
+    browserify(join(sources, 'main.js'), { debug: options.debug ?? false, basedir: sources }).bundle((error, out) =>
+      error ? reject(error) : resolve(out),
+    );
+  });
+  const out = join(dir, 'dist', 'bundle.js');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, bytes);
+  return out;
 }
 
 /** Copies the committed bundle sources into `<dir>/src` and returns that directory. */
