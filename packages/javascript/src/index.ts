@@ -11,6 +11,7 @@ export type { AnalyzeOptions, AnalyzeOutcome } from './analysis/analyze.js';
 export {
   AssetSchema,
   BundledModuleSchema,
+  EffectFactSchema,
   EdgeSchema,
   ExportSchema,
   FileModuleSchema,
@@ -30,5 +31,20 @@ export { JAVASCRIPT_PROVIDER } from './tools/common.js';
 export { analyzeJavascriptApplicationTool } from './tools/analyzeJavascriptApplication.js';
 export { FeatureTraceSchema, traceApplicationFeatureTool } from './tools/traceApplicationFeature.js';
 export { traceFeature } from './analysis/trace.js';
+export {
+  ExportShapeComparisonSchema,
+  compareJavascriptExportShapesTool,
+} from './tools/compareJavascriptExportShapes.js';
+export { VersionComparisonSchema, compareApplicationVersionsTool } from './tools/compareApplicationVersions.js';
+export { SourceComparisonSchema, compareSourceToBundleTool } from './tools/compareSourceToBundle.js';
+export { ModuleSemanticsSchema, traceJavascriptSemanticsTool } from './tools/traceJavascriptSemantics.js';
+export { compareVersions } from './compare/versions.js';
+export type { ModuleChange, VersionComparison } from './compare/versions.js';
+export { diffExports } from './compare/exportShapes.js';
+export type { ExportChange, ExportDiff } from './compare/exportShapes.js';
+export { moduleSemantics } from './analysis/semantics.js';
+export type { ModuleSemantics } from './analysis/semantics.js';
+export { findModules } from './analysis/lookup.js';
+export type { FoundModule } from './analysis/lookup.js';
 export type { FeatureTrace, TraceSeed, TraceSite } from './analysis/trace.js';
 export { JAVASCRIPT_CAPABILITIES, createJavascriptProvider, javascriptTools } from './provider.js';

@@ -1,18 +1,27 @@
 import type { AnyToolContract, ToolsProvider } from '@rea/provider-kit';
 import { analyzeJavascriptApplicationTool } from './tools/analyzeJavascriptApplication.js';
+import { compareApplicationVersionsTool } from './tools/compareApplicationVersions.js';
+import { compareJavascriptExportShapesTool } from './tools/compareJavascriptExportShapes.js';
+import { compareSourceToBundleTool } from './tools/compareSourceToBundle.js';
 import { traceApplicationFeatureTool } from './tools/traceApplicationFeature.js';
+import { traceJavascriptSemanticsTool } from './tools/traceJavascriptSemantics.js';
 import { JAVASCRIPT_PACKAGE_VERSION } from './version.js';
 
 /** The tools of this package, sorted by name. */
 export const javascriptTools: readonly AnyToolContract[] = Object.freeze([
   analyzeJavascriptApplicationTool,
+  compareApplicationVersionsTool,
+  compareJavascriptExportShapesTool,
+  compareSourceToBundleTool,
   traceApplicationFeatureTool,
+  traceJavascriptSemanticsTool,
 ]);
 
 /** Capabilities the JavaScript provider declares on every host. */
 export const JAVASCRIPT_CAPABILITIES = Object.freeze([
   'javascript-application-analysis',
   'javascript-feature-trace',
+  'javascript-version-comparison',
 ] as const);
 
 /**

@@ -58,7 +58,7 @@ export const FileModuleSchema = z.strictObject({
   node_id: nodeId,
   path: z.string(),
   source_type: z.enum(['module', 'script']).nullable().describe('null when the file could not be parsed.'),
-  bundler: z.enum(['webpack', 'esbuild']).nullable(),
+  bundler: z.enum(['webpack', 'esbuild', 'browserify']).nullable(),
   roles: z.array(z.enum(['main', 'preload', 'renderer'])),
   exports: z.array(ExportSchema),
   builtins: z.array(z.string()).describe('Node built-in modules this file requires or imports.'),
@@ -71,12 +71,16 @@ export type FileModule = z.infer<typeof FileModuleSchema>;
 export const BundledModuleSchema = z.strictObject({
   node_id: nodeId,
   file: nodeId.describe('The file module that holds it.'),
-  bundler: z.enum(['webpack', 'esbuild']),
+  bundler: z.enum(['webpack', 'esbuild', 'browserify']),
   module_id: z.string().describe("The bundler's id for the module (a path or a number)."),
   start_line: line,
   end_line: line,
   exports: z.array(ExportSchema),
   builtins: z.array(z.string()),
+  content_sha256: Sha256HexSchema.describe('SHA-256 of the text it spans.'),
+  structure_sha256: Sha256HexSchema.describe(
+    'SHA-256 of its syntax without numbers and local names: stable across renumbered ids and renamed locals.',
+  ),
 });
 /** See {@link BundledModuleSchema}. */
 export type BundledModule = z.infer<typeof BundledModuleSchema>;
@@ -104,6 +108,12 @@ export const IpcFactSchema = SourcePositionSchema.extend({ api: z.string(), chan
 /** A site that turns data into code. */
 export const DynamicCodeFactSchema = SourcePositionSchema.extend({
   kind: z.enum(['eval', 'function-constructor', 'string-timer', 'vm']),
+});
+
+/** A call or assignment with a side effect outside the script, by category. */
+export const EffectFactSchema = SourcePositionSchema.extend({
+  category: z.enum(['network', 'filesystem', 'process', 'dom']),
+  api: z.string().describe('The called name (fetch, fs.writeFile, child_process.spawn, document.write, innerHTML).'),
 });
 
 /** A package manifest found in the input. */
@@ -165,6 +175,7 @@ export const JavascriptApplicationSchema = z.strictObject({
   hosts: z.array(z.string()).describe('Distinct hosts of every URL, sorted.'),
   ipc: z.array(IpcFactSchema),
   dynamic_code: z.array(DynamicCodeFactSchema),
+  effects: z.array(EffectFactSchema).describe('Side-effect sites; node_id is the innermost (bundled) module.'),
   phases: z.array(PhaseCoverageSchema),
   unknowns: z.array(UnknownSchema),
   integrity_contradictions: z.array(IntegrityContradictionSchema),

@@ -22,6 +22,8 @@ describe('analyzeJavascriptApplication on esbuild bundles', () => {
       });
       const bundled = result.bundled_modules.map((m) => `${m.module_id} ${m.builtins.join(',')}`).sort();
       expect(bundled).toEqual(['entry.js crypto', 'greet.js ', 'legacy.cjs os']);
+      const legacyExports = result.bundled_modules.find((m) => m.module_id === 'legacy.cjs')!.exports;
+      expect(legacyExports).toEqual([{ name: 'prefix', system: 'commonjs', value_kind: 'value', arity: null }]);
       const legacy = 'bundled:app.js#legacy.cjs';
       const toLegacy = result.edges.filter((e) => e.to === legacy);
       expect(toLegacy.map((e) => [e.from, e.kind])).toEqual([['bundled:app.js#entry.js', 'bundler-require']]);

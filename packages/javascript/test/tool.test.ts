@@ -20,13 +20,17 @@ async function evidence(outcome: ReturnType<typeof executeTool>): Promise<Eviden
 }
 
 describe('analyze_javascript_application', () => {
-  it('should be a tool of a ready tools provider, with the feature trace', async () => {
+  it('should be a tool of a ready tools provider, with the tools on its Evidence', async () => {
     const provider = createJavascriptProvider();
     expect(provider).toMatchObject({ kind: 'tools', id: 'javascript', name: '@rea/javascript' });
     expect(provider.capabilities).toEqual(JAVASCRIPT_CAPABILITIES);
     expect(provider.tools().map((t) => t.name)).toEqual([
       'analyze_javascript_application',
+      'compare_application_versions',
+      'compare_javascript_export_shapes',
+      'compare_source_to_bundle',
       'trace_application_feature',
+      'trace_javascript_semantics',
     ]);
     expect(javascriptTools[0]).toBe(analyzeJavascriptApplicationTool);
     expect((await provider.probe()).status).toBe('ready');

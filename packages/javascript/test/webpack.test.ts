@@ -29,6 +29,12 @@ describe('analyzeJavascriptApplication on webpack 5 bundles', () => {
       expect(builtins('os')).toEqual(['os']);
       expect(builtins('node:crypto')).toEqual(['crypto']);
       expect(builtins('./greet.js')).toEqual([]);
+      // webpack defines an ES module's exports with getters on its exports object.
+      const exports = (id: string) => result.bundled_modules.find((m) => m.module_id === id)!.exports;
+      expect(exports('./greet.js')).toEqual([{ name: 'greet', system: 'esm', value_kind: 'unknown', arity: null }]);
+      expect(exports('./legacy.cjs')).toEqual([
+        { name: 'prefix', system: 'commonjs', value_kind: 'value', arity: null },
+      ]);
     });
   });
 

@@ -27,11 +27,19 @@ const MAIN = "const { ipcMain } = require('electron');\nipcMain.handle('notes:sa
 /** The advertised examples, run on real fixtures: the paths and the retained reference stand for these. */
 async function exampleInput(tool: string, input: unknown, c: CapabilityCheckContext): Promise<unknown> {
   const example = input as Record<string, unknown>;
-  if (tool === 'trace_application_feature') {
+  if (tool !== 'analyze_javascript_application') {
     const analysis = await c.runTool('analyze_javascript_application', { path: application(), detail: 'summary' });
     if (analysis.kind !== 'evidence') throw new Error('expected Evidence');
-    // The summary's own reference stands for the analysis it retained.
-    return { ...example, application: { kind: 'retained-evidence', evidence_id: analysis.record.evidence_id } };
+    // The summary's own reference stands for the analysis it retained, wherever the example names one.
+    const ref = { kind: 'retained-evidence', evidence_id: analysis.record.evidence_id };
+    const swap = (value: unknown): unknown =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as { kind?: unknown }).kind === 'retained-evidence'
+          ? ref
+          : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]))
+        : value;
+    const mapped = swap(example) as Record<string, unknown>;
+    return 'source_root' in mapped ? { ...mapped, source_root: application() } : mapped;
   }
   if (String(example['path']).endsWith('.asar')) {
     const asar = join(work, 'app.asar');
@@ -65,6 +73,19 @@ describeProviderContract('javascript (applications)', () => createJavascriptProv
       if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
       expect(outcome.record.normalized_result).toMatchObject({
         ipc_channels: [{ channel: 'probe:ping', sites: [{ node_id: 'file:main.js', api: 'ipcMain.handle', line: 2 }] }],
+      });
+    },
+    'javascript-version-comparison': async (c) => {
+      const analyses = [];
+      for (const _ of [1, 2]) {
+        const analysis = await c.runTool('analyze_javascript_application', { path: application() });
+        if (analysis.kind !== 'evidence') throw new Error('expected Evidence');
+        analyses.push(analysis.record);
+      }
+      const outcome = await c.runTool('compare_application_versions', { before: analyses[0], after: analyses[1] });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.normalized_result).toMatchObject({
+        modules: { added: [], removed: [], changed: [], unknown: [], unchanged: 1 },
       });
     },
   },

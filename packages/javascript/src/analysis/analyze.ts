@@ -127,7 +127,7 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
         'Minified code without a source map: names are those of the bundle.',
       );
     }
-    c.fileModule(script.path, { sourceType: outcome.sourceType, facts, bundle }, map);
+    c.fileModule(script.path, { sourceType: outcome.sourceType, facts, bundle, text }, map);
     roleFiles.push({ path: script.path, preloads: facts.preloads, loadedPages: facts.loadedPages });
     if (parsed % 100 === 0) progress(`${parsed} of ${scripts.length} scripts parsed`, 'parse');
   }

@@ -5,12 +5,15 @@
 // - webpack 4/5: the module table, an object literal of factories `(module, exports, require) => { … }`
 //   keyed by module id (a path in development builds, a number in production), whose calls
 //   `require(id)` through the factory's third parameter are edges.
+import { createHash } from 'node:crypto';
 import type { EsNode, LineComment } from '../engine/parser.js';
+import { browserifyEdges, browserifyTable } from './browserify.js';
+import type { BrowserifyModule } from './browserify.js';
 import { stringValue, walk } from './walk.js';
 
 /** A bundled module: the bundler's id and the part of its file it spans. */
 export interface RecoveredModule {
-  bundler: 'esbuild' | 'webpack';
+  bundler: 'esbuild' | 'webpack' | 'browserify';
   moduleId: string;
   start: number;
   end: number;
@@ -18,6 +21,10 @@ export interface RecoveredModule {
   endLine: number;
   /** The factory's require parameter (webpack), whose calls are edges. */
   requireName: string | null;
+  /** The function that is the module (webpack factory, esbuild wrapper), when there is one. */
+  node: EsNode | null;
+  /** {@link structureHash} of `node`, set once the bundle is recovered. */
+  structure: string | null;
 }
 
 /** An edge between two bundled modules of one file, found in the bundler's runtime calls. */
@@ -31,7 +38,7 @@ export interface RecoveredEdge {
 
 /** What {@link recoverBundle} found in one file. */
 export interface RecoveredBundle {
-  bundler: 'esbuild' | 'webpack' | null;
+  bundler: 'esbuild' | 'webpack' | 'browserify' | null;
   modules: RecoveredModule[];
   edges: RecoveredEdge[];
 }
@@ -42,7 +49,38 @@ const isFunction = (node: EsNode | undefined): node is EsNode =>
   node !== undefined && (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression');
 
 function span(node: EsNode) {
-  return { start: node.start ?? 0, end: node.end ?? 0, startLine: node.loc!.start.line, endLine: node.loc!.end.line };
+  return {
+    start: node.start ?? 0,
+    end: node.end ?? 0,
+    startLine: node.loc!.start.line,
+    endLine: node.loc!.end.line,
+    node,
+    structure: null,
+  };
+}
+
+/**
+ * SHA-256 of the syntax of `root` with what a rebuild changes blanked: every number (module ids) and
+ * every identifier but property names (locals a minifier renames). Equal for the same module built
+ * twice with renumbered ids or renamed locals.
+ */
+export function structureHash(root: EsNode, every?: () => void): string {
+  const hash = createHash('sha256');
+  const names = new WeakSet<EsNode>();
+  walk(
+    root,
+    (node) => {
+      if (node.type === 'MemberExpression' && !node.computed) names.add(node.property as EsNode);
+      if (node.type === 'Property' && !node.computed) names.add(node.key as EsNode);
+      let detail = '';
+      if (node.type === 'Identifier') detail = names.has(node) ? String(node.name) : '';
+      else if (node.type === 'Literal') detail = typeof node.value === 'number' ? '0' : String(node.value);
+      else if (node.type === 'TemplateElement') detail = String((node.value as { cooked: unknown }).cooked);
+      hash.update(`${node.type}:${detail};`);
+    },
+    every,
+  );
+  return hash.digest('hex');
 }
 
 /** `{ "src/x.js"(exports, module) { … } }`: the single keyed function of an esbuild wrapper. */
@@ -116,12 +154,22 @@ export function recoverBundle(
   const calls: { name: string; arg: string | null; offset: number; line: number; column: number }[] = [];
   const marked = WEBPACK_MARKER.test(text);
   const runtimeNames = new Set<string>(['__webpack_require__']);
+  // Unmarked (minified) module arrays by variable, and the tables the runtime indexes: an array is
+  // webpack's only when its runtime calls into it.
+  const arrays = new Map<string, RecoveredModule[]>();
+  let browserify: BrowserifyModule[] = [];
+  const indexed = new Set<string>();
   walk(
     program,
     (node) => {
       if (node.type === 'VariableDeclarator' && node.init) {
         const wrapper = wrapperOf(node.init as EsNode);
         const id = node.id as EsNode;
+        const init = node.init as EsNode;
+        if (!marked && init.type === 'ArrayExpression' && id.type === 'Identifier') {
+          const modules = webpackArray(init, true);
+          if (modules !== null) arrays.set(id.name as string, modules);
+        }
         if (wrapper !== null) {
           esbuild.push({ bundler: 'esbuild', moduleId: wrapper.id, ...span(wrapper.fn), requireName: null });
           if (id.type === 'Identifier') variables.set(id.name as string, wrapper.id);
@@ -129,11 +177,17 @@ export function recoverBundle(
       } else if (node.type === 'ObjectExpression' || node.type === 'ArrayExpression') {
         const table = node.type === 'ObjectExpression' ? webpackTable(node, marked) : webpackArray(node, marked);
         if (table !== null && table.length > webpack.length) webpack = table;
+        const packed = node.type === 'ObjectExpression' ? browserifyTable(node) : null;
+        if (packed !== null && packed.length > browserify.length) browserify = packed;
       } else if (node.type === 'CallExpression') {
         const callee = node.callee as EsNode;
         const args = node.arguments as EsNode[];
         const runtime = runtimeRequire(callee, args);
-        if (runtime !== null) runtimeNames.add(runtime);
+        if (runtime !== null) {
+          runtimeNames.add(runtime);
+          const table = tableOf(callee);
+          if (table !== null) indexed.add(table);
+        }
         if (callee.type === 'Identifier' && args.length <= 1) {
           const arg = args[0]?.type === 'Literal' ? String(args[0].value) : args.length === 0 ? null : undefined;
           if (arg !== undefined) {
@@ -146,8 +200,21 @@ export function recoverBundle(
     },
     every,
   );
-  if (webpack.length > 0) return webpackBundle(webpack, calls, runtimeNames);
-  return esbuildBundle(esbuild, variables, calls, comments, program);
+  for (const [name, modules] of arrays) {
+    if (indexed.has(name) && modules.length > webpack.length) webpack = modules;
+  }
+  const bundle =
+    webpack.length > 0
+      ? webpackBundle(webpack, calls, runtimeNames)
+      : browserify.length > 0
+        ? {
+            bundler: 'browserify' as const,
+            modules: browserify,
+            edges: browserifyEdges(browserify, calls, (offset) => holderOf(browserify, offset)),
+          }
+        : esbuildBundle(esbuild, variables, calls, comments, program);
+  for (const m of bundle.modules) if (m.node !== null) m.structure = structureHash(m.node, every);
+  return bundle;
 }
 
 type Call = { name: string; arg: string | null; offset: number; line: number; column: number };
@@ -170,6 +237,13 @@ function runtimeRequire(callee: EsNode, args: EsNode[]): string | null {
   if (callee.type !== 'MemberExpression') return null;
   const last = callee.computed && args.length === 3 ? args[2] : isCall(callee) && args.length === 4 ? args[3] : null;
   return last?.type === 'Identifier' ? (last.name as string) : null;
+}
+
+/** The identifier the runtime indexes (`t` of `t[s](…)` or `t[s].call(…)`), or null. */
+function tableOf(callee: EsNode): string | null {
+  const member = isCall(callee) ? (callee.object as EsNode) : callee;
+  const object = member.object as EsNode;
+  return object.type === 'Identifier' ? (object.name as string) : null;
 }
 
 function isCall(member: EsNode): boolean {
@@ -222,6 +296,8 @@ function esbuildBundle(
       startLine: marker.line,
       endLine: next ? Math.max(marker.line, next.line - 1) : lastLine,
       requireName: null,
+      node: null,
+      structure: null,
     });
   });
   const edges = calls

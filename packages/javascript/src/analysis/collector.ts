@@ -1,5 +1,6 @@
 // Accumulates the per-file observations of one analysis under global budgets and assembles the
 // complete result: sorted, with stable node ids, coverage per phase and explicit unknowns.
+import { createHash } from 'node:crypto';
 import type { Coverage, Limitation } from '@rea/evidence';
 import type { IntegrityPolicy } from '@rea/artifact';
 import type { Asset, BundledModule, Edge, FileModule, JavascriptApplication, SourceModule } from '../schemas.js';
@@ -36,6 +37,12 @@ const NO_MAP: SourceMapResolution = {
   sourceCount: 0,
 };
 
+/** The content and structure hashes of a bundled module's text (see BundledModuleSchema). */
+function spanHashes(text: string, structure: string | null): { content_sha256: string; structure_sha256: string } {
+  const hash = (value: string) => createHash('sha256').update(value).digest('hex');
+  return { content_sha256: hash(text), structure_sha256: structure ?? hash(text.replace(/\d+/g, '0')) };
+}
+
 /** The node id of a module recovered from `file`'s bundle. */
 export function bundledNodeId(file: string, moduleId: string): string {
   return `bundled:${file}#${moduleId}`;
@@ -60,8 +67,9 @@ export class Collector {
     urls: [] as JavascriptApplication['urls'],
     ipc: [] as JavascriptApplication['ipc'],
     dynamic_code: [] as JavascriptApplication['dynamic_code'],
+    effects: [] as JavascriptApplication['effects'],
   };
-  private readonly dropped = { strings: 0, urls: 0, ipc: 0, dynamic_code: 0 };
+  private readonly dropped = { strings: 0, urls: 0, ipc: 0, dynamic_code: 0, effects: 0 };
   /** Source maps that could not be read. */
   unresolvedMaps = 0;
   /** Relative imports that name no file of the input. */
@@ -88,7 +96,7 @@ export class Collector {
   /** Records the file module at `path`: parsed (with facts and bundle) or not (`null`). */
   fileModule(
     path: string,
-    parsed: { sourceType: 'module' | 'script'; facts: FileFacts; bundle: RecoveredBundle } | null,
+    parsed: { sourceType: 'module' | 'script'; facts: FileFacts; bundle: RecoveredBundle; text: string } | null,
     map: SourceMapResolution = NO_MAP,
   ): void {
     const node_id = fileNodeId(path);
@@ -121,7 +129,7 @@ export class Collector {
       source_type: parsed?.sourceType ?? null,
       bundler: parsed?.bundle.bundler ?? null,
       roles: [],
-      exports: parsed?.facts.exports ?? [],
+      exports: [],
       builtins: parsed?.facts.builtins ?? [],
       source_map: {
         status: map.status,
@@ -160,8 +168,27 @@ export class Collector {
       facts.dynamicCode.map((d) => ({ ...where(d.at), kind: d.kind })),
     );
     const holder = (offset: number) => holderOf(bundle.modules, offset);
+    // An export inside a bundled module's own function (a factory or wrapper) is that module's; the
+    // rest, scope-hoisted code included, are the file's.
+    const exportsOf = new Map<string, FileModule['exports']>();
+    facts.exports.forEach((shape, i) => {
+      const inner = holder(facts.exportOffsets[i] ?? 0);
+      if (inner === null || inner.node === null) module.exports.push(shape);
+      else exportsOf.set(inner.moduleId, [...(exportsOf.get(inner.moduleId) ?? []), shape]);
+    });
+    this.keep(
+      'effects',
+      facts.effects.map((e) => {
+        const inner = holder(e.at.offset);
+        const id = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
+        return { node_id: id, line: e.at.line, column: e.at.column, category: e.category, api: e.api };
+      }),
+    );
     const builtinsOf = new Map<string, Set<string>>();
+    // A require the bundler resolved is its bundler-require edge, not an unresolved specifier too.
+    const resolved = new Set(bundle.edges.map((e) => e.offset));
     for (const item of facts.imports) {
+      if (item.kind === 'require' && resolved.has(item.at.offset)) continue;
       const inner = holder(item.at.offset);
       const from = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
       const { line, column } = item.at;
@@ -197,8 +224,9 @@ export class Collector {
         module_id: m.moduleId,
         start_line: m.startLine,
         end_line: m.endLine,
-        exports: [],
+        exports: exportsOf.get(m.moduleId) ?? [],
         builtins: [...(builtinsOf.get(m.moduleId) ?? [])].sort(),
+        ...spanHashes(parsed.text.slice(m.start, m.end), m.structure),
       });
     }
   }
@@ -274,6 +302,7 @@ export class Collector {
       hosts,
       ipc: this.facts.ipc,
       dynamic_code: this.facts.dynamic_code,
+      effects: this.facts.effects,
       phases: this.phases,
       unknowns: this.unknowns,
       integrity_contradictions: parts.input.contradictions,

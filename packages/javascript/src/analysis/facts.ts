@@ -15,6 +15,34 @@ const URL_PATTERN = /\b(?:https?|wss?|ftp|file):\/\/[^\s"'`<>()\\]+/g;
 const IPC =
   /(?:^|\.)(ipcMain\.(?:handle|handleOnce|on|once|removeHandler)|ipcRenderer\.(?:invoke|send|sendSync|sendToHost|on|once|postMessage)|contextBridge\.exposeInMainWorld|contextBridge\.exposeInIsolatedWorld|webContents\.send)$/;
 
+/** The kinds of side effect a call site can have, observed statically. */
+export type EffectCategory = 'network' | 'filesystem' | 'process' | 'dom';
+
+const FS_BARE =
+  /^(?:(?:read|write|append)File(?:Sync)?|(?:unlink|mkdir|rmdir|rm|rename|copyFile|readdir|symlink|chmod|chown|truncate|mkdtemp|cp)(?:Sync)?|create(?:Read|Write)Stream)$/;
+const EFFECTS: [EffectCategory, RegExp][] = [
+  [
+    'network',
+    /^(?:(?:window\.|globalThis\.|self\.)?(?:fetch|XMLHttpRequest|WebSocket|EventSource)|navigator\.sendBeacon|(?:https?|http2|net|tls|dgram|dns)\.\w+|net\.request|session\.\w+\.(?:fetch|webRequest\.\w+))$/,
+  ],
+  ['filesystem', /^(?:(?:fs|fsp|fsPromises|fs\.promises|original-fs)\.\w+|shell\.(?:openPath|trashItem))$/],
+  [
+    'process',
+    /^(?:(?:child_process|cp|childProcess)\.\w+|(?:spawn|exec|execFile|fork)(?:Sync)?|process\.(?:exit|kill|abort|chdir|dlopen)|shell\.openExternal|utilityProcess\.fork|app\.(?:relaunch|exit|quit))$/,
+  ],
+  [
+    'dom',
+    /^(?:(?:window\.)?document\.\w+(?:\.\w+)*|\w+(?:\.\w+)*\.(?:insertAdjacentHTML|appendChild|replaceChildren|setAttribute)|(?:window\.)?localStorage\.\w+)$/,
+  ],
+];
+
+/** The side-effect category of a called name (`fetch`, `fs.writeFile`, `child_process.spawn`, …), or null. */
+export function effectOf(name: string): EffectCategory | null {
+  if (FS_BARE.test(name)) return 'filesystem';
+  for (const [category, pattern] of EFFECTS) if (pattern.test(name)) return category;
+  return null;
+}
+
 /** A position in the file: 1-based line, 0-based column, and the offset from the start. */
 export interface Position {
   line: number;
@@ -26,11 +54,14 @@ export interface Position {
 export interface FileFacts {
   imports: { specifier: string; kind: 'require' | 'import' | 'dynamic-import' | 'export-from'; at: Position }[];
   exports: ExportShape[];
+  /** Where each export of `exports` was observed (same order), to place it in a bundled module. */
+  exportOffsets: number[];
   strings: { value: string; truncated: boolean; at: Position }[];
   stringTotal: number;
   urls: { url: string; host: string | null; at: Position }[];
   ipc: { api: string; channel: string | null; at: Position }[];
   dynamicCode: { kind: 'eval' | 'function-constructor' | 'string-timer' | 'vm'; at: Position }[];
+  effects: { category: EffectCategory; api: string; at: Position }[];
   builtins: string[];
   usesElectron: boolean;
   preloads: string[];
@@ -98,11 +129,30 @@ function esmExports(node: EsNode, out: ExportShape[]): void {
   }
 }
 
+/**
+ * The exports bundlers define with getters: webpack's `__webpack_require__.d(exports, { name: () => x })`
+ * and esbuild's `__export(target, { name: () => x })`.
+ */
+function bundlerExports(node: EsNode, out: ExportShape[]): void {
+  if (node.type !== 'CallExpression') return;
+  const name = memberPath(node.callee);
+  const args = node.arguments as EsNode[];
+  if ((name !== '__webpack_require__.d' && name !== '__export') || args[1]?.type !== 'ObjectExpression') return;
+  for (const p of args[1].properties as EsNode[]) {
+    if (p.type !== 'Property' || p.computed) continue;
+    const key = p.key as EsNode;
+    const getter = p.value as EsNode;
+    if (getter.type !== 'ArrowFunctionExpression' && getter.type !== 'FunctionExpression') continue;
+    out.push({ name: String(key.name ?? key.value), system: 'esm', value_kind: 'unknown', arity: null });
+  }
+}
+
 function commonJsExport(node: EsNode, out: ExportShape[]): void {
   const target = memberPath(node.left);
   if (target === null) return;
   const right = node.right as EsNode;
-  if (target === 'module.exports') {
+  // esbuild renames a wrapped module's parameters module2, exports2, …
+  if (/^module\d*\.exports$/.test(target)) {
     if (right.type === 'ObjectExpression') {
       for (const p of right.properties as EsNode[]) {
         if (p.type !== 'Property') continue;
@@ -115,7 +165,7 @@ function commonJsExport(node: EsNode, out: ExportShape[]): void {
     }
     return;
   }
-  const match = /^(?:module\.)?exports\.([^.]+)$/.exec(target);
+  const match = /^(?:module\d*\.exports|exports\d*)\.([^.]+)$/.exec(target);
   if (match) out.push(shapeOf(match[1]!, 'commonjs', right));
 }
 
@@ -130,11 +180,13 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
   const facts: FileFacts = {
     imports: [],
     exports: [],
+    exportOffsets: [],
     strings: [],
     stringTotal: 0,
     urls: [],
     ipc: [],
     dynamicCode: [],
+    effects: [],
     builtins: [],
     usesElectron: false,
     preloads: [],
@@ -147,6 +199,11 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
     if (builtin !== null) builtins.add(builtin);
     if (specifier === 'electron' || specifier.startsWith('electron/')) facts.usesElectron = true;
   };
+  const exported = (node: EsNode, collect: (node: EsNode, out: ExportShape[]) => void) => {
+    const before = facts.exports.length;
+    collect(node, facts.exports);
+    for (let i = before; i < facts.exports.length; i += 1) facts.exportOffsets.push(node.start ?? 0);
+  };
   walk(
     program,
     (node) => {
@@ -157,22 +214,28 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
         case 'ExportAllDeclaration':
         case 'ExportNamedDeclaration':
           if (node.source) addImport(String((node.source as EsNode).value), 'export-from', node);
-          esmExports(node, facts.exports);
+          exported(node, esmExports);
           break;
         case 'ExportDefaultDeclaration':
-          esmExports(node, facts.exports);
+          exported(node, esmExports);
           break;
         case 'ImportExpression': {
           const specifier = stringValue(node.source);
           if (specifier !== null) addImport(specifier, 'dynamic-import', node);
           break;
         }
-        case 'AssignmentExpression':
-          commonJsExport(node, facts.exports);
+        case 'AssignmentExpression': {
+          exported(node, commonJsExport);
+          const target = memberPath(node.left);
+          if (target !== null && /\.(?:innerHTML|outerHTML)$/.test(target)) {
+            facts.effects.push({ category: 'dom', api: target.slice(target.lastIndexOf('.') + 1), at: at(node) });
+          }
           break;
+        }
         case 'NewExpression':
         case 'CallExpression':
           call(node, facts, addImport);
+          exported(node, bundlerExports);
           break;
         case 'Property': {
           const key = node.key as EsNode;
@@ -248,6 +311,8 @@ function call(node: EsNode, facts: FileFacts, addImport: (s: string, k: 'require
   ) {
     facts.dynamicCode.push({ kind: 'vm', at: at(node) });
   }
+  const category = effectOf(name);
+  if (category !== null) facts.effects.push({ category, api: name, at: at(node) });
   const ipc = IPC.exec(name);
   if (ipc) facts.ipc.push({ api: ipc[1]!, channel: stringValue(args[0]), at: at(node) });
   if (/(?:^|\.)(?:loadFile|loadURL)$/.test(name)) {

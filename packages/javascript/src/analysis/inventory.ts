@@ -26,8 +26,20 @@ export function assetKind(path: string): Asset['kind'] | null {
 /** The classified assets of an inventory, in inventory order (files under node_modules included). */
 export function assetsOf(entries: readonly ArtifactEntry[]): Asset[] {
   const assets: Asset[] = [];
+  // The archives the inventory opened: an `x.asar.unpacked/` folder beside one holds files the archive
+  // lists itself (as `x.asar!/…`, unpacked), so they are its assets and are not listed twice.
+  const archives = new Set<string>();
   for (const entry of entries) {
-    if (entry.kind !== 'file') continue;
+    for (let at = entry.path.indexOf('!/'); at >= 0; at = entry.path.indexOf('!/', at + 2)) {
+      archives.add(entry.path.slice(0, at));
+    }
+  }
+  const companion = (path: string) => {
+    const at = path.indexOf('.asar.unpacked/');
+    return at >= 0 && archives.has(path.slice(0, at + 5));
+  };
+  for (const entry of entries) {
+    if (entry.kind !== 'file' || companion(entry.path)) continue;
     const kind = assetKind(entry.path);
     if (kind === null) continue;
     assets.push({

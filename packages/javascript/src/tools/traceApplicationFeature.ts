@@ -1,11 +1,8 @@
 import { z } from 'zod';
-import { JsonObjectSchema, ReaError, RetainedEvidenceRefSchema, parseEvidence } from '@rea/evidence';
-import type { EvidenceRecord } from '@rea/evidence';
+import { ReaError } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import type { ToolContext } from '@rea/provider-kit';
 import { MAX_TRACE_ITEMS, traceFeature } from '../analysis/trace.js';
-import { JavascriptApplicationSchema } from '../schemas.js';
-import type { JavascriptApplication } from '../schemas.js';
+import { ApplicationInputSchema, application, derivedCoverage } from './application.js';
 import { JAVASCRIPT_PROVIDER, javascriptProfile } from './common.js';
 
 const SeedSchema = z.strictObject({
@@ -15,11 +12,7 @@ const SeedSchema = z.strictObject({
 });
 
 const InputSchema = z.strictObject({
-  application: z
-    .union([RetainedEvidenceRefSchema, JsonObjectSchema])
-    .describe(
-      'analyze_javascript_application Evidence: a retained reference (the analysis or its detail "summary" answer) or inline.',
-    ),
+  application: ApplicationInputSchema,
   seed: SeedSchema.describe('Where to start.'),
 });
 
@@ -46,59 +39,6 @@ export const FeatureTraceSchema = z.strictObject({
   paths: z.array(z.array(z.string())).describe('Import paths from an entry (first) to a traced module (last).'),
   truncated: z.boolean(),
 });
-
-function missingLedger(evidenceId: string): ReaError {
-  return new ReaError(
-    'not_found',
-    `Retained Evidence ${evidenceId} cannot be resolved: this host keeps no session ledger.`,
-    {
-      details: { reason: 'missing', evidence_id: evidenceId },
-      remediation: 'Pass the complete analyze_javascript_application Evidence inline.',
-    },
-  );
-}
-
-/**
- * The summary `detail: "summary"` answers with stands for its retained parent: an
- * `inspect_analysis_view` summary of an application analysis resolves to that analysis.
- */
-function parentOfSummary(record: EvidenceRecord, context: ToolContext): EvidenceRecord {
-  const view = record.normalized_result as { view?: unknown; parent_evidence_id?: unknown; parent_operation?: unknown };
-  if (
-    record.operation !== 'inspect_analysis_view' ||
-    view?.view !== 'summary' ||
-    view.parent_operation !== 'analyze_javascript_application' ||
-    typeof view.parent_evidence_id !== 'string'
-  ) {
-    return record;
-  }
-  if (context.ledger === null) throw missingLedger(view.parent_evidence_id);
-  return context.ledger.resolve({ kind: 'retained-evidence', evidence_id: view.parent_evidence_id });
-}
-
-function application(value: unknown, context: ToolContext): { record: EvidenceRecord; app: JavascriptApplication } {
-  const ref = RetainedEvidenceRefSchema.safeParse(value);
-  let record: EvidenceRecord;
-  if (ref.success) {
-    if (context.ledger === null) throw missingLedger(ref.data.evidence_id);
-    record = parentOfSummary(context.ledger.resolve(ref.data), context);
-  } else {
-    record = parentOfSummary(parseEvidence(value), context);
-  }
-  const parsed = JavascriptApplicationSchema.safeParse(record.normalized_result);
-  if (record.operation !== 'analyze_javascript_application' || !parsed.success) {
-    throw new ReaError(
-      'invalid_request',
-      `Evidence ${record.evidence_id} is not a complete analyze_javascript_application result.`,
-      {
-        details: { reason: 'wrong-operation', operation: record.operation, evidence_id: record.evidence_id },
-        remediation:
-          'Pass the Evidence returned by analyze_javascript_application (or its retained reference, or the summary that names it).',
-      },
-    );
-  }
-  return { record, app: parsed.data };
-}
 
 /** `trace_application_feature`: from a seed to the modules, sites, IPC channels and pages that carry it. */
 export const traceApplicationFeatureTool = defineTool({
@@ -146,16 +86,7 @@ export const traceApplicationFeatureTool = defineTool({
       limitations: trace.truncated
         ? [{ kind: 'trace-cut', message: `More than ${MAX_TRACE_ITEMS} sites or paths; the first are listed.` }]
         : [],
-      coverage:
-        record.coverage.status === 'partial' || trace.truncated
-          ? {
-              status: 'partial' as const,
-              reasons: [
-                ...(trace.truncated ? ['trace cut'] : []),
-                ...record.coverage.reasons.map((r) => `application: ${r}`),
-              ],
-            }
-          : { status: 'complete' as const, reasons: [] },
+      coverage: derivedCoverage([record], trace.truncated ? ['trace cut'] : []),
       locations: [],
       evidence_links: [record.evidence_id],
     };

@@ -2,6 +2,7 @@
 // @electron/asar, or bundled with the real esbuild, at test time.
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as asar from '@electron/asar';
 import { build } from 'esbuild';
@@ -33,11 +34,18 @@ export async function electronAsar(dir: string, name = 'app.asar'): Promise<stri
 /** Bundles test/fixtures/bundle-src/entry.js with esbuild into `<dir>/dist/<out>`. */
 export async function esbuildBundle(
   dir: string,
-  options: { out: string; minify?: boolean; sourcemap?: boolean | 'inline'; format?: 'cjs' | 'esm' },
+  options: {
+    out: string;
+    minify?: boolean;
+    sourcemap?: boolean | 'inline';
+    format?: 'cjs' | 'esm';
+    sources?: string;
+  },
 ): Promise<string> {
   const outfile = join(dir, 'dist', options.out);
+  const sources = options.sources ?? BUNDLE_SOURCES;
   await build({
-    entryPoints: [join(fixtures, 'bundle-src', 'entry.js')],
+    entryPoints: [join(sources, 'entry.js')],
     bundle: true,
     platform: 'node',
     format: options.format ?? 'cjs',
@@ -45,15 +53,48 @@ export async function esbuildBundle(
     sourcemap: options.sourcemap ?? false,
     outfile,
     logLevel: 'silent',
-    absWorkingDir: join(fixtures, 'bundle-src'),
+    absWorkingDir: sources,
   });
   return outfile;
+}
+
+/** The CommonJS sources {@link browserifyBundle} packs: an entry requiring two modules. */
+export const BROWSERIFY_SOURCES: Record<string, string> = {
+  'main.js':
+    "const { greet } = require('./greet');\nconst util = require('./util');\nmodule.exports.run = function run(name, times) {\n  return util.shout(greet(name)).repeat(times);\n};\n",
+  'greet.js': "exports.greet = function greet(name) {\n  return 'hello ' + name;\n};\nexports.LANG = 'en';\n",
+  'util.js': "module.exports = { shout: (text) => text.toUpperCase() };\nfetch('https://cdn.example.net/ping');\n",
+};
+
+/** Writes {@link BROWSERIFY_SOURCES} under `<dir>/src` and packs them with the real browserify into `<dir>/dist/bundle.js`. */
+export async function browserifyBundle(dir: string, options: { debug?: boolean } = {}): Promise<string> {
+  const sources = join(dir, 'src');
+  mkdirSync(sources, { recursive: true });
+  for (const [name, text] of Object.entries(BROWSERIFY_SOURCES)) writeFileSync(join(sources, name), text);
+  type Packer = { bundle(done: (error: Error | null, bytes: Buffer) => void): void };
+  const browserify = createRequire(import.meta.url)('browserify') as (entry: string, options: object) => Packer;
+  const bytes = await new Promise<Buffer>((resolve, reject) => {
+    browserify(join(sources, 'main.js'), { debug: options.debug ?? false, basedir: sources }).bundle((error, out) =>
+      error ? reject(error) : resolve(out),
+    );
+  });
+  const out = join(dir, 'dist', 'bundle.js');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, bytes);
+  return out;
+}
+
+/** Copies the committed bundle sources into `<dir>/src` and returns that directory. */
+export function bundleSources(dir: string): string {
+  const sources = join(dir, 'src');
+  cpSync(BUNDLE_SOURCES, sources, { recursive: true });
+  return sources;
 }
 
 /** Bundles test/fixtures/bundle-src/entry.js with webpack 5 into `<dir>/dist/<out>`. */
 export async function webpackBundle(
   dir: string,
-  options: { out: string; mode: 'development' | 'production' },
+  options: { out: string; mode: 'development' | 'production'; sources?: string; naturalIds?: boolean },
 ): Promise<string> {
   const { default: webpack } = await import('webpack');
   const outputPath = join(dir, 'dist');
@@ -62,8 +103,10 @@ export async function webpackBundle(
     // No eval wrapping: module bodies stay code, as in shipped builds.
     devtool: false,
     target: 'node',
-    context: BUNDLE_SOURCES,
+    context: options.sources ?? BUNDLE_SOURCES,
     entry: './entry.js',
+    // Natural ids number modules in the order they are used: adding one renumbers the rest.
+    ...(options.naturalIds ? { optimization: { moduleIds: 'natural' as const } } : {}),
     output: { path: outputPath, filename: options.out },
     infrastructureLogging: { level: 'none' },
   });
