@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { createAnalysisProfile } from '@rea/evidence';
+import type { JsonObject, ProviderIdentity } from '@rea/evidence';
+import { withDeadline } from '@rea/provider-kit';
+import type { ToolContext } from '@rea/provider-kit';
+import { connectionLost, openBrowser } from '../browser.js';
+import type { BrowserHandle } from '../browser.js';
+import type { CdpConnection } from '../engine/cdp.js';
+import { BROWSER_PROVIDER_VERSION } from '../version.js';
+
+export { originAllowed } from '../origins.js';
+
+/** The identity recorded as `provider` in browser Evidence. */
+export const BROWSER_PROVIDER: ProviderIdentity = Object.freeze({
+  id: 'browser',
+  name: '@rea/provider-browser',
+  version: BROWSER_PROVIDER_VERSION,
+});
+
+/** The analysis profile of a browser operation. */
+export function browserProfile(name: string, settings: JsonObject) {
+  return createAnalysisProfile({ name: `browser-${name}`, version: '1', settings });
+}
+
+/** `endpoint`: "owned" or a loopback DevTools endpoint. */
+export const EndpointSchema = z
+  .string()
+  .min(1)
+  .max(512)
+  .describe(
+    '"owned" (a headless Chromium REA starts for this call and removes after) or a loopback DevTools endpoint, e.g. http://127.0.0.1:9222.',
+  );
+
+/** `timeout_ms`: the whole call's deadline. */
+export const TimeoutSchema = z
+  .number()
+  .int()
+  .min(1000)
+  .max(600_000)
+  .default(30_000)
+  .describe('Deadline of the whole call in ms (default 30000).');
+
+/** `origins`: optional origin filters. */
+export const OriginsSchema = z
+  .array(z.string().min(1).max(512))
+  .max(64)
+  .optional()
+  .describe('Only report scripts, resources and frames of these origins (e.g. "http://127.0.0.1:8080").');
+
+/** What a browser tool body receives: the open browser, its deadline signal, and a page connection tracker. */
+export interface BrowserRun {
+  handle: BrowserHandle;
+  signal: AbortSignal;
+  /** Registers a connection to close when the call ends. */
+  track(connection: CdpConnection): CdpConnection;
+}
+
+/**
+ * Opens the endpoint, runs `body` within `timeoutMs` and the call's cancellation, and closes every
+ * connection afterwards; an owned browser ends with the call's supervisor. A dropped connection is
+ * `target_unavailable`; the deadline is `provider_timeout`; cancellation is `cancelled`.
+ */
+export async function withBrowser<T>(
+  endpoint: string,
+  timeoutMs: number,
+  phase: string,
+  context: ToolContext,
+  body: (run: BrowserRun) => Promise<T>,
+): Promise<T> {
+  const connections: CdpConnection[] = [];
+  try {
+    return await withDeadline(
+      async (signal) => {
+        const handle = await openBrowser(endpoint, context, signal);
+        connections.push(handle.browser);
+        signal.addEventListener('abort', () => connections.forEach((c) => void c.close()), { once: true });
+        const track = (connection: CdpConnection) => (connections.push(connection), connection);
+        try {
+          return await body({ handle, signal, track });
+        } catch (error) {
+          throw signal.aborted ? signal.reason : connectionLost(phase, error);
+        }
+      },
+      { ms: timeoutMs, signal: context.signal, phase, providerId: 'browser' },
+    );
+  } finally {
+    await Promise.all(connections.map((c) => c.close()));
+  }
+}
