@@ -5,7 +5,8 @@ import { describeProviderContract } from '@rea/contract-tests';
 import type { CapabilityCheckContext } from '@rea/contract-tests';
 import { createBrowserProvider } from '@rea/provider-browser';
 
-const PAGE = '<!doctype html><title>contract</title><script src="/app.js"></script>';
+const PAGE =
+  '<!doctype html><title>contract</title><script src="/app.js"></script><form toolname="search" tooldescription="Search"><input name="q"></form>';
 const server = createServer((req, res) =>
   req.url === '/app.js'
     ? res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.ready = true;')
@@ -39,6 +40,14 @@ describeProviderContract('browser (Chrome DevTools Protocol)', () => createBrows
       expect((outcome.record.normalized_result as { targets: Array<{ type: string; url: string }> }).targets).toEqual([
         expect.objectContaining({ type: 'page', url: 'about:blank' }),
       ]);
+    },
+    'webmcp-discovery': async (c: CapabilityCheckContext) => {
+      const outcome = await c.runTool('discover_webmcp_tools', { endpoint: 'owned', url: `${origin}/` });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.normalized_result).toMatchObject({
+        instrumented: true,
+        tools: [{ name: 'search', source: 'declarative' }],
+      });
     },
     'web-page-inspection': async (c: CapabilityCheckContext) => {
       const outcome = await c.runTool('inspect_web_page', { endpoint: 'owned', url: `${origin}/` });

@@ -11,6 +11,7 @@ export { isLoopbackAddress, resolveEndpoint } from './endpoint.js';
 export type { Endpoint } from './endpoint.js';
 export { BROWSER_PROVIDER } from './tools/common.js';
 export { BrowserTargetsSchema, listBrowserTargetsTool } from './tools/listBrowserTargets.js';
+export { WebmcpDiscoverySchema, discoverWebmcpToolsTool } from './tools/discoverWebmcpTools.js';
 export { inspectWebPageTool } from './tools/inspectWebPage.js';
 export { WebPageInspectionSchema } from './inspect/schema.js';
 export type { WebPageInspection } from './inspect/schema.js';

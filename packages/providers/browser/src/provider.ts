@@ -1,14 +1,23 @@
 import type { AnyToolContract, ToolsProvider } from '@rea/provider-kit';
 import { BROWSER_SETTINGS } from './settings.js';
+import { discoverWebmcpToolsTool } from './tools/discoverWebmcpTools.js';
 import { inspectWebPageTool } from './tools/inspectWebPage.js';
 import { listBrowserTargetsTool } from './tools/listBrowserTargets.js';
 import { BROWSER_PROVIDER_VERSION } from './version.js';
 
 /** The tools of this package, sorted by name. */
-export const browserTools: readonly AnyToolContract[] = Object.freeze([inspectWebPageTool, listBrowserTargetsTool]);
+export const browserTools: readonly AnyToolContract[] = Object.freeze([
+  discoverWebmcpToolsTool,
+  inspectWebPageTool,
+  listBrowserTargetsTool,
+]);
 
 /** Capabilities the browser provider declares. */
-export const BROWSER_CAPABILITIES = Object.freeze(['browser-targets', 'web-page-inspection'] as const);
+export const BROWSER_CAPABILITIES = Object.freeze([
+  'browser-targets',
+  'web-page-inspection',
+  'webmcp-discovery',
+] as const);
 
 /**
  * The browser provider: a `tools` provider over the Chrome DevTools Protocol. It is ready on every

@@ -27,8 +27,9 @@ export const EndpointSchema = z
   .string()
   .min(1)
   .max(512)
+  .default('owned')
   .describe(
-    '"owned" (a headless Chromium REA starts for this call and removes after) or a loopback DevTools endpoint, e.g. http://127.0.0.1:9222.',
+    '"owned" (default: a headless Chromium REA starts for this call and removes after) or a loopback DevTools endpoint, e.g. http://127.0.0.1:9222.',
   );
 
 /** `timeout_ms`: the whole call's deadline. */
