@@ -1,5 +1,7 @@
 import type { AnyToolContract, ToolsProvider } from '@rea/provider-kit';
 import { BROWSER_SETTINGS } from './settings.js';
+import { compareWebCapturesTool } from './tools/compareWebCaptures.js';
+import { captureBrowserScenarioTool } from './tools/captureBrowserScenario.js';
 import { discoverWebmcpToolsTool } from './tools/discoverWebmcpTools.js';
 import { inspectWebPageTool } from './tools/inspectWebPage.js';
 import { listBrowserTargetsTool } from './tools/listBrowserTargets.js';
@@ -7,6 +9,8 @@ import { BROWSER_PROVIDER_VERSION } from './version.js';
 
 /** The tools of this package, sorted by name. */
 export const browserTools: readonly AnyToolContract[] = Object.freeze([
+  captureBrowserScenarioTool,
+  compareWebCapturesTool,
   discoverWebmcpToolsTool,
   inspectWebPageTool,
   listBrowserTargetsTool,
@@ -14,7 +18,9 @@ export const browserTools: readonly AnyToolContract[] = Object.freeze([
 
 /** Capabilities the browser provider declares. */
 export const BROWSER_CAPABILITIES = Object.freeze([
+  'browser-scenario',
   'browser-targets',
+  'web-capture-comparison',
   'web-page-inspection',
   'webmcp-discovery',
 ] as const);

@@ -57,7 +57,7 @@ export function processesUsing(dir: string): number[] {
 export async function call(
   tool: AnyToolContract,
   input: unknown,
-  options: { signal?: AbortSignal; progress?: (message: string) => void } = {},
+  options: { signal?: AbortSignal; progress?: (message: string) => void; onDir?: (dir: string) => void } = {},
 ): Promise<{ outcome: ToolOutcome | null; error: unknown; dirs: string[] }> {
   const base = createCallSupervisor();
   const dirs: string[] = [];
@@ -67,6 +67,7 @@ export async function call(
         return async (prefix: string) => {
           const dir = await target.createTempDir(prefix);
           dirs.push(dir);
+          options.onDir?.(dir);
           return dir;
         };
       return Reflect.get(target, key) as unknown;

@@ -1,27 +1,26 @@
 import { z } from 'zod';
 
 const nullableString = z.string().nullable();
-
 /** One frame of the page. */
 const FrameSchema = z.strictObject({ id: z.string(), parent_id: nullableString, url: z.string(), origin: z.string() });
 
 /** One script the page parsed. */
 const ScriptSchema = z.strictObject({
   url: z.string(),
-  inline: z.boolean().describe('Inline in its document (url is the document).'),
-  sha256: nullableString.describe('Of the source text; null when not read (budget).'),
-  size: z.number().int().nonnegative().describe('Characters.'),
+  inline: z.boolean(),
+  sha256: nullableString,
+  size: z.number().int().nonnegative(),
   source_map_url: nullableString,
-  source_map_resolves: z.boolean().nullable().describe('Whether the browser could load the map; null when not tried.'),
+  source_map_resolves: z.boolean().nullable(),
 });
 
 const ResourceSchema = z.strictObject({
   url: z.string(),
   type: z.string(),
   status: z.number().int().nullable(),
-  size: z.number().int().nonnegative().nullable().describe('Bytes received, when known.'),
+  size: z.number().int().nonnegative().nullable(),
   mime: nullableString,
-  initiator: nullableString.describe('parser, script, preload, other, … with the initiating URL when known.'),
+  initiator: nullableString,
 });
 
 /** `normalized_result` of `inspect_web_page`. */
@@ -33,14 +32,14 @@ export const WebPageInspectionSchema = z.strictObject({
   stylesheets: z.array(z.strictObject({ url: nullableString, inline: z.boolean(), size: z.number().int().nullable() })),
   resources: z.array(ResourceSchema),
   console: z.strictObject({
-    total: z.number().int().nonnegative().describe('Messages observed, kept or not.'),
+    total: z.number().int().nonnegative(),
     messages: z.array(z.strictObject({ level: z.string(), source: z.string(), text: z.string() })),
   }),
   dialogs: z.array(z.strictObject({ type: z.string(), message: z.string() })),
   storage: z.strictObject({
     local_storage: z.array(z.strictObject({ key: z.string(), value: nullableString })),
     session_storage: z.array(z.strictObject({ key: z.string(), value: nullableString })),
-    cookies: z.array(z.string()).describe('Cookie names.'),
+    cookies: z.array(z.string()),
   }),
   service_workers: z.array(z.strictObject({ id: z.string(), url: z.string() })),
   security: z.strictObject({
@@ -49,7 +48,7 @@ export const WebPageInspectionSchema = z.strictObject({
     csp: z.array(z.strictObject({ source: z.enum(['header', 'meta']), policy: z.string() })),
   }),
   dom: z.strictObject({
-    elements: z.number().int().nonnegative().nullable().describe('Elements in the document, when counted.'),
+    elements: z.number().int().nonnegative().nullable(),
     outline: z.array(
       z.strictObject({ depth: z.number().int(), tag: z.string(), id: nullableString, classes: z.array(z.string()) }),
     ),

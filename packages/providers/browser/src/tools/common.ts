@@ -29,24 +29,18 @@ export const EndpointSchema = z
   .max(512)
   .default('owned')
   .describe(
-    '"owned" (default: a headless Chromium REA starts for this call and removes after) or a loopback DevTools endpoint, e.g. http://127.0.0.1:9222.',
+    '"owned" (default: a headless Chromium started for this call) or a loopback DevTools endpoint such as http://127.0.0.1:9222.',
   );
 
 /** `timeout_ms`: the whole call's deadline. */
-export const TimeoutSchema = z
-  .number()
-  .int()
-  .min(1000)
-  .max(600_000)
-  .default(30_000)
-  .describe('Deadline of the whole call in ms (default 30000).');
+export const TimeoutSchema = z.number().int().min(1000).max(600_000).default(30_000).describe('Call deadline, ms.');
 
 /** `origins`: optional origin filters. */
 export const OriginsSchema = z
   .array(z.string().min(1).max(512))
   .max(64)
   .optional()
-  .describe('Only report scripts, resources and frames of these origins (e.g. "http://127.0.0.1:8080").');
+  .describe('Report only these origins.');
 
 /** What a browser tool body receives: the open browser, its deadline signal, and a page connection tracker. */
 export interface BrowserRun {
@@ -69,15 +63,29 @@ export async function withBrowser<T>(
   body: (run: BrowserRun) => Promise<T>,
 ): Promise<T> {
   const connections: CdpConnection[] = [];
+  let closing = false;
   try {
     return await withDeadline(
-      async (signal) => {
+      async (deadline) => {
+        // Aborted by the deadline, the caller, or the browser going away, whichever comes first.
+        const controller = new AbortController();
+        const signal = controller.signal;
+        deadline.addEventListener('abort', () => controller.abort(deadline.reason), { once: true });
         const handle = await openBrowser(endpoint, context, signal);
         connections.push(handle.browser);
         signal.addEventListener('abort', () => connections.forEach((c) => void c.close()), { once: true });
+        handle.browser.onDisconnect(() => {
+          if (!closing) controller.abort(connectionLost(phase, new Error('the DevTools connection closed')));
+        });
         const track = (connection: CdpConnection) => (connections.push(connection), connection);
+        const stopped = new Promise<never>((_, reject) =>
+          signal.aborted
+            ? reject(signal.reason)
+            : signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        );
+        stopped.catch(() => undefined);
         try {
-          return await body({ handle, signal, track });
+          return await Promise.race([body({ handle, signal, track }), stopped]);
         } catch (error) {
           throw signal.aborted ? signal.reason : connectionLost(phase, error);
         }
@@ -85,6 +93,7 @@ export async function withBrowser<T>(
       { ms: timeoutMs, signal: context.signal, phase, providerId: 'browser' },
     );
   } finally {
+    closing = true;
     await Promise.all(connections.map((c) => c.close()));
   }
 }

@@ -21,7 +21,7 @@ const WebmcpToolSchema = z.strictObject({
 export const WebmcpDiscoverySchema = z.strictObject({
   endpoint: z.string(),
   target: z.strictObject({ id: z.string(), url: z.string() }),
-  instrumented: z.boolean().describe('Whether registrations were observed from before the page scripts ran.'),
+  instrumented: z.boolean(),
   tools: z.array(WebmcpToolSchema),
 });
 

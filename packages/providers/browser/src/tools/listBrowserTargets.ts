@@ -12,15 +12,15 @@ import {
 
 const TargetSchema = z.strictObject({
   id: z.string(),
-  type: z.string().describe('page, iframe, worker, service_worker, shared_worker, …'),
+  type: z.string(),
   url: z.string(),
   title: z.string(),
-  attached: z.boolean().describe('Whether a DevTools client is attached.'),
+  attached: z.boolean(),
 });
 
 /** `normalized_result` of `list_browser_targets`. */
 export const BrowserTargetsSchema = z.strictObject({
-  endpoint: z.string().describe('"owned" or the endpoint as given.'),
+  endpoint: z.string(),
   targets: z.array(TargetSchema),
 });
 

@@ -12,15 +12,9 @@ export const pageFields = {
     .describe(
       'With an external endpoint: the target to observe (list_browser_targets); it is not reloaded or changed.',
     ),
-  url: z.string().min(1).max(8192).optional().describe('With endpoint "owned": the page to load in a fresh tab.'),
+  url: z.string().min(1).max(8192).optional().describe('"owned": the page to load.'),
   origins: OriginsSchema,
-  load_timeout_ms: z
-    .number()
-    .int()
-    .min(100)
-    .max(600_000)
-    .default(10_000)
-    .describe('With "owned": how long to wait for the load event before reporting what loaded (default 10000).'),
+  load_timeout_ms: z.number().int().min(100).max(600_000).default(10_000).describe('"owned": load event wait, ms.'),
   timeout_ms: TimeoutSchema,
 };
 
