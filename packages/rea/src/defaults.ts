@@ -30,6 +30,12 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     create: async () => (await import('@rea/artifact')).createArtifactProvider(),
   },
   {
+    id: 'browser',
+    kind: 'tools',
+    packageName: '@rea/provider-browser',
+    create: async () => (await import('@rea/provider-browser')).createBrowserProvider(),
+  },
+  {
     id: 'capstone',
     kind: 'deep',
     packageName: '@rea/provider-capstone',

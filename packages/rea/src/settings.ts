@@ -1,4 +1,5 @@
 import { ANDROID_DEVICE_SETTINGS } from '@rea/provider-android/settings';
+import { BROWSER_SETTINGS } from '@rea/provider-browser/settings';
 import { CAPSTONE_SETTINGS } from '@rea/provider-capstone/settings';
 import type { SettingsDeclaration } from '@rea/provider-kit';
 
@@ -10,5 +11,6 @@ import type { SettingsDeclaration } from '@rea/provider-kit';
  */
 export const DEFAULT_PROVIDER_SETTINGS: readonly SettingsDeclaration[] = Object.freeze([
   ANDROID_DEVICE_SETTINGS,
+  BROWSER_SETTINGS,
   CAPSTONE_SETTINGS,
 ]);

@@ -12,6 +12,7 @@ describe('rea composition', () => {
     expect(ids).toContain('artifact');
     expect(ids).toContain('android');
     expect(ids).toContain('android-device');
+    expect(ids).toContain('browser');
     for (const provider of providers) expect(['deep', 'tools']).toContain(provider.kind);
   });
 
@@ -29,6 +30,9 @@ describe('rea composition', () => {
     const declared = describeSettings(providerSettings(await createDefaultProviders()));
     expect(describeSettings(DEFAULT_PROVIDER_SETTINGS)).toEqual(declared);
     expect(declared.map((setting) => setting.variable)).toContain('REA_CAPSTONE_OPEN_TIMEOUT_MS');
+    expect(declared.map((setting) => setting.variable)).toEqual(
+      expect.arrayContaining(['REA_CHROME_PATH', 'REA_BROWSER_START_TIMEOUT_MS']),
+    );
   });
 
   it('should register the published package through npx, by the name in its manifest', () => {

@@ -12,18 +12,23 @@ import { directoryArtifact, helloBinary, produce } from './realRecords.js';
 
 /**
  * The tools whose compact input schema is the reduced presentation. A change here is deliberate:
- * REA's schemas are designed to fit the budget whole.
+ * REA's schemas are designed to fit the budget whole. compare_web_captures takes two complete
+ * inspect_web_page, discover_webmcp_tools and capture_browser_scenario results (both shapes), whose
+ * structure inlined alone exceeds the budget.
  */
-const REDUCED_IN_COMPACT: string[] = [];
+const REDUCED_IN_COMPACT: string[] = ['compare_web_captures'];
 
 /**
  * The size budget of `tools/list` per tool in every profile (serialized bytes of the advertised
- * fields, output schemas included), averaged over the catalog: under 4.25 KB. Every Evidence tool's
+ * fields, output schemas included), averaged over the catalog: under 4.5 KB. Every Evidence tool's
  * self-contained output schema carries the Evidence envelope (about 1.4 KB) and the application
  * tools' results are rich (about 9 KB for analyze_javascript_application), so the average sits near
- * 4.1 KB in the full profile and 3.9 KB in the compact one; the budget keeps growth visible.
+ * 4.1 KB in the full profile and 3.9 KB in the compact one. The browser tools add complete capture
+ * schemas: compare_web_captures advertises both comparison shapes with every capture field (about 9 KB)
+ * and inspect_web_page's result is about 5.4 KB, which brings the full profile near 4.5 KB; the budget
+ * keeps growth visible.
  */
-const TOOLS_LIST_BYTES_PER_TOOL = 4352;
+const TOOLS_LIST_BYTES_PER_TOOL = 4608;
 
 const tools = await createDefaultTools();
 const contracts = new Map(tools.map((tool) => [tool.name, tool]));
@@ -114,7 +119,7 @@ describe('advertised catalog of the default tools', () => {
     }
   });
 
-  it('should keep tools/list under 4.25 KB per tool on average, output schemas included, in both profiles', () => {
+  it('should keep tools/list under 4.5 KB per tool on average, output schemas included, in both profiles', () => {
     for (const profile of profiles) {
       const listed = catalogs[profile].tools.map(
         ({ name, title, description, inputSchema, outputSchema, annotations }) => ({

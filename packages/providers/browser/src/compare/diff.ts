@@ -1,0 +1,97 @@
+import { canonicalJson } from '@rea/evidence';
+import type { JsonValue } from '@rea/evidence';
+import type { WebPageInspection } from '../inspect/schema.js';
+import type { ScenarioCapture } from '../scenario/schema.js';
+import type { WebCaptureComparison } from './schema.js';
+
+type Section = WebCaptureComparison['scripts'];
+
+/** Keyed comparison: keys on one side only, and keys whose fingerprint differs. */
+export function diffKeyed<T>(
+  before: readonly T[],
+  after: readonly T[],
+  key: (t: T) => string,
+  print: (t: T) => string,
+): Section {
+  const a = new Map(before.map((t) => [key(t), print(t)]));
+  const b = new Map(after.map((t) => [key(t), print(t)]));
+  const sorted = (xs: string[]) => [...new Set(xs)].sort();
+  return {
+    added: sorted([...b.keys()].filter((k) => !a.has(k))),
+    removed: sorted([...a.keys()].filter((k) => !b.has(k))),
+    changed: sorted([...a.keys()].filter((k) => b.has(k) && a.get(k) !== b.get(k))).map((k) => ({
+      key: k,
+      before: a.get(k)!,
+      after: b.get(k)!,
+    })),
+  };
+}
+
+/** Scripts and resources of two inspections. */
+export function diffInspections(
+  before: WebPageInspection,
+  after: WebPageInspection,
+): Pick<WebCaptureComparison, 'scripts' | 'resources'> {
+  return {
+    scripts: diffKeyed(
+      before.scripts,
+      after.scripts,
+      (s) => s.url,
+      (s) => s.sha256 ?? `unhashed ${s.size}`,
+    ),
+    resources: diffKeyed(
+      before.resources,
+      after.resources,
+      (r) => r.url,
+      (r) => `${r.status ?? '-'} ${r.mime ?? '-'}`,
+    ),
+  };
+}
+
+/** WebMCP tools by name; a tool changes when its description or input schema does. */
+export function diffTools(
+  before: ReadonlyArray<{ name: string; description: string; input_schema: unknown }>,
+  after: ReadonlyArray<{ name: string; description: string; input_schema: unknown }>,
+): Section {
+  return diffKeyed(
+    before,
+    after,
+    (t) => t.name,
+    (t) => canonicalJson({ description: t.description, input_schema: (t.input_schema ?? null) as JsonValue }),
+  );
+}
+
+/** Applies the normalization rules in order. */
+export function normalizer(rules: ReadonlyArray<{ pattern: RegExp; replacement: string }>): (text: string) => string {
+  return (text) => rules.reduce((t, r) => t.replace(r.pattern, r.replacement), text);
+}
+
+/** Event signatures on one side only (as multisets), and actions whose outcome differs. */
+export function diffScenarios(
+  before: ScenarioCapture,
+  after: ScenarioCapture,
+  normalize: (t: string) => string,
+): NonNullable<WebCaptureComparison['events']> {
+  const signature = (e: ScenarioCapture['events'][number]) =>
+    normalize(`${e.kind} ${e.url ?? ''} ${e.status ?? ''} ${e.detail}`.trim());
+  const count = (events: ScenarioCapture['events']) => {
+    const m = new Map<string, number>();
+    for (const e of events) m.set(signature(e), (m.get(signature(e)) ?? 0) + 1);
+    return m;
+  };
+  const a = count(before.events);
+  const b = count(after.events);
+  const only = (x: Map<string, number>, y: Map<string, number>) =>
+    [...x].flatMap(([k, n]) => Array<string>(Math.max(0, n - (y.get(k) ?? 0))).fill(k)).sort();
+  const outcomes = (c: ScenarioCapture) => c.actions.map((x) => ({ key: `${x.index} ${x.action}`, value: x.outcome }));
+  return {
+    added: only(b, a),
+    removed: only(a, b),
+    actions_changed: diffKeyed(
+      outcomes(before),
+      outcomes(after),
+      (x) => x.key,
+      (x) => x.value,
+    ).changed,
+  };
+}

@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import type { CdpConnection, CdpParams } from '../engine/cdp.js';
+import type { TargetInfo } from '../browser.js';
+import { originAllowed } from '../origins.js';
+import { pageFactsExpression } from './pageFacts.js';
+import type { PageFacts } from './pageFacts.js';
+import { RECORD_LIMITS } from './recorder.js';
+import type { Recording } from './recorder.js';
+import type { WebPageInspection } from './schema.js';
+import type { Steps } from './step.js';
+
+/** How much source text is read for hashing, and how many source maps are tried. */
+export const SOURCE_BUDGET = Object.freeze({ bytes: 32 * 1024 * 1024, maps: 50 });
+
+interface FrameNode {
+  frame: { id: string; parentId?: string; url: string; securityOrigin?: string; mimeType?: string };
+  childFrames?: FrameNode[];
+  resources?: Array<{ url: string; type: string; mimeType: string; contentSize?: number }>;
+}
+
+function flatten(node: FrameNode | undefined, out: FrameNode[] = []): FrameNode[] {
+  if (!node) return out;
+  out.push(node);
+  for (const child of node.childFrames ?? []) flatten(child, out);
+  return out;
+}
+
+function resolveMap(script: CdpParams): string | null {
+  const map = String(script['sourceMapURL'] ?? '');
+  if (!map) return null;
+  try {
+    return new URL(map, String(script['url'])).href;
+  } catch {
+    return map;
+  }
+}
+
+/** What the inspection reads from the page and the browser, bounded step by step. */
+export interface CollectInput {
+  page: CdpConnection;
+  recording: Recording;
+  steps: Steps;
+  target: TargetInfo;
+  endpoint: string;
+  owned: boolean;
+  origins: readonly string[] | undefined;
+  maxDomNodes: number;
+  storageValues: boolean;
+  workers: TargetInfo[];
+}
+
+async function scripts(
+  input: CollectInput,
+  frames: FrameNode[],
+  parsed: CdpParams[],
+): Promise<WebPageInspection['scripts']> {
+  const { page, recording, steps } = input;
+  const documents = new Set(frames.map((f) => f.frame.url));
+  const listed = parsed.filter((s) => String(s['url'] ?? '') !== '' && originAllowed(String(s['url']), input.origins));
+  const dynamic = parsed.length - parsed.filter((s) => String(s['url'] ?? '') !== '').length;
+  if (dynamic > 0)
+    steps.limit('dynamic-scripts', `${dynamic} scripts without a URL (eval, new Function, DevTools) are not listed.`);
+  if (recording.scriptsDropped > 0)
+    steps.limit(
+      'budget-reached',
+      `${recording.scriptsDropped} scripts past the first ${RECORD_LIMITS.scripts} are not listed.`,
+      'scripts',
+    );
+  let budget = SOURCE_BUDGET.bytes;
+  let maps = SOURCE_BUDGET.maps;
+  const frameId = frames[0]?.frame.id;
+  const out: WebPageInspection['scripts'] = [];
+  for (const s of listed) {
+    const size = Number(s['length'] ?? 0);
+    let sha256: string | null = null;
+    if (size <= budget) {
+      const source = await steps.run('script-source-unread', `source of ${String(s['url'])}`, () =>
+        page.send('Debugger.getScriptSource', { scriptId: s['scriptId'] }),
+      );
+      if (source) {
+        budget -= size;
+        sha256 = createHash('sha256')
+          .update(String(source['scriptSource'] ?? ''))
+          .digest('hex');
+      }
+    } else {
+      steps.limit(
+        'budget-reached',
+        `Source of ${String(s['url'])} not hashed: ${SOURCE_BUDGET.bytes} characters read.`,
+        'scripts',
+      );
+    }
+    const map = resolveMap(s);
+    let resolves: boolean | null = null;
+    if (map !== null && map.startsWith('data:')) resolves = /^data:application\/json/.test(map);
+    else if (map !== null && maps > 0 && frameId) {
+      maps -= 1;
+      const loaded = await steps.run('source-map-unchecked', `source map ${map}`, () =>
+        page.send('Network.loadNetworkResource', {
+          frameId,
+          url: map,
+          options: { disableCache: false, includeCredentials: false },
+        }),
+      );
+      if (loaded) resolves = (loaded['resource'] as { success?: boolean }).success === true;
+    }
+    const url = String(s['url']);
+    out.push({
+      url,
+      inline: documents.has(url) && Number(s['startLine'] ?? 0) + Number(s['startColumn'] ?? 0) > 0,
+      sha256,
+      size,
+      source_map_url: map,
+      source_map_resolves: resolves,
+    });
+  }
+  return out;
+}
+
+function resources(input: CollectInput, frames: FrameNode[]): WebPageInspection['resources'] {
+  const { recording, steps } = input;
+  if (input.owned) {
+    if (recording.requestsDropped > 0)
+      steps.limit(
+        'budget-reached',
+        `${recording.requestsDropped} requests past the first ${RECORD_LIMITS.requests} are not listed.`,
+        'resources',
+      );
+    return [...recording.requests.values()]
+      .filter((r) => originAllowed(r.url, input.origins))
+      .map((r) => ({ url: r.url, type: r.type, status: r.status, size: r.size, mime: r.mime, initiator: r.initiator }));
+  }
+  steps.limit(
+    'loaded-before-attach',
+    'Resources loaded before REA attached are listed from the frame tree, without status or initiator.',
+    'resources',
+  );
+  return frames
+    .flatMap((f) => [{ url: f.frame.url, type: 'Document', mimeType: f.frame.mimeType ?? '' }, ...(f.resources ?? [])])
+    .filter((r) => originAllowed(r.url, input.origins))
+    .map((r) => ({
+      url: r.url,
+      type: r.type,
+      status: null,
+      size: r.contentSize === undefined ? null : Math.round(r.contentSize),
+      mime: r.mimeType,
+      initiator: null,
+    }));
+}
+
+/** Reads everything `inspect_web_page` reports from an attached page whose recorder ran. */
+export async function collectInspection(input: CollectInput): Promise<WebPageInspection> {
+  const { page, recording, steps } = input;
+  // The scripts the page parsed before REA's own reads below.
+  const parsed = recording.scripts.slice();
+  const tree = await steps.run('frames-unread', 'frame tree', () => page.send('Page.getResourceTree'));
+  const frames = flatten(tree?.['frameTree'] as FrameNode | undefined);
+  const evaluated = await steps.run('page-unanswered', 'document, DOM outline, stylesheets and storage keys', () =>
+    page.send('Runtime.evaluate', {
+      expression: pageFactsExpression(input.maxDomNodes, input.storageValues),
+      returnByValue: true,
+      silent: true,
+    }),
+  );
+  const facts = ((evaluated?.['result'] as { value?: PageFacts } | undefined)?.value ?? null) as PageFacts | null;
+  const cookies = await steps.run('cookies-unread', 'cookies', () => page.send('Network.getCookies'));
+  const url = facts?.url ?? frames[0]?.frame.url ?? input.target.url;
+  const main = [...recording.requests.values()].find((r) => r.type === 'Document' && r.url === url);
+  const header = Object.entries(main?.headers ?? {}).filter(([k]) => k.toLowerCase() === 'content-security-policy');
+  if (!input.owned)
+    steps.limit(
+      'csp-headers-unknown',
+      'Response headers of a page loaded before REA attached are not known: only meta CSP is listed.',
+    );
+  if (recording.consoleStopped)
+    steps.limit(
+      'console-flood',
+      `Console observation stopped after ${RECORD_LIMITS.consoleObserved} messages.`,
+      'console',
+    );
+  if (facts && facts.outline.length < facts.elements)
+    steps.limit(
+      'budget-reached',
+      `DOM outline lists the first ${facts.outline.length} of ${facts.elements} elements.`,
+      'dom',
+    );
+  return {
+    endpoint: input.endpoint,
+    target: { id: input.target.targetId, type: input.target.type },
+    document: {
+      url,
+      title: facts?.title ?? input.target.title,
+      frames: frames
+        .filter((f) => originAllowed(f.frame.url, input.origins))
+        .map((f) => ({
+          id: f.frame.id,
+          parent_id: f.frame.parentId ?? null,
+          url: f.frame.url,
+          origin: f.frame.securityOrigin ?? '',
+        })),
+    },
+    scripts: await scripts(input, frames, parsed),
+    stylesheets: facts?.styles.filter((s) => originAllowed(s.url, input.origins)) ?? [],
+    resources: resources(input, frames),
+    console: { total: recording.consoleTotal, messages: recording.console },
+    dialogs: recording.dialogs,
+    storage: {
+      local_storage: facts?.local ?? [],
+      session_storage: facts?.session ?? [],
+      cookies: ((cookies?.['cookies'] as Array<{ name: string }> | undefined) ?? []).map((c) => c.name).sort(),
+    },
+    service_workers: input.workers.map((w) => ({ id: w.targetId, url: w.url })),
+    security: {
+      scheme: url.split(':')[0] ?? '',
+      secure_context: facts?.secure ?? null,
+      csp: [
+        ...header.flatMap(([, v]) => v.split('\n')).map((policy) => ({ source: 'header' as const, policy })),
+        ...(facts?.csp ?? []).map((policy) => ({ source: 'meta' as const, policy })),
+      ],
+    },
+    dom: {
+      elements: facts?.elements ?? null,
+      outline: facts?.outline ?? [],
+      truncated: facts ? facts.outline.length < facts.elements : true,
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import type { CdpConnection, CdpParams } from '../engine/cdp.js';
+
+/** How many of each kind of observation a recorder keeps. */
+export const RECORD_LIMITS = Object.freeze({
+  console: 200,
+  consoleObserved: 10_000,
+  requests: 2000,
+  scripts: 1000,
+  text: 500,
+});
+
+interface Request {
+  url: string;
+  type: string;
+  status: number | null;
+  size: number | null;
+  mime: string | null;
+  initiator: string | null;
+  headers: Record<string, string> | null;
+  frameId: string | null;
+}
+
+/** What the page's DevTools events reported while the recorder listened. */
+export interface Recording {
+  requests: Map<string, Request>;
+  requestsDropped: number;
+  scripts: CdpParams[];
+  scriptsDropped: number;
+  console: Array<{ level: string; source: string; text: string }>;
+  consoleTotal: number;
+  consoleStopped: boolean;
+  dialogs: Array<{ type: string; message: string }>;
+  loaded: boolean;
+  onLoad: Array<() => void>;
+}
+
+const cut = (text: string) => (text.length > RECORD_LIMITS.text ? `${text.slice(0, RECORD_LIMITS.text)}…` : text);
+
+function consoleText(args: unknown): string {
+  if (!Array.isArray(args)) return '';
+  return cut(
+    args
+      .map((a: { value?: unknown; description?: string; type?: string }) =>
+        a.value !== undefined ? String(a.value) : (a.description ?? a.type ?? ''),
+      )
+      .join(' '),
+  );
+}
+
+function initiatorOf(initiator: unknown): string | null {
+  const i = initiator as { type?: string; url?: string } | undefined;
+  if (!i?.type) return null;
+  return i.url ? `${i.type} ${i.url}` : i.type;
+}
+
+/**
+ * Listens to a page connection: network requests, parsed scripts, console messages (the first
+ * {@link RECORD_LIMITS.console} kept; past {@link RECORD_LIMITS.consoleObserved} the console domains are
+ * disabled so a flood cannot swamp the connection), dialogs (dismissed when `dismissDialogs`) and the
+ * load event.
+ */
+export function record(page: CdpConnection, options: { dismissDialogs: boolean }): Recording {
+  const r: Recording = {
+    requests: new Map(),
+    requestsDropped: 0,
+    scripts: [],
+    scriptsDropped: 0,
+    console: [],
+    consoleTotal: 0,
+    consoleStopped: false,
+    dialogs: [],
+    loaded: false,
+    onLoad: [],
+  };
+  const message = (level: string, source: string, text: string) => {
+    r.consoleTotal += 1;
+    if (r.console.length < RECORD_LIMITS.console) r.console.push({ level, source, text });
+    if (r.consoleTotal >= RECORD_LIMITS.consoleObserved && !r.consoleStopped) {
+      r.consoleStopped = true;
+      void page.send('Runtime.disable').catch(() => undefined);
+      void page.send('Log.disable').catch(() => undefined);
+    }
+  };
+  page.on(
+    'Runtime.consoleAPICalled',
+    (p) => !r.consoleStopped && message(String(p['type']), 'console-api', consoleText(p['args'])),
+  );
+  page.on('Log.entryAdded', (p) => {
+    const entry = p['entry'] as { level: string; source: string; text: string };
+    if (!r.consoleStopped) message(entry.level, entry.source, cut(entry.text));
+  });
+  page.on('Debugger.scriptParsed', (p) => {
+    if (r.scripts.length < RECORD_LIMITS.scripts) r.scripts.push(p);
+    else r.scriptsDropped += 1;
+  });
+  page.on('Network.requestWillBeSent', (p) => {
+    const id = String(p['requestId']);
+    const request = p['request'] as { url: string };
+    if (!r.requests.has(id) && r.requests.size >= RECORD_LIMITS.requests) {
+      r.requestsDropped += 1;
+      return;
+    }
+    r.requests.set(id, {
+      url: request.url,
+      type: String(p['type'] ?? 'Other'),
+      status: null,
+      size: null,
+      mime: null,
+      initiator: initiatorOf(p['initiator']),
+      headers: null,
+      frameId: (p['frameId'] as string | undefined) ?? null,
+    });
+  });
+  page.on('Network.responseReceived', (p) => {
+    const entry = r.requests.get(String(p['requestId']));
+    const response = p['response'] as { status: number; mimeType: string; headers: Record<string, string> };
+    if (!entry) return;
+    Object.assign(entry, {
+      status: response.status,
+      mime: response.mimeType,
+      headers: response.headers,
+      type: String(p['type'] ?? entry.type),
+    });
+  });
+  page.on('Network.loadingFinished', (p) => {
+    const entry = r.requests.get(String(p['requestId']));
+    if (entry) entry.size = Math.max(0, Math.round(Number(p['encodedDataLength'] ?? 0)));
+  });
+  page.on('Page.javascriptDialogOpening', (p) => {
+    r.dialogs.push({ type: String(p['type']), message: cut(String(p['message'] ?? '')) });
+    if (options.dismissDialogs) void page.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => undefined);
+  });
+  page.on('Page.loadEventFired', () => {
+    r.loaded = true;
+    for (const listener of r.onLoad.splice(0)) listener();
+  });
+  return r;
+}

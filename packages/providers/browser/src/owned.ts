@@ -1,0 +1,116 @@
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { ReaError } from '@rea/evidence';
+import type { OwnedProcess, ProcessSupervisor } from '@rea/provider-kit';
+
+/** The executables tried, in order, when REA_CHROME_PATH is unset. */
+export const CHROME_NAMES = Object.freeze(['chromium', 'chromium-browser', 'google-chrome']);
+
+const REMEDY =
+  'Install Chromium (Debian/Ubuntu: apt-get install chromium; macOS: brew install --cask chromium) or set REA_CHROME_PATH to a Chrome or Chromium executable; or pass a loopback DevTools endpoint.';
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The browser executable for endpoint "owned": `chromePath` (REA_CHROME_PATH) when set, else the first
+ * of {@link CHROME_NAMES} on PATH. `capability_unavailable` with the remedy when there is none.
+ */
+export function findChrome(chromePath: string | null, pathVariable = process.env['PATH'] ?? ''): string {
+  if (chromePath !== null) {
+    if (executable(chromePath)) return chromePath;
+    throw new ReaError('capability_unavailable', `REA_CHROME_PATH=${chromePath} is not an executable file.`, {
+      details: { reason: 'browser-not-found', variable: 'REA_CHROME_PATH', path: chromePath },
+      remediation: REMEDY,
+    });
+  }
+  for (const name of CHROME_NAMES) {
+    for (const dir of pathVariable.split(delimiter).filter(Boolean)) {
+      if (executable(join(dir, name))) return join(dir, name);
+    }
+  }
+  throw new ReaError(
+    'capability_unavailable',
+    `No Chromium found: REA_CHROME_PATH is unset and none of ${CHROME_NAMES.join(', ')} is on PATH.`,
+    {
+      details: { reason: 'browser-not-found', tried: [...CHROME_NAMES] },
+      remediation: REMEDY,
+    },
+  );
+}
+
+/** A running owned browser: its DevTools port and browser WebSocket path, its process and profile. */
+export interface OwnedBrowser {
+  port: number;
+  browserPath: string;
+  process: OwnedProcess;
+  profileDir: string;
+}
+
+/** The flags of an owned browser: headless, loopback DevTools on a free port, a fresh profile. */
+export function chromeFlags(profileDir: string): string[] {
+  return [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--remote-debugging-address=127.0.0.1',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profileDir}`,
+    'about:blank',
+  ];
+}
+
+function activePort(profileDir: string): { port: number; browserPath: string } | null {
+  try {
+    const [port, path] = readFileSync(join(profileDir, 'DevToolsActivePort'), 'utf8').split('\n');
+    const number = Number(port);
+    if (Number.isInteger(number) && number > 0 && path?.startsWith('/devtools/browser/'))
+      return { port: number, browserPath: path };
+  } catch {
+    // not written yet
+  }
+  return null;
+}
+
+/**
+ * Starts a headless Chromium through the call's supervisor with a fresh owned profile directory
+ * (`rea-chrome-…`), and waits for it to write its DevTools port. The supervisor ends the browser and
+ * removes the profile when the call ends, fails or is cancelled.
+ */
+export async function launchOwned(
+  supervisor: ProcessSupervisor,
+  executablePath: string,
+  signal: AbortSignal,
+): Promise<OwnedBrowser> {
+  const profileDir = await supervisor.createTempDir('chrome');
+  const process = await supervisor.start(executablePath, chromeFlags(profileDir), { signal });
+  for (;;) {
+    const found = activePort(profileDir);
+    if (found) return { ...found, process, profileDir };
+    const exit = process.exit();
+    if (exit !== null) {
+      throw new ReaError('execution_failure', `${executablePath} exited before announcing its DevTools port.`, {
+        details: {
+          reason: 'browser-exited',
+          command: executablePath,
+          exit_code: exit.exitCode,
+          stderr: process.stderrTail().slice(-1024),
+        },
+        remediation:
+          'Check that the browser starts headless on this machine (run it with --headless=new), or set REA_CHROME_PATH to another executable.',
+      });
+    }
+    if (signal.aborted) throw signal.reason;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

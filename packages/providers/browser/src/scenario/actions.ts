@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ReaError } from '@rea/evidence';
+import type { CdpConnection } from '../engine/cdp.js';
+import type { EventLog } from './events.js';
+import { ACTION_FIELDS } from './schema.js';
+import type { Action } from './schema.js';
+
+/** What running one action needs. */
+export interface ActionContext {
+  page: CdpConnection;
+  log: EventLog;
+  signal: AbortSignal;
+  loadMs: number;
+  /** A fresh directory for screenshots, made on first use. */
+  screenshotDir: () => string;
+  onLoad: (listener: () => void) => void;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
+function failed(message: string): ReaError {
+  return new ReaError('execution_failure', message, { details: { reason: 'action-failed' } });
+}
+
+async function evaluate(page: CdpConnection, expression: string): Promise<unknown> {
+  const result = await page.send('Runtime.evaluate', {
+    expression,
+    returnByValue: true,
+    awaitPromise: true,
+    silent: true,
+  });
+  if (result['exceptionDetails'])
+    throw failed(`the page threw: ${JSON.stringify((result['exceptionDetails'] as { text?: string }).text ?? '')}`);
+  return (result['result'] as { value?: unknown }).value;
+}
+
+const KEYS: Record<string, { code: number; text?: string }> = {
+  Enter: { code: 13, text: '\r' },
+  Tab: { code: 9 },
+  Escape: { code: 27 },
+  Backspace: { code: 8 },
+  ArrowLeft: { code: 37 },
+  ArrowUp: { code: 38 },
+  ArrowRight: { code: 39 },
+  ArrowDown: { code: 40 },
+};
+
+async function find(page: CdpConnection, selector: string): Promise<{ x: number; y: number }> {
+  const at = (await evaluate(
+    page,
+    `(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return null; e.scrollIntoView({ block: 'center' });
+      const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`,
+  )) as { x: number; y: number } | null;
+  if (at === null) throw failed(`no element matches ${selector}`);
+  return at;
+}
+
+/** Refuses, before anything runs, an action that lacks a field it needs. */
+export function checkActions(actions: readonly Action[]): void {
+  actions.forEach((action, index) => {
+    const missing = ACTION_FIELDS[action.action].filter((field) => action[field as keyof Action] === undefined);
+    if (missing.length > 0) {
+      throw new ReaError('invalid_request', `actions[${index}] (${action.action}) needs ${missing.join(' and ')}.`, {
+        details: { reason: 'incomplete-action', index, action: action.action, missing },
+      });
+    }
+  });
+}
+
+/** Runs one action; answers a short description of what it did, or throws `execution_failure`. */
+export async function runAction(action: Action, c: ActionContext): Promise<string> {
+  const { page, signal } = c;
+  const timeoutMs = action.timeout_ms ?? 10_000;
+  const selector = action.selector ?? '';
+  switch (action.action) {
+    case 'navigate': {
+      let loaded = false;
+      c.onLoad(() => (loaded = true));
+      const navigated = await page.send('Page.navigate', { url: action.url });
+      if (navigated['errorText']) throw failed(`loading ${action.url ?? ''} failed: ${String(navigated['errorText'])}`);
+      for (let waited = 0; !loaded && waited < c.loadMs; waited += 50) await sleep(50, signal);
+      return loaded ? 'loaded' : `not loaded within ${c.loadMs} ms`;
+    }
+    case 'click': {
+      const { x, y } = await find(page, selector);
+      for (const type of ['mousePressed', 'mouseReleased'])
+        await page.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 });
+      return `clicked at ${Math.round(x)},${Math.round(y)}`;
+    }
+    case 'type': {
+      const found = await evaluate(
+        page,
+        `(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return false; e.focus(); return true; })()`,
+      );
+      if (found !== true) throw failed(`no element matches ${selector}`);
+      const text = action.text ?? '';
+      await page.send('Input.insertText', { text });
+      return `typed ${text.length} characters`;
+    }
+    case 'press': {
+      const name = action.key ?? '';
+      const key = KEYS[name] ?? { code: name.toUpperCase().charCodeAt(0), text: name };
+      const base = { key: name, windowsVirtualKeyCode: key.code };
+      await page.send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, ...(key.text ? { text: key.text } : {}) });
+      await page.send('Input.dispatchKeyEvent', { type: 'keyUp', ...base });
+      return `pressed ${name}`;
+    }
+    case 'select': {
+      const ok = await evaluate(
+        page,
+        `(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e || !('options' in e)) return false;
+          e.value = ${JSON.stringify(action.value)}; e.dispatchEvent(new Event('input', { bubbles: true })); e.dispatchEvent(new Event('change', { bubbles: true }));
+          return e.value === ${JSON.stringify(action.value)}; })()`,
+      );
+      if (ok !== true) throw failed(`no <select> ${selector} with option ${action.value ?? ''}`);
+      return `selected ${action.value ?? ''}`;
+    }
+    case 'wait_for_selector': {
+      for (let waited = 0; waited <= timeoutMs; waited += 100) {
+        if ((await evaluate(page, `document.querySelector(${JSON.stringify(selector)}) !== null`)) === true)
+          return 'found';
+        await sleep(100, signal);
+      }
+      throw failed(`${selector} did not appear within ${timeoutMs} ms`);
+    }
+    case 'wait_for_network_idle': {
+      const idleMs = action.idle_ms ?? 500;
+      for (let waited = 0; waited <= timeoutMs; waited += 50) {
+        const quiet = c.log.quietFor();
+        if (quiet !== null && quiet >= idleMs) return 'idle';
+        await sleep(50, signal);
+      }
+      throw failed(`the network was not idle for ${idleMs} ms within ${timeoutMs} ms`);
+    }
+    case 'wait':
+      await sleep(action.ms ?? 0, signal);
+      return `waited ${action.ms ?? 0} ms`;
+    case 'scroll':
+      await evaluate(page, `window.scrollTo(${action.x ?? 0}, ${action.y ?? 0})`);
+      return `scrolled to ${action.x ?? 0},${action.y ?? 0}`;
+    case 'screenshot': {
+      const shot = await page.send('Page.captureScreenshot', { format: 'png' });
+      const bytes = Buffer.from(String(shot['data']), 'base64');
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const path = join(c.screenshotDir(), `${sha256}.png`);
+      writeFileSync(path, bytes);
+      return path;
+    }
+  }
+}

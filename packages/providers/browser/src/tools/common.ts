@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { createAnalysisProfile } from '@rea/evidence';
+import type { JsonObject, ProviderIdentity } from '@rea/evidence';
+import { withDeadline } from '@rea/provider-kit';
+import type { ToolContext } from '@rea/provider-kit';
+import { connectionLost, openBrowser } from '../browser.js';
+import type { BrowserHandle } from '../browser.js';
+import type { CdpConnection } from '../engine/cdp.js';
+import { BROWSER_PROVIDER_VERSION } from '../version.js';
+
+export { originAllowed } from '../origins.js';
+
+/** The identity recorded as `provider` in browser Evidence. */
+export const BROWSER_PROVIDER: ProviderIdentity = Object.freeze({
+  id: 'browser',
+  name: '@rea/provider-browser',
+  version: BROWSER_PROVIDER_VERSION,
+});
+
+/** The analysis profile of a browser operation. */
+export function browserProfile(name: string, settings: JsonObject) {
+  return createAnalysisProfile({ name: `browser-${name}`, version: '1', settings });
+}
+
+/** `endpoint`: "owned" or a loopback DevTools endpoint. */
+export const EndpointSchema = z
+  .string()
+  .min(1)
+  .max(512)
+  .default('owned')
+  .describe(
+    '"owned" (default: a headless Chromium started for this call) or a loopback DevTools endpoint such as http://127.0.0.1:9222.',
+  );
+
+/** `timeout_ms`: the whole call's deadline. */
+export const TimeoutSchema = z.number().int().min(1000).max(600_000).default(30_000).describe('Call deadline, ms.');
+
+/** `origins`: optional origin filters. */
+export const OriginsSchema = z
+  .array(z.string().min(1).max(512))
+  .max(64)
+  .optional()
+  .describe('Report only these origins.');
+
+/** What a browser tool body receives: the open browser, its deadline signal, and a page connection tracker. */
+export interface BrowserRun {
+  handle: BrowserHandle;
+  signal: AbortSignal;
+  /** Registers a connection to close when the call ends. */
+  track(connection: CdpConnection): CdpConnection;
+}
+
+/**
+ * Opens the endpoint, runs `body` within `timeoutMs` and the call's cancellation, and closes every
+ * connection afterwards; an owned browser ends with the call's supervisor. A dropped connection is
+ * `target_unavailable`; the deadline is `provider_timeout`; cancellation is `cancelled`.
+ */
+export async function withBrowser<T>(
+  endpoint: string,
+  timeoutMs: number,
+  phase: string,
+  context: ToolContext,
+  body: (run: BrowserRun) => Promise<T>,
+): Promise<T> {
+  const connections: CdpConnection[] = [];
+  let closing = false;
+  try {
+    return await withDeadline(
+      async (deadline) => {
+        // Aborted by the deadline, the caller, or the browser going away, whichever comes first.
+        const controller = new AbortController();
+        const signal = controller.signal;
+        deadline.addEventListener('abort', () => controller.abort(deadline.reason), { once: true });
+        const handle = await openBrowser(endpoint, context, signal);
+        connections.push(handle.browser);
+        signal.addEventListener('abort', () => connections.forEach((c) => void c.close()), { once: true });
+        handle.browser.onDisconnect(() => {
+          if (!closing) controller.abort(connectionLost(phase, new Error('the DevTools connection closed')));
+        });
+        const track = (connection: CdpConnection) => (connections.push(connection), connection);
+        const stopped = new Promise<never>((_, reject) =>
+          signal.aborted
+            ? reject(signal.reason)
+            : signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        );
+        stopped.catch(() => undefined);
+        try {
+          return await Promise.race([body({ handle, signal, track }), stopped]);
+        } catch (error) {
+          throw signal.aborted ? signal.reason : connectionLost(phase, error);
+        }
+      },
+      { ms: timeoutMs, signal: context.signal, phase, providerId: 'browser' },
+    );
+  } finally {
+    closing = true;
+    await Promise.all(connections.map((c) => c.close()));
+  }
+}

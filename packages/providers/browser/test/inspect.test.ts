@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { isReaError } from '@rea/evidence';
+import type { EvidenceRecord } from '@rea/evidence';
+import { inspectWebPageTool, listBrowserTargetsTool } from '@rea/provider-browser';
+import type { WebPageInspection } from '@rea/provider-browser';
+import type { ProcessSupervisor } from '@rea/provider-kit';
+import { call, ownedBrowsersGone, servePages, startSharedBrowser } from './support.js';
+
+const APP =
+  "console.log('app ready');\nlocalStorage.setItem('token', 'secret-value');\n//# sourceMappingURL=app.js.map\n";
+const MAP = JSON.stringify({ version: 3, sources: ['app.ts'], names: [], mappings: 'AAAA' });
+const LIB = 'window.lib = 1;\n//# sourceMappingURL=missing.js.map\n';
+const INDEX = `<!doctype html><html><head><title>Notes</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'self' 'unsafe-inline'">
+<style>body { color: red }</style><script src="/app.js"></script><script src="/lib.js"></script>
+<script>console.warn('inline', 42); alert('hello');</script></head>
+<body><div id="root" class="shell main"><p>text</p></div><iframe src="/frame.html"></iframe></body></html>`;
+
+let server: Awaited<ReturnType<typeof servePages>>;
+let shared: { endpoint: string; supervisor: ProcessSupervisor };
+
+beforeAll(async () => {
+  server = await servePages({
+    '/': {
+      type: 'text/html',
+      body: INDEX,
+      headers: { 'content-security-policy': "script-src 'self' 'unsafe-inline'" },
+    },
+    '/app.js': { type: 'text/javascript', body: APP },
+    '/app.js.map': { type: 'application/json', body: MAP },
+    '/lib.js': { type: 'text/javascript', body: LIB },
+    '/frame.html': { type: 'text/html', body: '<!doctype html><title>inner</title><p>frame</p>' },
+  });
+  shared = await startSharedBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await shared?.supervisor.closeAll();
+  await server?.close();
+});
+
+function evidence(result: Awaited<ReturnType<typeof call>>): EvidenceRecord<WebPageInspection> {
+  if (result.error) throw result.error;
+  if (result.outcome?.kind !== 'evidence') throw new Error('expected Evidence');
+  return result.outcome.record as EvidenceRecord<WebPageInspection>;
+}
+
+describe('inspect_web_page with endpoint "owned"', () => {
+  it('should report frames, scripts with hashes and source maps, resources, console, dialog, storage keys and CSP, then remove the browser', async () => {
+    const result = await call(inspectWebPageTool, { endpoint: 'owned', url: `${server.origin}/` });
+    const record = evidence(result);
+    const page = record.normalized_result;
+    expect(page.document).toMatchObject({ url: `${server.origin}/`, title: 'Notes' });
+    expect(page.document.frames.map((f) => f.url)).toEqual([`${server.origin}/`, `${server.origin}/frame.html`]);
+    const app = page.scripts.find((s) => s.url === `${server.origin}/app.js`);
+    expect(app).toEqual({
+      url: `${server.origin}/app.js`,
+      inline: false,
+      sha256: createHash('sha256').update(APP).digest('hex'),
+      size: APP.length,
+      source_map_url: `${server.origin}/app.js.map`,
+      source_map_resolves: true,
+    });
+    expect(page.scripts.find((s) => s.url.endsWith('/lib.js'))).toMatchObject({ source_map_resolves: false });
+    expect(page.scripts.some((s) => s.inline && s.url === `${server.origin}/`)).toBe(true);
+    expect(page.resources).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          url: `${server.origin}/app.js`,
+          type: 'Script',
+          status: 200,
+          mime: 'text/javascript',
+        }),
+        expect.objectContaining({ url: `${server.origin}/frame.html`, type: 'Document', status: 200 }),
+      ]),
+    );
+    expect(page.console.messages).toEqual(
+      expect.arrayContaining([
+        { level: 'log', source: 'console-api', text: 'app ready' },
+        { level: 'warning', source: 'console-api', text: 'inline 42' },
+      ]),
+    );
+    expect(page.dialogs).toEqual([{ type: 'alert', message: 'hello' }]);
+    expect(page.storage.local_storage).toEqual([{ key: 'token', value: null }]);
+    expect(JSON.stringify(page)).not.toContain('secret-value');
+    expect(page.security.csp).toEqual([
+      { source: 'header', policy: "script-src 'self' 'unsafe-inline'" },
+      { source: 'meta', policy: "default-src 'self' 'unsafe-inline'" },
+    ]);
+    expect(page.stylesheets).toEqual([{ url: null, inline: true, size: 'body { color: red }'.length }]);
+    expect(page.dom.outline).toEqual(
+      expect.arrayContaining([{ depth: 2, tag: 'div', id: 'root', classes: ['shell', 'main'] }]),
+    );
+    expect(record.provider.id).toBe('browser');
+    expect(result.dirs).toHaveLength(1);
+    expect(result.dirs[0]).toMatch(/rea-chrome-/);
+    expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 90_000);
+
+  it('should report storage values only when asked', async () => {
+    const page = evidence(
+      await call(inspectWebPageTool, { endpoint: 'owned', url: `${server.origin}/`, storage_values: true }),
+    ).normalized_result;
+    expect(page.storage.local_storage).toEqual([{ key: 'token', value: 'secret-value' }]);
+  }, 90_000);
+});
+
+describe('a loopback endpoint', () => {
+  it('should list the targets and inspect one without reloading it', async () => {
+    const { endpoint } = shared;
+    const created = await fetch(`${endpoint}/json/new?${encodeURIComponent(`${server.origin}/frame.html`)}`, {
+      method: 'PUT',
+    });
+    const tab = (await created.json()) as { id: string };
+    for (let i = 0; i < 200; i++) {
+      const listed = evidence(await call(listBrowserTargetsTool, { endpoint }));
+      const target = (
+        listed.normalized_result as unknown as { targets: Array<{ id: string; url: string }> }
+      ).targets.find((t) => t.id === tab.id);
+      if (target?.url.endsWith('/frame.html')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const page = evidence(await call(inspectWebPageTool, { endpoint, target_id: tab.id })).normalized_result;
+    expect(page.target).toEqual({ id: tab.id, type: 'page' });
+    expect(page.document).toMatchObject({ url: `${server.origin}/frame.html`, title: 'inner' });
+    expect(page.resources.map((r) => r.url)).toContain(`${server.origin}/frame.html`);
+  }, 90_000);
+
+  it('should refuse an unknown target id with not_found naming it', async () => {
+    const { error } = await call(inspectWebPageTool, { endpoint: shared.endpoint, target_id: 'NO-SUCH-TARGET' });
+    expect(isReaError(error) && error.code).toBe('not_found');
+    expect((error as Error).message).toContain('NO-SUCH-TARGET');
+  }, 60_000);
+});

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, expect, jest } from '@jest/globals';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describeProviderContract } from '@rea/contract-tests';
+import type { CapabilityCheckContext } from '@rea/contract-tests';
+import { createBrowserProvider } from '@rea/provider-browser';
+
+const PAGE =
+  '<!doctype html><title>contract</title><script src="/app.js"></script><form toolname="search" tooldescription="Search"><input name="q"></form>';
+const server = createServer((req, res) =>
+  req.url === '/app.js'
+    ? res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.ready = true;')
+    : res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
+);
+let origin = '';
+// Every example starts a headless Chromium of its own; on a busy machine they take longer than the default.
+jest.setTimeout(300_000);
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+/**
+ * The advertised examples, each on a headless Chromium the call owns (a browser this file kept running
+ * would count as a process left behind): a named tab of an external endpoint stands for a page served here.
+ */
+async function exampleInput(tool: string, input: unknown, c: CapabilityCheckContext): Promise<unknown> {
+  if (tool === 'compare_web_captures') {
+    // Retained references stand for captures this file makes of the page served here.
+    const retained = async (name: string, args: object) => {
+      const outcome = await c.runTool(name, { endpoint: 'owned', url: `${origin}/`, ...args });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      return { kind: 'retained-evidence', evidence_id: outcome.record.evidence_id };
+    };
+    const example = input as Record<string, unknown>;
+    if ('before' in example) {
+      const inspection = await retained('inspect_web_page', {});
+      return { before: { inspection }, after: { inspection } };
+    }
+    const capture = await retained('capture_browser_scenario', { actions: [{ action: 'wait', ms: 1 }] });
+    return { ...example, before_scenario: capture, after_scenario: capture };
+  }
+  const { target_id: targetId, ...example } = input as Record<string, unknown>;
+  if (targetId !== undefined || example['url'] !== undefined) example['url'] = `${origin}/`;
+  // The scenario example's search field and its results: this page's form stands for them.
+  if (Array.isArray(example['actions'])) {
+    example['actions'] = (example['actions'] as Array<Record<string, unknown>>).map((a) =>
+      a['selector'] === '#q' ? { ...a, selector: 'input[name=q]' } : a,
+    );
+  }
+  return { ...example, endpoint: 'owned' };
+}
+
+describeProviderContract('browser (Chrome DevTools Protocol)', () => createBrowserProvider(), {
+  exampleInput,
+  capabilityProbes: {
+    'browser-scenario': async (c: CapabilityCheckContext) => {
+      const outcome = await c.runTool('capture_browser_scenario', {
+        endpoint: 'owned',
+        url: `${origin}/`,
+        actions: [{ action: 'type', selector: 'input[name=q]', text: 'x' }],
+      });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.normalized_result).toMatchObject({ actions: [{ outcome: 'ok' }] });
+    },
+    'browser-targets': async (c: CapabilityCheckContext) => {
+      const outcome = await c.runTool('list_browser_targets', { endpoint: 'owned' });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect((outcome.record.normalized_result as { targets: Array<{ type: string; url: string }> }).targets).toEqual([
+        expect.objectContaining({ type: 'page', url: 'about:blank' }),
+      ]);
+    },
+    'webmcp-discovery': async (c: CapabilityCheckContext) => {
+      const outcome = await c.runTool('discover_webmcp_tools', { endpoint: 'owned', url: `${origin}/` });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.normalized_result).toMatchObject({
+        instrumented: true,
+        tools: [{ name: 'search', source: 'declarative' }],
+      });
+    },
+    'web-capture-comparison': async (c: CapabilityCheckContext) => {
+      const outcome = await c.runTool('inspect_web_page', { endpoint: 'owned', url: `${origin}/` });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      const page = outcome.record.normalized_result;
+      const diff = await c.runTool('compare_web_captures', {
+        before: { inspection: page },
+        after: { inspection: page },
+      });
+      if (diff.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(diff.record.normalized_result).toMatchObject({ family: 'passive', unchanged: true });
+    },
+    'web-page-inspection': async (c: CapabilityCheckContext) => {
+      const outcome = await c.runTool('inspect_web_page', { endpoint: 'owned', url: `${origin}/` });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.normalized_result).toMatchObject({ document: { title: 'contract' } });
+    },
+  },
+});
