@@ -1,10 +1,13 @@
 // Direct access to a ZIP's entries: the central directory as a listing, and chosen entries read into
 // memory by name. Nothing is inflated or hashed except the entries asked for, so a caller that needs
 // a few entries of a large archive pays for those alone.
+import { createHash } from 'node:crypto';
 import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
 import { malformed, pathError } from './errors.js';
 import type { UnsafePathProblem } from './errors.js';
+import { SMALL_ENTRY_BYTES } from './engine/zip.js';
 import type { ZipEntryInfo, ZipReader } from './engine/zip.js';
+import { readStored } from './entriesStored.js';
 import { refuseUnreadable } from './extract/nested.js';
 import { planCooperatively } from './extract/plan.js';
 import type { PlannedEntry } from './extract/plan.js';
@@ -58,13 +61,19 @@ export interface ReadZipEntriesOptions {
    * in `contradictions`.
    */
   integrityPolicy?: IntegrityPolicy;
+  /**
+   * SHA-256 of each entry read (default true). False spares hashing large entries; their CRC-32 and
+   * size are checked all the same.
+   */
+  hash?: boolean;
   signal?: AbortSignal;
 }
 
 /** The bytes of one entry, checked against its declared CRC-32 and size. */
 export interface ZipEntryContent {
   bytes: Buffer;
-  sha256: string;
+  /** Null only when `hash` was false and the entry was read without hashing. */
+  sha256: string | null;
 }
 
 /** What {@link ZipEntries.read} returns. */
@@ -137,7 +146,8 @@ export async function openZipEntries(
     entries,
     complete: reader.entryCount <= infos.length,
     declaredCount: reader.entryCount,
-    read: (paths, readOptions) => readEntries(reader, infos, paths, readOptions),
+    read: (paths, readOptions) =>
+      readEntries(reader, typeof source === 'string' ? source : null, infos, paths, readOptions),
     close: () => reader.close(),
   };
 }
@@ -215,8 +225,19 @@ async function judge(
   return chosen;
 }
 
+/** Large stored entries of a file are read into one buffer directly (see ./entriesStored.ts). */
+function direct(file: string | null, info: ZipEntryInfo): file is string {
+  return (
+    file !== null &&
+    info.compressionMethod === 0 &&
+    info.compressedSize === info.uncompressedSize &&
+    info.uncompressedSize > SMALL_ENTRY_BYTES
+  );
+}
+
 async function readEntries(
   reader: ZipReader,
+  file: string | null,
   infos: readonly ZipEntryInfo[],
   paths: readonly string[],
   options: ReadZipEntriesOptions,
@@ -228,6 +249,17 @@ async function readEntries(
   for (const entry of chosen) {
     throwIfAborted(options.signal, 'reading');
     const info = entry.handle;
+    if (direct(file, info)) {
+      const stored = await readStored(file, info, entry.path, reader.centralDirectoryOffset, options.signal);
+      if (stored.contradiction !== null) {
+        if ((options.integrityPolicy ?? 'fail-closed') === 'fail-closed') throw mismatch(stored.contradiction);
+        contradictions.push(contradictionRecord(stored.contradiction, true));
+        continue;
+      }
+      const sha256 = options.hash === false ? null : createHash('sha256').update(stored.bytes).digest('hex');
+      read.set(entry.path, { bytes: stored.bytes, sha256 });
+      continue;
+    }
     // Sizes are asserted while reading: an entry whose bytes outgrow its declaration stops there.
     const { digest, contradiction } = await readZipEntry(reader, info, entry.path, {
       signal: options.signal,

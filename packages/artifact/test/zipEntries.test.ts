@@ -14,6 +14,9 @@ let archive: string;
 const text = Buffer.from('the quick brown fox jumps over the lazy dog\n'.repeat(200));
 const noise = randomBytes(5000);
 const nested = Buffer.from('nested\n');
+// Past the 1 MiB small-entry threshold: stored, it is read straight into one buffer.
+const big = randomBytes(1_572_864 + 7);
+let bigArchive: string;
 
 /** Rejection of `promise`, or null when it resolves. */
 const rejection = (promise: Promise<unknown>): Promise<unknown> =>
@@ -32,6 +35,9 @@ beforeAll(() => {
   archive = join(dir, 'real.zip');
   execFileSync('zip', ['-q', '-X', archive, 'a.txt', 'dir/', 'dir/c.txt'], { cwd: src });
   execFileSync('zip', ['-q', '-X', '-0', archive, 'b.bin'], { cwd: src });
+  writeFileSync(join(src, 'big.bin'), big);
+  bigArchive = join(dir, 'big.zip');
+  execFileSync('zip', ['-q', '-X', '-0', bigArchive, 'b.bin', 'big.bin'], { cwd: src });
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -219,6 +225,56 @@ describe('ZipEntries.read', () => {
       });
     } finally {
       zip.close();
+    }
+  });
+});
+
+describe('ZipEntries.read of a large stored entry', () => {
+  it('reads it whole, CRC-checked, hashed unless told not to', async () => {
+    const zip = await openZipEntries(bigArchive);
+    try {
+      const { contents } = await zip.read(['big.bin'], { ...BUDGET, maxEntryBytes: 2 << 20, maxTotalBytes: 2 << 20 });
+      expect(contents.get('big.bin')!.bytes.equals(big)).toBe(true);
+      expect(contents.get('big.bin')!.sha256).toBe(createHash('sha256').update(big).digest('hex'));
+      const unhashed = await zip.read(['big.bin'], { maxEntryBytes: 2 << 20, maxTotalBytes: 2 << 20, hash: false });
+      expect(unhashed.contents.get('big.bin')!.sha256).toBeNull();
+      expect(unhashed.contents.get('big.bin')!.bytes.equals(big)).toBe(true);
+    } finally {
+      zip.close();
+    }
+  });
+
+  it('reports a flipped byte, and refuses a damaged local header', async () => {
+    const { entries } = await listZipEntries(bigArchive);
+    const at = entries.find((e) => e.path === 'big.bin')!.localHeaderOffset;
+    const bytes = readFileSync(bigArchive);
+    const budget = { maxEntryBytes: 2 << 20, maxTotalBytes: 2 << 20 };
+    const flippedPath = join(dir, 'big-flipped.zip');
+    const flipped = Buffer.from(bytes);
+    flipped[at + 30 + 'big.bin'.length + 1_000_000]! ^= 0x01;
+    writeFileSync(flippedPath, flipped);
+    const damagedPath = join(dir, 'big-header.zip');
+    writeFileSync(damagedPath, Buffer.from(bytes).fill(0, at, at + 4));
+    const zip = await openZipEntries(flippedPath);
+    try {
+      await expect(zip.read(['big.bin'], budget)).rejects.toMatchObject({
+        code: 'artifact_integrity_mismatch',
+        details: { algorithm: 'crc32', path: 'big.bin' },
+      });
+      const kept = await zip.read(['big.bin', 'b.bin'], { ...budget, integrityPolicy: 'record-and-continue' });
+      expect([...kept.contents.keys()]).toEqual(['b.bin']);
+      expect(kept.contradictions).toEqual([expect.objectContaining({ path: 'big.bin', algorithm: 'crc32' })]);
+    } finally {
+      zip.close();
+    }
+    const damaged = await openZipEntries(damagedPath);
+    try {
+      await expect(damaged.read(['big.bin'], budget)).rejects.toMatchObject({
+        code: 'unsupported_target',
+        details: { reason: 'malformed' },
+      });
+    } finally {
+      damaged.close();
     }
   });
 });

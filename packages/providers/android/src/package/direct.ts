@@ -44,7 +44,7 @@ function placesOf(paths: ReadonlySet<string>): { format: 'apk' | 'aab'; units: U
   return units.length > 0 ? { format: 'aab', units } : null;
 }
 
-function artifactEntry(record: ZipEntryRecord, sha256: string | null): ArtifactEntry {
+function artifactEntry(record: ZipEntryRecord, read: boolean, sha256: string | null): ArtifactEntry {
   const declared = record.kind === 'file' || record.kind === 'symlink';
   return {
     path: record.path,
@@ -55,7 +55,7 @@ function artifactEntry(record: ZipEntryRecord, sha256: string | null): ArtifactE
     symlink_target: null,
     unpacked: false,
     sha256,
-    integrity: sha256 !== null ? 'verified' : declared ? 'unchecked' : 'undeclared',
+    integrity: read ? 'verified' : declared ? 'unchecked' : 'undeclared',
     nested_format: null,
   };
 }
@@ -122,6 +122,7 @@ export async function loadZipDirectly(path: string, signal: AbortSignal | undefi
         maxEntryBytes: MAX_ENTRY_BYTES,
         maxTotalBytes: MAX_TOTAL_BYTES,
         integrityPolicy: 'record-and-continue',
+        hash: false,
         ...(signal ? { signal } : {}),
       }),
     ]);
@@ -139,7 +140,10 @@ export async function loadZipDirectly(path: string, signal: AbortSignal | undefi
         message: `${unread} entries were listed from the ZIP central directory only: their bytes were not read, CRC-checked or hashed (inspect_artifact verifies every entry).`,
       });
     }
-    const entries = zip.entries.map((e) => artifactEntry(e, read.contents.get(e.path)?.sha256 ?? null));
+    const entries = zip.entries.map((e) => {
+      const content = read.contents.get(e.path);
+      return artifactEntry(e, content !== undefined, content?.sha256 ?? null);
+    });
     const contents = new Map([...read.contents].map(([p, c]) => [p, c.bytes]));
     return {
       subject: { format: 'zip', sha256, size: (await stat(path)).size },
