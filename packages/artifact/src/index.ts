@@ -11,6 +11,16 @@ export type { ExtractOutcome } from './extract/extract.js';
 export { DEFAULT_BUDGETS } from './options.js';
 export type { ExtractOptions, InspectOptions } from './options.js';
 export type { DmgOptions } from './engine/dmg.js';
+export { listZipEntries, openZipEntries } from './entries.js';
+export type {
+  OpenZipEntriesOptions,
+  ReadZipEntriesOptions,
+  ZipEntries,
+  ZipEntriesRead,
+  ZipEntryContent,
+  ZipEntryRecord,
+} from './entries.js';
+export type { UnsafePathProblem } from './errors.js';
 export {
   ArtifactComparisonSchema,
   ArtifactEntrySchema,

@@ -1,19 +1,29 @@
-// Reading an Android package through @rea/artifact: the inventory says what exists (with its integrity
-// policy and budgets); the bytes of the entries the analysis reads come from an extraction of just those
-// entries, removed before this returns. A raw DEX file is read directly.
+// Reading an Android package through @rea/artifact. An APK or app bundle is read from its ZIP central
+// directory, with only the entries the analysis needs inflated (see ./direct.ts). Anything else (a
+// set of split APKs, a folder) goes through the inventory, which says what exists with its integrity
+// policy and budgets; the bytes of the entries the analysis reads then come from an extraction of
+// just those entries, removed before this returns. A raw DEX file is read directly.
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import type { ArtifactEntry } from '@rea/artifact';
-import { readSigningBlock } from '../format/signingBlock.js';
 import type { SigningBlock } from '../format/signingBlock.js';
+import { loadZipDirectly } from './direct.js';
+import {
+  MAX_ENTRY_BYTES,
+  MAX_TOTAL_BYTES,
+  MAX_XML_RESOURCE,
+  XML_RESOURCE,
+  assembleUnits,
+  signingBlockOf,
+  unitOf,
+  wanted,
+} from './units.js';
+import type { UnitPlace } from './units.js';
 
-/** Largest entry read (a DEX, the manifest, the resource table); larger ones are listed, not read. */
-export const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
-/** Most bytes read from one package across its entries. */
-export const MAX_TOTAL_BYTES = 1024 * 1024 * 1024;
+export { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from './units.js';
 
 /** One APK (or AAB module) of a package. */
 export interface LoadedUnit {
@@ -38,27 +48,6 @@ export interface LoadedPackage {
   units: LoadedUnit[];
   signingBlock: SigningBlock | null;
   limitations: Limitation[];
-}
-
-const DEX_NAME = /^classes\d*\.dex$/;
-const SIGNATURE = /^META-INF\/[^/]+\.(?:RSA|DSA|EC)$/i;
-// Compiled XML resources: where a network security configuration lives (read when small).
-const XML_RESOURCE = /^res\/xml[^/]*\/[^/]+\.xml$/;
-/** Largest XML resource read (network security configurations are a few KiB). */
-const MAX_XML_RESOURCE = 1024 * 1024;
-
-function wanted(inner: string, aabModule: string | null): boolean {
-  if (aabModule !== null) {
-    const rest = inner.slice(aabModule.length + 1);
-    return rest === 'manifest/AndroidManifest.xml' || /^dex\/classes\d*\.dex$/.test(rest) || rest === 'resources.pb';
-  }
-  return (
-    inner === 'AndroidManifest.xml' ||
-    inner === 'resources.arsc' ||
-    DEX_NAME.test(inner) ||
-    SIGNATURE.test(inner) ||
-    XML_RESOURCE.test(inner)
-  );
 }
 
 async function loadDex(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage> {
@@ -111,6 +100,8 @@ async function isDex(path: string): Promise<boolean> {
  */
 export async function loadPackage(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage> {
   if (await isDex(path)) return loadDex(path, signal);
+  const direct = await loadZipDirectly(path, signal);
+  if (direct !== null) return direct;
   const outcome = await inspectArtifact(path, {
     integrityPolicy: 'record-and-continue',
     ...(signal ? { signal } : {}),
@@ -119,7 +110,7 @@ export async function loadPackage(path: string, signal: AbortSignal | undefined)
   const limitations: Limitation[] = [...outcome.limitations];
   const paths = new Set(entries.map((e) => e.path));
   // Units: the package itself, AAB modules, or nested APKs.
-  const units: { name: string; kind: LoadedUnit['kind']; prefix: string; aabModule: string | null }[] = [];
+  const units: UnitPlace[] = [];
   let format: LoadedPackage['format'];
   if (paths.has('AndroidManifest.xml')) {
     format = 'apk';
@@ -154,9 +145,7 @@ export async function loadPackage(path: string, signal: AbortSignal | undefined)
   const select: string[] = [];
   for (const entry of entries) {
     if (entry.kind !== 'file') continue;
-    const unit = units.find(
-      (u) => entry.path.startsWith(u.prefix) && (u.aabModule === null || entry.path.startsWith(`${u.aabModule}/`)),
-    );
+    const unit = unitOf(units, entry.path);
     if (unit === undefined || !wanted(entry.path.slice(unit.prefix.length), unit.aabModule)) continue;
     if (entry.integrity === 'contradicted') {
       limitations.push({
@@ -196,35 +185,7 @@ export async function loadPackage(path: string, signal: AbortSignal | undefined)
       await rm(outputDirectory, { recursive: true, force: true });
     }
   }
-  const loaded: LoadedUnit[] = units.map((u) => {
-    const own = (p: string) => p.startsWith(u.prefix) && (u.aabModule === null || p.startsWith(`${u.aabModule}/`));
-    const inner = (p: string) => (u.aabModule === null ? p.slice(u.prefix.length) : p.slice(u.aabModule.length + 1));
-    const mine = [...contents].filter(([p]) => own(p));
-    const manifestPath =
-      u.aabModule === null ? `${u.prefix}AndroidManifest.xml` : `${u.aabModule}/manifest/AndroidManifest.xml`;
-    return {
-      name: u.name,
-      kind: u.kind,
-      manifest: contents.get(manifestPath) ?? null,
-      manifestIsProto: u.aabModule !== null,
-      resources: u.aabModule === null ? (contents.get(`${u.prefix}resources.arsc`) ?? null) : null,
-      dex: mine
-        .filter(([p]) => /(?:^|\/)classes\d*\.dex$/.test(inner(p)))
-        .map(([p, bytes]) => ({ path: p, bytes }))
-        .sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true })),
-      signatureBlocks: mine.filter(([p]) => SIGNATURE.test(inner(p))).map(([p, bytes]) => ({ path: p, bytes })),
-      xmlResources: new Map(mine.filter(([p]) => XML_RESOURCE.test(inner(p))).map(([p, bytes]) => [inner(p), bytes])),
-      entries: entries.filter((e) => own(e.path)),
-    };
-  });
-  let signingBlock: SigningBlock | null = null;
-  if (format === 'apk' && outcome.inventory.format === 'zip') {
-    const handle = await open(path, 'r');
-    try {
-      signingBlock = await readSigningBlock(handle, (await handle.stat()).size);
-    } finally {
-      await handle.close();
-    }
-  }
+  const loaded = assembleUnits(units, contents, entries);
+  const signingBlock = format === 'apk' && outcome.inventory.format === 'zip' ? await signingBlockOf(path) : null;
   return { subject: outcome.subject, format, units: loaded, signingBlock, limitations };
 }

@@ -1,0 +1,158 @@
+// An APK or app bundle read straight from its ZIP: the central directory lists the entries, and only
+// the entries the analysis needs (manifest, resource table, DEX, signatures, XML resources) are
+// inflated, CRC-checked and hashed. The other entries are listed as declared, not read.
+import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { isReaError, throwIfAborted } from '@rea/evidence';
+import type { Limitation } from '@rea/evidence';
+import { openZipEntries } from '@rea/artifact';
+import type { ArtifactEntry, ZipEntries, ZipEntryRecord } from '@rea/artifact';
+import type { LoadedPackage } from './load.js';
+import {
+  MAX_ENTRY_BYTES,
+  MAX_TOTAL_BYTES,
+  MAX_XML_RESOURCE,
+  XML_RESOURCE,
+  assembleUnits,
+  signingBlockOf,
+  unitOf,
+  wanted,
+} from './units.js';
+import type { UnitPlace } from './units.js';
+
+const AAB_MANIFEST = /^([^/]+)\/manifest\/AndroidManifest\.xml$/;
+
+async function fileSha256(path: string, signal: AbortSignal | undefined): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    throwIfAborted(signal, 'hashing');
+    hash.update(chunk as Buffer);
+  }
+  return hash.digest('hex');
+}
+
+function placesOf(paths: ReadonlySet<string>): { format: 'apk' | 'aab'; units: UnitPlace[] } | null {
+  if (paths.has('AndroidManifest.xml'))
+    return { format: 'apk', units: [{ name: '', kind: 'apk', prefix: '', aabModule: null }] };
+  const units: UnitPlace[] = [];
+  for (const p of paths) {
+    const m = AAB_MANIFEST.exec(p);
+    if (m !== null) units.push({ name: m[1]!, kind: 'aab-module', prefix: '', aabModule: m[1]! });
+  }
+  units.sort((a, b) => a.name.localeCompare(b.name));
+  return units.length > 0 ? { format: 'aab', units } : null;
+}
+
+function artifactEntry(record: ZipEntryRecord, read: boolean, sha256: string | null): ArtifactEntry {
+  const declared = record.kind === 'file' || record.kind === 'symlink';
+  return {
+    path: record.path,
+    kind: record.kind,
+    size: record.size,
+    compressed_size: record.compressedSize,
+    mode: record.mode,
+    symlink_target: null,
+    unpacked: false,
+    sha256,
+    integrity: read ? 'verified' : declared ? 'unchecked' : 'undeclared',
+    nested_format: null,
+  };
+}
+
+/** The entries the analysis reads, within the budgets; what is left out is a limitation. */
+function choose(zip: ZipEntries, units: readonly UnitPlace[], limitations: Limitation[]): string[] {
+  let total = 0;
+  const select: string[] = [];
+  for (const entry of zip.entries) {
+    const unit = unitOf(units, entry.path);
+    const analyzed = entry.kind === 'file' && unit !== undefined && wanted(entry.path, unit.aabModule);
+    if (entry.problem !== null && !analyzed) {
+      limitations.push({
+        kind: 'unsafe-path',
+        message: `Unsafe entry path (${entry.problem}); it is listed, not read.`,
+        scope: entry.path,
+      });
+      continue;
+    }
+    if (!analyzed) continue;
+    if (entry.problem !== null) {
+      // An entry the analysis needs whose name is unsafe or ambiguous (two manifests): the read refuses it, typed.
+      select.push(entry.path);
+    } else if (entry.encrypted || (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)) {
+      const why = entry.encrypted ? 'it is encrypted' : `compression method ${entry.compressionMethod}`;
+      limitations.push({ kind: 'entry-unreadable', message: `Not read: ${why}.`, scope: entry.path });
+    } else if (XML_RESOURCE.test(entry.path) && entry.size > MAX_XML_RESOURCE) {
+      continue;
+    } else if (entry.size > MAX_ENTRY_BYTES || total + entry.size > MAX_TOTAL_BYTES) {
+      limitations.push({
+        kind: 'entry-too-large',
+        message: `Not read: past the ${MAX_ENTRY_BYTES}-byte entry or ${MAX_TOTAL_BYTES}-byte package budget.`,
+        scope: entry.path,
+      });
+    } else {
+      total += entry.size;
+      select.push(entry.path);
+    }
+  }
+  return select;
+}
+
+/**
+ * Reads an APK or app bundle from its central directory, inflating only the entries analyzed; null
+ * when `path` is not a readable ZIP holding one (the caller then inventories it in full, which also
+ * gives the typed error of a malformed or foreign container).
+ */
+export async function loadZipDirectly(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage | null> {
+  let zip: ZipEntries;
+  try {
+    zip = await openZipEntries(path, signal ? { signal } : {});
+  } catch (error) {
+    if (isReaError(error) && error.code === 'cancelled') throw error;
+    return null;
+  }
+  try {
+    const places = zip.complete ? placesOf(new Set(zip.entries.map((e) => e.path))) : null;
+    if (places === null) return null;
+    const limitations: Limitation[] = [];
+    const select = choose(zip, places.units, limitations);
+    const [sha256, read] = await Promise.all([
+      fileSha256(path, signal),
+      zip.read(select, {
+        maxEntryBytes: MAX_ENTRY_BYTES,
+        maxTotalBytes: MAX_TOTAL_BYTES,
+        integrityPolicy: 'record-and-continue',
+        hash: false,
+        ...(signal ? { signal } : {}),
+      }),
+    ]);
+    for (const c of read.contradictions) {
+      limitations.push({
+        kind: 'integrity-contradicted',
+        message: `Its bytes contradict their declared ${c.algorithm} (${c.declared}, observed ${c.observed}); not analyzed.`,
+        scope: c.path,
+      });
+    }
+    const unread = zip.entries.filter((e) => e.kind === 'file' && !read.contents.has(e.path)).length;
+    if (unread > 0) {
+      limitations.push({
+        kind: 'entries-not-verified',
+        message: `${unread} entries were listed from the ZIP central directory only: their bytes were not read, CRC-checked or hashed (inspect_artifact verifies every entry).`,
+      });
+    }
+    const entries = zip.entries.map((e) => {
+      const content = read.contents.get(e.path);
+      return artifactEntry(e, content !== undefined, content?.sha256 ?? null);
+    });
+    const contents = new Map([...read.contents].map(([p, c]) => [p, c.bytes]));
+    return {
+      subject: { format: 'zip', sha256, size: (await stat(path)).size },
+      format: places.format,
+      units: assembleUnits(places.units, contents, entries),
+      signingBlock: places.format === 'apk' ? await signingBlockOf(path) : null,
+      limitations,
+    };
+  } finally {
+    zip.close();
+  }
+}
