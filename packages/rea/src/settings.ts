@@ -1,4 +1,5 @@
 import { CAPSTONE_SETTINGS } from '@rea/provider-capstone/settings';
+import { LLDB_SETTINGS } from '@rea/provider-lldb/settings';
 import type { SettingsDeclaration } from '@rea/provider-kit';
 
 /**
@@ -7,4 +8,7 @@ import type { SettingsDeclaration } from '@rea/provider-kit';
  * validates them at start without loading a provider. The composition's tests check that this is
  * exactly what the default providers declare.
  */
-export const DEFAULT_PROVIDER_SETTINGS: readonly SettingsDeclaration[] = Object.freeze([CAPSTONE_SETTINGS]);
+export const DEFAULT_PROVIDER_SETTINGS: readonly SettingsDeclaration[] = Object.freeze([
+  CAPSTONE_SETTINGS,
+  LLDB_SETTINGS,
+]);

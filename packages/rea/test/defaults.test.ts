@@ -10,6 +10,7 @@ describe('rea composition', () => {
     const ids = providers.map((p) => p.id);
     expect(ids).toEqual([...ids].sort());
     expect(ids).toContain('artifact');
+    expect(ids).toContain('lldb');
     for (const provider of providers) expect(['deep', 'tools']).toContain(provider.kind);
   });
 

@@ -1,0 +1,27 @@
+import type { AnyToolContract, ToolsProvider } from '@rea/provider-kit';
+import { LLDB_SETTINGS } from './settings.js';
+import { captureProcessScenarioTool } from './tools/captureProcessScenario.js';
+import { LLDB_PROVIDER_VERSION } from './version.js';
+
+/** The tools of this package, sorted by name. */
+export const lldbTools: readonly AnyToolContract[] = Object.freeze([captureProcessScenarioTool]);
+
+/** Capabilities the LLDB provider declares. */
+export const LLDB_CAPABILITIES = Object.freeze(['process-capture'] as const);
+
+/**
+ * The LLDB provider: a `tools` provider for dynamic observation. Its probe starts nothing; each call
+ * starts its processes through the call's supervisor.
+ */
+export function createLldbProvider(): ToolsProvider {
+  return Object.freeze({
+    kind: 'tools' as const,
+    id: 'lldb',
+    name: '@rea/provider-lldb',
+    version: LLDB_PROVIDER_VERSION,
+    capabilities: LLDB_CAPABILITIES,
+    settings: LLDB_SETTINGS,
+    probe: () => Promise.resolve({ status: 'ready' as const, version: LLDB_PROVIDER_VERSION }),
+    tools: () => lldbTools,
+  });
+}
