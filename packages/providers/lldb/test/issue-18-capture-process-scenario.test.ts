@@ -52,7 +52,14 @@ describe('capture_process_scenario', () => {
       deadline_ms: 120_000,
     });
     expect(result.exit_code).toBe(0);
-    expect(result.screen?.lines.slice(0, 6)).toEqual(['Title', 'size 40x10', '', '', '  at 5,3k', 'got k']); // the terminal echoes the key
+    expect((result.screen?.['lines'] as string[]).slice(0, 6)).toEqual([
+      'Title',
+      'size 40x10',
+      '',
+      '',
+      '  at 5,3k',
+      'got k',
+    ]); // the terminal echoes the key
     expect(result.transcript?.text).toContain('size 40x10');
     expect(result.stdout).toBeNull();
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonObjectSchema } from '@rea/evidence';
 
 /** Signals a scenario may send to its process. */
 export const SIGNALS = [
@@ -88,35 +89,30 @@ export const SignalAttemptSchema = z.strictObject({
 /** A signal attempt. */
 export type SignalAttempt = z.infer<typeof SignalAttemptSchema>;
 
+const ActionOutcomeSchema = z.strictObject({
+  index: z.number().int(),
+  type: z.string(),
+  outcome: z.enum(['done', 'matched', 'timeout', 'exited', 'skipped']),
+  started_ms: z.number().int(),
+  elapsed_ms: z.number().int(),
+  detail: z.string().nullable(),
+});
+
 /** `normalized_result` of `capture_process_scenario`. */
 export const CaptureResultSchema = z.strictObject({
   argv: z.array(z.string()),
   pty: z.strictObject({ columns: z.number().int(), rows: z.number().int() }).nullable(),
-  actions: z.array(
-    z.strictObject({
-      index: z.number().int(),
-      type: z.string(),
-      outcome: z.enum(['done', 'matched', 'timeout', 'exited', 'skipped']),
-      started_ms: z.number().int(),
-      elapsed_ms: z.number().int(),
-      detail: z.string().nullable(),
-    }),
-  ),
+  actions: z.array(ActionOutcomeSchema),
   stdout: StreamSchema.nullable().describe('null with pty: see transcript.'),
   stderr: StreamSchema.nullable(),
   transcript: StreamSchema.nullable(),
-  screen: z
-    .strictObject({
-      lines: z.array(z.string()),
-      cursor: z.strictObject({ row: z.number().int(), column: z.number().int() }),
-    })
-    .nullable(),
+  screen: JsonObjectSchema.nullable().describe('lines, cursor.'),
   exit_code: z.number().int().nullable(),
   signal: z.string().nullable(),
   elapsed_ms: z.number().int().nullable(),
   deadline_reached: z.boolean(),
   signals: z.array(SignalAttemptSchema),
-  descendants_seen: z.array(z.strictObject({ pid: z.number().int(), comm: z.string() })),
+  descendants_seen: z.array(JsonObjectSchema).describe('pid, comm.'),
   cleanup: z.strictObject({ status: z.enum(['not-needed', 'complete']), signals_sent: z.number().int() }),
 });
 
