@@ -59,6 +59,12 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     packageName: '@rea/javascript',
     create: async () => (await import('@rea/javascript')).createJavascriptProvider(),
   },
+  {
+    id: 'lldb',
+    kind: 'tools',
+    packageName: '@rea/provider-lldb',
+    create: async () => (await import('@rea/provider-lldb')).createLldbProvider(),
+  },
 ];
 
 /**

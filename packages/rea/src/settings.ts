@@ -1,6 +1,7 @@
 import { ANDROID_DEVICE_SETTINGS } from '@rea/provider-android/settings';
 import { BROWSER_SETTINGS } from '@rea/provider-browser/settings';
 import { CAPSTONE_SETTINGS } from '@rea/provider-capstone/settings';
+import { LLDB_SETTINGS } from '@rea/provider-lldb/settings';
 import type { SettingsDeclaration } from '@rea/provider-kit';
 
 /**
@@ -13,4 +14,5 @@ export const DEFAULT_PROVIDER_SETTINGS: readonly SettingsDeclaration[] = Object.
   ANDROID_DEVICE_SETTINGS,
   BROWSER_SETTINGS,
   CAPSTONE_SETTINGS,
+  LLDB_SETTINGS,
 ]);

@@ -13,6 +13,7 @@ describe('rea composition', () => {
     expect(ids).toContain('android');
     expect(ids).toContain('android-device');
     expect(ids).toContain('browser');
+    expect(ids).toContain('lldb');
     for (const provider of providers) expect(['deep', 'tools']).toContain(provider.kind);
   });
 

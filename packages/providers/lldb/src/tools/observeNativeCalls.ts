@@ -1,0 +1,99 @@
+import { ReaError } from '@rea/evidence';
+import type { JsonObject, Limitation } from '@rea/evidence';
+import { defineTool } from '@rea/provider-kit';
+import { checkExecutable } from '../executable.js';
+import { traceCalls } from '../trace/agent.js';
+import { TraceInputSchema, TraceResultSchema } from '../trace/schema.js';
+import { LLDB_PROVIDER, lldbProfile } from '../version.js';
+import { RUNS_FOREIGN_CODE, lldbSettings } from './common.js';
+
+/** `observe_native_calls`: launches a program under LLDB and traces calls to named functions, imports, addresses. */
+export const observeNativeCallsTool = defineTool({
+  name: 'observe_native_calls',
+  title: 'Observe native calls',
+  description:
+    'Launches a program under LLDB (Python API, an owned process) and traces calls to functions, imports or 0x file addresses: exact call counts, and per event (up to max_events) thread, arguments by the ABI (x86-64 System V, AArch64), bounded C strings, return values, backtrace. Reports exit, or crash signal and fault address. Missing symbols are per-target limitations.',
+  input: TraceInputSchema,
+  result: TraceResultSchema,
+  examples: [
+    {
+      input: {
+        executable: '/usr/bin/true',
+        targets: [{ kind: 'import', name: 'exit', arguments: 1, string_arguments: [] }],
+        deadline_ms: 60000,
+      },
+      description: 'Count calls to exit() and record its status argument.',
+    },
+  ],
+  effects: RUNS_FOREIGN_CODE,
+  produces: 'evidence',
+  async run(input, context) {
+    const executable = await checkExecutable(input.executable);
+    if (executable.kind === 'script') {
+      throw new ReaError('invalid_request', 'observe_native_calls traces native executables, not scripts.', {
+        remediation: 'Pass the interpreter as the executable and the script as an argument.',
+        details: { reason: 'script', path: input.executable },
+      });
+    }
+    for (const [index, target] of input.targets.entries()) {
+      if (target.kind === 'address' && !/^0x[0-9a-f]+$/.test(target.name)) {
+        throw new ReaError('invalid_request', `targets[${index}].name must be a lowercase 0x address.`, {
+          details: { reason: 'invalid-address', issues: [{ path: `targets.${index}.name`, message: 'not 0x hex' }] },
+        });
+      }
+    }
+    const settings = lldbSettings();
+    const result = await traceCalls(
+      input,
+      {
+        python: settings.lldbPython ?? 'python3',
+        pythonPath: settings.lldbPythonPath,
+        startupTimeoutMs: settings.lldbStartupTimeoutMs,
+      },
+      context,
+    );
+    const limitations: Limitation[] = [];
+    for (const target of result.targets) {
+      if (target.status === 'not-found') {
+        limitations.push({
+          kind: 'symbol-not-found',
+          message: `${target.kind} ${target.name} was not found (stripped, not loaded, or misspelt): not traced.`,
+          scope: target.name,
+        });
+      }
+    }
+    if (result.events_dropped > 0) {
+      limitations.push({
+        kind: 'event-bound',
+        message: `${result.events_dropped} calls were counted without details (max_events or max_event_bytes).`,
+      });
+    }
+    if (result.strings_cut > 0) {
+      limitations.push({
+        kind: 'string-bound',
+        message: `${result.strings_cut} strings cut at ${input.max_string_bytes} bytes.`,
+      });
+    }
+    if (result.stopped_by === 'deadline') {
+      limitations.push({ kind: 'deadline', message: `Tracing stopped at the deadline of ${input.deadline_ms} ms.` });
+    }
+    const { executable: _path, ...parameters } = input;
+    return {
+      subject: executable.subject,
+      provider: LLDB_PROVIDER,
+      analysis_profile: lldbProfile('native-calls', { abi: result.abi }),
+      parameters: JSON.parse(JSON.stringify(parameters)) as JsonObject,
+      normalized_result: result,
+      raw_result: null,
+      confidence: 'observed' as const,
+      limitations,
+      coverage:
+        limitations.length > 0
+          ? { status: 'partial' as const, reasons: limitations.map((l) => l.kind) }
+          : { status: 'complete' as const, reasons: [] },
+      locations: [],
+      evidence_links: [],
+      local: { executable: input.executable },
+    };
+  },
+});

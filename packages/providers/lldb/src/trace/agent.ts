@@ -1,0 +1,171 @@
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ReaError, isReaError } from '@rea/evidence';
+import type { JsonObject } from '@rea/evidence';
+import type { ToolContext } from '@rea/provider-kit';
+import { LLDB_AGENT } from './agentSource.js';
+import type { TraceInput, TraceResult } from './schema.js';
+
+const OUTPUT_KEEP = 65_536;
+/** Time the agent has after the trace deadline to kill the target and answer. */
+const ANSWER_GRACE_MS = 15_000;
+
+const REMEDY =
+  'Install LLDB with its Python module (Debian: apt-get install lldb python3-lldb-14), or set REA_LLDB_PYTHONPATH to the directory holding the lldb module (what `lldb -P` prints).';
+
+async function readKept(path: string): Promise<TraceResult['stdout']> {
+  const bytes = await stat(path).then(
+    (s) => s.size,
+    () => 0,
+  );
+  const handle = await open(path, 'r').catch(() => null);
+  if (handle === null) return { text: '', bytes: 0, truncated: false };
+  try {
+    const buffer = Buffer.alloc(Math.min(bytes, OUTPUT_KEEP));
+    await handle.read(buffer, 0, buffer.length, 0);
+    return { text: buffer.toString('utf8'), bytes, truncated: bytes > OUTPUT_KEEP };
+  } finally {
+    await handle.close();
+  }
+}
+
+interface Settings {
+  python: string;
+  pythonPath: string | null;
+  startupTimeoutMs: number;
+}
+
+/**
+ * Runs one trace through the LLDB agent, an owned process of this call. `capability_unavailable` when
+ * Python or LLDB's module is missing; `provider_timeout` when LLDB does not load within the startup
+ * deadline or does not answer after the trace deadline; `cancelled` on abort. Failures after tracing
+ * began keep the last progress in `details.partial_observation`.
+ */
+export async function traceCalls(input: TraceInput, settings: Settings, context: ToolContext): Promise<TraceResult> {
+  const { supervisor, signal } = context;
+  const dir = await supervisor.createTempDir('lldb');
+  const agent = await supervisor
+    .start(settings.python, ['-u', '-c', LLDB_AGENT], { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' })
+    .catch((error: unknown) => {
+      if (isReaError(error) && error.code === 'execution_failure') {
+        throw new ReaError(
+          'capability_unavailable',
+          `LLDB tracing needs Python 3 (${settings.python}), which could not start.`,
+          {
+            remediation: `Install python3 or set REA_LLDB_PYTHON. ${REMEDY}`,
+            details: {
+              capability: 'native-call-tracing',
+              provider_id: 'lldb',
+              reason: String(error.details['reason']),
+            },
+          },
+        );
+      }
+      throw error;
+    });
+  agent.stdin?.on('error', () => undefined);
+  const request = {
+    executable: input.executable,
+    args: input.args,
+    env: input.env,
+    cwd: input.cwd ?? null,
+    targets: input.targets,
+    returns: input.returns,
+    backtrace_depth: input.backtrace_depth,
+    max_events: input.max_events,
+    max_string_bytes: input.max_string_bytes,
+    max_event_bytes: input.max_event_bytes,
+    deadline_ms: input.deadline_ms,
+    pythonpath: settings.pythonPath,
+    stdout_path: join(dir, 'stdout'),
+    stderr_path: join(dir, 'stderr'),
+  };
+  agent.stdin?.write(`${JSON.stringify(request)}\n`);
+  let progress: JsonObject = { calls: 0, elapsed_ms: 0 };
+  let onLine: (line: JsonObject) => void = () => undefined;
+  let buffered = '';
+  agent.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    let newline: number;
+    while ((newline = buffered.indexOf('\n')) >= 0) {
+      const text = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      try {
+        onLine(JSON.parse(text) as JsonObject);
+      } catch {
+        // Not a protocol line (LLDB printed something): ignore it.
+      }
+    }
+  });
+  const partial = () => ({ partial_observation: { ...progress, coverage: 'partial' } });
+  const next = (types: string[], ms: number, phase: string, setting?: string) =>
+    new Promise<JsonObject>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(
+          new ReaError('provider_timeout', `LLDB did not answer within ${ms} ms (${phase}).`, {
+            remediation: setting
+              ? `Raise ${setting}, or check that LLDB starts on this host.`
+              : 'Raise deadline_ms, or trace fewer calls.',
+            details: { provider_id: 'lldb', deadline_ms: ms, phase, ...partial() },
+          }),
+        );
+      }, ms);
+      const onAbort = () =>
+        reject(new ReaError('cancelled', 'The trace was cancelled.', { details: { phase, ...partial() } }));
+      signal.addEventListener('abort', onAbort, { once: true });
+      void agent.exited.then(() =>
+        setTimeout(
+          () =>
+            reject(
+              new ReaError(
+                'execution_failure',
+                `The LLDB agent exited during ${phase}: ${agent.stderrTail().slice(-500)}`,
+                {
+                  details: { provider_id: 'lldb', phase, ...partial() },
+                },
+              ),
+            ),
+          200,
+        ),
+      );
+      onLine = (line) => {
+        if (line['type'] === 'progress') {
+          progress = { calls: line['calls'] ?? 0, elapsed_ms: line['elapsed_ms'] ?? 0 };
+          context.progress.report(
+            `phase tracing; elapsed ${String(line['elapsed_ms'])} ms; ${String(line['calls'])} calls`,
+            'tracing',
+          );
+        }
+        if (types.includes(String(line['type']))) {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          resolve(line);
+        }
+      };
+    });
+  const ready = await next(['ready', 'error'], settings.startupTimeoutMs, 'startup', 'REA_LLDB_STARTUP_TIMEOUT_MS');
+  if (ready['type'] === 'error') {
+    throw new ReaError(
+      'capability_unavailable',
+      `LLDB's Python module could not be loaded: ${String(ready['message'])}`,
+      {
+        remediation: REMEDY,
+        details: { capability: 'native-call-tracing', provider_id: 'lldb', reason: String(ready['reason']) },
+      },
+    );
+  }
+  context.progress.report('phase tracing; elapsed 0 ms', 'tracing');
+  const answer = await next(['result', 'error'], input.deadline_ms + ANSWER_GRACE_MS, 'tracing');
+  if (answer['type'] === 'error') {
+    throw new ReaError('execution_failure', `LLDB could not trace ${input.executable}: ${String(answer['message'])}`, {
+      remediation: 'Check that the program runs on this host and that LLDB may debug it (ptrace permissions).',
+      details: { provider_id: 'lldb', reason: String(answer['reason']), ...partial() },
+    });
+  }
+  const { type: _type, lldb_version: _version, ...result } = answer;
+  return {
+    ...(result as unknown as Omit<TraceResult, 'stdout' | 'stderr'>),
+    stdout: await readKept(request.stdout_path),
+    stderr: await readKept(request.stderr_path),
+  };
+}

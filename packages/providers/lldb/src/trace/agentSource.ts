@@ -1,0 +1,250 @@
+/**
+ * The LLDB agent: a Python 3 program that loads LLDB's Python module and speaks line-delimited JSON on
+ * its stdio. It reads one request line, answers `{"type":"ready"}` once LLDB is loaded (or
+ * `{"type":"error","reason":"lldb-unavailable"}`), then launches the target with a breakpoint per traced
+ * function, import or address. Each hit runs a callback inside LLDB's own Python (no round trip to
+ * REA): it counts the call and, within the bounds, records the thread, the arguments by the platform
+ * ABI (x86-64 System V: rdi rsi rdx rcx r8 r9, return rax; AArch64: x0-x7, return x0, return address
+ * in lr), bounded C strings, an optional backtrace and, on request, the return value (a breakpoint on
+ * each distinct return address, matched to the call by thread and stack pointer). It reports
+ * `{"type":"progress"}` twice a second and a final `{"type":"result"}`.
+ */
+export const LLDB_AGENT = String.raw`
+import glob, importlib.machinery, importlib.util, json, os, re, subprocess, sys, time
+
+def out(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+request = json.loads(sys.stdin.readline())
+
+def load_lldb(explicit):
+    paths = [explicit] if explicit else []
+    if not explicit:
+        try:
+            printed = subprocess.run(["lldb", "-P"], capture_output=True, text=True, timeout=20).stdout.strip()
+            if printed:
+                paths.append(printed)
+        except Exception:
+            pass
+        version = "python%d.%d" % sys.version_info[:2]
+        paths += sorted(glob.glob("/usr/lib/llvm-*/lib/%s/dist-packages" % version), reverse=True)
+        paths += sorted(glob.glob("/usr/lib/llvm-*/lib/python3/dist-packages"), reverse=True)
+    problems = []
+    for path in paths:
+        if not os.path.isdir(os.path.join(path, "lldb")):
+            problems.append(path + ": no lldb module")
+            continue
+        sys.path.insert(0, path)
+        try:
+            import lldb
+            return lldb, path, problems
+        except ImportError as error:
+            for name in [n for n in sys.modules if n in ("lldb", "_lldb") or n.startswith("lldb.")]:
+                del sys.modules[name]
+            # Some distributions ship the module with a dangling link to liblldb: load the library directly.
+            libs = sorted(glob.glob(os.path.join(os.path.dirname(os.path.dirname(path)), "liblldb.so*")))
+            if not libs:
+                problems.append("%s: %s" % (path, error))
+                sys.path.remove(path)
+                continue
+            try:
+                loader = importlib.machinery.ExtensionFileLoader("_lldb", libs[0])
+                spec = importlib.util.spec_from_file_location("_lldb", libs[0], loader=loader)
+                module = importlib.util.module_from_spec(spec)
+                loader.exec_module(module)
+                sys.modules["_lldb"] = module
+                import lldb
+                return lldb, path, problems
+            except Exception as error2:
+                problems.append("%s: %s" % (path, error2))
+                sys.path.remove(path)
+    return None, None, problems
+
+lldb, found, problems = load_lldb(request.get("pythonpath"))
+if lldb is None:
+    out({"type": "error", "reason": "lldb-unavailable", "message": "; ".join(problems) or "no LLDB Python module found"})
+    sys.exit(0)
+if "LLDB_DEBUGSERVER_PATH" not in os.environ:
+    for server in sorted(glob.glob(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(found))), "bin", "lldb-server*"))):
+        os.environ["LLDB_DEBUGSERVER_PATH"] = server
+        break
+out({"type": "ready", "version": lldb.SBDebugger.GetVersionString().strip(), "pythonpath": found})
+
+ABI = {
+    "x86_64": ("x86-64-sysv", ["rdi", "rsi", "rdx", "rcx", "r8", "r9"], "rax", "rsp"),
+    "aarch64": ("aarch64-aapcs64", ["x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"], "x0", "sp"),
+    "arm64": ("aarch64-aapcs64", ["x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"], "x0", "sp"),
+}
+t0 = time.time()
+max_events = request["max_events"]
+max_string = request["max_string_bytes"]
+max_bytes = request["max_event_bytes"]
+depth = request["backtrace_depth"]
+specs = request["targets"]
+stats = [{"calls": 0} for _ in specs]
+events = []
+bounds = {"dropped": 0, "bytes": 0, "strings_cut": 0}
+pending = {}
+return_bps = {}
+dbg = lldb.SBDebugger.Create()
+dbg.SetAsync(True)
+# Breakpoints on the first instruction: arguments and the return address are where the ABI puts them.
+dbg.HandleCommand("settings set target.skip-prologue false")
+error = lldb.SBError()
+target = dbg.CreateTarget(request["executable"], None, None, True, error)
+if not target.IsValid():
+    out({"type": "error", "reason": "target-invalid", "message": str(error)})
+    sys.exit(0)
+arch = target.GetTriple().split("-")[0]
+abi = ABI.get(arch)
+if abi is None:
+    out({"type": "error", "reason": "unsupported-architecture", "message": arch})
+    sys.exit(0)
+abi_name, arg_regs, ret_reg, sp_reg = abi
+main_module = target.GetModuleAtIndex(0)
+process_box = [None]
+
+def read_string(address):
+    err = lldb.SBError()
+    # Up to max_string + 1 characters come back: one more than the bound shows the string was cut.
+    text = process_box[0].ReadCStringFromMemory(address, max_string + 2, err)
+    if not err.Success():
+        return None
+    if len(text.encode("utf-8", "replace")) > max_string:
+        bounds["strings_cut"] += 1
+        text = text.encode("utf-8", "replace")[:max_string].decode("utf-8", "ignore")
+    return text
+
+def on_entry(index, frame):
+    stats[index]["calls"] += 1
+    spec = specs[index]
+    event = None
+    if len(events) < max_events and bounds["bytes"] < max_bytes:
+        thread = frame.GetThread()
+        event = {"target": index, "thread": thread.GetIndexID(), "tid": thread.GetThreadID(), "t_ms": int((time.time() - t0) * 1000)}
+        values = [frame.FindRegister(r).GetValueAsUnsigned() for r in arg_regs[: spec["arguments"]]]
+        if values:
+            event["args"] = ["0x%x" % v for v in values]
+        strings = {}
+        for i in spec["string_arguments"]:
+            strings[str(i)] = read_string(frame.FindRegister(arg_regs[i]).GetValueAsUnsigned())
+        if strings:
+            event["strings"] = strings
+        if depth:
+            event["backtrace"] = ["0x%x" % f.GetPC() for f in thread.frames[1 : depth + 1]]
+        bounds["bytes"] += len(json.dumps(event))
+        events.append(event)
+    else:
+        bounds["dropped"] += 1
+    if request["returns"]:
+        sp = frame.FindRegister(sp_reg).GetValueAsUnsigned()
+        if abi_name == "x86-64-sysv":
+            err = lldb.SBError()
+            ret = process_box[0].ReadPointerFromMemory(sp, err)
+            sp += 8
+        else:
+            ret = frame.FindRegister("lr").GetValueAsUnsigned()
+        if ret not in return_bps:
+            bp = target.BreakpointCreateByAddress(ret)
+            bp.SetScriptCallbackBody("return __import__('__main__').on_return(frame)")
+            return_bps[ret] = bp
+        pending.setdefault(frame.GetThread().GetThreadID(), []).append((sp, event))
+    return False
+
+def on_return(frame):
+    stack = pending.get(frame.GetThread().GetThreadID(), [])
+    sp = frame.FindRegister(sp_reg).GetValueAsUnsigned()
+    for k in range(len(stack) - 1, -1, -1):
+        if stack[k][0] == sp:
+            event = stack[k][1]
+            if event is not None:
+                event["return"] = "0x%x" % frame.FindRegister(ret_reg).GetValueAsUnsigned()
+            del stack[k:]
+            break
+    return False
+
+CALLBACKS = []
+breakpoints = []
+for index, spec in enumerate(specs):
+    CALLBACKS.append(lambda frame, index=index: on_entry(index, frame))
+    if spec["kind"] == "address":
+        address = main_module.ResolveFileAddress(int(spec["name"], 16))
+        bp = target.BreakpointCreateBySBAddress(address) if address.IsValid() else None
+    elif spec["kind"] == "function":
+        bp = target.BreakpointCreateByName(spec["name"], main_module.GetFileSpec().GetFilename())
+    else:
+        bp = target.BreakpointCreateByName(spec["name"])
+    if bp is not None:
+        bp.SetScriptCallbackBody("return __import__('__main__').CALLBACKS[%d](frame)" % index)
+    breakpoints.append(bp)
+
+info = lldb.SBLaunchInfo(request["args"])
+info.SetEnvironmentEntries(["%s=%s" % kv for kv in request["env"].items()], True)
+if request.get("cwd"):
+    info.SetWorkingDirectory(request["cwd"])
+info.AddOpenFileAction(0, "/dev/null", True, False)
+info.AddOpenFileAction(1, request["stdout_path"], False, True)
+info.AddOpenFileAction(2, request["stderr_path"], False, True)
+launch_error = lldb.SBError()
+process = target.Launch(info, launch_error)
+if not launch_error.Success():
+    out({"type": "error", "reason": "launch-failed", "message": str(launch_error)})
+    sys.exit(0)
+process_box[0] = process
+listener = dbg.GetListener()
+event = lldb.SBEvent()
+deadline = t0 + request["deadline_ms"] / 1000.0
+crash = None
+stopped_by = "exit"
+last_progress = time.time()
+while True:
+    if time.time() > deadline:
+        stopped_by = "deadline"
+        process.Kill()
+        break
+    if time.time() - last_progress > 0.5:
+        last_progress = time.time()
+        out({"type": "progress", "calls": sum(s["calls"] for s in stats), "elapsed_ms": int((time.time() - t0) * 1000)})
+    if not listener.WaitForEvent(1, event) or not lldb.SBProcess.EventIsProcessEvent(event):
+        continue
+    state = lldb.SBProcess.GetStateFromEvent(event)
+    if state in (lldb.eStateExited, lldb.eStateDetached):
+        break
+    if state == lldb.eStateCrashed:
+        stopped_by = "crash"
+        break
+    if state == lldb.eStateStopped and not lldb.SBProcess.GetRestartedFromEvent(event):
+        for thread in process:
+            reason = thread.GetStopReason()
+            if reason in (lldb.eStopReasonSignal, lldb.eStopReasonException):
+                description = thread.GetStopDescription(256)
+                number = thread.GetStopReasonDataAtIndex(0) if reason == lldb.eStopReasonSignal else 0
+                name = process.GetUnixSignals().GetSignalAsCString(number) if number else None
+                fault = re.search(r"address[^0-9]*(0x[0-9a-fA-F]+)", description)
+                crash = {"signal": name, "fault_address": fault.group(1).lower() if fault else None,
+                         "pc": "0x%x" % thread.GetFrameAtIndex(0).GetPC(), "thread": thread.GetIndexID(),
+                         "description": description}
+                break
+        if crash is not None:
+            stopped_by = "crash"
+            process.Kill()
+            break
+        process.Continue()
+exit_code = process.GetExitStatus() if stopped_by == "exit" else None
+result_targets = []
+for spec, bp, stat in zip(specs, breakpoints, stats):
+    locations = []
+    if bp is not None:
+        for k in range(bp.GetNumLocations()):
+            location = bp.GetLocationAtIndex(k)
+            locations.append("0x%x" % location.GetLoadAddress())
+    result_targets.append({"kind": spec["kind"], "name": spec["name"], "status": "traced" if locations else "not-found",
+                           "locations": locations, "calls": stat["calls"]})
+out({"type": "result", "abi": abi_name, "lldb_version": lldb.SBDebugger.GetVersionString().strip(),
+     "targets": result_targets, "events": events, "events_dropped": bounds["dropped"],
+     "strings_cut": bounds["strings_cut"], "exit_code": exit_code, "crash": crash, "stopped_by": stopped_by,
+     "elapsed_ms": int((time.time() - t0) * 1000)})
+sys.stdout.flush()
+os._exit(0)
+`;

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { JsonObjectSchema } from '@rea/evidence';
+
+/** Input of `observe_native_calls`. */
+export const TraceInputSchema = z.strictObject({
+  executable: z.string().min(1).describe('Absolute path of the program to launch under LLDB.'),
+  args: z.array(z.string().max(4096)).max(256).default([]).describe('Arguments.'),
+  env: z.record(z.string(), z.string()).default({}).describe('Variables added to the environment.'),
+  cwd: z.string().min(1).optional().describe('Working directory (absolute).'),
+  targets: z
+    .array(
+      z.strictObject({
+        kind: z.enum(['function', 'import', 'address']).describe('function: main module; import: any library.'),
+        name: z.string().min(1).max(512).describe('Symbol name, or a 0x file address in the main module.'),
+        arguments: z.number().int().min(0).max(6).default(0).describe('Integer arguments to record by the ABI.'),
+        string_arguments: z
+          .array(z.number().int().min(0).max(5))
+          .max(6)
+          .default([])
+          .describe('Arguments read as C strings.'),
+      }),
+    )
+    .min(1)
+    .max(64)
+    .describe('What to trace.'),
+  returns: z.boolean().default(false).describe('Record return values.'),
+  backtrace_depth: z.number().int().min(0).max(32).default(0).describe('Caller frames per event.'),
+  max_events: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(1000)
+    .describe('Detailed events kept; calls are always counted.'),
+  max_string_bytes: z.number().int().min(1).max(4096).default(256).describe('Bound per string argument.'),
+  max_event_bytes: z.number().int().min(1024).max(16_777_216).default(4_194_304).describe('Bound on recorded events.'),
+  deadline_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(3_600_000)
+    .default(120_000)
+    .describe('Tracing deadline; reached: the target is killed.'),
+});
+
+/** The parsed input of `observe_native_calls`. */
+export type TraceInput = z.output<typeof TraceInputSchema>;
+
+const StreamSchema = z.strictObject({ text: z.string(), bytes: z.number().int(), truncated: z.boolean() });
+
+/** `normalized_result` of `observe_native_calls`. */
+export const TraceResultSchema = z.strictObject({
+  abi: z.enum(['x86-64-sysv', 'aarch64-aapcs64']),
+  targets: z.array(
+    z.strictObject({
+      kind: z.string(),
+      name: z.string(),
+      status: z.enum(['traced', 'not-found']),
+      locations: z.array(z.string()),
+      calls: z.number().int(),
+    }),
+  ),
+  events: z.array(JsonObjectSchema).describe('target, thread, tid, t_ms, args, strings, backtrace, return.'),
+  events_dropped: z.number().int(),
+  strings_cut: z.number().int(),
+  exit_code: z.number().int().nullable(),
+  crash: JsonObjectSchema.nullable().describe('signal, fault_address, pc, thread, description.'),
+  stopped_by: z.enum(['exit', 'crash', 'deadline']),
+  elapsed_ms: z.number().int(),
+  stdout: StreamSchema,
+  stderr: StreamSchema,
+});
+
+/** The observation of one trace. */
+export type TraceResult = z.infer<typeof TraceResultSchema>;
