@@ -48,6 +48,16 @@ export interface CliHost {
   /** Every provider, deep and tools-only (for `--target`, `rea analyze` and `rea doctor`). Creating one starts nothing. */
   loadProviders(): Promise<readonly Provider[]>;
   /**
+   * The named tools of the catalog (names it lacks are left out), loading only the providers that
+   * contribute them; without it, commands that use a few tools load the complete catalog.
+   */
+  loadToolsFor?(names: readonly string[]): Promise<readonly AnyToolContract[]>;
+  /**
+   * The providers a command using only the named tools needs (every deep provider, and those that
+   * contribute the tools); without it, such commands load every provider.
+   */
+  loadProvidersFor?(names: readonly string[]): Promise<readonly Provider[]>;
+  /**
    * Runs the MCP server until it stops or `request.signal` aborts. A server stopped by the signal
    * resolves with how many calls in flight it cancelled (after waiting for their cleanup).
    */

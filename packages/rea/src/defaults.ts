@@ -7,6 +7,8 @@ interface ProviderEntry {
   id: string;
   kind: 'deep' | 'tools';
   packageName: string;
+  /** The tools a tools-only provider contributes (a test keeps this equal to its `tools()`). */
+  tools?: readonly string[];
   create(): Promise<Provider>;
 }
 
@@ -15,18 +17,42 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     id: 'android',
     kind: 'tools',
     packageName: '@rea/provider-android',
+    tools: [
+      'inspect_android_class',
+      'inspect_android_method',
+      'inspect_android_package',
+      'project_android_application_graph',
+      'search_android_classes',
+      'trace_android_references',
+    ],
     create: async () => (await import('@rea/provider-android')).createAndroidProvider(),
   },
   {
     id: 'android-device',
     kind: 'tools',
     packageName: '@rea/provider-android',
+    tools: [
+      'list_android_devices',
+      'inspect_android_device',
+      'list_android_packages',
+      'inspect_android_device_package',
+      'list_android_directory',
+      'pull_android_file',
+      'read_android_logcat',
+      'capture_android_screen',
+      'push_android_file',
+      'install_android_package',
+      'uninstall_android_package',
+      'start_android_app',
+      'stop_android_app',
+    ],
     create: async () => (await import('@rea/provider-android')).createAndroidDeviceProvider(),
   },
   {
     id: 'artifact',
     kind: 'tools',
     packageName: '@rea/artifact',
+    tools: ['compare_artifacts', 'extract_artifact', 'inspect_artifact', 'inspect_binary_layout'],
     create: async () => (await import('@rea/artifact')).createArtifactProvider(),
   },
   {
@@ -57,6 +83,14 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     id: 'javascript',
     kind: 'tools',
     packageName: '@rea/javascript',
+    tools: [
+      'analyze_javascript_application',
+      'compare_application_versions',
+      'compare_javascript_export_shapes',
+      'compare_source_to_bundle',
+      'trace_application_feature',
+      'trace_javascript_semantics',
+    ],
     create: async () => (await import('@rea/javascript')).createJavascriptProvider(),
   },
   {
@@ -103,14 +137,45 @@ function unloadable(entry: ProviderEntry, error: unknown): Provider {
  * Creating a provider starts nothing.
  */
 export async function createDefaultProviders(): Promise<Provider[]> {
+  return createProviders(DEFAULT_PROVIDERS, new Map());
+}
+
+/** {@link createDefaultProviders}, reusing (and recording in `created`) the providers made so far by id. */
+export async function createDefaultProvidersReusing(created: Map<string, Provider>): Promise<Provider[]> {
+  return createProviders(DEFAULT_PROVIDERS, created);
+}
+
+/**
+ * The default providers a command using only the named tools needs: every deep provider (a native
+ * target may be opened with any of them) and the tools-only providers that contribute one of the
+ * names; the others are not imported. `created` holds the providers made so far by id (filled in
+ * here), so that a later complete list reuses the same instances.
+ */
+export async function createProvidersFor(
+  names: readonly string[],
+  created: Map<string, Provider> = new Map(),
+): Promise<Provider[]> {
+  const wanted = new Set(names);
+  const entries = DEFAULT_PROVIDERS.filter(
+    (entry) => entry.kind === 'deep' || (entry.tools ?? []).some((name) => wanted.has(name)),
+  );
+  return createProviders(entries, created);
+}
+
+async function createProviders(entries: readonly ProviderEntry[], created: Map<string, Provider>): Promise<Provider[]> {
   const providers: Provider[] = [];
   // One import at a time: module graphs that share dependencies load more predictably in sequence.
-  for (const entry of DEFAULT_PROVIDERS) {
-    try {
-      providers.push(await entry.create());
-    } catch (error) {
-      providers.push(unloadable(entry, error));
+  for (const entry of entries) {
+    let provider = created.get(entry.id);
+    if (provider === undefined) {
+      try {
+        provider = await entry.create();
+      } catch (error) {
+        provider = unloadable(entry, error);
+      }
+      created.set(entry.id, provider);
     }
+    providers.push(provider);
   }
   return providers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
@@ -134,4 +199,23 @@ export async function createDefaultTools(providers?: readonly Provider[]): Promi
   const composition = await createCompositionTools();
   const { SERVER_TOOLS } = await import('@rea/server');
   return sortCatalog([...SERVER_TOOLS, ...composition, ...chosen.flatMap((provider) => provider.tools())]);
+}
+
+/**
+ * The named tools of the catalog, as {@link createDefaultTools} makes them, from `providers` (those
+ * of {@link createProvidersFor}) and the composition; the server's own tools load only when a name is
+ * not found there. Names this installation does not have are left out.
+ */
+export async function createToolsFor(
+  names: readonly string[],
+  providers: readonly Provider[],
+): Promise<AnyToolContract[]> {
+  const wanted = new Set(names);
+  const composition = await createCompositionTools();
+  let found = [...composition, ...providers.flatMap((provider) => provider.tools())].filter((t) => wanted.has(t.name));
+  if (found.length < wanted.size) {
+    const { SERVER_TOOLS } = await import('@rea/server');
+    found = [...found, ...SERVER_TOOLS.filter((t) => wanted.has(t.name))];
+  }
+  return sortCatalog(found);
 }

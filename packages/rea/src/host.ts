@@ -38,16 +38,26 @@ export function createReaHost(options: { script?: string | undefined } = {}): Cl
   const pkg = readPackageInfo();
   let providers: Promise<Provider[]> | null = null;
   let tools: Promise<AnyToolContract[]> | null = null;
+  // Every provider created so far, by id: a subset made for a few tools is reused by the complete list.
+  const created = new Map<string, Provider>();
   // The default composition (providers, tool contracts) loads only when a command needs it.
   const defaults = () => import('./defaults.js');
   const loadProviders = (): Promise<Provider[]> =>
-    (providers ??= defaults().then((module) => module.createDefaultProviders()));
+    (providers ??= defaults().then((module) => module.createDefaultProvidersReusing(created)));
+  const loadProvidersFor = async (names: readonly string[]): Promise<Provider[]> =>
+    providers ?? (await defaults()).createProvidersFor(names, created);
   const script = 'script' in options ? options.script : process.argv[1];
   return {
     package: pkg,
     loadTools: () =>
       (tools ??= Promise.all([loadProviders(), defaults()]).then(([list, module]) => module.createDefaultTools(list))),
     loadProviders,
+    loadProvidersFor,
+    async loadToolsFor(names: readonly string[]): Promise<AnyToolContract[]> {
+      if (tools !== null) return (await tools).filter((tool) => names.includes(tool.name));
+      const [list, module] = await Promise.all([loadProvidersFor(names), defaults()]);
+      return module.createToolsFor(names, list);
+    },
     async serve(request: ServeRequest): Promise<{ cancelledCalls: number }> {
       // Only the server core loads at start: initialize and tools/list are answered from the
       // precomputed advertised catalog; providers and tool contracts load on the first tool call.

@@ -54,6 +54,11 @@ export interface AnalyzeReport {
 /** Deep overview tools run on a native binary through the selected provider (`auto` by default). */
 export const DEEP_OVERVIEW: readonly string[] = ['binary_overview'];
 
+/** Every tool an analysis of this kind of target may run: only their providers need to load. */
+function toolsOf(kind: TargetKind): string[] {
+  return [...OVERVIEW_PLAN[kind].map((step) => step.tool), ...(kind === 'native-binary' ? DEEP_OVERVIEW : [])];
+}
+
 async function runStep(
   invocation: Invocation,
   contract: AnyToolContract,
@@ -122,7 +127,7 @@ async function runSteps(
     opened = await openTarget({
       path: target.path,
       provider: options.provider,
-      providers: await invocation.host.loadProviders(),
+      providers: await (invocation.host.loadProvidersFor?.(toolsOf(target.kind)) ?? invocation.host.loadProviders()),
       env: invocation.io.env,
       signal: invocation.scope.signal,
       progress,
@@ -175,7 +180,9 @@ export function analyzeCommand(invocation: Invocation): Command {
     .action(
       async (path: string, options: { format: OutputFormat; export?: string; quiet?: boolean; provider?: string }) => {
         const target = await detectTarget(resolve(invocation.io.cwd, path));
-        const tools = target.kind === 'evidence-bundle' ? [] : await invocation.host.loadTools();
+        const { host } = invocation;
+        const names = toolsOf(target.kind);
+        const tools = target.kind === 'evidence-bundle' ? [] : await (host.loadToolsFor?.(names) ?? host.loadTools());
         const { steps, records } = await runSteps(invocation, target, tools, {
           quiet: options.quiet === true,
           provider: options.provider,
