@@ -123,3 +123,12 @@ export async function createDefaultTools(providers?: readonly Provider[]): Promi
   const { SERVER_TOOLS } = await import('@rea/server');
   return sortCatalog([...SERVER_TOOLS, ...composition, ...chosen.flatMap((provider) => provider.tools())]);
 }
+
+/**
+ * Unpacks a ZIP package into a fresh directory under `parentDirectory` through `@rea/artifact`
+ * (unsafe paths refused, executable bits kept, removed on failure) and resolves to its path.
+ */
+export async function extractZipPackage(path: string, parentDirectory: string, signal: AbortSignal): Promise<string> {
+  const { extractArtifact } = await import('@rea/artifact');
+  return (await extractArtifact(path, { parentDirectory, signal })).outputDirectory;
+}
