@@ -144,6 +144,36 @@ describe('issue 21: rea setup --hopper', () => {
     120_000,
   );
 
+  it('should install into an existing empty directory', () => {
+    const h = home();
+    const target = join(h, 'hopper');
+    mkdirSync(target);
+    const result = rea(h, ['--hopper', packages.tarxz, '--hopper-dir', target, '--yes']);
+    expect(result.status).toBe(0);
+    expect(statSync(join(target, LAUNCHER)).mode & 0o111).not.toBe(0);
+    expect(readdirSync(h)).toEqual(['hopper']);
+  });
+
+  it('should report the plan as JSON with --dry-run and change nothing', () => {
+    const h = home();
+    const result = rea(h, ['--hopper', packages.deb, '--dry-run', '--json']);
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      hopper: {
+        package: packages.deb,
+        format: 'deb',
+        extractor: 'dpkg-deb -x',
+        target: join(h, '.local', 'opt', 'hopper'),
+        creates: [join(h, '.local'), join(h, '.local', 'opt')],
+      },
+      dry_run: true,
+      applied: false,
+      launcher: null,
+      note: 'Dry run: nothing was written.',
+    });
+    expect(readdirSync(h)).toEqual([]);
+  });
+
   it('should print the download page for a download and fetch nothing', () => {
     const h = home();
     const result = rea(h, ['--hopper', 'https://example.invalid/Hopper.deb']);

@@ -91,6 +91,7 @@ export async function installHopper(
   const createdRoot = plan.creates[0] ?? null;
   if (createdRoot) mkdirSync(dirname(plan.target), { recursive: true });
   let staging: string | null = null;
+  let emptiedTarget = false;
   try {
     staging = mkdtempSync(join(dirname(plan.target), '.rea-hopper-staging-'));
     let root: string;
@@ -120,12 +121,14 @@ export async function installHopper(
     const relativeLauncher = relative(root, launcher);
     try {
       rmdirSync(plan.target); // an empty directory the plan accepted; absent otherwise
+      emptiedTarget = true;
     } catch {
       // absent
     }
     renameSync(root, plan.target);
     return { target: plan.target, launcher: join(plan.target, relativeLauncher) };
   } catch (error) {
+    if (emptiedTarget) mkdirSync(plan.target, { recursive: true }); // put the empty directory back
     if (createdRoot) rmSync(createdRoot, { recursive: true, force: true });
     if (isReaError(error)) throw error;
     throw new ReaError('execution_failure', `Installing Hopper failed: ${(error as Error).message}.`, {

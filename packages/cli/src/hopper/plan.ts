@@ -102,7 +102,7 @@ export function planHopperInstall(
     });
   }
   const { creates, existing } = missingAncestors(dir);
-  const parent = existsSync(dir) ? dir : existing;
+  const parent = existsSync(dir) ? dirname(dir) : existing; // the install is staged beside the target
   try {
     if (!statSync(parent).isDirectory()) throw new Error('not a directory');
     accessSync(parent, constants.W_OK | constants.X_OK);
