@@ -66,6 +66,11 @@ export interface CliHost {
   launchCommand(): LaunchCommand;
   /** The path of the running entry script, as session tools report it (null when unknown). */
   entryPath?(): string | null;
+  /**
+   * Unpacks a ZIP archive into a fresh directory under `parentDirectory` (safe paths only, executable
+   * bits kept; removed again on failure) and resolves to that directory. Used by `rea setup --hopper`.
+   */
+  extractZip?(path: string, parentDirectory: string, signal: AbortSignal): Promise<string>;
 }
 
 /** The process-facing side of one invocation. Defaults to the real process. */

@@ -59,6 +59,13 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     id: 'browser',
     kind: 'tools',
     packageName: '@rea/provider-browser',
+    tools: [
+      'capture_browser_scenario',
+      'compare_web_captures',
+      'discover_webmcp_tools',
+      'inspect_web_page',
+      'list_browser_targets',
+    ],
     create: async () => (await import('@rea/provider-browser')).createBrowserProvider(),
   },
   {
@@ -97,6 +104,7 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     id: 'lldb',
     kind: 'tools',
     packageName: '@rea/provider-lldb',
+    tools: ['capture_process_scenario', 'compare_process_captures', 'observe_native_calls'],
     create: async () => (await import('@rea/provider-lldb')).createLldbProvider(),
   },
 ];
@@ -218,4 +226,13 @@ export async function createToolsFor(
     found = [...found, ...SERVER_TOOLS.filter((t) => wanted.has(t.name))];
   }
   return sortCatalog(found);
+}
+
+/**
+ * Unpacks a ZIP package into a fresh directory under `parentDirectory` through `@rea/artifact`
+ * (unsafe paths refused, executable bits kept, removed on failure) and resolves to its path.
+ */
+export async function extractZipPackage(path: string, parentDirectory: string, signal: AbortSignal): Promise<string> {
+  const { extractArtifact } = await import('@rea/artifact');
+  return (await extractArtifact(path, { parentDirectory, signal })).outputDirectory;
 }

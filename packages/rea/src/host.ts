@@ -99,5 +99,7 @@ export function createReaHost(options: { script?: string | undefined } = {}): Cl
     },
     launchCommand: () => registrationCommand(pkg.name),
     entryPath: () => entryPathOf(script),
+    extractZip: async (path, parentDirectory, signal) =>
+      (await defaults()).extractZipPackage(path, parentDirectory, signal),
   };
 }

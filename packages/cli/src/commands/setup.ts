@@ -11,6 +11,7 @@ import { readClientConfig } from '../clients/configFile.js';
 import { renderUpdatedConfig } from '../clients/edit.js';
 import type { CliIo, LaunchCommand } from '../host.js';
 import type { Invocation } from '../invocation.js';
+import { setupHopper } from '../hopper/command.js';
 
 /** What `rea setup` will do to one client's file. */
 export interface SetupPlanItem {
@@ -143,8 +144,8 @@ function describePlan(items: readonly SetupPlanItem[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function confirm(io: CliIo, signal: AbortSignal): Promise<boolean> {
-  io.stderr.write('Apply these changes? [y/N] ');
+async function confirm(io: CliIo, signal: AbortSignal, question = 'Apply these changes?'): Promise<boolean> {
+  io.stderr.write(`${question} [y/N] `);
   const rl = createInterface({ input: io.stdin, terminal: false });
   const answer = await new Promise<string>((resolve) => {
     rl.once('line', resolve);
@@ -161,6 +162,8 @@ interface SetupOptions {
   dryRun?: boolean;
   yes?: boolean;
   json?: boolean;
+  hopper?: string;
+  hopperDir?: string;
 }
 
 /** `rea setup`: registers REA with MCP clients (plan, confirm, back up, write atomically, verify). */
@@ -189,8 +192,31 @@ export function setupCommand(invocation: Invocation): Command {
     .option('--dry-run', 'print the plan and change nothing')
     .option('--yes', 'apply without asking')
     .option('--json', 'print the plan and outcome as JSON')
+    .option(
+      '--hopper <package>',
+      'install Hopper from a downloaded package (.zip; .deb or .tar.xz on Linux) instead of registering clients',
+    )
+    .option(
+      '--hopper-dir <dir>',
+      'where --hopper installs (new or empty; default ~/Applications/Hopper or ~/.local/opt/hopper)',
+    )
     .action(async (options: SetupOptions) => {
       const { io, host, scope } = invocation;
+      if (options.hopper !== undefined) {
+        if (options.client) {
+          throw new ReaError('invalid_request', '--hopper installs Hopper only; run setup --client separately.', {
+            details: { issues: [{ path: 'client', message: 'not allowed with --hopper' }] },
+          });
+        }
+        return setupHopper(invocation, { ...options, hopper: options.hopper }, () =>
+          confirm(io, scope.signal, 'Install Hopper?'),
+        );
+      }
+      if (options.hopperDir !== undefined) {
+        throw new ReaError('invalid_request', '--hopper-dir needs --hopper <package>.', {
+          details: { issues: [{ path: 'hopper-dir', message: 'requires --hopper' }] },
+        });
+      }
       const launch = host.launchCommand();
       const clients = options.client ? CLIENTS.filter((c) => options.client!.includes(c.id)) : detectedClients(io);
       const planned = await planSetup(io, clients, launch);
