@@ -58,6 +58,7 @@ export type { ArtifactProviderOptions } from './provider.js';
 export {
   detectBinaryFormat,
   parseBinaryLayout,
+  parseBinaryLayoutAsync,
   parseBinaryLayoutFile,
   parseBinaryLayoutFileAsync,
 } from './layout/parse.js';

@@ -46,6 +46,19 @@ export function parseBinaryLayout(bytes: Uint8Array, options: ParseBinaryLayoutO
 }
 
 /**
+ * {@link parseBinaryLayout} without holding the event loop: the work runs in slices of about ten
+ * milliseconds with a turn of the event loop between them (and at every phase), and `options.signal`
+ * is checked at each turn, so a cancel takes effect within a slice (`cancelled`, with
+ * `details.phase`). Same result and errors.
+ */
+export async function parseBinaryLayoutAsync(
+  bytes: Uint8Array,
+  options: ParseBinaryLayoutOptions = {},
+): Promise<BinaryLayout> {
+  return await runCooperatively(parseLayout(memorySource(bytes)), options.signal);
+}
+
+/**
  * Parses the layout of the file at `path`, reading only the headers and tables it needs (a layout of
  * a 100 MB library reads a few megabytes); `readAt` reads further bytes from the file on demand and
  * keeps the 64 KiB chunks it read for later calls (so a consumer that reads all of `.text` ends up

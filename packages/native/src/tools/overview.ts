@@ -1,7 +1,8 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { DocumentSchema, ProcedureSummarySchema, SegmentSchema } from '../schemas.js';
-import type { NativeSegment, ProcedureSummary } from '../port.js';
+import type { NativePort, NativeSegment, ProcedureSummary } from '../port.js';
 import { observe, z } from './common.js';
 import { pagedPortTool, portTool } from './portTool.js';
 
@@ -15,6 +16,30 @@ const OverviewSchema = z.strictObject({
   entry_procedure: ProcedureSummarySchema.nullable(),
   first_procedures: z.array(ProcedureSummarySchema),
 });
+
+/** Procedures requested at a time while imports are counted: each page is a short stretch of work. */
+const COUNT_PAGE = 2048;
+
+/**
+ * The number of import procedures, counted page by page with a turn of the event loop between pages:
+ * a program of hundreds of thousands of procedures is never listed at once, and other requests (and a
+ * cancel) are served meanwhile.
+ */
+async function countImports(port: NativePort, signal: AbortSignal): Promise<number> {
+  let count = 0;
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const page = await port.procedures({ offset, limit: COUNT_PAGE }, signal);
+    for (const p of page.items) if (p.kind === 'import') count += 1;
+    // A page that does not advance would never end the count.
+    offset = page.items.length > 0 && page.next_offset !== null && page.next_offset > offset ? page.next_offset : null;
+    if (offset !== null) {
+      await nextTurn();
+      throwIfAborted(signal, 'overview');
+    }
+  }
+  return count;
+}
 
 /** binary_overview: document facts, counts, segments and the first procedures of the bound target. */
 export const binaryOverview = portTool({
@@ -40,8 +65,7 @@ export const binaryOverview = portTool({
       const page = await port.procedures({ offset: 0, limit: input.sample }, signal);
       procedureCount = page.total;
       first = page.items;
-      const all = await port.procedures({ offset: 0, limit: Number.MAX_SAFE_INTEGER }, signal);
-      importCount = all.items.filter((p) => p.kind === 'import').length;
+      importCount = await countImports(port, signal);
       if (document.entry !== null) entry = await port.containingProcedure(document.entry, signal);
     } else {
       limitations.push({ kind: 'capability-unavailable', message: 'The provider does not list procedures.' });

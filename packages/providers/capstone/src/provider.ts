@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
-import { parseBinaryLayout } from '@rea/artifact';
+import { parseBinaryLayoutAsync } from '@rea/artifact';
 import type { BinaryLayout } from '@rea/artifact';
 import type { NativePort } from '@rea/native';
 import { NATIVE_PORT, settingsOf, withDeadline } from '@rea/provider-kit';
@@ -86,7 +86,14 @@ export function capstoneProfile() {
   });
 }
 
-async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepSession<NativePort>> {
+/** Reports the phase an open enters (absent when a library caller passes no progress sink). */
+type PhaseReport = (message: string) => void;
+
+async function analyse(
+  target: ActiveTarget,
+  signal: AbortSignal,
+  report: PhaseReport,
+): Promise<DeepSession<NativePort>> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(target.path, { signal });
@@ -96,7 +103,11 @@ async function analyse(target: ActiveTarget, signal: AbortSignal): Promise<DeepS
       details: { path: target.path, reason: error instanceof Error ? error.message : String(error) },
     });
   }
-  const layout = parseBinaryLayout(bytes, { signal });
+  // Parsed in slices with turns of the event loop between them: a symbol table of hundreds of
+  // thousands of entries must not hold the loop, and a cancel must take effect meanwhile.
+  report('parsing the layout');
+  const layout = await parseBinaryLayoutAsync(bytes, { signal });
+  report('analysing the code');
   if (layout.format === 'macho-fat') {
     const names = (layout.slices ?? []).map((s) => s.architecture).join(', ');
     throw unsupported(
@@ -189,7 +200,9 @@ export function createCapstoneProvider(options: CapstoneProviderOptions = {}): D
       const configured = open.config
         ? settingsOf(CAPSTONE_SETTINGS, open.config).capstoneOpenTimeoutMs
         : CAPSTONE_OPEN_TIMEOUT_MS;
-      return withDeadline((signal) => analyse(target, signal), {
+      const progress = open.progress as OpenOptions['progress'] | undefined;
+      const report: PhaseReport = (message) => progress?.report(message, 'open');
+      return withDeadline((signal) => analyse(target, signal, report), {
         ms: options.openDeadlineMs ?? configured,
         signal: open.signal,
         phase: 'open',
