@@ -31,6 +31,10 @@ export const OVERVIEW_PLAN: Readonly<
     { tool: 'inspect_artifact', input: (path) => ({ path }) },
     { tool: 'analyze_javascript_application', input: (path) => ({ path }) },
   ],
+  javascript: [
+    { tool: 'inspect_artifact', input: (path) => ({ path }) },
+    { tool: 'analyze_javascript_application', input: (path) => ({ path }) },
+  ],
   file: [{ tool: 'inspect_artifact', input: (path) => ({ path }) }],
   'evidence-bundle': [],
 };

@@ -3,13 +3,14 @@ import { extname } from 'node:path';
 import { ReaError } from '@rea/evidence';
 
 /** What `rea analyze` found at a path. */
-export type TargetKind = 'native-binary' | 'archive' | 'asar' | 'apk' | 'directory' | 'evidence-bundle' | 'file';
+export type TargetKind =
+  'native-binary' | 'archive' | 'asar' | 'apk' | 'directory' | 'evidence-bundle' | 'javascript' | 'file';
 
 /** The detection result: the kind and, for native binaries, the container format. */
 export interface DetectedTarget {
   path: string;
   kind: TargetKind;
-  /** elf | pe | macho | zip | asar | directory | json | unknown */
+  /** elf | pe | macho | zip | asar | directory | json | javascript | unknown */
   format: string;
 }
 
@@ -18,7 +19,8 @@ const MACHO = new Set([0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebab
 /**
  * Classifies `path` by its bytes (never by name alone): ELF, PE or Mach-O magic is a native binary;
  * a ZIP signature is an archive (an APK when it is named .apk); an ASAR pickle header is an ASAR;
- * a JSON object naming Evidence records is an evidence bundle; a folder is a directory.
+ * a JSON object naming Evidence records is an evidence bundle; a folder is a directory; any other file
+ * named .js, .mjs or .cjs is a JavaScript file.
  * A missing path is `not_found`; an unreadable one `access_denied` or `target_unavailable`.
  */
 export async function detectTarget(path: string): Promise<DetectedTarget> {
@@ -75,5 +77,6 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
   if (text.startsWith('{') && /"records"\s*:/.test(text) && /"(format|version|bundle_version)"\s*:/.test(text)) {
     return { path, kind: 'evidence-bundle', format: 'json' };
   }
+  if (/\.[cm]?js$/i.test(path)) return { path, kind: 'javascript', format: 'javascript' };
   return { path, kind: 'file', format: 'unknown' };
 }

@@ -2,7 +2,7 @@
 // bundled modules, source maps, graph, Electron roles. Cancellation is checked between phases and
 // files and inside long walks; the event loop is released between files.
 import { setImmediate as released } from 'node:timers/promises';
-import { throwIfAborted } from '@rea/evidence';
+import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation } from '@rea/evidence';
 import type { IntegrityPolicy } from '@rea/artifact';
 import { parseJavaScript } from '../engine/parser.js';
@@ -21,6 +21,46 @@ export interface AnalyzeOptions {
   integrityPolicy?: IntegrityPolicy;
   signal?: AbortSignal;
   onProgress?: (message: string, phase: string) => void;
+  /**
+   * Asked before each script is parsed: the resource bound the analysis is close to (see
+   * {@link ResourceBound}), or null to go on. Once it answers, the scripts not yet parsed become
+   * per-file unknowns and the analysis ends with what it finished; before the first script, it ends as
+   * `resource_constraint`.
+   */
+  bound?: () => ResourceBound | null;
+}
+
+/** A resource bound an analysis stopped at: heap (`memory`) or deadline (`cpu`). */
+export interface ResourceBound {
+  resource: 'memory' | 'cpu';
+  /** What was reached, for a person ("the 2048 MiB heap limit"). */
+  reached: string;
+  /** The setting to raise. */
+  setting: 'max_heap_mb' | 'max_duration_ms';
+}
+
+/** Records the scripts left unparsed at `bound` as unknowns, or fails when none was parsed. */
+function stopAt(bound: ResourceBound, rest: { path: string; node_id: string }[], parsed: number, c: Collector): void {
+  const remediation = `Raise ${bound.setting}, or analyze a smaller part of the application (one directory or archive).`;
+  if (parsed === 0) {
+    throw new ReaError(
+      'resource_constraint',
+      `The analysis came close to ${bound.reached} before any script was parsed.`,
+      {
+        details: { resource: bound.resource, reason: 'bound-before-first-script' },
+        remediation,
+      },
+    );
+  }
+  for (const script of rest) {
+    c.unknown(script.node_id, 'not-parsed-resource-bound', `Not parsed: the analysis came close to ${bound.reached}.`);
+    c.fileModule(script.path, null);
+  }
+  c.unknown(
+    'application',
+    `stopped-at-${bound.resource}-bound`,
+    `The analysis came close to ${bound.reached} and stopped parsing; ${rest.length} scripts were not parsed. ${remediation}`,
+  );
 }
 
 /** The complete result with the Evidence fields it implies. */
@@ -93,10 +133,17 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
   const scripts = assets.filter((a) => a.kind === 'javascript' && input.contents.has(a.path));
   const roleFiles = [];
   let parsed = 0;
+  let stopped = 0;
   progress(`parsing ${scripts.length} scripts`, 'parse');
-  for (const script of scripts) {
+  for (const [index, script] of scripts.entries()) {
     check('parse');
     await released();
+    const bound = options.bound?.() ?? null;
+    if (bound !== null) {
+      stopAt(bound, scripts.slice(index), parsed, c);
+      stopped = scripts.length - index;
+      break;
+    }
     const text = decode(input.contents.get(script.path)!);
     if (text === null) {
       c.unknown(script.node_id, 'not-utf8', 'The file is not valid UTF-8; it was not parsed.');
@@ -132,7 +179,10 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
     if (parsed % 100 === 0) progress(`${parsed} of ${scripts.length} scripts parsed`, 'parse');
   }
   const unparsed = scripts.length - parsed;
-  c.phase('parse', unparsed === 0 ? [] : [`${unparsed} of ${scripts.length} scripts not parsed`]);
+  c.phase('parse', [
+    ...(unparsed === 0 ? [] : [`${unparsed} of ${scripts.length} scripts not parsed`]),
+    ...(stopped === 0 ? [] : [`stopped at a resource bound before ${stopped} scripts`]),
+  ]);
   c.phase('bundles', []);
   c.phase('source-maps', c.unresolvedMaps > 0 ? [`${c.unresolvedMaps} source maps unresolved`] : []);
   check('graph');

@@ -44,7 +44,7 @@ export const analyzeJavascriptApplicationTool = defineTool({
   name: 'analyze_javascript_application',
   title: 'Analyze JavaScript application',
   description:
-    'Analyzes a JavaScript or Electron application without running it, in a worker bounded by max_heap_mb and max_duration_ms (past either: resource_constraint, details.resource memory or cpu). Returns Evidence: assets, source maps, Electron roles, module graph (files, bundled and source modules, edges, exports), strings, URLs, IPC channels, eval sites and Node built-ins, with coverage per phase and per-file unknowns. For a large app use detail "summary", then inspect_analysis_view.',
+    'Analyzes a JavaScript or Electron application without running it, in a worker bounded by max_heap_mb and max_duration_ms (near either, it stops parsing: coverage partial, the rest per-file unknowns; before any file: resource_constraint, details.resource memory or cpu). Returns Evidence: assets, source maps, Electron roles, module graph (files, bundled and source modules, edges, exports), strings, URLs, IPC channels, eval sites and Node built-ins, with coverage per phase and per-file unknowns. For a large app use detail "summary", then inspect_analysis_view.',
   input: InputSchema,
   result: z.union([JavascriptApplicationSchema, SummaryViewSchema]),
   examples: [

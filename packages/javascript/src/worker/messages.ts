@@ -6,6 +6,10 @@ import type { AnalyzeOutcome } from '../analysis/analyze.js';
 export interface WorkerRequest {
   path: string;
   integrityPolicy: IntegrityPolicy;
+  /** The worker's heap limit, in MiB. */
+  maxHeapMb: number;
+  /** When the analysis must be over (ms since the epoch). */
+  deadline: number;
 }
 
 /**

@@ -47,14 +47,20 @@ export function workerModulePath(): string {
  * Analyzes `path` in a worker thread with a heap limit and a deadline. Resolves to the outcome; rejects
  * with the analysis's own ReaError, `cancelled` when `signal` aborts, and `resource_constraint`
  * (`details.resource` "memory" at the heap limit, "cpu" at the deadline; `details.completed_phases`,
- * `details.phase` and `details.last_progress` say how far it got). Settles only once the worker has
- * exited, so no analysis outlives the call.
+ * `details.phase` and `details.last_progress` say how far it got) when no script was parsed. Once some
+ * scripts are parsed, coming close to either bound ends the parse early: the outcome is partial, the
+ * rest are per-file unknowns. Settles only once the worker has exited, so no analysis outlives the call.
  */
 export async function analyzeInWorker(path: string, options: WorkerAnalysisOptions): Promise<AnalyzeOutcome> {
   throwIfAborted(options.signal, 'analysis');
   const maxHeapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
   const maxDurationMs = options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS;
-  const request: WorkerRequest = { path, integrityPolicy: options.integrityPolicy };
+  const request: WorkerRequest = {
+    path,
+    integrityPolicy: options.integrityPolicy,
+    maxHeapMb,
+    deadline: Date.now() + maxDurationMs,
+  };
   const worker = new Worker(workerModulePath(), {
     workerData: request,
     resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
@@ -99,7 +105,15 @@ export async function analyzeInWorker(path: string, options: WorkerAnalysisOptio
     } else if (message.type === 'outcome') {
       settle({ ok: true, outcome: message.outcome });
     } else {
-      const { code, message: text, remediation, retryable, details } = message;
+      const { code, message: text, remediation, retryable } = message;
+      const limit =
+        code !== 'resource_constraint'
+          ? {}
+          : message.details['resource'] === 'memory'
+            ? { limit_mb: maxHeapMb }
+            : { limit_ms: maxDurationMs };
+      const details =
+        code === 'resource_constraint' ? { ...message.details, ...limit, ...progress() } : message.details;
       fail(new ReaError(code, text, { remediation, retryable, details }));
     }
   });
