@@ -175,9 +175,9 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
       const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'attach' });
       const error = await inspectArtifact(
         s.image,
-        options(s, { dmg: { timeoutMs: 4000, detachTimeoutMs: 20_000 } }),
+        options(s, { dmg: { timeoutMs: 5000, detachTimeoutMs: 20_000 } }),
       ).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach', deadline_ms: 4000 } });
+      expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach', deadline_ms: 5000 } });
       const [attach, detach] = calls(s);
       expect(processAlive(attach!.pid)).toBe(false);
       expect(detach!.args).toEqual(['detach', mountOf(s)]);
@@ -196,11 +196,9 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
           controller.abort();
         }
       }, 50);
-      const started = Date.now();
       const error = await inspectArtifact(s.image, options(s, { signal: controller.signal })).catch((e: unknown) => e);
+      // `cancelled`, not `provider_timeout`: the abort, not the 20 s deadline, ended it.
       expect(error).toMatchObject({ code: 'cancelled' });
-      // Far below the 20 s deadline: the abort, not the deadline, ended it.
-      expect(Date.now() - started).toBeLessThan(15_000);
       const [attach, detach] = calls(s);
       expect(processAlive(attach!.pid)).toBe(false);
       expect(detach!.args[0]).toBe('detach');
@@ -211,7 +209,7 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
     await withTempDir(async (tmp) => {
       const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'detach' });
       writeFileSync(join(s.tree, 'a.txt'), 'a');
-      const error = await inspectArtifact(s.image, options(s, { dmg: { detachTimeoutMs: 1000 } })).catch(
+      const error = await inspectArtifact(s.image, options(s, { dmg: { detachTimeoutMs: 5000 } })).catch(
         (e: unknown) => e,
       );
       expect(error).toMatchObject({
@@ -229,7 +227,7 @@ describe('DMG inventory through a scripted stand-in hdiutil', () => {
     await withTempDir(async (tmp) => {
       // The copying stand-in never mounts, so the mount point stays on its parent's device.
       const s = scenario(tmp, { HDIUTIL_STAND_IN_HANG: 'attach', HDIUTIL_STAND_IN_FAIL: 'detach' });
-      const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 2000 } })).catch((e: unknown) => e);
+      const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 5000 } })).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach' } });
       expect(calls(s).map((c) => c.args.slice(0, 1).concat(c.args.slice(2)))).toEqual([
         expect.arrayContaining(['attach']),
@@ -296,7 +294,7 @@ skipUnless(process.platform === 'linux' ? tmpfsUnavailable() : 'tmpfs mounts are
     it('should report an empty volume mounted by an interrupted attach as still attached when detach fails', async () => {
       await withTempDir(async (tmp) => {
         const s = scenario(tmp, { ...tmpfs, HDIUTIL_STAND_IN_HANG: 'attach', HDIUTIL_STAND_IN_FAIL: 'detach' });
-        const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 2000 } })).catch((e: unknown) => e);
+        const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 5000 } })).catch((e: unknown) => e);
         const mount = mountOf(s);
         try {
           expect(error).toMatchObject({
@@ -316,7 +314,7 @@ skipUnless(process.platform === 'linux' ? tmpfsUnavailable() : 'tmpfs mounts are
     it('should take the empty volume as detached once detach has unmounted it', async () => {
       await withTempDir(async (tmp) => {
         const s = scenario(tmp, { ...tmpfs, HDIUTIL_STAND_IN_HANG: 'attach' });
-        const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 2000 } })).catch((e: unknown) => e);
+        const error = await inspectArtifact(s.image, options(s, { dmg: { timeoutMs: 5000 } })).catch((e: unknown) => e);
         expect(error).toMatchObject({ code: 'provider_timeout', details: { phase: 'dmg attach' } });
         expect(calls(s).filter((c) => c.args[0] === 'detach')).toHaveLength(1);
         expect(kernelMounts()).not.toContain(mountOf(s));
