@@ -91,12 +91,16 @@ export async function canonicalDigestAsync(
           i += 1;
         } else {
           // A run of items up to the next long array, written whole; the batch shrinks when items
-          // turn out to be large, so that one batch stays within a slice.
+          // turn out to be large, so that one batch stays within a slice, and grows back when small.
           let stop = i + 1;
           while (stop < Math.min(i + batch, node.length) && !isLongArray(node[stop])) stop += 1;
           const started = performance.now();
           writeItems(node.slice(i, stop));
-          if (performance.now() - started > SLICE_MS && batch > 1) batch = Math.max(1, batch >> 2);
+          const spent = performance.now() - started;
+          // A batch slowed by a cold start or a busy machine shrinks it only for as long as it lasts:
+          // a quick batch lets it grow back, or every later item would be written alone.
+          if (spent > SLICE_MS && batch > 1) batch = Math.max(1, batch >> 2);
+          else if (spent < SLICE_MS / 4 && batch < BATCH) batch = Math.min(BATCH, batch << 1);
           i = stop;
         }
         await pause();
