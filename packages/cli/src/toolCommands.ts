@@ -82,7 +82,7 @@ export async function runContract(
     const outcome = await executeTool(contract, input, context);
     context.progress.clear();
     if (outcome.kind === 'evidence') {
-      invocation.ledger.retain(outcome.record);
+      await invocation.ledger.retainAsync(outcome.record, invocation.scope.signal);
       await invocation.out(
         options.format === 'json' ? `${JSON.stringify(outcome.record, null, 2)}\n` : formatEvidence(outcome.record),
       );

@@ -13,6 +13,16 @@ const SLICE_MS = 10;
 export interface CanonicalAsyncOptions {
   /** Checked at every turn of the event loop; an aborted signal throws `cancelled` (`phase: "sealing"`). */
   signal?: AbortSignal | undefined;
+  /** `details.phase` of the `cancelled` error (default `"sealing"`). */
+  phase?: string | undefined;
+}
+
+/** The digest and the length of a value's canonical JSON, from {@link canonicalDigestAsync}. */
+export interface CanonicalDigest {
+  /** SHA-256 of the canonical JSON, lowercase hex. */
+  sha256: string;
+  /** Length of the canonical JSON in UTF-8 bytes. */
+  byteLength: number;
 }
 
 /**
@@ -23,7 +33,26 @@ export interface CanonicalAsyncOptions {
  * way (`invalid_request`, `details.reason: "not-json"`, with the path from the root).
  */
 export async function canonicalSha256Async(value: unknown, options: CanonicalAsyncOptions = {}): Promise<string> {
-  const hash = createHash('sha256');
+  return (await canonicalDigestAsync(value, options)).sha256;
+}
+
+/**
+ * {@link canonicalSha256Async} that also counts the bytes of the canonical JSON it hashes, in the same
+ * pass and with the same turns of the event loop and refusals.
+ */
+export async function canonicalDigestAsync(
+  value: unknown,
+  options: CanonicalAsyncOptions = {},
+): Promise<CanonicalDigest> {
+  const sha = createHash('sha256');
+  let byteLength = 0;
+  // Every chunk passes here; the strings written directly are single ASCII punctuation characters.
+  const hash = {
+    update(chunk: string | Uint8Array): void {
+      sha.update(chunk);
+      byteLength += typeof chunk === 'string' ? chunk.length : chunk.byteLength;
+    },
+  };
   const sink = (bytes: Uint8Array): void => {
     hash.update(bytes);
   };
@@ -47,7 +76,7 @@ export async function canonicalSha256Async(value: unknown, options: CanonicalAsy
   const pause = async (): Promise<void> => {
     if (performance.now() - sliceStart < SLICE_MS) return;
     await nextTurn();
-    throwIfAborted(options.signal, 'sealing');
+    throwIfAborted(options.signal, options.phase ?? 'sealing');
     sliceStart = performance.now();
   };
   let batch = BATCH;
@@ -62,12 +91,16 @@ export async function canonicalSha256Async(value: unknown, options: CanonicalAsy
           i += 1;
         } else {
           // A run of items up to the next long array, written whole; the batch shrinks when items
-          // turn out to be large, so that one batch stays within a slice.
+          // turn out to be large, so that one batch stays within a slice, and grows back when small.
           let stop = i + 1;
           while (stop < Math.min(i + batch, node.length) && !isLongArray(node[stop])) stop += 1;
           const started = performance.now();
           writeItems(node.slice(i, stop));
-          if (performance.now() - started > SLICE_MS && batch > 1) batch = Math.max(1, batch >> 2);
+          const spent = performance.now() - started;
+          // A batch slowed by a cold start or a busy machine shrinks it only for as long as it lasts:
+          // a quick batch lets it grow back, or every later item would be written alone.
+          if (spent > SLICE_MS && batch > 1) batch = Math.max(1, batch >> 2);
+          else if (spent < SLICE_MS / 4 && batch < BATCH) batch = Math.min(BATCH, batch << 1);
           i = stop;
         }
         await pause();
@@ -91,7 +124,7 @@ export async function canonicalSha256Async(value: unknown, options: CanonicalAsy
     }
     hash.update('}');
   };
-  throwIfAborted(options.signal, 'sealing');
+  throwIfAborted(options.signal, options.phase ?? 'sealing');
   try {
     if (isContainer(value)) await walk(value);
     else writeCanonicalBytes(value, sink);
@@ -100,7 +133,7 @@ export async function canonicalSha256Async(value: unknown, options: CanonicalAsy
     if (isReaError(error) && error.code === 'invalid_request') canonicalSha256(value);
     throw error;
   }
-  return hash.digest('hex');
+  return { sha256: sha.digest('hex'), byteLength };
 }
 
 function isLongArray(node: unknown): boolean {

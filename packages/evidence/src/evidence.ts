@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { createHash } from 'node:crypto';
 import { writeCanonicalBytes } from './canonicalBytes.js';
 import { canonicalSha256 } from './canonicalJson.js';
-import { canonicalSha256Async } from './canonicalAsync.js';
+import { canonicalDigestAsync, canonicalSha256Async } from './canonicalAsync.js';
+import type { CanonicalAsyncOptions } from './canonicalAsync.js';
 import { ReaError } from './reaError.js';
 import type { JsonObject, JsonValue } from './json.js';
 
@@ -255,17 +256,51 @@ function hashAndMeasure(record: EvidenceRecord): { computed: string; byteSize: n
  * canonical JSON, in the same serialization pass. Used by the ledger; not part of the public API.
  */
 export function verifyEvidence(value: unknown): { record: EvidenceRecord; byteSize: number } {
+  const record = checkedRecord(value);
+  const { computed, byteSize } = hashAndMeasure(record);
+  checkId(record, computed);
+  return { record, byteSize };
+}
+
+/**
+ * {@link verifyEvidence} without holding the event loop: every byte of the canonical record, its
+ * `local` part included, is serialized again a slice at a time with {@link canonicalDigestAsync}. Same
+ * record, size and errors, plus `cancelled` (`details.phase` from `options`) when `options.signal` is
+ * aborted at a turn of the event loop. Used by the ledger; not part of the public API.
+ */
+export async function verifyEvidenceAsync(
+  value: unknown,
+  options: CanonicalAsyncOptions = {},
+): Promise<{ record: EvidenceRecord; byteSize: number }> {
+  const record = checkedRecord(value);
+  const source = record as unknown as Record<string, unknown>;
+  const identity: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) {
+    if (key !== 'evidence_id' && key !== 'local' && source[key] !== undefined) identity[key] = source[key];
+  }
+  const digest = await canonicalDigestAsync(identity, options);
+  checkId(record, `ev_${digest.sha256}`);
+  // The members outside the identity follow a non-empty identity: each adds `,"key":` and its value.
+  let byteSize = digest.byteLength + Buffer.byteLength(`,"evidence_id":${JSON.stringify(record.evidence_id)}`);
+  if (source['local'] !== undefined) {
+    byteSize += Buffer.byteLength(',"local":') + (await canonicalDigestAsync(source['local'], options)).byteLength;
+  }
+  return { record, byteSize };
+}
+
+function checkedRecord(value: unknown): EvidenceRecord {
   const parsed = EvidenceRecordSchema.safeParse(value);
   if (!parsed.success) throw invalid(parsed.error, 'The record');
   const record = value as EvidenceRecord;
   checkProfile(record.analysis_profile);
-  const { computed, byteSize } = hashAndMeasure(record);
-  if (computed !== record.evidence_id) {
-    throw new ReaError('evidence_integrity_mismatch', `Evidence ${record.evidence_id} does not hash to its id.`, {
-      details: { field: 'evidence_id', declared: record.evidence_id, computed },
-    });
-  }
-  return { record, byteSize };
+  return record;
+}
+
+function checkId(record: EvidenceRecord, computed: string): void {
+  if (computed === record.evidence_id) return;
+  throw new ReaError('evidence_integrity_mismatch', `Evidence ${record.evidence_id} does not hash to its id.`, {
+    details: { field: 'evidence_id', declared: record.evidence_id, computed },
+  });
 }
 
 /**
@@ -283,15 +318,7 @@ export function parseEvidence(value: unknown): EvidenceRecord {
  * `signal` is aborted before the id is recomputed.
  */
 export async function parseEvidenceAsync(value: unknown, signal?: AbortSignal): Promise<EvidenceRecord> {
-  const parsed = EvidenceRecordSchema.safeParse(value);
-  if (!parsed.success) throw invalid(parsed.error, 'The record');
-  const record = value as EvidenceRecord;
-  checkProfile(record.analysis_profile);
-  const computed = `ev_${await canonicalSha256Async(identityProjection(record), { signal })}`;
-  if (computed !== record.evidence_id) {
-    throw new ReaError('evidence_integrity_mismatch', `Evidence ${record.evidence_id} does not hash to its id.`, {
-      details: { field: 'evidence_id', declared: record.evidence_id, computed },
-    });
-  }
+  const record = checkedRecord(value);
+  checkId(record, `ev_${await canonicalSha256Async(identityProjection(record), { signal })}`);
   return record;
 }

@@ -1,10 +1,10 @@
-import { RetainedEvidenceRefSchema, verifyEvidence } from './evidence.js';
+import { RetainedEvidenceRefSchema, verifyEvidence, verifyEvidenceAsync } from './evidence.js';
 import type { EvidenceRecord, RetainedEvidenceRef } from './evidence.js';
 import { exportBundle } from './exportBundle.js';
 import type { ExportBundleOptions, ExportBundleResult } from './exportBundle.js';
 import { importBundle } from './importBundle.js';
 import type { ImportBundleOptions } from './importBundle.js';
-import { ReaError } from './reaError.js';
+import { ReaError, throwIfAborted } from './reaError.js';
 import { matchesSummaryFilters, parseSummaryFilters, summarizeEvidence } from './summary.js';
 import type { EvidenceSummary, SummaryFilters } from './summary.js';
 
@@ -51,6 +51,13 @@ export interface SessionLedger {
    * A malformed or tampered record is `invalid_request` or `evidence_integrity_mismatch`.
    */
   retain(record: EvidenceRecord<unknown>): EvidenceRecord;
+  /**
+   * {@link SessionLedger.retain} without holding the event loop: the record is verified (every byte
+   * of its canonical JSON) a slice at a time, then retained. Same result and errors, plus `cancelled`
+   * (`details.phase: "publication"`) when `signal` is aborted before the record is retained; a
+   * cancelled retain leaves the ledger unchanged.
+   */
+  retainAsync(record: EvidenceRecord<unknown>, signal?: AbortSignal): Promise<EvidenceRecord>;
   /** The retained record with this id, if any. */
   get(evidenceId: string): EvidenceRecord | undefined;
   /** True when a record with this id is retained. */
@@ -141,6 +148,17 @@ export function createSessionLedger(options: SessionLedgerOptions = {}): Session
       const known = entries.get(record.evidence_id);
       if (known !== undefined) return known.record;
       const entry = toEntry(record);
+      admit([entry]);
+      return entry.record;
+    },
+    async retainAsync(record, signal) {
+      const known = entries.get(record.evidence_id);
+      if (known !== undefined) return known.record;
+      const entry = await verifyEvidenceAsync(record, { signal, phase: 'publication' });
+      throwIfAborted(signal, 'publication');
+      // The same record may have been retained while this one was being verified.
+      const retained = entries.get(entry.record.evidence_id);
+      if (retained !== undefined) return retained.record;
       admit([entry]);
       return entry.record;
     },

@@ -37,6 +37,12 @@ export interface LedgerAccess {
    * retained is returned as is). `resource_constraint` when the ledger's bounds would be exceeded.
    */
   retain(record: EvidenceRecord): EvidenceRecord;
+  /**
+   * {@link LedgerAccess.retain} without holding the event loop (the record is verified a slice at a
+   * time); `cancelled` when `signal` is aborted first, leaving nothing retained. A session ledger has it;
+   * without it {@link LedgerAccess.retain} is used.
+   */
+  retainAsync?(record: EvidenceRecord, signal?: AbortSignal): Promise<EvidenceRecord>;
 }
 
 /** The active target of a session (`open_binary`). `path` is machine-local and never part of an id. */

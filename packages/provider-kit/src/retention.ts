@@ -19,8 +19,9 @@ export function requireRetention(ledger: LedgerAccess | null): asserts ledger is
  * `detail: "summary"`: seals `complete` — exactly the observation the same call with `detail:
  * "complete"` answers, so the retained record has that answer's id — retains it in `ledger`, and
  * returns the `inspect_analysis_view` summary of it. The summary's `normalized_result.parent_evidence_id`
- * and `evidence_links` name the retained record. The record is sealed a slice at a time and retained
- * only once `signal` can no longer cancel the call, so a cancelled call leaves nothing in the ledger.
+ * and `evidence_links` name the retained record. The record is sealed, and verified again by the
+ * ledger, a slice at a time, and retained only once `signal` can no longer cancel the call, so a
+ * cancelled call leaves nothing in the ledger.
  */
 export async function retainAndSummarize(
   operation: string,
@@ -30,7 +31,8 @@ export async function retainAndSummarize(
 ): Promise<Observation<SummaryView>> {
   const parent = (await sealEvidenceAsync({ ...complete, operation }, signal)) as EvidenceRecord;
   throwIfAborted(signal, 'publication');
-  ledger.retain(parent);
+  if (ledger.retainAsync !== undefined) await ledger.retainAsync(parent, signal);
+  else ledger.retain(parent);
   const view = sealAnalysisView(parent, selectAnalysisView(parent, { view: 'summary' }));
   const { evidence_id: _id, schema_version: _version, ...observation } = view;
   return { ...observation, operation: 'inspect_analysis_view' } as Observation<SummaryView>;

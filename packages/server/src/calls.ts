@@ -346,7 +346,7 @@ function connection(
         checkOutput(contract, outcome.kind === 'evidence' ? outcome.record : outcome.value);
         throwIfAborted(controller.signal, 'publication');
         // Recorded only now: a cancelled or invalid call leaves the ledger untouched.
-        if (outcome.kind === 'evidence') session.ledger.retain(outcome.record);
+        if (outcome.kind === 'evidence') await session.ledger.retainAsync(outcome.record, controller.signal);
         const result = encodeSuccess(name, outcome, config.mcpMaxResponseBytes);
         progress.finish('completed', 'done');
         toClient(

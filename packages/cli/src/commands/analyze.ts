@@ -76,7 +76,7 @@ async function runStep(
     const outcome = await executeTool(contract, input, context);
     if (outcome.kind !== 'evidence')
       return { step: { tool: contract.name, evidence_id: null, note: null }, record: null };
-    const record = invocation.ledger.retain(outcome.record);
+    const record = await invocation.ledger.retainAsync(outcome.record, invocation.scope.signal);
     return { step: { tool: contract.name, evidence_id: record.evidence_id, note: null }, record };
   } catch (error) {
     // A failed overview step is part of the report; cancellation ends the whole analysis.
