@@ -7,7 +7,7 @@ import { isReaError } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 import { captureWebScreenshotTool, compareWebScreenshotsTool } from '@rea/provider-browser';
 import type { ScreenshotComparison, WebScreenshot } from '@rea/provider-browser';
-import { call, ownedBrowsersGone, servePages } from './support.js';
+import { call, ownedBrowsersGone, servePages, startSharedBrowser } from './support.js';
 
 // Each capture starts a headless Chromium of its own; on a busy machine that takes a while.
 jest.setTimeout(180_000);
@@ -130,5 +130,36 @@ describe('capture_web_screenshot and compare_web_screenshots', () => {
     const result = await call(captureWebScreenshotTool, { url: `${server.origin}/v1`, selector: '#nothing' });
     expect(isReaError(result.error) && result.error.code).toBe('not_found');
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  });
+
+  it('should capture an element of a tab of a loopback endpoint as it is', async () => {
+    const shared = await startSharedBrowser();
+    try {
+      const created = await fetch(`${shared.endpoint}/json/new?${encodeURIComponent(`${server.origin}/v2`)}`, {
+        method: 'PUT',
+      });
+      const tab = (await created.json()) as { id: string };
+      // The tab loads on its own: until #b exists the capture is not_found.
+      let shot: WebScreenshot | null = null;
+      for (let i = 0; i < 200 && shot === null; i++) {
+        const result = await call(captureWebScreenshotTool, {
+          endpoint: shared.endpoint,
+          target_id: tab.id,
+          selector: '#b',
+        });
+        if (result.error === null) {
+          shot = (result.outcome as unknown as { record: EvidenceRecord<WebScreenshot> }).record.normalized_result;
+          owned.push(dirname(shot.path));
+        } else {
+          expect(isReaError(result.error) && result.error.code).toBe('not_found');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+      expect(shot).toMatchObject({ target: { id: tab.id, url: `${server.origin}/v2` }, width: 80, height: 40 });
+      const { result } = await compare({ before: { path: b1.path }, after: { path: shot!.path } });
+      expect(result).toMatchObject({ differing_pixels: 3200 });
+    } finally {
+      await shared.supervisor.closeAll();
+    }
   });
 });
