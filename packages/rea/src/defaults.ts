@@ -61,7 +61,9 @@ const DEFAULT_PROVIDERS: readonly ProviderEntry[] = [
     packageName: '@rea/provider-browser',
     tools: [
       'capture_browser_scenario',
+      'capture_web_screenshot',
       'compare_web_captures',
+      'compare_web_screenshots',
       'discover_webmcp_tools',
       'inspect_web_page',
       'list_browser_targets',

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, expect, jest } from '@jest/globals';
+import { readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describeProviderContract } from '@rea/contract-tests';
 import type { CapabilityCheckContext } from '@rea/contract-tests';
@@ -21,7 +24,12 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(async () => {
+  // The screenshots and diff images the calls wrote to fresh directories of their own.
+  for (const name of readdirSync(tmpdir()).filter((n) => /^rea-browser-(shots|diff)-/.test(n)))
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  await new Promise((resolve) => server.close(resolve));
+});
 
 /**
  * The advertised examples, each on a headless Chromium the call owns (a browser this file kept running
@@ -42,6 +50,13 @@ async function exampleInput(tool: string, input: unknown, c: CapabilityCheckCont
     }
     const capture = await retained('capture_browser_scenario', { actions: [{ action: 'wait', ms: 1 }] });
     return { ...example, before_scenario: capture, after_scenario: capture };
+  }
+  if (tool === 'compare_web_screenshots') {
+    // Retained references stand for two screenshots this file takes of the page served here.
+    const outcome = await c.runTool('capture_web_screenshot', { endpoint: 'owned', url: `${origin}/` });
+    if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+    const shot = { kind: 'retained-evidence', evidence_id: outcome.record.evidence_id };
+    return { ...(input as object), before: shot, after: shot };
   }
   const { target_id: targetId, ...example } = input as Record<string, unknown>;
   if (targetId !== undefined || example['url'] !== undefined) example['url'] = `${origin}/`;
@@ -91,6 +106,23 @@ describeProviderContract('browser (Chrome DevTools Protocol)', () => createBrows
       });
       if (diff.kind !== 'evidence') throw new Error('expected Evidence');
       expect(diff.record.normalized_result).toMatchObject({ family: 'passive', unchanged: true });
+    },
+    'web-screenshots': async (c: CapabilityCheckContext) => {
+      const outcome = await c.runTool('capture_web_screenshot', {
+        endpoint: 'owned',
+        url: `${origin}/`,
+        selector: 'form',
+      });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.normalized_result).toMatchObject({ selector: 'form', width: expect.any(Number) });
+    },
+    'web-screenshot-comparison': async (c: CapabilityCheckContext) => {
+      const outcome = await c.runTool('capture_web_screenshot', { endpoint: 'owned', url: `${origin}/` });
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      const { path } = outcome.record.normalized_result as { path: string };
+      const diff = await c.runTool('compare_web_screenshots', { before: { path }, after: { path } });
+      if (diff.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(diff.record.normalized_result).toMatchObject({ differing_pixels: 0, identical: true });
     },
     'web-page-inspection': async (c: CapabilityCheckContext) => {
       const outcome = await c.runTool('inspect_web_page', { endpoint: 'owned', url: `${origin}/` });

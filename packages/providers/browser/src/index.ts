@@ -14,6 +14,10 @@ export { BrowserTargetsSchema, listBrowserTargetsTool } from './tools/listBrowse
 export { captureBrowserScenarioTool } from './tools/captureBrowserScenario.js';
 export { ActionSchema, ScenarioCaptureSchema } from './scenario/schema.js';
 export type { Action, ScenarioCapture } from './scenario/schema.js';
+export { captureWebScreenshotTool } from './tools/captureWebScreenshot.js';
+export { compareWebScreenshotsTool } from './tools/compareWebScreenshots.js';
+export { ScreenshotComparisonSchema, WebScreenshotSchema } from './screenshot/schema.js';
+export type { ScreenshotComparison, WebScreenshot } from './screenshot/schema.js';
 export { compareWebCapturesTool } from './tools/compareWebCaptures.js';
 export { CompareInputSchema, WebCaptureComparisonSchema } from './compare/schema.js';
 export type { WebCaptureComparison } from './compare/schema.js';

@@ -1,7 +1,9 @@
 import type { AnyToolContract, ToolsProvider } from '@rea/provider-kit';
 import { BROWSER_SETTINGS } from './settings.js';
 import { compareWebCapturesTool } from './tools/compareWebCaptures.js';
+import { compareWebScreenshotsTool } from './tools/compareWebScreenshots.js';
 import { captureBrowserScenarioTool } from './tools/captureBrowserScenario.js';
+import { captureWebScreenshotTool } from './tools/captureWebScreenshot.js';
 import { discoverWebmcpToolsTool } from './tools/discoverWebmcpTools.js';
 import { inspectWebPageTool } from './tools/inspectWebPage.js';
 import { listBrowserTargetsTool } from './tools/listBrowserTargets.js';
@@ -10,7 +12,9 @@ import { BROWSER_PROVIDER_VERSION } from './version.js';
 /** The tools of this package, sorted by name. */
 export const browserTools: readonly AnyToolContract[] = Object.freeze([
   captureBrowserScenarioTool,
+  captureWebScreenshotTool,
   compareWebCapturesTool,
+  compareWebScreenshotsTool,
   discoverWebmcpToolsTool,
   inspectWebPageTool,
   listBrowserTargetsTool,
@@ -22,6 +26,8 @@ export const BROWSER_CAPABILITIES = Object.freeze([
   'browser-targets',
   'web-capture-comparison',
   'web-page-inspection',
+  'web-screenshot-comparison',
+  'web-screenshots',
   'webmcp-discovery',
 ] as const);
 
