@@ -32,6 +32,7 @@ export type {
   ProcedureSource,
   ProcedureSummary,
   Pseudocode,
+  HighPcodeOp,
   UnresolvedTransfer,
 } from './port.js';
 export { createNativeTools } from './tools/index.js';

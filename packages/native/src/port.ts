@@ -18,6 +18,7 @@ export type NativeCapability =
   | 'names'
   | 'segments'
   | 'pseudocode'
+  | 'high_pcode'
   | 'navigation'
   | 'comments'
   | 'bookmarks';
@@ -34,6 +35,7 @@ export const NATIVE_CAPABILITIES: readonly NativeCapability[] = [
   'names',
   'segments',
   'pseudocode',
+  'high_pcode',
   'navigation',
   'comments',
   'bookmarks',
@@ -182,6 +184,17 @@ export interface NativeSegment {
   executable: boolean;
 }
 
+/**
+ * One op of the decompiler's high p-code. Varnodes read `space:0xoffset:size` in the engine's own
+ * space names (register, unique, const, ram, ...); `output` is null for ops that write nothing.
+ */
+export interface HighPcodeOp {
+  address: string;
+  mnemonic: string;
+  output: string | null;
+  inputs: string[];
+}
+
 /** Decompiled source for a procedure. */
 export interface Pseudocode {
   language: string;
@@ -249,6 +262,8 @@ export interface NativePort {
   /** Whether `address` lies in the mapped image. */
   isMapped(address: string, signal: AbortSignal): Promise<boolean>;
   pseudocode?(procedure: string, signal: AbortSignal): Promise<Pseudocode>;
+  /** The decompiler's high p-code ops of the procedure, paged (query filters on the mnemonic). */
+  highPcode?(procedure: string, page: PageRequest, signal: AbortSignal): Promise<Page<HighPcodeOp>>;
   comments?(address: string, signal: AbortSignal): Promise<AddressComments>;
   bookmarks?(address: string, signal: AbortSignal): Promise<Bookmark[]>;
   readonly navigation?: NavigationState;

@@ -29,6 +29,14 @@ export const InstructionSchema = z.strictObject({
   operands: z.string(),
 });
 
+/** Schema of {@link HighPcodeOp}. */
+export const HighPcodeOpSchema = z.strictObject({
+  address: AddressSchema,
+  mnemonic: z.string(),
+  output: z.string().nullable(),
+  inputs: z.array(z.string()),
+});
+
 /** Schema of {@link BasicBlock}. */
 export const BasicBlockSchema = z.strictObject({
   start: AddressSchema,

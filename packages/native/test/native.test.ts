@@ -6,7 +6,9 @@ import { ReaError, isReaError } from '@rea/evidence';
 import { contextFor, scriptedPort } from './scriptedPort.js';
 
 const tools = new Map<string, AnyToolContract>(createNativeTools().map((t) => [t.name, t]));
-const ALL = NATIVE_CAPABILITIES.filter((c) => c !== 'pseudocode' && c !== 'comments' && c !== 'bookmarks');
+const ALL = NATIVE_CAPABILITIES.filter(
+  (c) => c !== 'pseudocode' && c !== 'high_pcode' && c !== 'comments' && c !== 'bookmarks',
+);
 
 async function outcome(name: string, input: object, context = contextFor(scriptedPort(ALL))) {
   const result = await executeTool(tools.get(name)!, input, context);
@@ -175,7 +177,31 @@ describe('native tools on a scripted stand-in port', () => {
     const context = contextFor(scriptedPort(ALL.filter((c) => c !== 'basic_blocks')));
     const d = await outcome('analyze_function', { procedure: 'main' }, context);
     expect(d.normalized_result['basic_blocks']).toBeNull();
-    expect(d.normalized_result['unavailable']).toEqual(expect.arrayContaining(['basic_blocks', 'pseudocode']));
+    expect(d.normalized_result['unavailable']).toEqual(
+      expect.arrayContaining(['basic_blocks', 'pseudocode', 'high_pcode']),
+    );
+    expect(d.normalized_result['high_pcode']).toBeNull();
+    expect(d.limitations).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'capability-unavailable', scope: 'high_pcode' })]),
+    );
+  });
+
+  it('analyze_function carries at most 4096 high p-code ops, marked truncated past that', async () => {
+    const context = contextFor(scriptedPort([...ALL, 'pseudocode', 'high_pcode']));
+    const d = await outcome('analyze_function', { procedure: 'main' }, context);
+    const high = d.normalized_result['high_pcode'] as { ops: Array<{ mnemonic: string }>; total: number };
+    expect(high.total).toBe(4100);
+    expect(high.ops).toHaveLength(4096);
+    expect(high.ops[0]).toEqual({
+      address: '0x1000',
+      mnemonic: 'COPY',
+      output: 'unique:0x0:8',
+      inputs: ['const:0x0:8'],
+    });
+    expect(d.normalized_result['unavailable']).not.toContain('high_pcode');
+    expect(d.limitations).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'truncated', scope: 'high_pcode' })]),
+    );
     expect(d.coverage.status).toBe('partial');
   });
 

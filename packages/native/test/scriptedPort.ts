@@ -125,6 +125,17 @@ export function scriptedPort(capabilities: NativeCapability[]): NativePort {
   };
   if (capabilities.includes('pseudocode'))
     port.pseudocode = async () => ({ language: 'c', text: 'int main(void) { return work(); }' });
+  if (capabilities.includes('high_pcode'))
+    port.highPcode = async (_procedure, page) =>
+      paginate(
+        Array.from({ length: 4100 }, (_, i) => ({
+          address: '0x1000',
+          mnemonic: i === 4099 ? 'RETURN' : 'COPY',
+          output: i === 4099 ? null : `unique:0x${(i * 8).toString(16)}:8`,
+          inputs: ['const:0x0:8'],
+        })),
+        page,
+      );
   if (capabilities.includes('comments'))
     port.comments = async (a) => ({ comment: a === '0x1000' ? 'entry' : null, inline_comment: null });
   return port;

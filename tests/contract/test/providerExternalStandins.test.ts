@@ -66,6 +66,10 @@ describeProviderContract('ghidra (stand-in engine)', () => createGhidraProvider(
       expect(await portOf(c).bookmarks!('0x401010', signal())).toEqual([
         { category: 'Analysis', text: 'stand-in bookmark' },
       ]),
+    high_pcode: async (c) =>
+      expect((await portOf(c).highPcode!('0x401010', { offset: 0, limit: 1 }, signal())).items[0]?.mnemonic).toBe(
+        'CALL',
+      ),
   },
 });
 

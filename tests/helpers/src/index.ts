@@ -12,6 +12,7 @@ export {
   createStandinGhidra,
   createStandinHopper,
   setStandinScenario,
+  createStandinLinuxHopper,
   standinProcesses,
 } from './standin.js';
 export type { StandinScenario } from './standin.js';

@@ -87,6 +87,17 @@ export function createStandinHopper(dir: string, scenario: StandinScenario): { H
   return { HOPPER_LAUNCHER_PATH: path };
 }
 
+/**
+ * Lays out a stand-in Linux Hopper install under `dir` (`hopper-linux/bin/Hopper` starting the
+ * stand-in engine, as `rea setup --hopper` unpacks a Linux package: no file states a version) and
+ * returns the environment naming its launcher.
+ */
+export function createStandinLinuxHopper(dir: string, scenario: StandinScenario): { HOPPER_LAUNCHER_PATH: string } {
+  const path = join(dir, 'hopper-linux', 'bin', 'Hopper');
+  launcher(path, 'hopper', setStandinScenario(dir, 'hopper', scenario));
+  return { HOPPER_LAUNCHER_PATH: path };
+}
+
 /** Pids of live stand-in engine processes whose command line names a file under `dir`. */
 export function standinProcesses(dir: string): number[] {
   const pids: number[] = [];

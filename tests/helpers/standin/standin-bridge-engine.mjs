@@ -167,12 +167,24 @@ const handlers = {
     const body = `  ${calls[p.address][0] ? `${byAddressOrName(calls[p.address][0]).name}();` : 'return 0;'}\n`;
     return { language: 'c', text: `int ${p.name}(void)\n{\n${body.repeat(scenario.pseudocode_repeat ?? 1)}}\n` };
   },
+  // Stand-in high p-code (Ghidra only: Hopper has no p-code): a CALL to the callee, then a RETURN.
+  high_pcode: (params) => {
+    const p = byAddressOrName(params.procedure);
+    const callee = calls[p.address][0];
+    const ops = [
+      ...(callee ? [{ address: p.address, mnemonic: 'CALL', output: null, inputs: [`ram:${callee}:8`] }] : []),
+      { address: info(p).end, mnemonic: 'RETURN', output: null, inputs: ['const:0x0:8'] },
+    ];
+    return page(ops, params, (op) => op.mnemonic);
+  },
   comments: ({ address }) => ({
     comment: address === '0x401010' ? 'stand-in: entry of main' : null,
     inline_comment: null,
   }),
   bookmarks: ({ address }) => (address === '0x401010' ? [{ category: 'Analysis', text: 'stand-in bookmark' }] : []),
 };
+
+if (scenario.engine !== 'ghidra') delete handlers.high_pcode;
 
 if (scenario.mode === 'hang') await new Promise(() => setInterval(() => undefined, 60_000));
 if (scenario.mode === 'slow') await sleep(scenario.delay_ms ?? 25_000);

@@ -94,6 +94,9 @@ export class BridgePort implements NativePort {
   pseudocode(procedure: string, signal: AbortSignal) {
     return this.engine.request('pseudocode', { procedure }, signal);
   }
+  highPcode(procedure: string, page: PageRequest, signal: AbortSignal) {
+    return this.engine.request('high_pcode', { procedure, ...paging(page) }, signal);
+  }
   comments(address: string, signal: AbortSignal) {
     return this.engine.request('comments', { address }, signal);
   }

@@ -6,6 +6,7 @@ import {
   CallSiteSchema,
   DocumentSchema,
   FlowEdgeSchema,
+  HighPcodeOpSchema,
   InstructionSchema,
   NameSchema,
   ProcedureInfoSchema,
@@ -85,6 +86,7 @@ export const BRIDGE_RESULTS = {
   segments: z.array(SegmentSchema),
   is_mapped: z.boolean(),
   pseudocode: z.strictObject({ language: z.string().min(1), text: z.string() }),
+  high_pcode: page(HighPcodeOpSchema),
   comments: z.strictObject({ comment: z.string().nullable(), inline_comment: z.string().nullable() }),
   bookmarks: z.array(z.strictObject({ category: z.string(), text: z.string() })),
 } as const;

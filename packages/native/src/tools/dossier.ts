@@ -5,6 +5,7 @@ import {
   BasicBlockSchema,
   CallSiteSchema,
   FlowEdgeSchema,
+  HighPcodeOpSchema,
   InstructionSchema,
   ProcedureInfoSchema,
   ReferenceSchema,
@@ -37,6 +38,10 @@ export const FunctionDossierSchema = z.strictObject({
   api: z.strictObject({ imports: z.array(ApiCallSchema) }).nullable(),
   pseudocode: z.string().nullable().describe('Decompiled source text; null when the provider does not decompile.'),
   pseudocode_language: z.string().nullable(),
+  high_pcode: z
+    .strictObject({ ops: z.array(HighPcodeOpSchema), total: z.number().int().nonnegative() })
+    .nullable()
+    .describe('Decompiler high p-code ops; varnodes as space:0xoffset:size.'),
   comments: z
     .array(
       z.strictObject({ address: AddressSchema, comment: z.string().nullable(), inline_comment: z.string().nullable() }),
@@ -56,12 +61,15 @@ function missing(capability: NativeCapability, facet: string): Limitation {
   };
 }
 
+/** The most high p-code ops a dossier carries; a longer function is marked truncated. */
+export const HIGH_PCODE_LIMIT = 4096;
+
 /** analyze_function: everything the engine knows about one function, in one record. */
 export const analyzeFunction = procedureTool({
   name: 'analyze_function',
   title: 'Analyze function',
   description:
-    'Builds the function dossier for one procedure: info, assembly, basic blocks and edges, callers and callees, unresolved indirect calls, references, referenced strings and names, imported APIs called, and pseudocode when the provider decompiles. Pass the result to compare_functions.',
+    'Builds the function dossier for one procedure: info, assembly, basic blocks and edges, callers and callees, unresolved indirect calls, references, referenced strings and names, imported APIs called, and pseudocode and high p-code when the provider decompiles. Pass the result to compare_functions.',
   result: FunctionDossierSchema,
   examples: [{ input: { procedure: 'main' } }],
   capability: 'procedures',
@@ -137,6 +145,18 @@ export const analyzeFunction = procedureTool({
     let pseudocode: { language: string; text: string } | null = null;
     if (has('pseudocode') && port.pseudocode) pseudocode = await port.pseudocode(info.address, signal);
     else lack('pseudocode', 'pseudocode');
+    let highPcode: FunctionDossier['high_pcode'] = null;
+    if (has('high_pcode') && port.highPcode) {
+      const page = await port.highPcode(info.address, { offset: 0, limit: HIGH_PCODE_LIMIT }, signal);
+      highPcode = { ops: page.items, total: page.total };
+      if (page.next_offset !== null)
+        limitations.push({
+          kind: 'truncated',
+          message: `High p-code holds the first ${HIGH_PCODE_LIMIT} of ${page.total} ops.`,
+          scope: 'high_pcode',
+        });
+    } else lack('high_pcode', 'high_pcode');
+    throwIfAborted(signal, 'decompiler');
     let comments: FunctionDossier['comments'] = null;
     if (has('comments') && port.comments && assembly) {
       comments = [];
@@ -160,6 +180,7 @@ export const analyzeFunction = procedureTool({
         api,
         pseudocode: pseudocode?.text ?? null,
         pseudocode_language: pseudocode?.language ?? null,
+        high_pcode: highPcode,
         comments,
         unavailable,
       },
@@ -179,6 +200,7 @@ export const analyzeFunction = procedureTool({
 export const NATIVE_VIEW_FACETS = {
   procedure: 'procedure',
   pseudocode: 'pseudocode',
+  high_pcode: 'high_pcode.ops',
   assembly: 'assembly.instructions',
   basic_blocks: 'basic_blocks',
   edges: 'edges',

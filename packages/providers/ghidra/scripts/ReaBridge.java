@@ -16,6 +16,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
@@ -47,6 +48,9 @@ import ghidra.program.model.listing.InstructionIterator;
 import ghidra.program.model.listing.Listing;
 import ghidra.program.model.mem.MemoryBlock;
 import ghidra.program.model.mem.MemoryBlockSourceInfo;
+import ghidra.program.model.pcode.HighFunction;
+import ghidra.program.model.pcode.PcodeOpAST;
+import ghidra.program.model.pcode.Varnode;
 import ghidra.program.model.symbol.FlowType;
 import ghidra.program.model.symbol.RefType;
 import ghidra.program.model.symbol.Reference;
@@ -191,6 +195,8 @@ public class ReaBridge extends GhidraScript {
 				return new com.google.gson.JsonPrimitive(currentProgram.getMemory().contains(address(p, "address")));
 			case "pseudocode":
 				return pseudocode(function(p));
+			case "high_pcode":
+				return page(highPcodeRows(function(p)), p, "mnemonic");
 			case "comments": {
 				Address at = address(p, "address");
 				JsonObject comments = new JsonObject();
@@ -593,7 +599,7 @@ public class ReaBridge extends GhidraScript {
 
 	// ---- pseudocode ----
 
-	private JsonObject pseudocode(Function f) throws BridgeError {
+	private DecompileResults decompile(Function f) throws BridgeError {
 		if (decompiler == null) {
 			decompiler = new DecompInterface();
 			if (!decompiler.openProgram(currentProgram)) {
@@ -605,6 +611,45 @@ public class ReaBridge extends GhidraScript {
 			String why = results == null ? "no result" : results.getErrorMessage();
 			throw new BridgeError("engine", "decompiling " + f.getName() + " failed: " + why);
 		}
+		return results;
+	}
+
+	/** A varnode as space:0xoffset:size (the space name as Ghidra spells it, e.g. register, unique, const). */
+	private String varnode(Varnode v) {
+		return v.getAddress().getAddressSpace().getName() + ":0x" + Long.toHexString(v.getOffset()) + ":" + v.getSize();
+	}
+
+	/** The decompiler's high p-code of the function, in the order the syntax tree yields the ops. */
+	private List<JsonObject> highPcodeRows(Function f) throws BridgeError {
+		HighFunction high = decompile(f).getHighFunction();
+		if (high == null) {
+			throw new BridgeError("engine", "the decompiler returned no high function for " + f.getName());
+		}
+		List<JsonObject> rows = new ArrayList<>();
+		Iterator<PcodeOpAST> ops = high.getPcodeOps();
+		while (ops.hasNext()) {
+			PcodeOpAST op = ops.next();
+			JsonObject row = new JsonObject();
+			row.addProperty("address", format(op.getSeqnum().getTarget()));
+			row.addProperty("mnemonic", op.getMnemonic());
+			Varnode out = op.getOutput();
+			if (out == null) {
+				row.add("output", JsonNull.INSTANCE);
+			} else {
+				row.addProperty("output", varnode(out));
+			}
+			JsonArray inputs = new JsonArray();
+			for (Varnode in : op.getInputs()) {
+				inputs.add(varnode(in));
+			}
+			row.add("inputs", inputs);
+			rows.add(row);
+		}
+		return rows;
+	}
+
+	private JsonObject pseudocode(Function f) throws BridgeError {
+		DecompileResults results = decompile(f);
 		JsonObject result = new JsonObject();
 		result.addProperty("language", "c");
 		result.addProperty("text", results.getDecompiledFunction().getC());

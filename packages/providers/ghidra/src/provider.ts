@@ -47,6 +47,7 @@ export const GHIDRA_CAPABILITIES: readonly NativeCapability[] = [
   'names',
   'segments',
   'pseudocode',
+  'high_pcode',
   'navigation',
   'comments',
   'bookmarks',

@@ -111,6 +111,16 @@ describe('Ghidra provider over MCP with the stand-in engine (issue 21)', () => {
     expect(notices.some((m) => /Ghidra 11\.3\.1 is ready/.test(m))).toBe(true);
     const pseudo = valueOf(await call('procedure_pseudo_code', { procedure: 'main' }));
     expect(JSON.stringify(pseudo.normalized_result)).toContain('helper();');
+    // The stand-in's high p-code of main: a CALL to helper, then a RETURN at main's end.
+    const dossier = valueOf(await call('analyze_function', { procedure: 'main' })).normalized_result;
+    expect(dossier.high_pcode).toEqual({
+      ops: [
+        { address: '0x401010', mnemonic: 'CALL', output: null, inputs: ['ram:0x401030:8'] },
+        { address: '0x401030', mnemonic: 'RETURN', output: null, inputs: ['const:0x0:8'] },
+      ],
+      total: 2,
+    });
+    expect(dossier.unavailable).not.toContain('high_pcode');
     const context = valueOf(await call('inspect_address_context', { address: '0x401010' }));
     expect(context.normalized_result.comment).toEqual({ status: 'ok', value: 'stand-in: entry of main' });
     expect(context.normalized_result.bookmark.value).toEqual([{ category: 'Analysis', text: 'stand-in bookmark' }]);

@@ -1,12 +1,27 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** A Hopper installation REA can run. */
 export interface HopperInstallation {
-  /** The command-line launcher (`…/Contents/MacOS/hopper` in the application bundle). */
+  /** The command-line launcher (`…/Contents/MacOS/hopper` in a macOS bundle, `…/bin/Hopper` on Linux). */
   launcher: string;
-  /** `CFBundleShortVersionString` of the application bundle, e.g. `5.19.3`. */
+  /**
+   * `CFBundleShortVersionString` of the application bundle, e.g. `5.19.3`; `unknown` for a Linux
+   * install, which states no version in a file (see {@link HOPPER_UNKNOWN_VERSION_NOTE}).
+   */
   version: string;
+}
+
+/** The version reported for a Linux install, whose tree states none REA can read. */
+export const HOPPER_UNKNOWN_VERSION = 'unknown';
+
+/** Why a Linux install's version is unknown, and where the actual version shows. */
+export const HOPPER_UNKNOWN_VERSION_NOTE =
+  'A Linux Hopper install (bin/Hopper) states no version in a file, and REA does not run the launcher to ask; the version is reported as unknown and not checked against the supported majors (4 and 5). The engine states its own version when it starts.';
+
+/** Whether `launcher` is a Linux install's `<dir>/bin/Hopper`. */
+function linuxLauncher(launcher: string): boolean {
+  return basename(launcher) === 'Hopper' && basename(dirname(launcher)) === 'bin';
 }
 
 /** What discovery found: an installation, or why there is none usable and what to do. */
@@ -49,7 +64,8 @@ function bundleVersion(launcher: string): string | null {
 
 /**
  * Finds Hopper from `HOPPER_LAUNCHER_PATH` or the default install locations, reading only files (the
- * launcher's mode and the bundle's `Info.plist`): it starts nothing.
+ * launcher's mode and the bundle's `Info.plist`): it starts nothing. A Linux install's `bin/Hopper`
+ * has no such file and is ready with version {@link HOPPER_UNKNOWN_VERSION}.
  */
 export function discoverHopper(launcherPath: string | null | undefined): HopperDiscovery {
   const candidates = launcherPath ? [launcherPath] : HOPPER_DEFAULT_LAUNCHERS;
@@ -64,11 +80,14 @@ export function discoverHopper(launcherPath: string | null | undefined): HopperD
     };
   }
   const version = bundleVersion(launcher);
+  if (version === null && linuxLauncher(launcher)) {
+    return { status: 'ready', installation: { launcher, version: HOPPER_UNKNOWN_VERSION } };
+  }
   if (version === null) {
     return {
       status: 'unavailable',
       reason: `the Hopper at ${launcher} does not state its version (no Contents/Info.plist beside it)`,
-      remediation: `Point HOPPER_LAUNCHER_PATH at the launcher inside the Hopper application bundle. ${INSTALL}`,
+      remediation: `Point HOPPER_LAUNCHER_PATH at the launcher inside the Hopper application bundle (Contents/MacOS/hopper) or a Linux install's bin/Hopper. ${INSTALL}`,
     };
   }
   const major = Number.parseInt(version, 10);

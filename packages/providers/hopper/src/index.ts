@@ -14,5 +14,11 @@ export {
   hopperProfile,
 } from './provider.js';
 export type { HopperProviderOptions } from './provider.js';
-export { HOPPER_DEFAULT_LAUNCHERS, SUPPORTED_HOPPER_MAJORS, discoverHopper } from './discovery.js';
+export {
+  HOPPER_DEFAULT_LAUNCHERS,
+  HOPPER_UNKNOWN_VERSION,
+  HOPPER_UNKNOWN_VERSION_NOTE,
+  SUPPORTED_HOPPER_MAJORS,
+  discoverHopper,
+} from './discovery.js';
 export type { HopperDiscovery, HopperInstallation } from './discovery.js';

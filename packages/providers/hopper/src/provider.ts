@@ -14,7 +14,7 @@ import type {
   TargetDescriptor,
   TargetSupport,
 } from '@rea/provider-kit';
-import { discoverHopper } from './discovery.js';
+import { HOPPER_UNKNOWN_VERSION, HOPPER_UNKNOWN_VERSION_NOTE, discoverHopper } from './discovery.js';
 import type { HopperInstallation } from './discovery.js';
 
 const manifest = createRequire(import.meta.url).resolve('@rea/provider-hopper/package.json');
@@ -93,7 +93,10 @@ export function createHopperProvider(options: HopperProviderOptions = {}): DeepP
       return {
         status: 'ready',
         version: found.installation.version,
-        details: { launcher: found.installation.launcher },
+        details: {
+          launcher: found.installation.launcher,
+          ...(found.installation.version === HOPPER_UNKNOWN_VERSION ? { limitation: HOPPER_UNKNOWN_VERSION_NOTE } : {}),
+        },
       };
     },
     tools: () => [],
