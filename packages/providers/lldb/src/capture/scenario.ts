@@ -218,7 +218,10 @@ export async function runScenario(input: CaptureInput, python: string, context: 
       obs.signals.push(...attempts);
       obs.cleanupSignals += attempts.length;
       const deadline = performance.now() + wait;
-      while (anyOwnedAlive(owned) && performance.now() < deadline) await sleep(25);
+      // A cancellation during the grace period cuts it short: what is left is killed at once.
+      while (anyOwnedAlive(owned) && performance.now() < deadline && !(name !== 'SIGKILL' && signal.aborted)) {
+        await sleep(25);
+      }
       if (!anyOwnedAlive(owned)) return 'complete';
       if (name === 'SIGKILL') break;
     }
