@@ -168,7 +168,12 @@ describe('Ghidra provider over MCP with the stand-in engine (issue 21)', () => {
     expect(waiting.length).toBeGreaterThanOrEqual(2);
     const elapsed = waiting.map((m) => Number(/\((\d+)s elapsed\)/.exec(m)![1]));
     expect(elapsed).toEqual([...elapsed].sort((a, b) => a - b));
-    expect(notices[notices.length - 1]).not.toMatch(/still waiting/);
+    // Once startup has settled no waiting notice follows: the next query on the started engine sends
+    // none. (The terminal notice of the first call is not checked: the client may drop a progress
+    // notification that arrives in the same read as the response it precedes.)
+    const later: string[] = [];
+    await call('list_procedures', {}, { onprogress: (p: { message?: string }) => later.push(p.message ?? '') });
+    expect(later.filter((m) => /still waiting/.test(m))).toEqual([]);
   }, 120_000);
 
   it('offers the pseudocode continuation when analyze_function does not fit one response', async () => {
