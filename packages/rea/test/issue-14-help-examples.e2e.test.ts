@@ -178,7 +178,32 @@ skipUnless(toolsMissing('gcc', 'nm', 'zip', 'bash'))('rea: every example a help 
         expect(outcome.code).toBe(5);
         expect(outcome.error).toContain('pseudocode');
       }
-      expect(outcomes.filter((o) => !decompiling.includes(o) && o.code !== 0)).toEqual([]);
+      // Examples that name what only the user has — an attached device behind a running adb server, a
+      // page served on their machine, their own APK — run here to the typed refusal that says so; the
+      // tools themselves are exercised by their packages' tests (stand-in adb server, pages served by
+      // the test, APKs compiled by aapt).
+      const needs: Array<{ match: RegExp; code: number; error: RegExp }> = [
+        {
+          match:
+            /-android-(devices?|device-package|packages|directory|file|logcat|screen|app)\b|-android-package --apk-paths|^rea uninstall-android-package /,
+          code: 5,
+          error: /\[capability_unavailable\].*adb server/,
+        },
+        { match: /127\.0\.0\.1:(8080|9222)/, code: 9, error: /\[target_unavailable\].*127\.0\.0\.1:(8080|9222)/ },
+        { match: /\/tmp\/app-release\.apk/, code: 3, error: /\[not_found\].*\/tmp\/app-release\.apk/ },
+      ];
+      const refused = outcomes.filter((o) => !decompiling.includes(o) && needs.some((n) => n.match.test(o.example)));
+      for (const outcome of refused) {
+        const need = needs.find((n) => n.match.test(outcome.example))!;
+        // A device-changing example whose local file is missing is refused before adb is asked.
+        if (/\/tmp\/sample\.txt/.test(outcome.example)) {
+          expect({ example: outcome.example, code: outcome.code }).toEqual({ example: outcome.example, code: 3 });
+          continue;
+        }
+        expect({ example: outcome.example, code: outcome.code }).toEqual({ example: outcome.example, code: need.code });
+        expect(outcome.error).toMatch(need.error);
+      }
+      expect(outcomes.filter((o) => !decompiling.includes(o) && !refused.includes(o) && o.code !== 0)).toEqual([]);
     });
   }, 600_000);
 });

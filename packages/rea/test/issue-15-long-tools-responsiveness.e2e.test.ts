@@ -96,7 +96,7 @@ describe('issue 15: open_binary, the native tools and the JavaScript analysis ke
 
   it('should answer binary_session before open_binary of a large library completes', async () => {
     const outcome = await alongside('open_binary', { path: library, provider_id: 'capstone' }, (m) =>
-      /starting capstone/.test(m),
+      /starting capstone|parsing the layout|analysing the code/.test(m),
     );
     await call('close_binary');
     expect(outcome.heavyResult.isError).toBeFalsy();
@@ -113,7 +113,8 @@ describe('issue 15: open_binary, the native tools and the JavaScript analysis ke
       {
         signal: controller.signal,
         onprogress: (update: any) => {
-          if (/starting capstone/.test(String(update?.message ?? ''))) controller.abort(new Error('stop'));
+          if (/starting capstone|parsing the layout|analysing the code/.test(String(update?.message ?? '')))
+            controller.abort(new Error('stop'));
         },
       },
     ).then(

@@ -108,7 +108,8 @@ describe('Ghidra provider over MCP with the stand-in engine (issue 21)', () => {
     );
     expect(overview.provider).toMatchObject({ id: 'ghidra', version: '11.3.1' });
     expect(overview.normalized_result.procedure_count).toBe(3);
-    expect(notices.some((m) => /Ghidra 11\.3\.1 is ready/.test(m))).toBe(true);
+    // Startup notices are intermediate updates under the 100 ms rate bound, so a quick restart may
+    // send none of them; the slow-import case below checks them.
     const pseudo = valueOf(await call('procedure_pseudo_code', { procedure: 'main' }));
     expect(JSON.stringify(pseudo.normalized_result)).toContain('helper();');
     // The stand-in's high p-code of main: a CALL to helper, then a RETURN at main's end.
