@@ -11,7 +11,7 @@ export type { ExtractOutcome } from './extract/extract.js';
 export { DEFAULT_BUDGETS } from './options.js';
 export type { ExtractOptions, InspectOptions } from './options.js';
 export type { DmgOptions } from './engine/dmg.js';
-export { listZipEntries, openZipEntries } from './entries.js';
+export { listZipEntries, openZipEntries } from './entriesLazy.js';
 export type {
   OpenZipEntriesOptions,
   ReadZipEntriesOptions,
