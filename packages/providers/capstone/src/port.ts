@@ -1,6 +1,6 @@
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout } from '@rea/artifact';
-import { createNavigationState, formatAddress, paginate, parseAddress } from '@rea/native';
+import { NATIVE_CAPABILITIES, createNavigationState, formatAddress, paginate, parseAddress } from '@rea/native';
 import type {
   CallSite,
   Callees,
@@ -29,18 +29,9 @@ import { addressOfName } from './names.js';
 import type { NameIndex } from './names.js';
 
 /** What the embedded engine answers. No pseudocode, comments or bookmarks. */
-export const CAPSTONE_CAPABILITIES: readonly NativeCapability[] = [
-  'documents',
-  'procedures',
-  'instructions',
-  'basic_blocks',
-  'callers_callees',
-  'references',
-  'strings',
-  'names',
-  'segments',
-  'navigation',
-];
+export const CAPSTONE_CAPABILITIES: readonly NativeCapability[] = NATIVE_CAPABILITIES.filter(
+  (c) => !['pseudocode', 'high_pcode', 'comments', 'bookmarks'].includes(c),
+);
 
 const hex = (a: number) => formatAddress(a);
 

@@ -1,19 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ReaError, createAnalysisProfile } from '@rea/evidence';
-import type { NativeCapability, NativePort } from '@rea/native';
-import { BRIDGE_PROTOCOL, openBridgeSession } from '@rea/native/bridge';
-import { NATIVE_PORT } from '@rea/provider-kit';
-import type {
-  ActiveTarget,
-  DeepProvider,
-  DeepSession,
-  OpenOptions,
-  ProbeResult,
-  TargetDescriptor,
-  TargetSupport,
-} from '@rea/provider-kit';
+import { createAnalysisProfile } from '@rea/evidence';
+import { NATIVE_CAPABILITIES } from '@rea/native';
+import type { NativeCapability } from '@rea/native';
+import { BRIDGE_PROTOCOL, createBridgeProvider } from '@rea/native/bridge';
+import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';
 import { discoverGhidra } from './discovery.js';
 import type { GhidraInstallation } from './discovery.js';
 
@@ -36,22 +28,7 @@ export const GHIDRA_BRIDGE_SCRIPT = 'ReaBridge.java';
 export const GHIDRA_STARTUP_TIMEOUT_MS = 330_000;
 
 /** Everything the bridge serves: the whole native port. */
-export const GHIDRA_CAPABILITIES: readonly NativeCapability[] = [
-  'documents',
-  'procedures',
-  'instructions',
-  'basic_blocks',
-  'callers_callees',
-  'references',
-  'strings',
-  'names',
-  'segments',
-  'pseudocode',
-  'high_pcode',
-  'navigation',
-  'comments',
-  'bookmarks',
-];
+export const GHIDRA_CAPABILITIES: readonly NativeCapability[] = [...NATIVE_CAPABILITIES];
 
 const NATIVE_FORMATS = ['elf', 'pe', 'macho', 'mach-o', 'macho-fat', 'mach-o-universal', 'coff'];
 
@@ -78,13 +55,6 @@ export function ghidraProfile(installation: GhidraInstallation) {
   });
 }
 
-function unavailable(reason: string, remediation: string): ReaError {
-  return new ReaError('provider_unavailable', `Ghidra is unavailable: ${reason}.`, {
-    remediation,
-    details: { provider_id: GHIDRA_PROVIDER_ID, reason },
-  });
-}
-
 /**
  * Ghidra as a deep provider of the native port. `probe` and `open` read files only; the first query
  * runs `support/analyzeHeadless` as an owned process that imports the target into a fresh owned
@@ -92,68 +62,44 @@ function unavailable(reason: string, remediation: string): ReaError {
  * over the authenticated bridge socket until the session closes.
  */
 export function createGhidraProvider(options: GhidraProviderOptions = {}): DeepProvider<typeof NATIVE_PORT> {
-  const discover = (config?: OpenOptions['config']) => {
-    const env = options.env ?? process.env;
-    return discoverGhidra({
-      GHIDRA_INSTALL_DIR: config?.ghidraInstallDir ?? env['GHIDRA_INSTALL_DIR'] ?? null,
-      JAVA_HOME: config?.javaHome ?? env['JAVA_HOME'] ?? null,
-      ...(env['PATH'] === undefined ? {} : { PATH: env['PATH'] }),
-    });
-  };
-  return {
-    kind: 'deep',
-    port: NATIVE_PORT,
+  return createBridgeProvider<GhidraInstallation>({
     id: GHIDRA_PROVIDER_ID,
     name: 'Ghidra',
     version: GHIDRA_PROVIDER_VERSION,
-    capabilities: [...GHIDRA_CAPABILITIES],
-    async probe(): Promise<ProbeResult> {
-      const found = discover();
-      if (found.status === 'unavailable') return found;
-      const { installation } = found;
-      return {
-        status: 'ready',
-        version: installation.version,
-        details: {
-          install_dir: installation.installDir,
-          java_home: installation.javaHome,
-          jdk: installation.javaVersion,
-        },
-      };
-    },
-    tools: () => [],
-    supportsTarget(target: TargetDescriptor): TargetSupport {
-      if (NATIVE_FORMATS.includes(target.format)) return 'supported';
-      return target.format === 'unknown' || target.format === 'raw' ? 'unknown' : 'unsupported';
-    },
-    async open(target: ActiveTarget, open: OpenOptions): Promise<DeepSession<NativePort>> {
-      const found = discover(open.config);
-      if (found.status === 'unavailable') throw unavailable(found.reason, found.remediation);
-      const { installation } = found;
-      return openBridgeSession(target, open, {
-        providerId: GHIDRA_PROVIDER_ID,
-        engine: 'Ghidra',
-        version: installation.version,
-        analysisProfile: ghidraProfile(installation),
-        capabilities: GHIDRA_CAPABILITIES,
-        startupMs: open.config?.ghidraStartupTimeoutMs ?? GHIDRA_STARTUP_TIMEOUT_MS,
-        setting: 'REA_GHIDRA_STARTUP_TIMEOUT_MS',
-        ...(options.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: options.waitingNoticeMs }),
-        launch: (project: string) => ({
-          command: installation.headless,
-          args: [
-            project,
-            'rea',
-            '-import',
-            target.path,
-            '-scriptPath',
-            GHIDRA_SCRIPTS_DIR,
-            '-postScript',
-            GHIDRA_BRIDGE_SCRIPT,
-          ],
-          env: { JAVA_HOME: installation.javaHome },
-        }),
+    capabilities: GHIDRA_CAPABILITIES,
+    formats: NATIVE_FORMATS,
+    discover: (config) => {
+      const env = options.env ?? process.env;
+      return discoverGhidra({
+        GHIDRA_INSTALL_DIR: config?.ghidraInstallDir ?? env['GHIDRA_INSTALL_DIR'] ?? null,
+        JAVA_HOME: config?.javaHome ?? env['JAVA_HOME'] ?? null,
+        ...(env['PATH'] === undefined ? {} : { PATH: env['PATH'] }),
       });
     },
-  };
+    probeDetails: (installation) => ({
+      install_dir: installation.installDir,
+      java_home: installation.javaHome,
+      jdk: installation.javaVersion,
+    }),
+    session: (installation, target, open) => ({
+      analysisProfile: ghidraProfile(installation),
+      startupMs: open.config?.ghidraStartupTimeoutMs ?? GHIDRA_STARTUP_TIMEOUT_MS,
+      setting: 'REA_GHIDRA_STARTUP_TIMEOUT_MS',
+      launch: (project: string) => ({
+        command: installation.headless,
+        args: [
+          project,
+          'rea',
+          '-import',
+          target.path,
+          '-scriptPath',
+          GHIDRA_SCRIPTS_DIR,
+          '-postScript',
+          GHIDRA_BRIDGE_SCRIPT,
+        ],
+        env: { JAVA_HOME: installation.javaHome },
+      }),
+    }),
+    ...(options.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: options.waitingNoticeMs }),
+  });
 }

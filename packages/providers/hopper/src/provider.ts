@@ -1,19 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ReaError, createAnalysisProfile } from '@rea/evidence';
-import type { NativeCapability, NativePort } from '@rea/native';
-import { BRIDGE_PROTOCOL, openBridgeSession } from '@rea/native/bridge';
-import { NATIVE_PORT } from '@rea/provider-kit';
-import type {
-  ActiveTarget,
-  DeepProvider,
-  DeepSession,
-  OpenOptions,
-  ProbeResult,
-  TargetDescriptor,
-  TargetSupport,
-} from '@rea/provider-kit';
+import { createAnalysisProfile } from '@rea/evidence';
+import { NATIVE_CAPABILITIES } from '@rea/native';
+import type { NativeCapability } from '@rea/native';
+import { BRIDGE_PROTOCOL, createBridgeProvider } from '@rea/native/bridge';
+import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';
 import { HOPPER_UNKNOWN_VERSION, HOPPER_UNKNOWN_VERSION_NOTE, discoverHopper } from './discovery.js';
 import type { HopperInstallation } from './discovery.js';
 
@@ -33,20 +25,9 @@ export const HOPPER_BRIDGE_SCRIPT = join(dirname(manifest), 'scripts', 'rea_brid
 export const HOPPER_STARTUP_TIMEOUT_MS = 120_000;
 
 /** What the bridge serves: the native port without bookmarks. */
-export const HOPPER_CAPABILITIES: readonly NativeCapability[] = [
-  'documents',
-  'procedures',
-  'instructions',
-  'basic_blocks',
-  'callers_callees',
-  'references',
-  'strings',
-  'names',
-  'segments',
-  'pseudocode',
-  'navigation',
-  'comments',
-];
+export const HOPPER_CAPABILITIES: readonly NativeCapability[] = NATIVE_CAPABILITIES.filter(
+  (c) => c !== 'high_pcode' && c !== 'bookmarks',
+);
 
 const NATIVE_FORMATS = ['elf', 'pe', 'macho', 'mach-o', 'macho-fat', 'mach-o-universal'];
 
@@ -78,53 +59,25 @@ export function hopperProfile(installation: HopperInstallation) {
  * bridge waits for the analysis and serves the port over the authenticated bridge socket.
  */
 export function createHopperProvider(options: HopperProviderOptions = {}): DeepProvider<typeof NATIVE_PORT> {
-  const discover = (config?: OpenOptions['config']) =>
-    discoverHopper(config?.hopperLauncherPath ?? (options.env ?? process.env)['HOPPER_LAUNCHER_PATH'] ?? null);
-  return {
-    kind: 'deep',
-    port: NATIVE_PORT,
+  return createBridgeProvider<HopperInstallation>({
     id: HOPPER_PROVIDER_ID,
     name: 'Hopper',
     version: HOPPER_PROVIDER_VERSION,
-    capabilities: [...HOPPER_CAPABILITIES],
-    async probe(): Promise<ProbeResult> {
-      const found = discover();
-      if (found.status === 'unavailable') return found;
-      return {
-        status: 'ready',
-        version: found.installation.version,
-        details: {
-          launcher: found.installation.launcher,
-          ...(found.installation.version === HOPPER_UNKNOWN_VERSION ? { limitation: HOPPER_UNKNOWN_VERSION_NOTE } : {}),
-        },
-      };
-    },
-    tools: () => [],
-    supportsTarget(target: TargetDescriptor): TargetSupport {
-      if (NATIVE_FORMATS.includes(target.format)) return 'supported';
-      return target.format === 'unknown' || target.format === 'raw' ? 'unknown' : 'unsupported';
-    },
-    async open(target: ActiveTarget, open: OpenOptions): Promise<DeepSession<NativePort>> {
-      const found = discover(open.config);
-      if (found.status === 'unavailable') {
-        throw new ReaError('provider_unavailable', `Hopper is unavailable: ${found.reason}.`, {
-          remediation: found.remediation,
-          details: { provider_id: HOPPER_PROVIDER_ID, reason: found.reason },
-        });
-      }
-      const { installation } = found;
-      return openBridgeSession(target, open, {
-        providerId: HOPPER_PROVIDER_ID,
-        engine: 'Hopper',
-        version: installation.version,
-        analysisProfile: hopperProfile(installation),
-        capabilities: HOPPER_CAPABILITIES,
-        startupMs: open.config?.hopperStartupTimeoutMs ?? HOPPER_STARTUP_TIMEOUT_MS,
-        setting: 'REA_HOPPER_STARTUP_TIMEOUT_MS',
-        ...(options.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: options.waitingNoticeMs }),
-        // Hopper keeps its own documents; the owned project directory is its working directory.
-        launch: () => ({ command: installation.launcher, args: ['-e', target.path, '-Y', HOPPER_BRIDGE_SCRIPT] }),
-      });
-    },
-  };
+    capabilities: HOPPER_CAPABILITIES,
+    formats: NATIVE_FORMATS,
+    discover: (config) =>
+      discoverHopper(config?.hopperLauncherPath ?? (options.env ?? process.env)['HOPPER_LAUNCHER_PATH'] ?? null),
+    probeDetails: (installation) => ({
+      launcher: installation.launcher,
+      ...(installation.version === HOPPER_UNKNOWN_VERSION ? { limitation: HOPPER_UNKNOWN_VERSION_NOTE } : {}),
+    }),
+    session: (installation, target, open) => ({
+      analysisProfile: hopperProfile(installation),
+      startupMs: open.config?.hopperStartupTimeoutMs ?? HOPPER_STARTUP_TIMEOUT_MS,
+      setting: 'REA_HOPPER_STARTUP_TIMEOUT_MS',
+      // Hopper keeps its own documents; the owned project directory is its working directory.
+      launch: () => ({ command: installation.launcher, args: ['-e', target.path, '-Y', HOPPER_BRIDGE_SCRIPT] }),
+    }),
+    ...(options.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: options.waitingNoticeMs }),
+  });
 }
