@@ -18,3 +18,4 @@ export {
 export type { StandinScenario } from './standin.js';
 export { runNativeToolsOnRealEngine } from './realEngine.js';
 export type { RealEngineRun } from './realEngine.js';
+export { bridgeOpenOptions, standinWorkspace } from './bridge.js';

@@ -3,13 +3,12 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createStandinGhidra } from '@rea/test-helpers';
+import { createStandinGhidra, bridgeOpenOptions, standinWorkspace } from '@rea/test-helpers';
 import { createGhidraProvider, discoverGhidra } from '@rea/provider-ghidra';
 import { createProviderRegistry, selectProvider } from '@rea/provider-kit';
-import { openOptions, workspace } from './support.js';
 
 describe('Ghidra discovery', () => {
-  const space = workspace('ghidra-discovery');
+  const space = standinWorkspace('ghidra-discovery');
   afterAll(() => space.dispose());
   const env = createStandinGhidra(space.dir, { mode: 'normal' });
   const props = join(env.GHIDRA_INSTALL_DIR, 'Ghidra', 'application.properties');
@@ -47,7 +46,7 @@ describe('Ghidra discovery', () => {
       const provider = createGhidraProvider({ env });
       const probe = await provider.probe();
       expect(probe).toMatchObject({ status: 'unavailable', remediation: expect.stringMatching(/GHIDRA_INSTALL_DIR/) });
-      const { options, supervisor } = openOptions(env);
+      const { options, supervisor } = bridgeOpenOptions(env);
       await expect(provider.open(space.target, options)).rejects.toMatchObject({
         code: 'provider_unavailable',
         details: { provider_id: 'ghidra' },

@@ -11,9 +11,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createStandinGhidra, setStandinScenario, standinProcesses } from '@rea/test-helpers';
+import { createStandinGhidra, setStandinScenario, standinProcesses, standinWorkspace } from '@rea/test-helpers';
 import type { StandinScenario } from '@rea/test-helpers';
-import { workspace } from './support.js';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.js');
 
@@ -43,7 +42,7 @@ async function connect(env: Record<string, string>, cwd: string): Promise<Client
 }
 
 describe('Ghidra provider over MCP with the stand-in engine (issue 21)', () => {
-  const space = workspace('ghidra-e2e');
+  const space = standinWorkspace('ghidra-e2e');
   let env: { GHIDRA_INSTALL_DIR: string; JAVA_HOME: string };
   let client: Client;
   const scenario = (s: StandinScenario) => setStandinScenario(space.dir, 'ghidra', s);
@@ -199,7 +198,7 @@ describe('Ghidra provider over MCP with the stand-in engine (issue 21)', () => {
 });
 
 describe('Ghidra startup deadline over MCP (issue 21)', () => {
-  const space = workspace('ghidra-deadline');
+  const space = standinWorkspace('ghidra-deadline');
   afterAll(() => space.dispose());
 
   it('reports provider_timeout naming REA_GHIDRA_STARTUP_TIMEOUT_MS when the engine hangs', async () => {

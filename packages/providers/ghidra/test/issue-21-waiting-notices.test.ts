@@ -2,18 +2,17 @@
 // with the elapsed time, none after the caller cancels; the cancelled startup leaves nothing owned.
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { existsSync } from 'node:fs';
-import { createStandinGhidra, standinProcesses } from '@rea/test-helpers';
+import { createStandinGhidra, standinProcesses, bridgeOpenOptions, standinWorkspace } from '@rea/test-helpers';
 import { createGhidraProvider } from '@rea/provider-ghidra';
 import { isNativePort } from '@rea/native';
-import { openOptions, workspace } from './support.js';
 
 describe('Ghidra startup waiting notices (issue 21)', () => {
-  const space = workspace('ghidra-notices');
+  const space = standinWorkspace('ghidra-notices');
   afterAll(() => space.dispose());
 
   it('reports the elapsed wait every 10 s until the caller cancels, then stops and cleans up', async () => {
     const env = createStandinGhidra(space.dir, { mode: 'hang' });
-    const { options, supervisor } = openOptions(env);
+    const { options, supervisor } = bridgeOpenOptions(env);
     const session = await createGhidraProvider({ env }).open(space.target, options);
     const port = session.session;
     if (!isNativePort(port)) throw new Error('not a native port');

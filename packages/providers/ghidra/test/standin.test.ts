@@ -1,18 +1,17 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
-import { createStandinGhidra } from '@rea/test-helpers';
+import { createStandinGhidra, bridgeOpenOptions, standinWorkspace } from '@rea/test-helpers';
 import { createGhidraProvider } from '@rea/provider-ghidra';
-import { openOptions, workspace } from './support.js';
 
 describe('Ghidra provider with the stand-in engine', () => {
-  const space = workspace('ghidra-standin');
+  const space = standinWorkspace('ghidra-standin');
   afterAll(() => space.dispose());
 
   it('starts the stand-in on the first query, answers through the bridge and leaves nothing on close', async () => {
     const env = createStandinGhidra(space.dir, { mode: 'normal' });
     const provider = createGhidraProvider({ env });
     expect(await provider.probe()).toMatchObject({ status: 'ready', version: '11.3.1' });
-    const { options, supervisor } = openOptions(env);
+    const { options, supervisor } = bridgeOpenOptions(env);
     const session = await provider.open(space.target, options);
     expect(supervisor.processes()).toHaveLength(0);
     const signal = new AbortController().signal;
@@ -30,7 +29,7 @@ describe('Ghidra provider with the stand-in engine', () => {
 
   it('starts one engine for queries that arrive while it is starting', async () => {
     const env = createStandinGhidra(space.dir, { mode: 'slow', delayMs: 1000 });
-    const { options, supervisor } = openOptions(env);
+    const { options, supervisor } = bridgeOpenOptions(env);
     const session = await createGhidraProvider({ env }).open(space.target, options);
     const signal = new AbortController().signal;
     const [procedures, segments, name] = await Promise.all([

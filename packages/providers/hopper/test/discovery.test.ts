@@ -2,12 +2,11 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createStandinHopper } from '@rea/test-helpers';
+import { createStandinHopper, standinWorkspace } from '@rea/test-helpers';
 import { createHopperProvider, discoverHopper } from '@rea/provider-hopper';
-import { workspace } from './support.js';
 
 describe('Hopper discovery', () => {
-  const space = workspace('hopper-discovery');
+  const space = standinWorkspace('hopper-discovery');
   afterAll(() => space.dispose());
   const { HOPPER_LAUNCHER_PATH: launcher } = createStandinHopper(space.dir, { mode: 'normal' });
   const plist = join(dirname(dirname(launcher)), 'Info.plist');

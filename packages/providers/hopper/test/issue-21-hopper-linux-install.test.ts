@@ -4,12 +4,11 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createStandinLinuxHopper } from '@rea/test-helpers';
+import { createStandinLinuxHopper, bridgeOpenOptions, standinWorkspace } from '@rea/test-helpers';
 import { HOPPER_UNKNOWN_VERSION_NOTE, createHopperProvider, discoverHopper } from '@rea/provider-hopper';
-import { openOptions, workspace } from './support.js';
 
 describe('Hopper on Linux (issue 21)', () => {
-  const space = workspace('hopper-linux');
+  const space = standinWorkspace('hopper-linux');
   afterAll(() => space.dispose());
   const env = createStandinLinuxHopper(space.dir, { mode: 'normal' });
   const launcher = env.HOPPER_LAUNCHER_PATH;
@@ -37,7 +36,7 @@ describe('Hopper on Linux (issue 21)', () => {
   });
 
   it('opens a target through the Linux launcher and answers from the engine', async () => {
-    const { options, supervisor } = openOptions(env);
+    const { options, supervisor } = bridgeOpenOptions(env);
     const session = await createHopperProvider({ env }).open(space.target, options);
     const signal = new AbortController().signal;
     try {

@@ -10,8 +10,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createStandinGhidra, createStandinHopper, setStandinScenario, standinProcesses } from '@rea/test-helpers';
-import { workspace } from './support.js';
+import {
+  createStandinGhidra,
+  createStandinHopper,
+  setStandinScenario,
+  standinProcesses,
+  standinWorkspace,
+} from '@rea/test-helpers';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.js');
 
@@ -27,7 +32,7 @@ const diagnosticOf = (result: Result): Record<string, any> => {
 const ownedDirs = () => readdirSync(tmpdir()).filter((name) => /^rea-hopper-[A-Za-z0-9]{6}$/.test(name));
 
 describe('Hopper provider and selection over MCP with stand-in engines (issue 21)', () => {
-  const space = workspace('hopper-e2e');
+  const space = standinWorkspace('hopper-e2e');
   let client: Client;
   const call = async (name: string, args: Record<string, unknown> = {}, options: Record<string, unknown> = {}) =>
     (await client.callTool({ name, arguments: args }, { timeout: 120_000, ...options })) as Result;

@@ -1,3 +1,4 @@
+/** Fixtures for the external-engine bridge tests: a small target file and the options `open` needs. */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +7,7 @@ import { createProcessSupervisor, createProgressReporter, readConfig } from '@re
 import type { ActiveTarget, ProcessSupervisor, ProgressNotification } from '@rea/provider-kit';
 
 /** A temporary directory (`rea-…`) holding a small target file; removed by `dispose`. */
-export function workspace(prefix: string): { dir: string; target: ActiveTarget; dispose(): void } {
+export function standinWorkspace(prefix: string): { dir: string; target: ActiveTarget; dispose(): void } {
   const dir = mkdtempSync(join(tmpdir(), `rea-standin-${prefix}-`));
   const path = join(dir, 'target.bin');
   // An ELF header followed by code-like bytes: the stand-in engine does not parse it, only hashes it.
@@ -22,7 +23,7 @@ export function workspace(prefix: string): { dir: string; target: ActiveTarget; 
 }
 
 /** What `open` needs, with a fresh supervisor, a recording progress sink and the config from `env`. */
-export function openOptions(env: NodeJS.ProcessEnv = {}, signal = new AbortController().signal) {
+export function bridgeOpenOptions(env: NodeJS.ProcessEnv = {}, signal = new AbortController().signal) {
   const supervisor: ProcessSupervisor = createProcessSupervisor();
   const notices: ProgressNotification[] = [];
   const progress = createProgressReporter({ send: (n) => void notices.push(n), intervalMs: 0 });
