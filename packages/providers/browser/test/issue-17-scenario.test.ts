@@ -111,6 +111,45 @@ describe('capture_browser_scenario', () => {
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
   }, 120_000);
 
+  it('should stop on cancellation within an action as cancelled, keeping the partial capture, with the browser and profile gone', async () => {
+    const controller = new AbortController();
+    const current: string[] = [];
+    let profileSeen = false;
+    const result = await call(
+      captureBrowserScenarioTool,
+      {
+        url: `${server.origin}/`,
+        actions: [
+          { action: 'type', selector: '#q', text: 'notes' },
+          { action: 'click', selector: '#go' },
+          { action: 'wait', ms: 600_000 },
+          { action: 'screenshot' },
+        ],
+      },
+      {
+        signal: controller.signal,
+        onDir: (dir) => current.push(dir),
+        progress: (m) => {
+          if (!m.startsWith('action 3')) return;
+          profileSeen = current.some((dir) => processesUsing(dir).length > 0);
+          setImmediate(() => controller.abort());
+        },
+      },
+    );
+    expect(profileSeen).toBe(true);
+    expect(isReaError(result.error) && result.error.code).toBe('cancelled');
+    const partial = (result.error as { details: { partial_observation: ScenarioCapture } }).details.partial_observation;
+    // The wait that was running is reported as not completed, the screenshot as never run.
+    expect(partial.actions.map((a) => a.outcome)).toEqual(['ok', 'ok', 'failed', 'not-run']);
+    expect(partial.actions[2]!.detail).toMatch(/cancel/i);
+    expect(partial.events).toContainEqual(
+      expect.objectContaining({ kind: 'request', url: `${server.origin}/api?q=notes`, action: 1 }),
+    );
+    expect(partial.events_total).toBeGreaterThanOrEqual(partial.events.length);
+    expect(result.dirs.length).toBeGreaterThan(0);
+    expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 120_000);
+
   it('should end as target_unavailable with the partial capture when the browser is killed mid-capture', async () => {
     let killed = false;
     const current: string[] = [];
@@ -139,7 +178,7 @@ describe('capture_browser_scenario', () => {
     expect(killed).toBe(true);
     expect(isReaError(result.error) && result.error.code).toBe('target_unavailable');
     const partial = (result.error as { details: { partial_observation: ScenarioCapture } }).details.partial_observation;
-    expect(partial.actions[0]!.outcome).toBe('ok');
+    expect(partial.actions.map((a) => a.outcome)).toEqual(['ok', 'failed']);
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
   }, 120_000);
 });

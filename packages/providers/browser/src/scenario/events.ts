@@ -14,9 +14,17 @@ export class EventLog {
   private readonly inflight = new Set<string>();
   private lastActivity = Date.now();
 
+  private stopped = false;
+
+  /** Ends the log: later events (of a closing page) are neither kept nor counted. */
+  stop(): void {
+    this.stopped = true;
+  }
+
   /** Appends an event (kept while under {@link MAX_EVENTS}) and returns its seq. */
   add(kind: Event['kind'], detail: string, url: string | null = null, status: number | null = null): number {
     const seq = this.total;
+    if (this.stopped) return seq;
     this.total += 1;
     if (this.events.length < MAX_EVENTS)
       this.events.push({ seq, action: this.action, kind, url, status, detail: detail.slice(0, 500) });

@@ -116,9 +116,10 @@ export const captureBrowserScenarioTool = defineTool({
             }
             Object.assign(entry, { outcome: 'ok', detail: action.action === 'screenshot' ? 'captured' : detail });
           } catch (error) {
-            if (run.signal.aborted) throw run.signal.reason;
-            Object.assign(entry, { outcome: 'failed', detail: error instanceof Error ? error.message : String(error) });
-            throw error;
+            // An action stopped by cancellation, the deadline or a lost browser did not complete either.
+            const cause: unknown = run.signal.aborted ? run.signal.reason : error;
+            Object.assign(entry, { outcome: 'failed', detail: cause instanceof Error ? cause.message : String(cause) });
+            throw cause;
           } finally {
             if (log.total > first) Object.assign(entry, { first_event: first, last_event: log.total - 1 });
             capture.events_total = log.total;
@@ -126,12 +127,17 @@ export const captureBrowserScenarioTool = defineTool({
         }
       });
     } catch (error) {
+      log.stop();
+      capture.events_total = log.total;
       const failure = isReaError(error) ? error : normalizeError(error, 'capture_browser_scenario');
       throw new ReaError(failure.code, failure.message, {
         remediation: failure.remediation,
         details: { ...failure.details, partial_observation: capture as unknown as JsonObject },
       });
     }
+    // Events of the page closing after the last action are not part of the capture.
+    log.stop();
+    capture.events_total = log.total;
     const limitations =
       log.total > MAX_EVENTS
         ? [
