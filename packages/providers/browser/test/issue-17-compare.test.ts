@@ -48,6 +48,8 @@ function scenario(
     })),
     events_total: events.length,
     screenshots: [],
+    dom_changes: [],
+    downloads: [],
   };
 }
 

@@ -17,7 +17,10 @@ document.getElementById('go').addEventListener('click', async () => {
   const res = await fetch('/api?q=' + encodeURIComponent(q));
   const items = await res.json();
   console.log('results', items.length);
-  for (const item of items) { const li = document.createElement('li'); li.textContent = item; document.getElementById('out').append(li); }
+  const out = document.getElementById('out');
+  out.replaceChildren();
+  for (const item of items) { const li = document.createElement('li'); li.textContent = item; out.append(li); }
+  out.dataset.count = String(items.length);
   if (items.length === 0) alert('nothing found');
 });
 </script></body>`;
@@ -76,7 +79,15 @@ describe('capture_browser_scenario', () => {
     );
     expect(capture.events).toContainEqual(expect.objectContaining({ kind: 'console', detail: 'log: results 3' }));
     expect(capture.events).toContainEqual(expect.objectContaining({ kind: 'dialog', detail: 'alert: nothing found' }));
-    expect(capture.events.filter((e) => e.kind === 'dom').length).toBeGreaterThan(0);
+    // One DOM change summary per completed action, also in the event sequence; the three results are
+    // added under the list (and removed by the second search), whose data-count changes.
+    expect(capture.dom_changes.map((d) => d.action)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(capture.events.filter((e) => e.kind === 'dom')).toHaveLength(8);
+    const changes = capture.dom_changes.flatMap((d) => d.changes);
+    expect(changes.filter((c) => c.type === 'added' && c.selector === 'ul#out > li')).toHaveLength(3);
+    expect(changes.filter((c) => c.type === 'removed' && c.selector === 'ul#out > li')).toHaveLength(3);
+    expect(changes).toContainEqual({ type: 'attribute', selector: 'ul#out', attribute: 'data-count' });
+    expect(capture.dom_changes.reduce((n, d) => n + d.added, 0)).toBeGreaterThanOrEqual(3);
     // Every event's seq is its position, and each action's range covers exactly its events.
     capture.events.forEach((e, i) => expect(e.seq).toBe(i));
     for (const a of capture.actions.filter((x) => x.first_event !== null)) {
