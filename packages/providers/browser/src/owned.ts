@@ -63,6 +63,8 @@ export function chromeFlags(profileDir: string): string[] {
     '--disable-component-update',
     '--no-first-run',
     '--no-default-browser-check',
+    // The browser's own WebMCP surface (document.modelContext and the DevTools WebMCP domain).
+    '--enable-features=WebMCP',
     '--remote-debugging-address=127.0.0.1',
     '--remote-debugging-port=0',
     `--user-data-dir=${profileDir}`,

@@ -17,6 +17,12 @@ const INDEX = `<!doctype html><html><head><title>Notes</title>
 <script>console.warn('inline', 42); alert('hello');</script></head>
 <body><div id="root" class="shell main"><p>text</p></div><iframe src="/frame.html"></iframe></body></html>`;
 
+// Registers a service worker scoped to /sw/ (so it controls no other page of the shared browser).
+const SW_PAGE = `<!doctype html><title>registering</title><script>
+navigator.serviceWorker.register('/sw/worker.js', { scope: '/sw/' })
+  .then(() => navigator.serviceWorker.ready).then(() => { document.title = 'ready'; });
+</script>`;
+
 let server: Awaited<ReturnType<typeof servePages>>;
 let shared: { endpoint: string; supervisor: ProcessSupervisor };
 
@@ -31,6 +37,8 @@ beforeAll(async () => {
     '/app.js.map': { type: 'application/json', body: MAP },
     '/lib.js': { type: 'text/javascript', body: LIB },
     '/frame.html': { type: 'text/html', body: '<!doctype html><title>inner</title><p>frame</p>' },
+    '/sw/': { type: 'text/html', body: SW_PAGE },
+    '/sw/worker.js': { type: 'text/javascript', body: "self.addEventListener('install', () => self.skipWaiting());" },
   });
   shared = await startSharedBrowser();
 }, 60_000);
@@ -125,6 +133,38 @@ describe('a loopback endpoint', () => {
     expect(page.target).toEqual({ id: tab.id, type: 'page' });
     expect(page.document).toMatchObject({ url: `${server.origin}/frame.html`, title: 'inner' });
     expect(page.resources.map((r) => r.url)).toContain(`${server.origin}/frame.html`);
+  }, 90_000);
+
+  it('should report the service worker a tab registered, with its script URL, scope and state', async () => {
+    const { endpoint } = shared;
+    const created = await fetch(`${endpoint}/json/new?${encodeURIComponent(`${server.origin}/sw/`)}`, {
+      method: 'PUT',
+    });
+    const tab = (await created.json()) as { id: string };
+    // The page titles itself "ready" once its worker is active.
+    for (let i = 0; i < 400; i++) {
+      const listed = evidence(await call(listBrowserTargetsTool, { endpoint }));
+      const targets = (listed.normalized_result as unknown as { targets: Array<{ id: string; title: string }> })
+        .targets;
+      if (targets.find((t) => t.id === tab.id)?.title === 'ready') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const page = evidence(await call(inspectWebPageTool, { endpoint, target_id: tab.id })).normalized_result;
+    expect(page.document.title).toBe('ready');
+    expect(page.service_workers).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9A-F]{32}$/),
+        url: `${server.origin}/sw/worker.js`,
+        scope: `${server.origin}/sw/`,
+        status: 'activated',
+        running_status: 'running',
+      },
+    ]);
+    const listed = evidence(await call(listBrowserTargetsTool, { endpoint }));
+    const workers = (listed.normalized_result as unknown as { targets: Array<{ id: string; type: string }> }).targets;
+    expect(workers).toContainEqual(
+      expect.objectContaining({ id: page.service_workers[0]!.id, type: 'service_worker' }),
+    );
   }, 90_000);
 
   it('should refuse an unknown target id with not_found naming it', async () => {

@@ -48,6 +48,8 @@ function scenario(
     })),
     events_total: events.length,
     screenshots: [],
+    dom_changes: [],
+    downloads: [],
   };
 }
 
@@ -100,6 +102,7 @@ describe('compare_web_captures', () => {
       description: 'd',
       input_schema: schema,
       source: 'imperative',
+      observed_by: ['instrumentation'],
       frame: 'http://127.0.0.1:1/',
       origin: 'http://127.0.0.1:1',
     });
@@ -107,6 +110,7 @@ describe('compare_web_captures', () => {
       endpoint: 'owned',
       target: { id: 'T', url: 'http://127.0.0.1:1/' },
       instrumented: true,
+      browser_surface: false,
       tools,
     });
     const diff = value<WebCaptureComparison>(

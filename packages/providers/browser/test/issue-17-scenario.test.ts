@@ -17,7 +17,10 @@ document.getElementById('go').addEventListener('click', async () => {
   const res = await fetch('/api?q=' + encodeURIComponent(q));
   const items = await res.json();
   console.log('results', items.length);
-  for (const item of items) { const li = document.createElement('li'); li.textContent = item; document.getElementById('out').append(li); }
+  const out = document.getElementById('out');
+  out.replaceChildren();
+  for (const item of items) { const li = document.createElement('li'); li.textContent = item; out.append(li); }
+  out.dataset.count = String(items.length);
   if (items.length === 0) alert('nothing found');
 });
 </script></body>`;
@@ -76,7 +79,15 @@ describe('capture_browser_scenario', () => {
     );
     expect(capture.events).toContainEqual(expect.objectContaining({ kind: 'console', detail: 'log: results 3' }));
     expect(capture.events).toContainEqual(expect.objectContaining({ kind: 'dialog', detail: 'alert: nothing found' }));
-    expect(capture.events.filter((e) => e.kind === 'dom').length).toBeGreaterThan(0);
+    // One DOM change summary per completed action, also in the event sequence; the three results are
+    // added under the list (and removed by the second search), whose data-count changes.
+    expect(capture.dom_changes.map((d) => d.action)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(capture.events.filter((e) => e.kind === 'dom')).toHaveLength(8);
+    const changes = capture.dom_changes.flatMap((d) => d.changes);
+    expect(changes.filter((c) => c.type === 'added' && c.selector === 'ul#out > li')).toHaveLength(3);
+    expect(changes.filter((c) => c.type === 'removed' && c.selector === 'ul#out > li')).toHaveLength(3);
+    expect(changes).toContainEqual({ type: 'attribute', selector: 'ul#out', attribute: 'data-count' });
+    expect(capture.dom_changes.reduce((n, d) => n + d.added, 0)).toBeGreaterThanOrEqual(3);
     // Every event's seq is its position, and each action's range covers exactly its events.
     capture.events.forEach((e, i) => expect(e.seq).toBe(i));
     for (const a of capture.actions.filter((x) => x.first_event !== null)) {
@@ -111,6 +122,45 @@ describe('capture_browser_scenario', () => {
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
   }, 120_000);
 
+  it('should stop on cancellation within an action as cancelled, keeping the partial capture, with the browser and profile gone', async () => {
+    const controller = new AbortController();
+    const current: string[] = [];
+    let profileSeen = false;
+    const result = await call(
+      captureBrowserScenarioTool,
+      {
+        url: `${server.origin}/`,
+        actions: [
+          { action: 'type', selector: '#q', text: 'notes' },
+          { action: 'click', selector: '#go' },
+          { action: 'wait', ms: 600_000 },
+          { action: 'screenshot' },
+        ],
+      },
+      {
+        signal: controller.signal,
+        onDir: (dir) => current.push(dir),
+        progress: (m) => {
+          if (!m.startsWith('action 3')) return;
+          profileSeen = current.some((dir) => processesUsing(dir).length > 0);
+          setImmediate(() => controller.abort());
+        },
+      },
+    );
+    expect(profileSeen).toBe(true);
+    expect(isReaError(result.error) && result.error.code).toBe('cancelled');
+    const partial = (result.error as { details: { partial_observation: ScenarioCapture } }).details.partial_observation;
+    // The wait that was running is reported as not completed, the screenshot as never run.
+    expect(partial.actions.map((a) => a.outcome)).toEqual(['ok', 'ok', 'failed', 'not-run']);
+    expect(partial.actions[2]!.detail).toMatch(/cancel/i);
+    expect(partial.events).toContainEqual(
+      expect.objectContaining({ kind: 'request', url: `${server.origin}/api?q=notes`, action: 1 }),
+    );
+    expect(partial.events_total).toBeGreaterThanOrEqual(partial.events.length);
+    expect(result.dirs.length).toBeGreaterThan(0);
+    expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 120_000);
+
   it('should end as target_unavailable with the partial capture when the browser is killed mid-capture', async () => {
     let killed = false;
     const current: string[] = [];
@@ -139,7 +189,7 @@ describe('capture_browser_scenario', () => {
     expect(killed).toBe(true);
     expect(isReaError(result.error) && result.error.code).toBe('target_unavailable');
     const partial = (result.error as { details: { partial_observation: ScenarioCapture } }).details.partial_observation;
-    expect(partial.actions[0]!.outcome).toBe('ok');
+    expect(partial.actions.map((a) => a.outcome)).toEqual(['ok', 'failed']);
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
   }, 120_000);
 });

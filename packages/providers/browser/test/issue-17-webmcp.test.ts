@@ -1,64 +1,134 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EvidenceRecord } from '@rea/evidence';
-import { discoverWebmcpToolsTool } from '@rea/provider-browser';
-import { call, ownedBrowsersGone, servePages } from './support.js';
+import { discoverWebmcpToolsTool, listBrowserTargetsTool } from '@rea/provider-browser';
+import type { ProcessSupervisor } from '@rea/provider-kit';
+import { call, ownedBrowsersGone, servePages, startSharedBrowser } from './support.js';
 
+// Registers tools through navigator.modelContext (the stand-in where the browser has none) and
+// document.modelContext (Chromium's own surface when its WebMCP feature is on), and declares one form.
 const PAGE = `<!doctype html><title>shop</title>
 <script>
-navigator.modelContext.registerTool({ name: 'add_to_cart', description: 'Adds an item to the cart.',
-  inputSchema: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] }, execute: () => ({}) });
-navigator.modelContext.provideContext({ tools: [{ name: 'checkout', description: 'Pays for the cart.', inputSchema: { type: 'object', properties: {} }, execute: () => ({}) }] });
+const nav = navigator.modelContext;
+if (nav) {
+  nav.registerTool({ name: 'add_to_cart', description: 'Adds an item to the cart.',
+    inputSchema: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] }, execute: () => ({}) });
+  nav.provideContext({ tools: [{ name: 'checkout', description: 'Pays for the cart.', inputSchema: { type: 'object', properties: {} }, execute: () => ({}) }] });
+}
+if (document.modelContext)
+  document.modelContext.registerTool({ name: 'track_order', description: 'Shows where an order is.',
+    inputSchema: { type: 'object', properties: { id: { type: 'string' } } }, execute: () => ({}) });
 </script>
 <body><form toolname="find_product" tooldescription="Finds a product by name.">
 <input name="query" required toolparamdescription="Words of the product name"><input name="limit" type="number"><button>Go</button></form></body>`;
 
+interface Found {
+  instrumented: boolean;
+  browser_surface: boolean;
+  tools: Array<Record<string, unknown>>;
+}
+
 let server: Awaited<ReturnType<typeof servePages>>;
+let shared: { endpoint: string; supervisor: ProcessSupervisor };
 beforeAll(async () => {
   server = await servePages({ '/': { type: 'text/html', body: PAGE } });
+  // A browser started without the WebMCP feature: it has no surface of its own.
+  shared = await startSharedBrowser((flags) => flags.filter((f) => !f.startsWith('--enable-features=')));
+}, 60_000);
+afterAll(async () => {
+  await shared?.supervisor.closeAll();
+  await server?.close();
 });
-afterAll(() => server?.close());
+
+function found(result: Awaited<ReturnType<typeof call>>): { found: Found; record: EvidenceRecord } {
+  if (result.error) throw result.error;
+  const record = (result.outcome as { record: EvidenceRecord }).record;
+  const value = record.normalized_result as unknown as Found;
+  return {
+    found: { ...value, tools: [...value.tools].sort((a, b) => String(a['name']).localeCompare(String(b['name']))) },
+    record,
+  };
+}
+
+const tool = (name: string, description: string, input_schema: unknown, source: string, observed_by: string[]) => ({
+  name,
+  description,
+  input_schema,
+  source,
+  observed_by,
+  frame: `${server.origin}/`,
+  origin: server.origin,
+});
+const ADD = [
+  'add_to_cart',
+  'Adds an item to the cart.',
+  { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+] as const;
+const CHECKOUT = ['checkout', 'Pays for the cart.', { type: 'object', properties: {} }] as const;
+const TRACK = [
+  'track_order',
+  'Shows where an order is.',
+  { type: 'object', properties: { id: { type: 'string' } } },
+] as const;
+const FORM_SCHEMA = {
+  type: 'object',
+  properties: { query: { type: 'string', description: 'Words of the product name' }, limit: { type: 'number' } },
+  required: ['query'],
+};
 
 describe('discover_webmcp_tools', () => {
-  it('should find tools registered imperatively before load and declared by forms, with their schemas', async () => {
+  it('should report the tools the owned browser itself knows, those the instrumentation saw and the forms, naming each source', async () => {
     const result = await call(discoverWebmcpToolsTool, { url: `${server.origin}/` });
-    if (result.error) throw result.error;
-    const record = (result.outcome as { record: EvidenceRecord }).record;
-    const found = record.normalized_result as { instrumented: boolean; tools: Array<Record<string, unknown>> };
-    expect(found.instrumented).toBe(true);
-    const frame = `${server.origin}/`;
-    expect(found.tools).toEqual([
-      {
-        name: 'add_to_cart',
-        description: 'Adds an item to the cart.',
-        input_schema: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
-        source: 'imperative',
-        frame,
-        origin: server.origin,
-      },
-      {
-        name: 'checkout',
-        description: 'Pays for the cart.',
-        input_schema: { type: 'object', properties: {} },
-        source: 'imperative',
-        frame,
-        origin: server.origin,
-      },
-      {
-        name: 'find_product',
-        description: 'Finds a product by name.',
-        input_schema: {
-          type: 'object',
-          properties: {
-            query: { type: 'string', description: 'Words of the product name' },
-            limit: { type: 'number' },
-          },
-          required: ['query'],
-        },
-        source: 'declarative',
-        frame,
-        origin: server.origin,
-      },
+    const { found: page, record } = found(result);
+    expect(page.instrumented).toBe(true);
+    expect(page.browser_surface).toBe(true);
+    expect(page.tools).toEqual([
+      tool(...ADD, 'imperative', ['instrumentation']),
+      tool(...CHECKOUT, 'imperative', ['instrumentation']),
+      // Chromium's form schema marks a number field as an integer-valued number.
+      tool(
+        'find_product',
+        'Finds a product by name.',
+        expect.objectContaining({ required: ['query'] }),
+        'declarative',
+        ['browser', 'form-scan'],
+      ),
+      tool(...TRACK, 'imperative', ['browser', 'instrumentation']),
     ]);
+    expect(page.tools.filter((t) => t['name'] === 'find_product')).toHaveLength(1);
+    expect(record.limitations.map((l) => l.kind)).not.toContain('browser-webmcp-unavailable');
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 90_000);
+
+  it('should observe an external tab as it is, then with reload: true see its imperative registrations', async () => {
+    const { endpoint } = shared;
+    const created = await fetch(`${endpoint}/json/new?${encodeURIComponent(`${server.origin}/`)}`, { method: 'PUT' });
+    const tab = (await created.json()) as { id: string };
+    for (let i = 0; i < 400; i++) {
+      const listed = (await call(listBrowserTargetsTool, { endpoint })).outcome as { record: EvidenceRecord };
+      const targets = (listed.record.normalized_result as unknown as { targets: Array<{ id: string; title: string }> })
+        .targets;
+      if (targets.find((t) => t.id === tab.id)?.title === 'shop') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    const asIs = found(await call(discoverWebmcpToolsTool, { endpoint, target_id: tab.id }));
+    expect(asIs.found).toMatchObject({ instrumented: false, browser_surface: false });
+    expect(asIs.found.tools).toEqual([
+      tool('find_product', 'Finds a product by name.', FORM_SCHEMA, 'declarative', ['form-scan']),
+    ]);
+    expect(asIs.record.limitations.map((l) => l.kind)).toEqual(
+      expect.arrayContaining(['imperative-unobserved', 'browser-webmcp-unavailable']),
+    );
+
+    const reloaded = found(await call(discoverWebmcpToolsTool, { endpoint, target_id: tab.id, reload: true }));
+    expect(reloaded.found).toMatchObject({ instrumented: true, browser_surface: false });
+    expect(reloaded.found.tools).toEqual([
+      tool(...ADD, 'imperative', ['instrumentation']),
+      tool(...CHECKOUT, 'imperative', ['instrumentation']),
+      tool('find_product', 'Finds a product by name.', FORM_SCHEMA, 'declarative', ['form-scan']),
+      tool(...TRACK, 'imperative', ['instrumentation']),
+    ]);
+    expect(reloaded.record.limitations.map((l) => l.kind)).not.toContain('imperative-unobserved');
+    expect((reloaded.record.normalized_result as unknown as { target: { id: string } }).target.id).toBe(tab.id);
   }, 90_000);
 });

@@ -90,15 +90,18 @@ export function ownedBrowsersGone(dirs: readonly string[]): boolean {
   return dirs.every((dir) => !existsSync(dir) && processesUsing(dir).length === 0);
 }
 
-/** A headless Chromium a test file shares (started like an owned one), with its DevTools endpoint. */
-export async function startSharedBrowser(): Promise<{
+/**
+ * A headless Chromium a test file shares (started like an owned one, with `flags` applied to the owned
+ * browser's flags), with its DevTools endpoint.
+ */
+export async function startSharedBrowser(flags: (owned: string[]) => string[] = (owned) => owned): Promise<{
   endpoint: string;
   supervisor: ProcessSupervisor;
   profile: string;
 }> {
   const supervisor = createProcessSupervisor();
   const profile = await supervisor.createTempDir('test-chrome');
-  await supervisor.start(findChrome(process.env['REA_CHROME_PATH'] || null), chromeFlags(profile));
+  await supervisor.start(findChrome(process.env['REA_CHROME_PATH'] || null), flags(chromeFlags(profile)));
   for (let i = 0; i < 2400; i++) {
     try {
       const [port] = readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n');

@@ -12,7 +12,7 @@ function broken(field: string, problem: string): ReaError {
 /**
  * The cross-field invariants a schema cannot state: events in strictly increasing seq below
  * events_total and no more kept than observed; each action's event range inside the observed events
- * and naming that action; screenshots of existing actions.
+ * and naming that action; screenshots, DOM change summaries and downloads of existing actions.
  */
 export function checkScenario(capture: ScenarioCapture, field: string): void {
   if (capture.events.length > capture.events_total) throw broken(field, 'more events kept than events_total');
@@ -37,7 +37,12 @@ export function checkScenario(capture: ScenarioCapture, field: string): void {
         `action ${index} has event range ${action.first_event}–${action.last_event} outside the ${capture.events_total} observed`,
       );
   });
-  for (const shot of capture.screenshots)
-    if (shot.action >= capture.actions.length)
-      throw broken(field, `a screenshot names action ${shot.action}, which does not exist`);
+  const named = [
+    ...capture.screenshots.map((s) => ['a screenshot', s.action] as const),
+    ...capture.dom_changes.map((d) => ['a DOM change summary', d.action] as const),
+    ...capture.downloads.map((d) => ['a download', d.action] as const),
+  ];
+  for (const [what, action] of named)
+    if (action !== null && action >= capture.actions.length)
+      throw broken(field, `${what} names action ${action}, which does not exist`);
 }

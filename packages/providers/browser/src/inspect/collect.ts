@@ -46,7 +46,7 @@ export interface CollectInput {
   origins: readonly string[] | undefined;
   maxDomNodes: number;
   storageValues: boolean;
-  workers: TargetInfo[];
+  workers: WebPageInspection['service_workers'];
 }
 
 async function scripts(
@@ -209,7 +209,7 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
       session_storage: facts?.session ?? [],
       cookies: ((cookies?.['cookies'] as Array<{ name: string }> | undefined) ?? []).map((c) => c.name).sort(),
     },
-    service_workers: input.workers.map((w) => ({ id: w.targetId, url: w.url })),
+    service_workers: input.workers,
     security: {
       scheme: url.split(':')[0] ?? '',
       secure_context: facts?.secure ?? null,

@@ -41,7 +41,15 @@ export const WebPageInspectionSchema = z.strictObject({
     session_storage: z.array(z.strictObject({ key: z.string(), value: nullableString })),
     cookies: z.array(z.string()),
   }),
-  service_workers: z.array(z.strictObject({ id: z.string(), url: z.string() })),
+  service_workers: z.array(
+    z.strictObject({
+      id: nullableString,
+      url: z.string(),
+      scope: nullableString,
+      status: nullableString,
+      running_status: nullableString,
+    }),
+  ),
   security: z.strictObject({
     scheme: z.string(),
     secure_context: z.boolean().nullable(),

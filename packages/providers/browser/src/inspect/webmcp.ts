@@ -2,10 +2,10 @@
 export const RECORD_NAME = '__reaWebmcpRegistrations';
 
 /**
- * Instrumentation installed before the page's own scripts: wraps `navigator.modelContext`
- * `registerTool` and `provideContext` so each tool a page offers is recorded (name, description,
- * input schema, frame, origin) and then passed on unchanged. Where the browser has no
- * `navigator.modelContext`, a recording stand-in takes its place so a page's registration is observed.
+ * Instrumentation installed before the page's own scripts: wraps `registerTool` and `provideContext`
+ * of `navigator.modelContext` and `document.modelContext` so each tool a page offers is recorded
+ * (name, description, input schema, frame, origin) and then passed on unchanged. Where the browser has
+ * neither, a recording stand-in takes its place so a page's registration is observed.
  */
 export const WEBMCP_INSTRUMENTATION = `(() => {
   if (window.${RECORD_NAME}) return;
@@ -20,8 +20,12 @@ export const WEBMCP_INSTRUMENTATION = `(() => {
     mc.registerTool = function (tool) { try { note('registerTool', tool); } catch {} return register ? register(tool) : undefined; };
     mc.provideContext = function (context) { try { for (const tool of (context && context.tools) || []) note('provideContext', tool); } catch {} return provide ? provide(context) : undefined; };
   };
-  if (navigator.modelContext) wrap(navigator.modelContext);
-  else { const stand = {}; wrap(stand); Object.defineProperty(Navigator.prototype, 'modelContext', { get: () => stand, configurable: true }); }
+  const install = (holder, proto) => {
+    if (holder.modelContext) return wrap(holder.modelContext);
+    const stand = {}; wrap(stand); Object.defineProperty(proto, 'modelContext', { get: () => stand, configurable: true });
+  };
+  install(navigator, Navigator.prototype);
+  install(document, Document.prototype);
 })();`;
 
 /** Reads the recorded registrations, whether the instrumentation ran, and the declarative `<form toolname>` tools. */
@@ -39,5 +43,5 @@ export const WEBMCP_READ = `(() => {
     return { name: form.getAttribute('toolname'), description: form.getAttribute('tooldescription') || '',
       input_schema: { type: 'object', properties, required }, frame: location.href, origin: location.origin };
   });
-  return { imperative, declarative, native: typeof navigator.modelContext === 'object' && navigator.modelContext !== null };
+  return { imperative, declarative };
 })()`;

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import type { CdpConnection } from '../engine/cdp.js';
+import type { Downloads } from './downloads.js';
 import type { EventLog } from './events.js';
 import { ACTION_FIELDS } from './schema.js';
 import type { Action } from './schema.js';
@@ -16,6 +17,8 @@ export interface ActionContext {
   /** A fresh directory for screenshots, made on first use. */
   screenshotDir: () => string;
   onLoad: (listener: () => void) => void;
+  /** The scenario's downloads (null on an external endpoint, where they are left to the browser). */
+  downloads: Downloads | null;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -146,6 +149,15 @@ export async function runAction(action: Action, c: ActionContext): Promise<strin
         await sleep(50, signal);
       }
       throw failed(`the network was not idle for ${idleMs} ms within ${timeoutMs} ms`);
+    }
+    case 'wait_for_downloads': {
+      const downloads = c.downloads;
+      if (downloads === null) throw failed('downloads are observed only in a browser REA owns (endpoint "owned")');
+      for (let waited = 0; waited <= timeoutMs; waited += 50) {
+        if (downloads.settle()) return `${downloads.list.length} downloads so far, none in progress`;
+        await sleep(50, signal);
+      }
+      throw failed(`no new download began and ended within ${timeoutMs} ms`);
     }
     case 'wait':
       await sleep(action.ms ?? 0, signal);

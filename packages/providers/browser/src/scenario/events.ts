@@ -3,23 +3,55 @@ import type { ScenarioCapture } from './schema.js';
 
 type Event = ScenarioCapture['events'][number];
 
-/** How many events a capture keeps (later ones are counted). */
-export const MAX_EVENTS = 5000;
+/** How many bytes of events (as JSON) a capture keeps when the request does not say. */
+export const EVENT_BYTES = 4 * 1024 * 1024;
 
-/** The ordered event log of a scenario, with the in-flight request count for network idleness. */
+/**
+ * The ordered event log of a scenario, with the in-flight request count for network idleness. Events
+ * are kept while their JSON fits the byte budget; later ones are counted (`total`, `droppedBytes`).
+ */
 export class EventLog {
   readonly events: Event[] = [];
   total = 0;
   action: number | null = null;
+  /** Bytes (as JSON) of the kept events, and of those counted but not kept. */
+  keptBytes = 0;
+  droppedBytes = 0;
   private readonly inflight = new Set<string>();
   private lastActivity = Date.now();
+  private stopped = false;
 
-  /** Appends an event (kept while under {@link MAX_EVENTS}) and returns its seq. */
+  constructor(readonly budget: number = EVENT_BYTES) {}
+
+  /** Ends the log: later events (of a closing page) are neither kept nor counted. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Events counted but not kept. */
+  get dropped(): number {
+    return this.total - this.events.length;
+  }
+
+  /** Appends an event (kept while the byte budget allows) and returns its seq. */
   add(kind: Event['kind'], detail: string, url: string | null = null, status: number | null = null): number {
     const seq = this.total;
+    if (this.stopped) return seq;
     this.total += 1;
-    if (this.events.length < MAX_EVENTS)
-      this.events.push({ seq, action: this.action, kind, url, status, detail: detail.slice(0, 500) });
+    const event = {
+      seq,
+      action: this.action,
+      kind,
+      url: url === null ? null : url.slice(0, 2048),
+      status,
+      detail: detail.slice(0, 500),
+    };
+    const bytes = Buffer.byteLength(JSON.stringify(event));
+    // Once one event does not fit, later ones are not kept either, so the kept events stay a prefix.
+    if (this.droppedBytes === 0 && this.keptBytes + bytes <= this.budget) {
+      this.events.push(event);
+      this.keptBytes += bytes;
+    } else this.droppedBytes += bytes;
     return seq;
   }
 
@@ -28,8 +60,8 @@ export class EventLog {
     return this.inflight.size > 0 ? null : Date.now() - this.lastActivity;
   }
 
-  /** Listens to the page's network, console, navigation, dialog and download events. */
-  listen(page: CdpConnection, browser: CdpConnection): void {
+  /** Listens to the page's network, console, navigation and dialog events. */
+  listen(page: CdpConnection): void {
     const activity = () => (this.lastActivity = Date.now());
     page.on('Network.requestWillBeSent', (p) => {
       this.inflight.add(String(p['requestId']));
@@ -68,8 +100,5 @@ export class EventLog {
       this.add('dialog', `${String(p['type'])}: ${String(p['message'] ?? '')}`, String(p['url'] ?? '') || null);
       void page.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => undefined);
     });
-    browser.on('Browser.downloadWillBegin', (p) =>
-      this.add('download', String(p['suggestedFilename'] ?? ''), String(p['url'] ?? '')),
-    );
   }
 }

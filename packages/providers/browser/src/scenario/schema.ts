@@ -8,6 +8,7 @@ const ACTIONS = [
   'select',
   'wait_for_selector',
   'wait_for_network_idle',
+  'wait_for_downloads',
   'wait',
   'scroll',
   'screenshot',
@@ -22,6 +23,7 @@ export const ACTION_FIELDS: Readonly<Record<(typeof ACTIONS)[number], readonly s
   select: ['selector', 'value'],
   wait_for_selector: ['selector'],
   wait_for_network_idle: [],
+  wait_for_downloads: [],
   wait: ['ms'],
   scroll: ['x', 'y'],
   screenshot: [],
@@ -32,7 +34,7 @@ export const ActionSchema = z.strictObject({
   action: z
     .enum(ACTIONS)
     .describe(
-      'navigate url; click, wait_for_selector selector; type selector+text; press key; select selector+value; wait ms; scroll x+y; wait_for_network_idle; screenshot.',
+      'navigate url; click, wait_for_selector selector; type selector+text; press key; select selector+value; wait ms; scroll x+y; wait_for_network_idle; wait_for_downloads (a new download began, none in progress); screenshot.',
     ),
   url: z.string().min(1).max(8192).optional().describe('navigate: URL.'),
   selector: z.string().min(1).max(2048).optional().describe('CSS selector.'),
@@ -86,6 +88,34 @@ export const ScenarioCaptureSchema = z.strictObject({
       path: z.string(),
       sha256: z.string(),
       size: z.number().int().nonnegative(),
+    }),
+  ),
+  dom_changes: z.array(
+    z.strictObject({
+      action: z.number().int().nonnegative(),
+      added: z.number().int().nonnegative(),
+      removed: z.number().int().nonnegative(),
+      attributes: z.number().int().nonnegative(),
+      text: z.number().int().nonnegative(),
+      changes: z.array(
+        z.strictObject({
+          type: z.enum(['added', 'removed', 'attribute']),
+          selector: z.string(),
+          attribute: z.string().nullable(),
+        }),
+      ),
+      truncated: z.boolean(),
+    }),
+  ),
+  downloads: z.array(
+    z.strictObject({
+      action: z.number().int().nonnegative().nullable(),
+      url: z.string(),
+      suggested_filename: z.string(),
+      outcome: z.enum(['kept', 'over-budget', 'canceled', 'incomplete', 'refused']),
+      path: z.string().nullable(),
+      sha256: z.string().nullable(),
+      size: z.number().int().nonnegative().nullable(),
     }),
   ),
 });

@@ -8,23 +8,41 @@ import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { checkPageRequest, openPage } from '../inspect/open.js';
 import { Steps } from '../inspect/step.js';
 import { checkActions, runAction } from '../scenario/actions.js';
-import { EventLog, MAX_EVENTS } from '../scenario/events.js';
+import { observeDom, summarizeDomChanges, takeDomChanges } from '../scenario/domChanges.js';
+import { Downloads } from '../scenario/downloads.js';
+import { EVENT_BYTES, EventLog } from '../scenario/events.js';
+import { scenarioLimitations } from '../scenario/limits.js';
 import { ActionSchema, ScenarioCaptureSchema } from '../scenario/schema.js';
 import type { ScenarioCapture } from '../scenario/schema.js';
 import { BROWSER_PROVIDER, browserProfile, withBrowser } from './common.js';
 import { STEP_MS, pageFields } from './pageInput.js';
 
-const ELEMENTS = "document.getElementsByTagName('*').length";
+/** How many bytes of downloads a scenario keeps when the request does not say. */
+const DOWNLOAD_BYTES = 64 * 1024 * 1024;
 
 /** `capture_browser_scenario`: runs declared actions on a page and captures what happened. */
 export const captureBrowserScenarioTool = defineTool({
   name: 'capture_browser_scenario',
   title: 'Capture browser scenario',
   description:
-    'Runs declared actions (navigate, click, type, press, select, wait_for_selector, wait_for_network_idle, wait, scroll, screenshot) on a page and captures the ordered events (requests, responses, console, navigations, DOM size, dialogs, downloads), each action outcome and PNG screenshots written to a fresh directory. A failing action keeps the capture in details.partial_observation.',
+    'Runs declared actions (navigate, click, type, press, select, wait_for_selector, wait_for_network_idle, wait_for_downloads, wait, scroll, screenshot) on a page and captures the ordered events (requests, responses, console, navigations, DOM changes, dialogs, downloads) within a byte budget, each action outcome and its DOM changes, downloads kept complete with SHA-256 within a byte budget, and PNG screenshots in fresh directories. A failing action keeps the capture in details.partial_observation.',
   input: z.strictObject({
     ...pageFields,
     actions: z.array(ActionSchema).min(1).max(100).describe('The actions, run in order.'),
+    max_event_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(EVENT_BYTES)
+      .describe('Events kept, in bytes of JSON (default 4 MiB); later ones are counted.'),
+    max_download_bytes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1024 * 1024 * 1024)
+      .default(DOWNLOAD_BYTES)
+      .describe('"owned": bytes of downloads kept in all (default 64 MiB; 0 refuses downloads).'),
   }),
   result: ScenarioCaptureSchema,
   examples: [
@@ -54,7 +72,7 @@ export const captureBrowserScenarioTool = defineTool({
   run: async (input, context) => {
     checkPageRequest(input);
     checkActions(input.actions);
-    const log = new EventLog();
+    const log = new EventLog(input.max_event_bytes);
     const capture: ScenarioCapture = {
       endpoint: input.endpoint,
       target: { id: '', url: input.url ?? '' },
@@ -69,23 +87,39 @@ export const captureBrowserScenarioTool = defineTool({
       events: log.events,
       events_total: 0,
       screenshots: [],
+      dom_changes: [],
+      downloads: [],
     };
     let shots: string | null = null;
+    let downloads: Downloads | null = null;
+    let steps: Steps | null = null;
     try {
       await withBrowser(input.endpoint, input.timeout_ms, 'browser scenario', context, async (run) => {
-        const steps = new Steps(run.signal, STEP_MS);
+        steps = new Steps(run.signal, STEP_MS);
         const opened = await openPage(run.handle, input, {
           loadMs: input.load_timeout_ms,
           steps,
           track: run.track,
           beforeLoad: async (page) => {
-            log.listen(page, run.handle.browser);
-            await run.handle.browser
-              .send('Browser.setDownloadBehavior', { behavior: 'deny', eventsEnabled: true })
-              .catch(() => undefined);
+            log.listen(page);
+            downloads = new Downloads(
+              run.handle.browser,
+              log,
+              await context.supervisor.createTempDir('downloads'),
+              input.max_download_bytes,
+            );
+            capture.downloads = downloads.list;
+            await downloads.start();
+            await observeDom(page);
           },
         });
-        if (run.handle.owned === null) log.listen(opened.page, run.handle.browser);
+        const page = opened.page;
+        if (run.handle.owned === null) {
+          log.listen(page);
+          await steps.run('dom-unobserved', 'DOM change observer', () => observeDom(page));
+        }
+        // Changes made while the page loaded are not any action's.
+        await steps.run('dom-unanswered', 'DOM changes before the first action', () => takeDomChanges(page));
         capture.target = { id: opened.target.targetId, url: opened.target.url };
         for (const [index, action] of input.actions.entries()) {
           context.progress.report(`action ${index + 1} of ${input.actions.length}: ${action.action}`, 'action');
@@ -94,17 +128,21 @@ export const captureBrowserScenarioTool = defineTool({
           const first = log.total;
           try {
             const detail = await runAction(action, {
-              page: opened.page,
+              page,
               log,
               signal: run.signal,
               loadMs: input.load_timeout_ms,
               screenshotDir: () => (shots ??= mkdtempSync(join(tmpdir(), 'rea-browser-shots-'))),
               onLoad: (listener) => opened.recording.onLoad.push(listener),
+              downloads,
             });
-            const elements = await steps.run('dom-unanswered', `DOM size after action ${index}`, () =>
-              opened.page.send('Runtime.evaluate', { expression: ELEMENTS, returnByValue: true, silent: true }),
+            const changes = await steps.run('dom-unanswered', `DOM changes of action ${index}`, () =>
+              takeDomChanges(page),
             );
-            if (elements) log.add('dom', `elements: ${String((elements['result'] as { value?: unknown }).value)}`);
+            if (changes) {
+              capture.dom_changes.push({ action: index, ...changes });
+              log.add('dom', summarizeDomChanges(changes));
+            }
             if (action.action === 'screenshot') {
               // The screenshot is named by the SHA-256 of its bytes.
               capture.screenshots.push({
@@ -116,36 +154,43 @@ export const captureBrowserScenarioTool = defineTool({
             }
             Object.assign(entry, { outcome: 'ok', detail: action.action === 'screenshot' ? 'captured' : detail });
           } catch (error) {
-            if (run.signal.aborted) throw run.signal.reason;
-            Object.assign(entry, { outcome: 'failed', detail: error instanceof Error ? error.message : String(error) });
-            throw error;
+            // An action stopped by cancellation, the deadline or a lost browser did not complete either.
+            const cause: unknown = run.signal.aborted ? run.signal.reason : error;
+            Object.assign(entry, { outcome: 'failed', detail: cause instanceof Error ? cause.message : String(cause) });
+            throw cause;
           } finally {
             if (log.total > first) Object.assign(entry, { first_event: first, last_event: log.total - 1 });
             capture.events_total = log.total;
           }
         }
+        log.action = null;
+        await (downloads as Downloads | null)?.end();
       });
     } catch (error) {
+      await (downloads as Downloads | null)?.end();
+      log.stop();
+      capture.events_total = log.total;
       const failure = isReaError(error) ? error : normalizeError(error, 'capture_browser_scenario');
       throw new ReaError(failure.code, failure.message, {
         remediation: failure.remediation,
         details: { ...failure.details, partial_observation: capture as unknown as JsonObject },
       });
     }
-    const limitations =
-      log.total > MAX_EVENTS
-        ? [
-            {
-              kind: 'budget-reached',
-              message: `${log.total - MAX_EVENTS} events past the first ${MAX_EVENTS} are counted, not kept.`,
-              scope: 'events',
-            },
-          ]
-        : [];
+    // Events of the page closing after the last action are not part of the capture.
+    log.stop();
+    capture.events_total = log.total;
+    const limitations = [
+      ...((steps as Steps | null)?.limitations ?? []),
+      ...scenarioLimitations(capture, log, downloads),
+    ];
+    const kept = (downloads as Downloads | null)?.directory ?? null;
     return {
       subject: null,
       provider: BROWSER_PROVIDER,
-      analysis_profile: browserProfile('scenario', { max_events: MAX_EVENTS }),
+      analysis_profile: browserProfile('scenario', {
+        max_event_bytes: input.max_event_bytes,
+        max_download_bytes: input.max_download_bytes,
+      }),
       parameters: {
         endpoint: input.endpoint,
         target_id: input.target_id ?? null,
@@ -158,11 +203,15 @@ export const captureBrowserScenarioTool = defineTool({
       limitations,
       coverage:
         limitations.length > 0
-          ? { status: 'partial' as const, reasons: ['events cut'] }
+          ? { status: 'partial' as const, reasons: [...new Set(limitations.map((l) => l.kind))] }
           : { status: 'complete' as const, reasons: [] },
       locations: [{ kind: 'url' as const, value: capture.target.url }],
       evidence_links: [],
-      ...(shots ? { local: { screenshot_directory: shots } } : {}),
+      ...(shots || kept
+        ? {
+            local: { ...(shots ? { screenshot_directory: shots } : {}), ...(kept ? { download_directory: kept } : {}) },
+          }
+        : {}),
     };
   },
 });

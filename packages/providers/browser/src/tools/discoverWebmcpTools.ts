@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { JsonValueSchema } from '@rea/evidence';
+import type { JsonValue } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { checkPageRequest, openPage } from '../inspect/open.js';
 import { Steps } from '../inspect/step.js';
 import { WEBMCP_INSTRUMENTATION, WEBMCP_READ } from '../inspect/webmcp.js';
+import { readNativeWebmcp } from '../inspect/webmcpNative.js';
 import { originAllowed } from '../origins.js';
 import { BROWSER_PROVIDER, browserProfile, withBrowser } from './common.js';
 import { STEP_MS, pageFields } from './pageInput.js';
@@ -13,15 +15,19 @@ const WebmcpToolSchema = z.strictObject({
   description: z.string(),
   input_schema: JsonValueSchema,
   source: z.enum(['imperative', 'declarative']),
+  observed_by: z.array(z.enum(['browser', 'instrumentation', 'form-scan'])),
   frame: z.string(),
   origin: z.string(),
 });
+
+type WebmcpTool = z.infer<typeof WebmcpToolSchema>;
 
 /** `normalized_result` of `discover_webmcp_tools`. */
 export const WebmcpDiscoverySchema = z.strictObject({
   endpoint: z.string(),
   target: z.strictObject({ id: z.string(), url: z.string() }),
   instrumented: z.boolean(),
+  browser_surface: z.boolean(),
   tools: z.array(WebmcpToolSchema),
 });
 
@@ -37,12 +43,28 @@ interface Read {
   declarative: Array<{ name: string; description: string; input_schema: unknown; frame: string; origin: string }>;
 }
 
+type Observer = 'browser' | 'instrumentation' | 'form-scan';
+type Found = Omit<WebmcpTool, 'observed_by' | 'input_schema'> & { input_schema: unknown; by: Observer };
+
+/** One entry per tool (source, frame, name), naming every way it was observed; first seen first. */
+function mergeTools(found: readonly Found[]): WebmcpTool[] {
+  const merged = new Map<string, WebmcpTool>();
+  for (const { by, ...tool } of found) {
+    const key = `${tool.source}\0${tool.frame}\0${tool.name}`;
+    const seen = merged.get(key);
+    if (seen === undefined)
+      merged.set(key, { ...tool, input_schema: tool.input_schema as JsonValue, observed_by: [by] });
+    else if (!seen.observed_by.includes(by)) seen.observed_by.push(by);
+  }
+  return [...merged.values()];
+}
+
 /** `discover_webmcp_tools`: the tools a page offers to agents through WebMCP. */
 export const discoverWebmcpToolsTool = defineTool({
   name: 'discover_webmcp_tools',
   title: 'Discover WebMCP tools',
   description:
-    'Lists the tools a page offers to agents through WebMCP: imperative navigator.modelContext registerTool/provideContext calls (observed by instrumentation installed before the page scripts: always with "owned", with reload on an external target) and declarative <form toolname> forms. Each with name, description, input schema, source, frame and origin.',
+    'Lists the tools a page offers to agents through WebMCP: those the browser itself reports (Chromium\'s WebMCP surface, on in "owned"), imperative navigator/document.modelContext registerTool/provideContext calls (observed by instrumentation installed before the page scripts: always with "owned", with reload on an external target) and declarative <form toolname> forms. Each with name, description, input schema, source, observed_by, frame and origin.',
   input: z.strictObject({
     ...pageFields,
     reload: z
@@ -93,15 +115,22 @@ export const discoverWebmcpToolsTool = defineTool({
           'same-process-frames',
           'Frames in other renderer processes (out-of-process iframes) are not instrumented or read.',
         );
-        const tools = [
-          ...(read?.imperative ?? []).map(({ via: _via, ...t }) => ({ ...t, source: 'imperative' as const })),
-          ...(read?.declarative ?? []).map((t) => ({ ...t, source: 'declarative' as const })),
-        ].filter((t) => originAllowed(t.frame, input.origins));
+        const native = await readNativeWebmcp(opened.page, steps);
+        const tools = mergeTools([
+          ...native.tools.map((t) => ({ ...t, by: 'browser' as const })),
+          ...(read?.imperative ?? []).map(({ via: _via, ...t }) => ({
+            ...t,
+            source: 'imperative' as const,
+            by: 'instrumentation' as const,
+          })),
+          ...(read?.declarative ?? []).map((t) => ({ ...t, source: 'declarative' as const, by: 'form-scan' as const })),
+        ]).filter((t) => originAllowed(t.frame, input.origins));
         return {
           result: {
             endpoint: input.endpoint,
             target: { id: opened.target.targetId, url: opened.target.url },
             instrumented: read?.imperative != null,
+            browser_surface: native.available,
             tools,
           },
           limitations: steps.limitations,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { collectInspection } from '../inspect/collect.js';
 import { checkPageRequest, openPage } from '../inspect/open.js';
+import { readServiceWorkers } from '../inspect/serviceWorkers.js';
 import { WebPageInspectionSchema } from '../inspect/schema.js';
 import { Steps } from '../inspect/step.js';
 import { originAllowed } from '../origins.js';
@@ -48,10 +49,9 @@ export const inspectWebPageTool = defineTool({
         const steps = new Steps(run.signal, STEP_MS);
         const opened = await openPage(run.handle, input, { loadMs: input.load_timeout_ms, steps, track: run.track });
         context.progress.report(`attached to ${opened.target.url}`, 'collect');
-        const workers = (await run.handle.targets()).filter(
-          (t) =>
-            t.type === 'service_worker' &&
-            originAllowed(t.url, input.origins ?? [new URL(opened.target.url || 'about:blank').origin]),
+        const scope = input.origins ?? [new URL(opened.target.url || 'about:blank').origin];
+        const workers = await readServiceWorkers(opened.page, steps, await run.handle.targets(), (url) =>
+          originAllowed(url, scope),
         );
         const inspection = await collectInspection({
           ...opened,
