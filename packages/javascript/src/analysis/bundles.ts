@@ -5,15 +5,30 @@
 // - webpack 4/5: the module table, an object literal of factories `(module, exports, require) => { … }`
 //   keyed by module id (a path in development builds, a number in production), whose calls
 //   `require(id)` through the factory's third parameter are edges.
+// - browserify and Parcel without scope hoisting: the module table of browserify.ts.
+// - Parcel with scope hoisting: the modules registered with its runtime (parcel.ts), and the hoisted
+//   rest from the source map.
+// - Rollup and Vite: no runtime wrapper; the modules come from the source map (mapped.ts).
 import { createHash } from 'node:crypto';
 import type { EsNode, LineComment } from '../engine/parser.js';
+import type { DecodedSourceMap } from '../engine/sourceMap.js';
+import type { ExportShape } from '../schemas.js';
 import { browserifyEdges, browserifyTable } from './browserify.js';
 import type { BrowserifyModule } from './browserify.js';
+import { assignMappedExports, hoistingBundler, mappedModules, vitePreloads } from './mapped.js';
+import type { PreloadDependency } from './mapped.js';
+import { PARCEL_MARKER, parcelRegistered } from './parcel.js';
 import { stringValue, walk } from './walk.js';
+
+/**
+ * The bundler a file's modules were recovered from; `source-map` when they come from a source map's
+ * ranges and no marker names the bundler.
+ */
+export type BundlerName = 'esbuild' | 'webpack' | 'browserify' | 'parcel' | 'rollup' | 'vite' | 'source-map';
 
 /** A bundled module: the bundler's id and the part of its file it spans. */
 export interface RecoveredModule {
-  bundler: 'esbuild' | 'webpack' | 'browserify';
+  bundler: BundlerName;
   moduleId: string;
   start: number;
   end: number;
@@ -25,6 +40,8 @@ export interface RecoveredModule {
   node: EsNode | null;
   /** {@link structureHash} of `node`, set once the bundle is recovered. */
   structure: string | null;
+  /** Exports the recovery attributes to the module itself (beyond those found inside `node`). */
+  exports?: ExportShape[];
 }
 
 /** An edge between two bundled modules of one file, found in the bundler's runtime calls. */
@@ -34,13 +51,17 @@ export interface RecoveredEdge {
   column: number;
   toModuleId: string;
   specifier: string;
+  /** The target may be registered by another file of the application (Parcel's shared runtime). */
+  crossFile?: boolean;
 }
 
 /** What {@link recoverBundle} found in one file. */
 export interface RecoveredBundle {
-  bundler: 'esbuild' | 'webpack' | 'browserify' | null;
+  bundler: BundlerName | null;
   modules: RecoveredModule[];
   edges: RecoveredEdge[];
+  /** Files a Vite preload list loads beside a dynamic import (paths relative to the build's base). */
+  preloads?: PreloadDependency[];
 }
 
 const MODULE_PATH = /^[\w@.+~-]+(?:\/[\w@.+~-]+)*\.(?:[cm]?[jt]sx?|json|css|vue|svelte)$/;
@@ -147,12 +168,14 @@ export function recoverBundle(
   text: string,
   comments: LineComment[],
   every?: () => void,
+  map: DecodedSourceMap | null = null,
 ): RecoveredBundle {
   const esbuild: RecoveredModule[] = [];
   let webpack: RecoveredModule[] = [];
   const variables = new Map<string, string>();
   const calls: { name: string; arg: string | null; offset: number; line: number; column: number }[] = [];
   const marked = WEBPACK_MARKER.test(text);
+  const parcel = PARCEL_MARKER.test(text);
   const runtimeNames = new Set<string>(['__webpack_require__']);
   // Unmarked (minified) module arrays by variable, and the tables the runtime indexes: an array is
   // webpack's only when its runtime calls into it.
@@ -177,7 +200,8 @@ export function recoverBundle(
       } else if (node.type === 'ObjectExpression' || node.type === 'ArrayExpression') {
         const table = node.type === 'ObjectExpression' ? webpackTable(node, marked) : webpackArray(node, marked);
         if (table !== null && table.length > webpack.length) webpack = table;
-        const packed = node.type === 'ObjectExpression' ? browserifyTable(node) : null;
+        const packed =
+          node.type === 'ObjectExpression' ? browserifyTable(node, parcel ? 'parcel' : 'browserify') : null;
         if (packed !== null && packed.length > browserify.length) browserify = packed;
       } else if (node.type === 'CallExpression') {
         const callee = node.callee as EsNode;
@@ -203,18 +227,70 @@ export function recoverBundle(
   for (const [name, modules] of arrays) {
     if (indexed.has(name) && modules.length > webpack.length) webpack = modules;
   }
-  const bundle =
+  let bundle: RecoveredBundle =
     webpack.length > 0
       ? webpackBundle(webpack, calls, runtimeNames)
       : browserify.length > 0
         ? {
-            bundler: 'browserify' as const,
+            bundler: parcel ? 'parcel' : 'browserify',
             modules: browserify,
             edges: browserifyEdges(browserify, calls, (offset) => holderOf(browserify, offset)),
           }
-        : esbuildBundle(esbuild, variables, calls, comments, program);
+        : parcel
+          ? parcelBundle(program, text, map, every)
+          : esbuildBundle(esbuild, variables, calls, comments, program);
+  if (bundle.bundler === null) bundle = hoistedBundle(program, text, map, every);
   for (const m of bundle.modules) if (m.node !== null) m.structure = structureHash(m.node, every);
   return bundle;
+}
+
+/** Modules of `map` whose span holds no module of `runtime` (the hoisted code around registered modules). */
+function mappedBeside(
+  runtime: RecoveredModule[],
+  map: DecodedSourceMap | null,
+  text: string,
+  bundler: BundlerName,
+  every?: () => void,
+): RecoveredModule[] {
+  if (map === null) return [];
+  const mapped = mappedModules(map, text, bundler, every);
+  return mapped.filter((m) => !runtime.some((r) => r.start < m.end && m.start < r.end));
+}
+
+/** A Parcel bundle: the modules registered with its runtime and, from the map, the hoisted ones. */
+function parcelBundle(
+  program: EsNode,
+  text: string,
+  map: DecodedSourceMap | null,
+  every?: () => void,
+): RecoveredBundle {
+  const { modules, edges } = parcelRegistered(program, every);
+  const hoisted = mappedBeside(modules, map, text, 'parcel', every);
+  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(hoisted, offset));
+  return { bundler: 'parcel', modules: [...modules, ...hoisted], edges };
+}
+
+/**
+ * A scope-hoisted bundle (Rollup, Vite, or one no marker names): its modules from the source map —
+ * with a marker, one mapped source is enough; without, two are needed (one is a compiled file, not a
+ * bundle) — and Vite's preload lists. Not a recognised bundle when neither marker nor map says so.
+ */
+function hoistedBundle(
+  program: EsNode,
+  text: string,
+  map: DecodedSourceMap | null,
+  every?: () => void,
+): RecoveredBundle {
+  const named = hoistingBundler(text);
+  const modules = map === null ? [] : mappedModules(map, text, named ?? 'source-map', every);
+  if (named === null && modules.length < 2) return { bundler: null, modules: [], edges: [] };
+  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(modules, offset));
+  return {
+    bundler: named ?? 'source-map',
+    modules,
+    edges: [],
+    preloads: named === 'vite' ? vitePreloads(program, every) : [],
+  };
 }
 
 type Call = { name: string; arg: string | null; offset: number; line: number; column: number };

@@ -88,7 +88,8 @@ function hostOf(url: string): string | null {
   }
 }
 
-function shapeOf(name: string, system: 'esm' | 'commonjs', value: EsNode | null | undefined): ExportShape {
+/** The export shape of `value` exported as `name`: function (with arity), class, value or unknown. */
+export function shapeOf(name: string, system: 'esm' | 'commonjs', value: EsNode | null | undefined): ExportShape {
   if (!value) return { name, system, value_kind: 'unknown', arity: null };
   if (/^(?:Function|ArrowFunction)(?:Expression|Declaration)$/.test(value.type)) {
     return { name, system, value_kind: 'function', arity: (value.params as unknown[]).length };
