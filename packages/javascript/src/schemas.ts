@@ -123,6 +123,24 @@ export const EffectFactSchema = SourcePositionSchema.extend({
   api: z.string().describe('The called name (fetch, fs.writeFile, child_process.spawn, document.write, innerHTML).'),
 });
 
+/** A feature-flag check (an SDK call naming the flag) or an environment variable read as a flag. */
+export const FeatureFlagFactSchema = SourcePositionSchema.extend({
+  key: z.string().describe('The flag key, or the environment variable.'),
+  provider: z.enum([
+    'launchdarkly',
+    'unleash',
+    'growthbook',
+    'statsig',
+    'split',
+    'optimizely',
+    'openfeature',
+    'flagsmith',
+    'configcat',
+    'env',
+  ]),
+  api: z.string().describe('The called name (ldClient.variation, useFlag) or process.env / import.meta.env.'),
+});
+
 /** A package manifest found in the input. */
 export const ManifestSchema = z.strictObject({
   node_id: nodeId,
@@ -183,6 +201,7 @@ export const JavascriptApplicationSchema = z.strictObject({
   ipc: z.array(IpcFactSchema),
   dynamic_code: z.array(DynamicCodeFactSchema),
   effects: z.array(EffectFactSchema).describe('Side-effect sites; node_id is the innermost (bundled) module.'),
+  feature_flags: z.array(FeatureFlagFactSchema).describe('Flag checks and env flags; node_id is the innermost module.'),
   phases: z.array(PhaseCoverageSchema),
   unknowns: z.array(UnknownSchema),
   integrity_contradictions: z.array(IntegrityContradictionSchema),

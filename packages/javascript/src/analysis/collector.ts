@@ -72,8 +72,9 @@ export class Collector {
     ipc: [] as JavascriptApplication['ipc'],
     dynamic_code: [] as JavascriptApplication['dynamic_code'],
     effects: [] as JavascriptApplication['effects'],
+    feature_flags: [] as JavascriptApplication['feature_flags'],
   };
-  private readonly dropped = { strings: 0, urls: 0, ipc: 0, dynamic_code: 0, effects: 0 };
+  private readonly dropped = { strings: 0, urls: 0, ipc: 0, dynamic_code: 0, effects: 0, feature_flags: 0 };
   /** Source maps that could not be read. */
   unresolvedMaps = 0;
   /** Relative imports that name no file of the input. */
@@ -186,6 +187,14 @@ export class Collector {
         const inner = holder(e.at.offset);
         const id = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
         return { node_id: id, line: e.at.line, column: e.at.column, category: e.category, api: e.api };
+      }),
+    );
+    this.keep(
+      'feature_flags',
+      facts.flags.map((f) => {
+        const inner = holder(f.at.offset);
+        const id = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
+        return { node_id: id, line: f.at.line, column: f.at.column, key: f.key, provider: f.provider, api: f.api };
       }),
     );
     const builtinsOf = new Map<string, Set<string>>();
@@ -325,6 +334,7 @@ export class Collector {
       ipc: this.facts.ipc,
       dynamic_code: this.facts.dynamic_code,
       effects: this.facts.effects,
+      feature_flags: this.facts.feature_flags,
       phases: this.phases,
       unknowns: this.unknowns,
       integrity_contradictions: parts.input.contradictions,
