@@ -20,6 +20,7 @@ beforeAll(async () => {
   built.rollupBare = await rollupBuild(join(tmp, 'bare'), { sourcemap: false });
   built.vite = await viteBuild(join(tmp, 'mapped'), { sourcemap: true, minify: true });
   built.viteBare = await viteBuild(join(tmp, 'bare'), { sourcemap: false, minify: false });
+  built.viteMinBare = await viteBuild(join(tmp, 'min-bare'), { sourcemap: false, minify: true });
   for (const [name, bundle] of Object.entries(built)) {
     results[name] = (await analyzeJavascriptApplication(bundle.dir)).result;
   }
@@ -136,10 +137,29 @@ describe('Vite builds', () => {
     }
   });
 
-  it('should name the chunks of an unminified build without maps by their markers', () => {
-    const result = results.viteBare!;
-    expect(result.modules.map((m) => m.bundler)).toEqual(['vite', 'vite']);
-    expect(result.bundled_modules).toEqual([]);
-    expect(dirname(result.modules[0]!.path)).toBe('assets');
+  it("should name the chunks of builds without maps by their markers and recover Rollup's CommonJS wrappers", () => {
+    for (const [name, wrapper] of [
+      ['viteBare', 'requireLegacy'],
+      ['viteMinBare', null],
+    ] as const) {
+      const result = results[name]!;
+      const bundle = built[name]!;
+      expect(result.modules.map((m) => m.bundler)).toEqual(['vite', 'vite']);
+      expect(dirname(result.modules[0]!.path)).toBe('assets');
+      // Without a map only the CommonJS modules keep visible bounds: as many as Vite lists per chunk.
+      for (const chunk of bundle.chunks.keys()) {
+        const commonjs = bundle.chunks.get(chunk)!.filter((id) => /^[\w.-]+\.cjs$/.test(id));
+        const wrapped = result.bundled_modules.filter((m) => m.file === `file:${chunk}`);
+        expect(wrapped).toHaveLength(commonjs.length);
+      }
+      const [legacy] = result.bundled_modules;
+      expect(legacy!.bundler).toBe('vite');
+      if (wrapper !== null) expect(legacy!.module_id).toBe(wrapper);
+      const lazy = `file:${chunkNamed(bundle, 'lazy-')}`;
+      expect(result.edges.filter((e) => e.to === legacy!.node_id).map((e) => [e.from, e.kind])).toEqual([
+        [lazy, 'bundler-require'],
+      ]);
+      expect(result.strings.find((s) => s.value === 'legacy:')).toBeDefined();
+    }
   });
 });

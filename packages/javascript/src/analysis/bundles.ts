@@ -15,6 +15,7 @@ import type { DecodedSourceMap } from '../engine/sourceMap.js';
 import type { ExportShape } from '../schemas.js';
 import { browserifyEdges, browserifyTable } from './browserify.js';
 import type { BrowserifyModule } from './browserify.js';
+import { commonjsWrappers } from './cjsWrappers.js';
 import { assignMappedExports, hoistingBundler, mappedModules, vitePreloads } from './mapped.js';
 import type { PreloadDependency } from './mapped.js';
 import { PARCEL_MARKER, parcelRegistered } from './parcel.js';
@@ -65,6 +66,9 @@ export interface RecoveredBundle {
 }
 
 const MODULE_PATH = /^[\w@.+~-]+(?:\/[\w@.+~-]+)*\.(?:[cm]?[jt]sx?|json|css|vue|svelte)$/;
+/** The opening of a CommonJS wrapper (cjsWrappers.ts), so files without one are not walked for them. */
+const WRAPPER_HINT =
+  /function\s*[\w$]+\s*\(\s*\)\s*\{\s*(?:if\s*\(\s*[\w$]+\s*\)\s*return\b|return\s*[\w$]+\s*\|\|\s*\(\s*[\w$]+\s*=\s*1\b)/;
 const WEBPACK_MARKER = /__webpack_require__|__webpack_modules__|webpackChunk/;
 const isFunction = (node: EsNode | undefined): node is EsNode =>
   node !== undefined && (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression');
@@ -273,7 +277,8 @@ function parcelBundle(
 /**
  * A scope-hoisted bundle (Rollup, Vite, or one no marker names): its modules from the source map —
  * with a marker, one mapped source is enough; without, two are needed (one is a compiled file, not a
- * bundle) — and Vite's preload lists. Not a recognised bundle when neither marker nor map says so.
+ * bundle) —, else the CommonJS modules Rollup wrapped (cjsWrappers.ts), and Vite's preload lists. Not
+ * a recognised bundle when neither marker, map nor wrapper says so.
  */
 function hoistedBundle(
   program: EsNode,
@@ -282,14 +287,21 @@ function hoistedBundle(
   every?: () => void,
 ): RecoveredBundle {
   const named = hoistingBundler(text);
-  const modules = map === null ? [] : mappedModules(map, text, named ?? 'source-map', every);
-  if (named === null && modules.length < 2) return { bundler: null, modules: [], edges: [] };
-  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(modules, offset));
+  const mapped = map === null ? [] : mappedModules(map, text, named ?? 'source-map', every);
+  // Without a map, the CommonJS modules Rollup wrapped are the only ones whose bounds the code shows.
+  const wrapped =
+    mapped.length === 0 && (named !== null || WRAPPER_HINT.test(text))
+      ? commonjsWrappers(program, every)
+      : { modules: [], edges: [] };
+  const bundler = named ?? (wrapped.modules.length > 0 ? 'rollup' : mapped.length >= 2 ? 'source-map' : null);
+  if (bundler === null) return { bundler: null, modules: [], edges: [] };
+  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(mapped, offset));
+  for (const m of wrapped.modules) m.bundler = bundler;
   return {
-    bundler: named ?? 'source-map',
-    modules,
-    edges: [],
-    preloads: named === 'vite' ? vitePreloads(program, every) : [],
+    bundler,
+    modules: [...mapped, ...wrapped.modules],
+    edges: wrapped.edges,
+    preloads: bundler === 'vite' ? vitePreloads(program, every) : [],
   };
 }
 
