@@ -18,6 +18,7 @@ const results: Record<string, JavascriptApplication> = {};
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'rea-js-parcel-'));
   built.hoisted = await parcelBuild(join(tmp, 'hoisted'), { sourcemap: true, minify: false, hoist: true });
+  built.hoistedBare = await parcelBuild(join(tmp, 'hoisted-bare'), { sourcemap: false, minify: false, hoist: true });
   built.minified = await parcelBuild(join(tmp, 'minified'), { sourcemap: false, minify: true, hoist: true });
   built.table = await parcelBuild(join(tmp, 'table'), { sourcemap: false, minify: false, hoist: false });
   for (const [name, bundle] of Object.entries(built)) {
@@ -63,21 +64,43 @@ describe('Parcel bundles', () => {
     expect(hoisted.map((m) => posix.basename(m.module_id)).sort()).toEqual(['greet.js', 'main.js']);
   });
 
+  it('should bound the hoisted modules of unminified output without a map by their hash prefixes', () => {
+    const bundle = built.hoistedBare!;
+    const result = results.hoistedBare!;
+    for (const chunk of bundle.chunks.keys()) {
+      const modules = result.bundled_modules.filter((m) => m.file === `file:${chunk}`);
+      // Every asset Parcel put in the bundle: registered under its public id, or hoisted under its hash.
+      expect(modules).toHaveLength(bundle.chunks.get(chunk)!.length);
+      const hoisted = modules.filter((m) => !bundle.publicIds.has(m.module_id));
+      expect(hoisted.every((m) => /^[0-9a-f]{16}$/.test(m.module_id))).toBe(true);
+    }
+    const main = [...bundle.chunks.keys()].find((c) => c === 'main.js')!;
+    expect(
+      result.bundled_modules.filter((m) => m.file === `file:${main}` && /^[0-9a-f]{16}$/.test(m.module_id)),
+    ).toHaveLength(2);
+  });
+
   it('should recover the registered modules of a minified bundle, with their exports', () => {
     const bundle = built.minified!;
     const result = results.minified!;
-    const registered = result.bundled_modules.map((m) => [fileOf(bundle, m.module_id), m.file]);
-    // Without a map only the registered modules are recoverable: each is an asset Parcel put in that bundle.
-    for (const [file, holder] of registered) {
-      const chunk = holder!.slice('file:'.length);
-      expect(bundle.chunks.get(chunk)!.map((p) => basename(p))).toContain(file);
+    const registered = result.bundled_modules.filter((m) => bundle.publicIds.has(m.module_id));
+    for (const m of registered) {
+      const chunk = m.file.slice('file:'.length);
+      expect(bundle.chunks.get(chunk)!.map((p) => basename(p))).toContain(fileOf(bundle, m.module_id));
     }
     expect(
       registered
-        .map(([file]) => file)
-        .filter((f) => !f!.startsWith('runtime-'))
+        .map((m) => fileOf(bundle, m.module_id))
+        .filter((f) => !f.startsWith('runtime-'))
         .sort(),
     ).toEqual(['lazy.js', 'legacy.cjs', 'util.js']);
+    // An entry with exports is emitted without a wrapping function: its hoisted names keep their hash
+    // prefixes even minified, so the hoisted modules are bounded too and every asset is found.
+    for (const chunk of bundle.chunks.keys()) {
+      expect(result.bundled_modules.filter((m) => m.file === `file:${chunk}`)).toHaveLength(
+        bundle.chunks.get(chunk)!.length,
+      );
+    }
     const exports = (file: string) =>
       result.bundled_modules
         .find((m) => fileOf(bundle, m.module_id) === file)!

@@ -18,7 +18,7 @@ import type { BrowserifyModule } from './browserify.js';
 import { commonjsWrappers } from './cjsWrappers.js';
 import { assignMappedExports, hoistingBundler, mappedModules, vitePreloads } from './mapped.js';
 import type { PreloadDependency } from './mapped.js';
-import { PARCEL_MARKER, parcelRegistered } from './parcel.js';
+import { PARCEL_MARKER, parcelHoisted, parcelRegistered } from './parcel.js';
 import { stringValue, walk } from './walk.js';
 
 /**
@@ -261,7 +261,7 @@ function mappedBeside(
   return mapped.filter((m) => !runtime.some((r) => r.start < m.end && m.start < r.end));
 }
 
-/** A Parcel bundle: the modules registered with its runtime and, from the map, the hoisted ones. */
+/** A Parcel bundle: the modules registered with its runtime and the hoisted ones (from the map, or hash prefixes). */
 function parcelBundle(
   program: EsNode,
   text: string,
@@ -269,7 +269,11 @@ function parcelBundle(
   every?: () => void,
 ): RecoveredBundle {
   const { modules, edges } = parcelRegistered(program, every);
-  const hoisted = mappedBeside(modules, map, text, 'parcel', every);
+  // Without a map, the hash prefixes of hoisted names bound the hoisted modules of unminified output.
+  const hoisted =
+    map === null
+      ? parcelHoisted(program).filter((h) => !modules.some((r) => r.start < h.end && h.start < r.end))
+      : mappedBeside(modules, map, text, 'parcel', every);
   if (map !== null) assignMappedExports(program, map, (offset) => holderOf(hoisted, offset));
   return { bundler: 'parcel', modules: [...modules, ...hoisted], edges };
 }

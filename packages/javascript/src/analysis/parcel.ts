@@ -116,3 +116,59 @@ export function parcelRegistered(
   );
   return { modules, edges };
 }
+
+const HOISTED = /^\$([0-9a-f]{16})\$/;
+
+/** The statements of the bundle's scope: the body of its wrapping `(() => { … })()`, else the program's. */
+function scopeOf(program: EsNode): EsNode[] {
+  const body = program.body as EsNode[];
+  const [only] = body.filter((s) => s.type !== 'EmptyStatement');
+  const call = only?.type === 'ExpressionStatement' ? (only.expression as EsNode) : null;
+  const fn = call?.type === 'CallExpression' ? (call.callee as EsNode) : null;
+  return isFunction(fn ?? undefined) && (fn!.body as EsNode).type === 'BlockStatement'
+    ? ((fn!.body as EsNode).body as EsNode[])
+    : body;
+}
+
+/** The names a top-level statement declares or assigns. */
+function namesOf(statement: EsNode): string[] {
+  if (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') {
+    const id = statement.id as EsNode | null;
+    return id ? [id.name as string] : [];
+  }
+  if (statement.type === 'VariableDeclaration') {
+    return (statement.declarations as EsNode[]).map((d) => (d.id as EsNode).name).filter((n) => typeof n === 'string');
+  }
+  const expression = statement.type === 'ExpressionStatement' ? (statement.expression as EsNode) : null;
+  const left = expression?.type === 'AssignmentExpression' ? (expression.left as EsNode) : null;
+  return left?.type === 'Identifier' ? [left.name as string] : [];
+}
+
+/**
+ * The hoisted modules of an unminified scope-hoisted Parcel bundle: Parcel prefixes every top-level
+ * name of an asset with the asset's hash (`$38b55383c2a07bfb$export$…`, `$…$var$…`), so the
+ * statements declaring one hash's names span that module, its id the hash.
+ */
+export function parcelHoisted(program: EsNode): RecoveredModule[] {
+  const spans = new Map<string, { first: EsNode; last: EsNode }>();
+  for (const statement of scopeOf(program)) {
+    for (const name of namesOf(statement)) {
+      const hash = HOISTED.exec(name)?.[1];
+      if (hash === undefined) continue;
+      const span = spans.get(hash);
+      if (span === undefined) spans.set(hash, { first: statement, last: statement });
+      else span.last = statement;
+    }
+  }
+  return [...spans].map(([hash, { first, last }]) => ({
+    bundler: 'parcel' as const,
+    moduleId: hash,
+    start: first.start ?? 0,
+    end: last.end ?? 0,
+    startLine: first.loc!.start.line,
+    endLine: last.loc!.end.line,
+    requireName: null,
+    node: null,
+    structure: null,
+  }));
+}
