@@ -15,10 +15,9 @@ import type { DecodedSourceMap } from '../engine/sourceMap.js';
 import type { ExportShape } from '../schemas.js';
 import { browserifyEdges, browserifyTable } from './browserify.js';
 import type { BrowserifyModule } from './browserify.js';
-import { commonjsWrappers } from './cjsWrappers.js';
-import { assignMappedExports, hoistingBundler, mappedModules, vitePreloads } from './mapped.js';
+import { hoistedBundle, parcelBundle } from './hoisted.js';
 import type { PreloadDependency } from './mapped.js';
-import { PARCEL_MARKER, parcelHoisted, parcelRegistered } from './parcel.js';
+import { PARCEL_MARKER } from './parcel.js';
 import { stringValue, walk } from './walk.js';
 
 /**
@@ -66,9 +65,6 @@ export interface RecoveredBundle {
 }
 
 const MODULE_PATH = /^[\w@.+~-]+(?:\/[\w@.+~-]+)*\.(?:[cm]?[jt]sx?|json|css|vue|svelte)$/;
-/** The opening of a CommonJS wrapper (cjsWrappers.ts), so files without one are not walked for them. */
-const WRAPPER_HINT =
-  /function\s*[\w$]+\s*\(\s*\)\s*\{\s*(?:if\s*\(\s*[\w$]+\s*\)\s*return\b|return\s*[\w$]+\s*\|\|\s*\(\s*[\w$]+\s*=\s*1\b)/;
 const WEBPACK_MARKER = /__webpack_require__|__webpack_modules__|webpackChunk/;
 const isFunction = (node: EsNode | undefined): node is EsNode =>
   node !== undefined && (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression');
@@ -246,67 +242,6 @@ export function recoverBundle(
   if (bundle.bundler === null) bundle = hoistedBundle(program, text, map, every);
   for (const m of bundle.modules) if (m.node !== null) m.structure = structureHash(m.node, every);
   return bundle;
-}
-
-/** Modules of `map` whose span holds no module of `runtime` (the hoisted code around registered modules). */
-function mappedBeside(
-  runtime: RecoveredModule[],
-  map: DecodedSourceMap | null,
-  text: string,
-  bundler: BundlerName,
-  every?: () => void,
-): RecoveredModule[] {
-  if (map === null) return [];
-  const mapped = mappedModules(map, text, bundler, every);
-  return mapped.filter((m) => !runtime.some((r) => r.start < m.end && m.start < r.end));
-}
-
-/** A Parcel bundle: the modules registered with its runtime and the hoisted ones (from the map, or hash prefixes). */
-function parcelBundle(
-  program: EsNode,
-  text: string,
-  map: DecodedSourceMap | null,
-  every?: () => void,
-): RecoveredBundle {
-  const { modules, edges } = parcelRegistered(program, every);
-  // Without a map, the hash prefixes of hoisted names bound the hoisted modules of unminified output.
-  const hoisted =
-    map === null
-      ? parcelHoisted(program).filter((h) => !modules.some((r) => r.start < h.end && h.start < r.end))
-      : mappedBeside(modules, map, text, 'parcel', every);
-  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(hoisted, offset));
-  return { bundler: 'parcel', modules: [...modules, ...hoisted], edges };
-}
-
-/**
- * A scope-hoisted bundle (Rollup, Vite, or one no marker names): its modules from the source map —
- * with a marker, one mapped source is enough; without, two are needed (one is a compiled file, not a
- * bundle) —, else the CommonJS modules Rollup wrapped (cjsWrappers.ts), and Vite's preload lists. Not
- * a recognised bundle when neither marker, map nor wrapper says so.
- */
-function hoistedBundle(
-  program: EsNode,
-  text: string,
-  map: DecodedSourceMap | null,
-  every?: () => void,
-): RecoveredBundle {
-  const named = hoistingBundler(text);
-  const mapped = map === null ? [] : mappedModules(map, text, named ?? 'source-map', every);
-  // Without a map, the CommonJS modules Rollup wrapped are the only ones whose bounds the code shows.
-  const wrapped =
-    mapped.length === 0 && (named !== null || WRAPPER_HINT.test(text))
-      ? commonjsWrappers(program, every)
-      : { modules: [], edges: [] };
-  const bundler = named ?? (wrapped.modules.length > 0 ? 'rollup' : mapped.length >= 2 ? 'source-map' : null);
-  if (bundler === null) return { bundler: null, modules: [], edges: [] };
-  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(mapped, offset));
-  for (const m of wrapped.modules) m.bundler = bundler;
-  return {
-    bundler,
-    modules: [...mapped, ...wrapped.modules],
-    edges: wrapped.edges,
-    preloads: bundler === 'vite' ? vitePreloads(program, every) : [],
-  };
 }
 
 type Call = { name: string; arg: string | null; offset: number; line: number; column: number };
