@@ -26,7 +26,9 @@ export const EdgeSchema = z.strictObject({
   from: nodeId,
   to: nodeId.nullable().describe('The module, built-in or package node; null when unresolved.'),
   specifier: z.string(),
-  kind: z.enum(['require', 'import', 'dynamic-import', 'export-from', 'bundler-require']),
+  kind: z
+    .enum(['require', 'import', 'dynamic-import', 'export-from', 'bundler-require', 'preload'])
+    .describe('preload: a file a bundler loads beside a dynamic import (Vite).'),
   target_kind: z.enum(['module', 'builtin', 'package', 'unresolved']),
   line,
   column,
@@ -44,6 +46,9 @@ export const ExportSchema = z.strictObject({
 /** See {@link ExportSchema}. */
 export type ExportShape = z.infer<typeof ExportSchema>;
 
+/** The bundler modules were recovered from; `source-map`: from a map's ranges, no marker names the bundler. */
+export const BundlerSchema = z.enum(['webpack', 'esbuild', 'browserify', 'parcel', 'rollup', 'vite', 'source-map']);
+
 /** How a JavaScript file's source map was found. */
 export const SourceMapLinkSchema = z.strictObject({
   status: z.enum(['none', 'inline', 'external', 'unresolved']),
@@ -58,7 +63,7 @@ export const FileModuleSchema = z.strictObject({
   node_id: nodeId,
   path: z.string(),
   source_type: z.enum(['module', 'script']).nullable().describe('null when the file could not be parsed.'),
-  bundler: z.enum(['webpack', 'esbuild', 'browserify']).nullable(),
+  bundler: BundlerSchema.nullable(),
   roles: z.array(z.enum(['main', 'preload', 'renderer'])),
   exports: z.array(ExportSchema),
   builtins: z.array(z.string()).describe('Node built-in modules this file requires or imports.'),
@@ -71,8 +76,10 @@ export type FileModule = z.infer<typeof FileModuleSchema>;
 export const BundledModuleSchema = z.strictObject({
   node_id: nodeId,
   file: nodeId.describe('The file module that holds it.'),
-  bundler: z.enum(['webpack', 'esbuild', 'browserify']),
-  module_id: z.string().describe("The bundler's id for the module (a path or a number)."),
+  bundler: BundlerSchema,
+  module_id: z
+    .string()
+    .describe("The bundler's id for the module (a path or a number; the map's source name for source-map modules)."),
   start_line: line,
   end_line: line,
   exports: z.array(ExportSchema),
@@ -114,6 +121,24 @@ export const DynamicCodeFactSchema = SourcePositionSchema.extend({
 export const EffectFactSchema = SourcePositionSchema.extend({
   category: z.enum(['network', 'filesystem', 'process', 'dom']),
   api: z.string().describe('The called name (fetch, fs.writeFile, child_process.spawn, document.write, innerHTML).'),
+});
+
+/** A feature-flag check (an SDK call naming the flag) or an environment variable read as a flag. */
+export const FeatureFlagFactSchema = SourcePositionSchema.extend({
+  key: z.string().describe('The flag key, or the environment variable.'),
+  provider: z.enum([
+    'launchdarkly',
+    'unleash',
+    'growthbook',
+    'statsig',
+    'split',
+    'optimizely',
+    'openfeature',
+    'flagsmith',
+    'configcat',
+    'env',
+  ]),
+  api: z.string().describe('The called name (ldClient.variation, useFlag) or process.env / import.meta.env.'),
 });
 
 /** A package manifest found in the input. */
@@ -176,6 +201,7 @@ export const JavascriptApplicationSchema = z.strictObject({
   ipc: z.array(IpcFactSchema),
   dynamic_code: z.array(DynamicCodeFactSchema),
   effects: z.array(EffectFactSchema).describe('Side-effect sites; node_id is the innermost (bundled) module.'),
+  feature_flags: z.array(FeatureFlagFactSchema).describe('Flag checks and env flags; node_id is the innermost module.'),
   phases: z.array(PhaseCoverageSchema),
   unknowns: z.array(UnknownSchema),
   integrity_contradictions: z.array(IntegrityContradictionSchema),

@@ -10,7 +10,7 @@ import type { JavascriptApplication } from '../schemas.js';
 import { recoverBundle } from './bundles.js';
 import { assignRoles } from './electron.js';
 import { collectFacts } from './facts.js';
-import { resolveSpecifier } from './graph.js';
+import { resolveFromBase, resolveSpecifier } from './graph.js';
 import { assetsOf, fileNodeId, readHtml, readManifest } from './inventory.js';
 import { readApplication } from './read.js';
 import { resolveSourceMap } from './sourceMaps.js';
@@ -166,7 +166,7 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
     }
     parsed += 1;
     const facts = collectFacts(outcome.program, () => check('parse'));
-    const bundle = recoverBundle(outcome.program, text, outcome.lineComments, () => check('bundles'));
+    const bundle = recoverBundle(outcome.program, text, outcome.lineComments, () => check('bundles'), map.decoded);
     if (map.status === 'none' && looksMinified(text)) {
       c.unknown(
         script.node_id,
@@ -190,7 +190,9 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
 
   progress('resolving imports between modules', 'graph');
   const jsFiles = new Set([...known].filter((p) => /\.(?:[cm]?js|json)$/i.test(p)));
-  c.resolveEdges((from, specifier) => resolveSpecifier(from, specifier, jsFiles));
+  c.resolveEdges((from, specifier, base) =>
+    base === true ? resolveFromBase(from, specifier, known) : resolveSpecifier(from, specifier, jsFiles),
+  );
   c.phase('graph', c.unresolvedEdges > 0 ? [`${c.unresolvedEdges} relative imports name no file of the input`] : []);
   check('electron');
 

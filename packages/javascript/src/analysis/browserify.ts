@@ -15,8 +15,15 @@ const keyOf = (key: EsNode): string | null =>
       ? (key.name as string)
       : null;
 
-/** The modules of a browserify table, or null when `node` (an object literal) is not one. */
-export function browserifyTable(node: EsNode): BrowserifyModule[] | null {
+/**
+ * The modules of a browserify table, or null when `node` (an object literal) is not one. Parcel's
+ * table without scope hoisting has the same shape, its factories taking a fourth parameter
+ * (`__globalThis`) and its ids strings.
+ */
+export function browserifyTable(
+  node: EsNode,
+  bundler: 'browserify' | 'parcel' = 'browserify',
+): BrowserifyModule[] | null {
   const properties = node.properties as EsNode[];
   if (properties.length === 0) return null;
   const modules: BrowserifyModule[] = [];
@@ -28,7 +35,9 @@ export function browserifyTable(node: EsNode): BrowserifyModule[] | null {
     const [fn, deps] = value.elements as (EsNode | null)[];
     if (fn?.type !== 'FunctionExpression' || deps?.type !== 'ObjectExpression') return null;
     const params = fn.params as EsNode[];
-    if (params.length > 3 || params[0]?.type !== 'Identifier') return null;
+    // Parcel gives a module with nothing to run (a stylesheet's stand-in) a factory without parameters.
+    const empty = bundler === 'parcel' && params.length === 0;
+    if (params.length > (bundler === 'parcel' ? 4 : 3) || (!empty && params[0]?.type !== 'Identifier')) return null;
     const map = new Map<string, string>();
     for (const dep of deps.properties as EsNode[]) {
       if (dep.type !== 'Property') return null;
@@ -40,13 +49,13 @@ export function browserifyTable(node: EsNode): BrowserifyModule[] | null {
       }
     }
     modules.push({
-      bundler: 'browserify',
+      bundler,
       moduleId: id,
       start: fn.start ?? 0,
       end: fn.end ?? 0,
       startLine: fn.loc!.start.line,
       endLine: fn.loc!.end.line,
-      requireName: params[0].name as string,
+      requireName: empty ? null : (params[0]!.name as string),
       node: fn,
       structure: null,
       deps: map,
@@ -55,7 +64,10 @@ export function browserifyTable(node: EsNode): BrowserifyModule[] | null {
   return modules;
 }
 
-/** The edges of a browserify bundle: calls of a factory's require with a specifier its map resolves. */
+/**
+ * The edges of a browserify bundle: calls of a factory's require with a specifier its map resolves.
+ * A Parcel table may map a specifier to a module of another bundle: that edge is kept, marked cross-file.
+ */
 export function browserifyEdges(
   modules: BrowserifyModule[],
   calls: { name: string; arg: string | null; offset: number; line: number; column: number }[],
@@ -66,8 +78,17 @@ export function browserifyEdges(
   for (const call of calls) {
     const module = call.arg === null ? null : holder(call.offset);
     const target = module?.requireName === call.name ? module.deps.get(call.arg!) : undefined;
-    if (target === undefined || !ids.has(target)) continue;
-    edges.push({ offset: call.offset, line: call.line, column: call.column, toModuleId: target, specifier: call.arg! });
+    const parcel = module?.bundler === 'parcel';
+    if (target === undefined || (!ids.has(target) && !parcel)) continue;
+    const { offset, line, column } = call;
+    edges.push({
+      offset,
+      line,
+      column,
+      toModuleId: target,
+      specifier: call.arg!,
+      crossFile: parcel && !ids.has(target),
+    });
   }
   return edges;
 }

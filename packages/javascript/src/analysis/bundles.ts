@@ -5,15 +5,30 @@
 // - webpack 4/5: the module table, an object literal of factories `(module, exports, require) => { … }`
 //   keyed by module id (a path in development builds, a number in production), whose calls
 //   `require(id)` through the factory's third parameter are edges.
+// - browserify and Parcel without scope hoisting: the module table of browserify.ts.
+// - Parcel with scope hoisting: the modules registered with its runtime (parcel.ts), and the hoisted
+//   rest from the source map.
+// - Rollup and Vite: no runtime wrapper; the modules come from the source map (mapped.ts).
 import { createHash } from 'node:crypto';
 import type { EsNode, LineComment } from '../engine/parser.js';
+import type { DecodedSourceMap } from '../engine/sourceMap.js';
+import type { ExportShape } from '../schemas.js';
 import { browserifyEdges, browserifyTable } from './browserify.js';
 import type { BrowserifyModule } from './browserify.js';
+import { hoistedBundle, parcelBundle } from './hoisted.js';
+import type { PreloadDependency } from './mapped.js';
+import { PARCEL_MARKER } from './parcel.js';
 import { stringValue, walk } from './walk.js';
+
+/**
+ * The bundler a file's modules were recovered from; `source-map` when they come from a source map's
+ * ranges and no marker names the bundler.
+ */
+export type BundlerName = 'esbuild' | 'webpack' | 'browserify' | 'parcel' | 'rollup' | 'vite' | 'source-map';
 
 /** A bundled module: the bundler's id and the part of its file it spans. */
 export interface RecoveredModule {
-  bundler: 'esbuild' | 'webpack' | 'browserify';
+  bundler: BundlerName;
   moduleId: string;
   start: number;
   end: number;
@@ -25,6 +40,8 @@ export interface RecoveredModule {
   node: EsNode | null;
   /** {@link structureHash} of `node`, set once the bundle is recovered. */
   structure: string | null;
+  /** Exports the recovery attributes to the module itself (beyond those found inside `node`). */
+  exports?: ExportShape[];
 }
 
 /** An edge between two bundled modules of one file, found in the bundler's runtime calls. */
@@ -34,13 +51,17 @@ export interface RecoveredEdge {
   column: number;
   toModuleId: string;
   specifier: string;
+  /** The target may be registered by another file of the application (Parcel's shared runtime). */
+  crossFile?: boolean;
 }
 
 /** What {@link recoverBundle} found in one file. */
 export interface RecoveredBundle {
-  bundler: 'esbuild' | 'webpack' | 'browserify' | null;
+  bundler: BundlerName | null;
   modules: RecoveredModule[];
   edges: RecoveredEdge[];
+  /** Files a Vite preload list loads beside a dynamic import (paths relative to the build's base). */
+  preloads?: PreloadDependency[];
 }
 
 const MODULE_PATH = /^[\w@.+~-]+(?:\/[\w@.+~-]+)*\.(?:[cm]?[jt]sx?|json|css|vue|svelte)$/;
@@ -147,12 +168,14 @@ export function recoverBundle(
   text: string,
   comments: LineComment[],
   every?: () => void,
+  map: DecodedSourceMap | null = null,
 ): RecoveredBundle {
   const esbuild: RecoveredModule[] = [];
   let webpack: RecoveredModule[] = [];
   const variables = new Map<string, string>();
   const calls: { name: string; arg: string | null; offset: number; line: number; column: number }[] = [];
   const marked = WEBPACK_MARKER.test(text);
+  const parcel = PARCEL_MARKER.test(text);
   const runtimeNames = new Set<string>(['__webpack_require__']);
   // Unmarked (minified) module arrays by variable, and the tables the runtime indexes: an array is
   // webpack's only when its runtime calls into it.
@@ -177,7 +200,8 @@ export function recoverBundle(
       } else if (node.type === 'ObjectExpression' || node.type === 'ArrayExpression') {
         const table = node.type === 'ObjectExpression' ? webpackTable(node, marked) : webpackArray(node, marked);
         if (table !== null && table.length > webpack.length) webpack = table;
-        const packed = node.type === 'ObjectExpression' ? browserifyTable(node) : null;
+        const packed =
+          node.type === 'ObjectExpression' ? browserifyTable(node, parcel ? 'parcel' : 'browserify') : null;
         if (packed !== null && packed.length > browserify.length) browserify = packed;
       } else if (node.type === 'CallExpression') {
         const callee = node.callee as EsNode;
@@ -203,16 +227,19 @@ export function recoverBundle(
   for (const [name, modules] of arrays) {
     if (indexed.has(name) && modules.length > webpack.length) webpack = modules;
   }
-  const bundle =
+  let bundle: RecoveredBundle =
     webpack.length > 0
       ? webpackBundle(webpack, calls, runtimeNames)
       : browserify.length > 0
         ? {
-            bundler: 'browserify' as const,
+            bundler: parcel ? 'parcel' : 'browserify',
             modules: browserify,
             edges: browserifyEdges(browserify, calls, (offset) => holderOf(browserify, offset)),
           }
-        : esbuildBundle(esbuild, variables, calls, comments, program);
+        : parcel
+          ? parcelBundle(program, text, map, every)
+          : esbuildBundle(esbuild, variables, calls, comments, program);
+  if (bundle.bundler === null) bundle = hoistedBundle(program, text, map, every);
   for (const m of bundle.modules) if (m.node !== null) m.structure = structureHash(m.node, every);
   return bundle;
 }

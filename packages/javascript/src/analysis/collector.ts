@@ -7,6 +7,7 @@ import type { Asset, BundledModule, Edge, FileModule, JavascriptApplication, Sou
 import { holderOf } from './bundles.js';
 import type { RecoveredBundle } from './bundles.js';
 import type { RoleFact } from './electron.js';
+import { nameChunks } from './chunks.js';
 import { builtinOf } from './facts.js';
 import type { FileFacts } from './facts.js';
 import type { Resolution } from './graph.js';
@@ -26,6 +27,8 @@ type Pending = {
   line: number;
   column: number;
   bundled: string | null;
+  /** `bundled` may be a module of another file (Parcel's runtime is shared between bundles). */
+  crossFile?: boolean;
 };
 
 const NO_MAP: SourceMapResolution = {
@@ -35,6 +38,7 @@ const NO_MAP: SourceMapResolution = {
   reason: null,
   sources: [],
   sourceCount: 0,
+  decoded: null,
 };
 
 /** The content and structure hashes of a bundled module's text (see BundledModuleSchema). */
@@ -68,8 +72,9 @@ export class Collector {
     ipc: [] as JavascriptApplication['ipc'],
     dynamic_code: [] as JavascriptApplication['dynamic_code'],
     effects: [] as JavascriptApplication['effects'],
+    feature_flags: [] as JavascriptApplication['feature_flags'],
   };
-  private readonly dropped = { strings: 0, urls: 0, ipc: 0, dynamic_code: 0, effects: 0 };
+  private readonly dropped = { strings: 0, urls: 0, ipc: 0, dynamic_code: 0, effects: 0, feature_flags: 0 };
   /** Source maps that could not be read. */
   unresolvedMaps = 0;
   /** Relative imports that name no file of the input. */
@@ -184,6 +189,14 @@ export class Collector {
         return { node_id: id, line: e.at.line, column: e.at.column, category: e.category, api: e.api };
       }),
     );
+    this.keep(
+      'feature_flags',
+      facts.flags.map((f) => {
+        const inner = holder(f.at.offset);
+        const id = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
+        return { node_id: id, line: f.at.line, column: f.at.column, key: f.key, provider: f.provider, api: f.api };
+      }),
+    );
     const builtinsOf = new Map<string, Set<string>>();
     // A require the bundler resolved is its bundler-require edge, not an unresolved specifier too.
     const resolved = new Set(bundle.edges.map((e) => e.offset));
@@ -210,7 +223,14 @@ export class Collector {
         line,
         column,
         bundled: edge.toModuleId,
+        crossFile: edge.crossFile === true,
       });
+    }
+    for (const preload of bundle.preloads ?? []) {
+      const inner = holder(preload.offset);
+      const from = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
+      const { line, column } = preload;
+      this.pending.push({ from, file: path, specifier: preload.path, kind: 'preload', line, column, bundled: null });
     }
     const seen = new Set<string>();
     for (const m of bundle.modules) {
@@ -224,25 +244,36 @@ export class Collector {
         module_id: m.moduleId,
         start_line: m.startLine,
         end_line: m.endLine,
-        exports: exportsOf.get(m.moduleId) ?? [],
+        exports: [...(exportsOf.get(m.moduleId) ?? []), ...(m.exports ?? [])],
         builtins: [...(builtinsOf.get(m.moduleId) ?? [])].sort(),
         ...spanHashes(parsed.text.slice(m.start, m.end), m.structure),
       });
     }
   }
 
-  /** Resolves every recorded import with `resolve(file, specifier)`. */
-  resolveEdges(resolve: (from: string, specifier: string) => Resolution): void {
+  /**
+   * Resolves every recorded import with `resolve(file, specifier)`; a preload names its file relative
+   * to the build's base (`resolve(file, path, true)`). A runtime require of a module its own file does
+   * not register goes to the one module of another file registered under that id, or is unresolved.
+   */
+  resolveEdges(resolve: (from: string, specifier: string, base?: boolean) => Resolution): void {
+    const ids = new Set(this.bundled.map((m) => m.node_id));
+    const registered = new Map<string, string[]>();
+    for (const m of this.bundled) registered.set(m.module_id, [...(registered.get(m.module_id) ?? []), m.node_id]);
     for (const p of this.pending) {
       const base = { from: p.from, specifier: p.specifier, kind: p.kind, line: p.line, column: p.column };
       if (p.bundled !== null) {
-        this.edges.push({ ...base, to: bundledNodeId(p.file, p.bundled), target_kind: 'module' });
+        const local = bundledNodeId(p.file, p.bundled);
+        const elsewhere = registered.get(p.bundled) ?? [];
+        const to = !p.crossFile || ids.has(local) ? local : elsewhere.length === 1 ? elsewhere[0]! : null;
+        this.edges.push({ ...base, to, target_kind: to === null ? 'unresolved' : 'module' });
         continue;
       }
-      const resolution = resolve(p.file, p.specifier);
+      const resolution = resolve(p.file, p.specifier, p.kind === 'preload');
       if (resolution.target_kind === 'unresolved' && p.specifier.startsWith('.')) this.unresolvedEdges += 1;
       this.edges.push({ ...base, ...resolution });
     }
+    nameChunks(this.modules, this.bundled, this.edges);
   }
 
   /** Marks file modules with their Electron roles. */
@@ -303,6 +334,7 @@ export class Collector {
       ipc: this.facts.ipc,
       dynamic_code: this.facts.dynamic_code,
       effects: this.facts.effects,
+      feature_flags: this.facts.feature_flags,
       phases: this.phases,
       unknowns: this.unknowns,
       integrity_contradictions: parts.input.contradictions,

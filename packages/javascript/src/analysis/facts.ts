@@ -3,6 +3,8 @@
 import { builtinModules } from 'node:module';
 import type { EsNode } from '../engine/parser.js';
 import type { ExportShape } from '../schemas.js';
+import { FlagSites } from './flags.js';
+import type { FlagSite } from './flags.js';
 import { memberPath, stringValue, walk } from './walk.js';
 
 /** Longest string literal kept whole; longer values are cut and marked truncated. */
@@ -66,6 +68,8 @@ export interface FileFacts {
   usesElectron: boolean;
   preloads: string[];
   loadedPages: string[];
+  /** Feature-flag checks and environment flags, in source order. */
+  flags: FlagSite[];
 }
 
 function at(node: EsNode): Position {
@@ -88,7 +92,8 @@ function hostOf(url: string): string | null {
   }
 }
 
-function shapeOf(name: string, system: 'esm' | 'commonjs', value: EsNode | null | undefined): ExportShape {
+/** The export shape of `value` exported as `name`: function (with arity), class, value or unknown. */
+export function shapeOf(name: string, system: 'esm' | 'commonjs', value: EsNode | null | undefined): ExportShape {
   if (!value) return { name, system, value_kind: 'unknown', arity: null };
   if (/^(?:Function|ArrowFunction)(?:Expression|Declaration)$/.test(value.type)) {
     return { name, system, value_kind: 'function', arity: (value.params as unknown[]).length };
@@ -174,7 +179,8 @@ function commonJsExport(node: EsNode, out: ExportShape[]): void {
  * ESM and CommonJS exports with value kind and arity, string literals (at most
  * {@link MAX_STRINGS_PER_FILE}, each cut at {@link MAX_STRING_LENGTH}), URLs and hosts, Electron IPC
  * sites, eval/Function/string-timer/vm sites, Node built-ins, `webPreferences.preload` values and
- * pages loaded into windows. `every` is called at bounded intervals (cancellation).
+ * pages loaded into windows, feature-flag sites (flags.ts). `every` is called at bounded intervals
+ * (cancellation).
  */
 export function collectFacts(program: EsNode, every?: () => void): FileFacts {
   const facts: FileFacts = {
@@ -191,10 +197,13 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
     usesElectron: false,
     preloads: [],
     loadedPages: [],
+    flags: [],
   };
+  const flags = new FlagSites();
   const builtins = new Set<string>();
   const addImport = (specifier: string, kind: FileFacts['imports'][number]['kind'], node: EsNode) => {
     facts.imports.push({ specifier, kind, at: at(node) });
+    flags.imported(specifier);
     const builtin = builtinOf(specifier);
     if (builtin !== null) builtins.add(builtin);
     if (specifier === 'electron' || specifier.startsWith('electron/')) facts.usesElectron = true;
@@ -232,8 +241,12 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
           }
           break;
         }
+        case 'MemberExpression':
+          flags.member(node, at(node));
+          break;
         case 'NewExpression':
         case 'CallExpression':
+          if (node.type === 'CallExpression') flags.call(node, at(node));
           call(node, facts, addImport);
           exported(node, bundlerExports);
           break;
@@ -259,6 +272,7 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
     every,
   );
   facts.builtins = [...builtins].sort();
+  facts.flags = flags.finish();
   return facts;
 }
 

@@ -39,3 +39,20 @@ export function resolveSpecifier(from: string, specifier: string, known: Readonl
   const file = specifier.startsWith('.') ? resolveFile(from, specifier, known) : null;
   return file === null ? { to: null, target_kind: 'unresolved' } : { to: fileNodeId(file), target_kind: 'module' };
 }
+
+/**
+ * Resolves `path`, named relative to a build's base (Vite's preload lists: `assets/x.js`), from the file
+ * at `from`: the file of `known` at that path under the nearest folder holding `from` (within its
+ * container), or unresolved.
+ */
+export function resolveFromBase(from: string, path: string, known: ReadonlySet<string>): Resolution {
+  const cut = from.lastIndexOf('!/');
+  const container = cut < 0 ? '' : from.slice(0, cut + 2);
+  const parts = (cut < 0 ? from : from.slice(cut + 2)).split('/').slice(0, -1);
+  const clean = path.replace(/^\.?\//, '');
+  for (let depth = parts.length; depth >= 0; depth -= 1) {
+    const candidate = container + [...parts.slice(0, depth), clean].join('/');
+    if (known.has(candidate)) return { to: fileNodeId(candidate), target_kind: 'module' };
+  }
+  return { to: null, target_kind: 'unresolved' };
+}

@@ -1,6 +1,6 @@
 // What one module does, read from a completed analysis: what it imports (calls into), what imports
 // it, what it exports, and the side effects observed statically in it (network, file system, process,
-// IPC, DOM), with the URLs and dynamic code sites it holds.
+// IPC, DOM), with the URLs, dynamic code sites and feature-flag checks it holds.
 import type { JavascriptApplication } from '../schemas.js';
 import type { FoundModule } from './lookup.js';
 
@@ -26,6 +26,7 @@ export interface ModuleSemantics {
   ipc: { api: string; channel: string | null; line: number }[];
   urls: { url: string; line: number }[];
   dynamic_code: { kind: string; line: number }[];
+  feature_flags: { key: string; provider: string; api: string; node_id: string; line: number }[];
   truncated: boolean;
 }
 
@@ -73,6 +74,11 @@ export function moduleSemantics(
     ipc: take(app.ipc.filter(here).map((i) => ({ api: i.api, channel: i.channel, line: i.line }))),
     urls: take(app.urls.filter(here).map((u) => ({ url: u.url, line: u.line }))),
     dynamic_code: take(app.dynamic_code.filter(here).map((d) => ({ kind: d.kind, line: d.line }))),
+    feature_flags: take(
+      app.feature_flags
+        .filter((f) => inner.has(f.node_id))
+        .map((f) => ({ key: f.key, provider: f.provider, api: f.api, node_id: f.node_id, line: f.line })),
+    ),
     truncated: false,
   };
   result.truncated = truncated;

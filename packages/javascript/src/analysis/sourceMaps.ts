@@ -22,6 +22,8 @@ export interface SourceMapResolution {
   reason: string | null;
   sources: MappedSource[];
   sourceCount: number;
+  /** The decoded map (its generated ranges per source), when it was read. */
+  decoded: DecodedSourceMap | null;
 }
 
 const REFERENCE = /[#@]\s*sourceMappingURL=([^\s'"*]+)/g;
@@ -63,7 +65,7 @@ function decodeDataUrl(reference: string): string | null {
   }
 }
 
-function read(text: string): { sources: MappedSource[]; count: number } | string {
+function read(text: string): { sources: MappedSource[]; count: number; map: DecodedSourceMap } | string {
   let map: DecodedSourceMap;
   try {
     map = decodeSourceMap(text);
@@ -79,7 +81,7 @@ function read(text: string): { sources: MappedSource[]; count: number } | string
       contentSha256: typeof content === 'string' ? createHash('sha256').update(content).digest('hex') : null,
     };
   });
-  return { sources, count: names.length };
+  return { sources, count: names.length, map };
 }
 
 /**
@@ -89,7 +91,7 @@ function read(text: string): { sources: MappedSource[]; count: number } | string
  */
 export function resolveSourceMap(path: string, text: string, files: ReadonlyMap<string, Buffer>): SourceMapResolution {
   const reference = sourceMapReference(text);
-  const none = { mapPath: null, reason: null, sources: [], sourceCount: 0 };
+  const none = { mapPath: null, reason: null, sources: [], sourceCount: 0, decoded: null };
   if (reference === null) return { status: 'none', reference: null, ...none };
   const shown = reference.startsWith('data:') ? `${reference.slice(0, reference.indexOf(',') + 1)}…` : reference;
   const unresolved = (reason: string, mapPath: string | null = null): SourceMapResolution => ({
@@ -99,6 +101,7 @@ export function resolveSourceMap(path: string, text: string, files: ReadonlyMap<
     reason,
     sources: [],
     sourceCount: 0,
+    decoded: null,
   });
   let body: string | null;
   let mapPath: string | null = null;
@@ -121,5 +124,6 @@ export function resolveSourceMap(path: string, text: string, files: ReadonlyMap<
     reason: null,
     sources: parsed.sources,
     sourceCount: parsed.count,
+    decoded: parsed.map,
   };
 }

@@ -1,11 +1,11 @@
 // Tracing a feature through a completed analysis: from a seed (a module, a string, an exported symbol,
-// a URL or an IPC channel) to the modules and sites that carry it, the IPC channels that connect
+// a URL, an IPC channel or a feature flag) to the modules and sites that carry it, the IPC channels that connect
 // processes, the pages that load it, and the import paths from the application's entry points.
 import type { JavascriptApplication } from '../schemas.js';
 
 /** What to trace from, and how to match its value. */
 export interface TraceSeed {
-  kind: 'module' | 'string' | 'symbol' | 'url' | 'ipc_channel';
+  kind: 'module' | 'string' | 'symbol' | 'url' | 'ipc_channel' | 'feature_flag';
   value: string;
   match: 'exact' | 'prefix' | 'regex';
 }
@@ -13,7 +13,7 @@ export interface TraceSeed {
 /** One place where the seed was observed. */
 export interface TraceSite {
   node_id: string;
-  kind: 'module' | 'string' | 'export' | 'url' | 'ipc';
+  kind: 'module' | 'string' | 'export' | 'url' | 'ipc' | 'flag';
   detail: string;
   line: number | null;
   column: number | null;
@@ -59,6 +59,8 @@ function seedSites(app: JavascriptApplication, seed: TraceSeed): TraceSite[] {
     for (const u of app.urls) if (matches(u.url) || matches(u.host)) at(u.node_id, 'url', u.url, u.line, u.column);
   } else if (seed.kind === 'ipc_channel') {
     for (const i of app.ipc) if (matches(i.channel)) at(i.node_id, 'ipc', `${i.api} ${i.channel}`, i.line, i.column);
+  } else if (seed.kind === 'feature_flag') {
+    for (const f of app.feature_flags) if (matches(f.key)) at(f.node_id, 'flag', `${f.api} ${f.key}`, f.line, f.column);
   } else {
     for (const m of [...app.modules, ...app.bundled_modules]) {
       for (const e of m.exports) if (matches(e.name)) at(m.node_id, 'export', `${e.system} ${e.name}`, null, null);

@@ -6,8 +6,8 @@ import { ApplicationInputSchema, application, derivedCoverage } from './applicat
 import { JAVASCRIPT_PROVIDER, javascriptProfile } from './common.js';
 
 const SeedSchema = z.strictObject({
-  kind: z.enum(['module', 'string', 'symbol', 'url', 'ipc_channel']).describe('What the value names.'),
-  value: z.string().min(1).max(1024).describe('The path, string, name, URL, host or channel.'),
+  kind: z.enum(['module', 'string', 'symbol', 'url', 'ipc_channel', 'feature_flag']).describe('What the value names.'),
+  value: z.string().min(1).max(1024).describe('The path, string, name, URL, host, channel or flag key.'),
   match: z.enum(['exact', 'prefix', 'regex']).default('exact').describe('Default exact.'),
 });
 
@@ -18,7 +18,7 @@ const InputSchema = z.strictObject({
 
 const SiteSchema = z.strictObject({
   node_id: z.string(),
-  kind: z.enum(['module', 'string', 'export', 'url', 'ipc']),
+  kind: z.enum(['module', 'string', 'export', 'url', 'ipc', 'flag']),
   detail: z.string(),
   line: z.number().int().positive().nullable(),
   column: z.number().int().nonnegative().nullable(),

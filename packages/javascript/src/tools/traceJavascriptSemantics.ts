@@ -30,6 +30,9 @@ export const ModuleSemanticsSchema = z.strictObject({
   ipc: z.array(z.strictObject({ api: z.string(), channel: z.string().nullable(), line })),
   urls: z.array(z.strictObject({ url: z.string(), line })),
   dynamic_code: z.array(z.strictObject({ kind: z.string(), line })),
+  feature_flags: z.array(
+    z.strictObject({ key: z.string(), provider: z.string(), api: z.string(), node_id: z.string(), line }),
+  ),
   truncated: z.boolean(),
 });
 
@@ -38,7 +41,7 @@ export const traceJavascriptSemanticsTool = defineTool({
   name: 'trace_javascript_semantics',
   title: 'Trace JavaScript semantics',
   description:
-    'For one file or bundled module of analyze_javascript_application Evidence: what it imports, what imports it, its exports, and the side effects observed statically (network, file system, process, IPC, DOM), URLs and dynamic code.',
+    'For one file or bundled module of analyze_javascript_application Evidence: what it imports, what imports it, its exports, and the side effects observed statically (network, file system, process, IPC, DOM), URLs, dynamic code and feature-flag checks.',
   input: z.strictObject({
     application: ApplicationInputSchema,
     module: z.string().min(1).describe('node_id, path or bundled module id.'),
