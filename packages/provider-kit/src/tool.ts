@@ -133,7 +133,9 @@ export function defineTool<I extends z.ZodType, R extends z.ZodType>(
   if (definition.examples.length === 0) refuse(name, 'at least one example is required');
   const seen = new Set<string>();
   definition.examples.forEach((example, index) => {
-    const parsed = definition.input.safeParse(example.input);
+    // Checked once per example when the tool is defined: zod's compiled fast path would cost more to
+    // build (for every tool, in every process) than this one check saves.
+    const parsed = definition.input.safeParse(example.input, { jitless: true });
     if (!parsed.success)
       refuse(name, `example ${index} is not a valid input: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     const key = canonicalJson(example.input);
