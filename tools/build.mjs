@@ -37,10 +37,11 @@ for (const pkg of topologicalOrder()) {
   built += 1;
 }
 console.error(`built ${built} package(s)`);
-// `rea`'s command-line bundle (dist/cli.js) holds a copy of every workspace package it uses: after
-// building some of them alone, it still runs their previous build until `rea` is built again.
+// `rea`'s bundle (dist/mcpStdio.js, dist/mcpCalls.js, dist/cli.js and their chunks) holds a copy of every
+// workspace package it uses: after building some of them alone, it still runs their previous build until
+// `rea` is built again.
 if (only.length > 0 && !only.includes('rea-mcp') && only.some((name) => name.startsWith('@rea/'))) {
   console.error(
-    `note: rea's command-line bundle still holds the previous build of ${only.join(', ')}; run \`node tools/build.mjs rea-mcp\` to refresh it`,
+    `note: rea's bundle still holds the previous build of ${only.join(', ')}; run \`node tools/build.mjs rea-mcp\` to refresh it`,
   );
 }

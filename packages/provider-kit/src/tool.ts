@@ -133,7 +133,9 @@ export function defineTool<I extends z.ZodType, R extends z.ZodType>(
   if (definition.examples.length === 0) refuse(name, 'at least one example is required');
   const seen = new Set<string>();
   definition.examples.forEach((example, index) => {
-    const parsed = definition.input.safeParse(example.input);
+    // Checked once per example when the tool is defined: zod's compiled fast path would cost more to
+    // build (for every tool, in every process) than this one check saves.
+    const parsed = definition.input.safeParse(example.input, { jitless: true });
     if (!parsed.success)
       refuse(name, `example ${index} is not a valid input: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     const key = canonicalJson(example.input);
@@ -143,13 +145,28 @@ export function defineTool<I extends z.ZodType, R extends z.ZodType>(
   const required = [...(definition.clientFeatures?.required ?? [])].sort();
   const optional = [...(definition.clientFeatures?.optional ?? [])].sort();
   const output = definition.produces === 'evidence' ? evidenceRecordSchemaFor(definition.result) : definition.result;
-  return Object.freeze({
+  const contract = Object.freeze({
     ...definition,
     annotations: deriveAnnotations(definition.effects),
     clientFeatures: { required, optional },
     output,
     availability: definition.availability ?? (() => ({ available: true as const })),
   }) as ToolContract<I, R>;
+  defined.add(contract);
+  return contract;
+}
+
+/** The contracts {@link defineTool} made (frozen, their output derived from their result schema). */
+const defined = new WeakSet<object>();
+
+/**
+ * True when {@link executeTool} has already held every outcome of `contract` to its advertised output
+ * schema, so a host need not check it again: the contract was made by {@link defineTool}, whose output
+ * schema is the result schema (or the Evidence record around it) that the execution validates the result
+ * against, with the record's envelope validated when it is sealed. False for any other contract object.
+ */
+export function outputCheckedByExecution(contract: AnyToolContract): boolean {
+  return defined.has(contract);
 }
 
 /** A successful tool execution. */

@@ -1,21 +1,24 @@
-// Runs after `tsc` has built dist/ (tools/build.mjs calls it): bundles the stdio fast path of `rea mcp`,
-// then the command-line path (see the end of this file).
+// Runs after `tsc` has built dist/ (tools/build.mjs calls it): bundles rea's three paths in one esbuild
+// build with code splitting.
 //
-// MCP clients start `rea mcp` for every session, so its start-up is part of the interface. Loaded as
-// separate modules, the path to a first `tools/list` reads, resolves and compiles a few hundred files
-// (the MCP SDK, zod and its locales, the server's start-up core); bundled, it is one file. The bundle
-// replaces dist/mcpStdio.js (what dist/bin.js imports for the fast path) and contains only start-up code:
-//   - the MCP SDK and zod, and the start-up core of @rea/server (transports, initialize, tools/list);
-//   - the few pure helpers it uses from @rea/evidence and @rea/provider-kit (settings, error type), and
-//     the default providers' settings declarations (each provider package's `settings` module);
-// while everything a tool call needs stays in the installed packages and loads on the first call:
-//   - `@rea/server/calls` (sessions, ledgers, tool execution, and through it @rea/evidence and
-//     @rea/provider-kit — the same module instances the providers use);
-//   - ./defaults.js (the providers and composition tools), ./generated/* (the precomputed catalogs),
-//     and @rea/cli (exit statuses on a failed start).
-// The bundled start-up core and the installed call path must come from the same @rea/server release, so
-// this package depends on its exact version (workspace:*). In the workspace, rebuild rea after rebuilding
-// @rea/server (a full `node tools/build.mjs` does both).
+// MCP clients start `rea mcp` for every session, so its start-up, and its first tool call, are part of the
+// interface. Loaded as separate modules, each reads, resolves and compiles a few hundred files (the MCP
+// SDK, zod, the server, @rea/evidence, @rea/provider-kit, the providers); bundled, a few dozen chunks.
+//   - dist/mcpStdio.js (what dist/bin.js imports for the stdio fast path) and the chunks it imports: the
+//     MCP SDK, zod and the start-up core of @rea/server (transports, initialize, tools/list), the few pure
+//     helpers it uses from @rea/evidence and @rea/provider-kit, and the default providers' settings
+//     declarations (each provider package's `settings` module). Nothing of the call path (checked below).
+//   - dist/mcpCalls.js (@rea/server/calls: sessions, ledgers, tool execution) and ./defaults.js (the
+//     providers and composition tools), loaded on the first tool call; ./generated/* (the precomputed
+//     catalogs), loaded at start by a dynamic import.
+//   - dist/cli.js, what dist/bin.js imports for every other command.
+// A module two paths reach is one copy in a shared chunk: a process runs one zod, one @rea/evidence and
+// one of each provider. Kept out: @alexaltea/capstone-js (CommonJS glue beside its capstone.wasm, resolved
+// from @rea/provider-capstone's directory) and esbuild. Chunks sit in dist/ itself, so code that reads
+// files relative to its module finds them where it expects (../package.json is this package's manifest).
+// The bundle holds a copy of every workspace package it uses, so this package depends on their exact
+// versions (workspace:*). In the workspace, rebuild rea after rebuilding any of them (a full
+// `node tools/build.mjs` does both).
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,18 +30,25 @@ const dist = join(root, 'dist');
 const entry = join(dist, 'mcpStdio.js');
 const serverDist = dirname(fileURLToPath(import.meta.resolve('@rea/server/serve')));
 
-/** Keeps the lazily loaded parts out of the bundle, loaded from where they are installed. */
-const boundaries = {
-  name: 'rea-stdio-boundaries',
+/**
+ * zod's translated error messages (`z.locales`, about 270 KB of the bundle) are re-exported by its
+ * namespace, which esbuild cannot shake: nothing in REA reads them (REA's messages are its own, and
+ * zod's default English ones come from locales/en.js, kept), so the bundle resolves the locales' index
+ * to English alone instead of parsing the others in every process.
+ */
+const englishZodMessagesOnly = {
+  name: 'rea-zod-english-only',
   setup(esbuild) {
-    // The server's call path: loaded through its package entry, never bundled.
-    esbuild.onResolve({ filter: /^\.\/calls\.js$/ }, (args) =>
-      args.importer.startsWith(serverDist) ? { path: '@rea/server/calls', external: true } : undefined,
+    esbuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)
+        ? { path: join(args.resolveDir, '..', 'locales', 'index.js'), namespace: 'rea-zod-locales' }
+        : undefined,
     );
-    // This package's own lazily loaded modules stay files beside the bundle (it lives in dist/ too).
-    esbuild.onResolve({ filter: /^\.\/(defaults|generated\/.*)\.js$/ }, (args) =>
-      args.importer.startsWith(dist) ? { path: args.path, external: true } : undefined,
-    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'rea-zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
   },
 };
 
@@ -66,66 +76,63 @@ function callPathModule(file) {
 if (readFileSync(entry, 'utf8').startsWith(BANNER)) {
   console.error('rea: dist/mcpStdio.js is bundled already (rebuild with tsc first to bundle again)');
 } else {
-  await bundleStdio();
-}
-await bundleCli();
-
-async function bundleStdio() {
-  const result = await build({
-    ...BUNDLE,
-    entryPoints: [entry],
-    outfile: entry,
-    external: ['@rea/cli'],
-    plugins: [boundaries],
-  });
-
-  // Metafile inputs are relative to the working directory; compare real absolute paths.
-  const inputs = Object.keys(result.metafile.inputs);
-  const absolute = inputs.map((file) => resolve(process.cwd(), file.replace(/^[a-z]+:/, '')));
-  if (process.env.REA_BUNDLE_REPORT) console.error(absolute.map((file) => relative(root, file)).join('\n'));
-  const forbidden = absolute.filter((file) => callPathModule(file) || file.endsWith('.ts'));
-  if (forbidden.length > 0) throw new Error(`the stdio bundle must not contain the call path: ${forbidden.join(', ')}`);
-  const [output] = result.outputFiles;
-  writeFileSync(entry, output.contents);
-  // The source map of the unbundled module no longer describes the file.
-  rmSync(`${entry}.map`, { force: true });
-  const size = (output.contents.length / 1024).toFixed(0);
-  console.error(
-    `rea: bundled the stdio fast path (${inputs.length} modules, ${size} KiB) into ${relative(root, entry)}`,
-  );
+  await bundle();
 }
 
 /**
- * The command-line path: dist/cli.js (what dist/bin.js imports for every command but the stdio server)
- * bundled with everything it reaches — the CLI, the composition, the server's call path, the providers,
- * zod — with code splitting, so that what loaded lazily still does, from about fifty chunk files in dist/
- * instead of several hundred modules. The command-line process runs one copy of each package (`rea` pins
- * them exactly, so `rea mcp`, which loads the installed ones, runs the same releases). Kept out:
- * @alexaltea/capstone-js (CommonJS glue beside its capstone.wasm, resolved from @rea/provider-capstone's
- * directory) and esbuild. Chunks sit in dist/ itself, so code that reads files relative to its module
- * finds them where it expects (../package.json is this package's manifest).
+ * Both paths in one build with code splitting: dist/mcpStdio.js (the stdio fast path) and dist/cli.js
+ * (the command line), each with the chunks it imports. Modules both reach are one copy in a shared
+ * chunk, so a process runs one zod, one @rea/evidence and one of each provider whichever way it
+ * started. The server's call path is a named entry, dist/mcpCalls.js, which the first tool call loads
+ * (a missing one is the server's typed call-path-load-failed answer).
  */
-async function bundleCli() {
+async function bundle() {
   const cliEntry = join(dist, 'cli.js');
-  if (readFileSync(cliEntry, 'utf8').startsWith(BANNER)) {
-    console.error('rea: dist/cli.js is bundled already (rebuild with tsc first to bundle again)');
-    return;
-  }
   for (const file of readdirSync(dist)) if (/^chunk-[A-Z0-9]+\.js$/.test(file)) rmSync(join(dist, file));
-  const cli = await build({
+  const result = await build({
     ...BUNDLE,
-    entryPoints: { cli: cliEntry },
+    entryPoints: { mcpStdio: entry, cli: cliEntry, mcpCalls: join(serverDist, 'calls.js') },
     splitting: true,
     outdir: dist,
     chunkNames: 'chunk-[hash]',
     external: ['@alexaltea/capstone-js', 'esbuild'],
+    plugins: [englishZodMessagesOnly],
   });
-  for (const file of cli.outputFiles) writeFileSync(file.path, file.contents);
-  rmSync(`${cliEntry}.map`, { force: true });
-  const modules = Object.keys(cli.metafile.inputs).length;
-  const chunks = cli.outputFiles.length - 1;
-  const kib = (cli.outputFiles.reduce((sum, f) => sum + f.contents.length, 0) / 1024).toFixed(0);
+  checkStartup(result.metafile);
+  // For a look at what went where (esbuild's analyzer reads it): REA_BUNDLE_METAFILE=/tmp/meta.json.
+  if (process.env.REA_BUNDLE_METAFILE) writeFileSync(process.env.REA_BUNDLE_METAFILE, JSON.stringify(result.metafile));
+  for (const file of result.outputFiles) writeFileSync(file.path, file.contents);
+  for (const name of ['mcpStdio', 'cli']) rmSync(join(dist, `${name}.js.map`), { force: true });
+  const modules = Object.keys(result.metafile.inputs).length;
+  const chunks = result.outputFiles.filter((f) => /[\\/]chunk-[A-Z0-9]+\.js$/.test(f.path)).length;
+  const kib = (result.outputFiles.reduce((sum, f) => sum + f.contents.length, 0) / 1024).toFixed(0);
   console.error(
-    `rea: bundled the command-line path (${modules} modules, ${kib} KiB) into dist/cli.js and ${chunks} chunks`,
+    `rea: bundled the stdio fast path, the call path and the command line (${modules} modules, ${kib} KiB) into dist/mcpStdio.js, dist/mcpCalls.js, dist/cli.js and ${chunks} chunks`,
   );
+}
+
+/**
+ * Start-up of the stdio path loads dist/mcpStdio.js and the chunks it imports statically: none of them
+ * may hold a module of the call path (those load on the first tool call, through dynamic imports).
+ */
+function checkStartup(metafile) {
+  const outputs = metafile.outputs;
+  const key = Object.keys(outputs).find((file) => resolve(process.cwd(), file) === entry);
+  const seen = new Set();
+  const pending = [key];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const edge of outputs[file].imports)
+      if (edge.kind === 'import-statement' && !edge.external) pending.push(edge.path);
+  }
+  const inputs = [...seen].flatMap((file) => Object.keys(outputs[file].inputs));
+  // Metafile inputs are relative to the working directory; compare real absolute paths.
+  const absolute = inputs.map((file) => resolve(process.cwd(), file.replace(/^[a-z]+:/, '')));
+  if (process.env.REA_BUNDLE_REPORT) console.error(absolute.map((file) => relative(root, file)).join('\n'));
+  const forbidden = absolute.filter((file) => callPathModule(file) || file.endsWith('.ts'));
+  if (forbidden.length > 0) throw new Error(`the stdio start-up must not load the call path: ${forbidden.join(', ')}`);
+  const kib = ([...seen].reduce((sum, file) => sum + outputs[file].bytes, 0) / 1024).toFixed(0);
+  console.error(`rea: the stdio start-up loads ${inputs.length} modules (${kib} KiB) from ${seen.size} files`);
 }

@@ -238,9 +238,9 @@ describe('rea-mcp from packed tarballs', () => {
         writeFileSync(wasm, wasmBytes);
       }
 
-      // A damaged server install: the start-up path answers, a tool call is a typed failure (not a
-      // protocol error), and the next call loads the call path again once it is back.
-      const callsFile = join(app, 'node_modules', '@rea', 'server', 'dist', 'calls.js');
+      // A damaged install: the start-up path answers, a tool call is a typed failure (not a protocol
+      // error), and the next call loads the call path (rea's dist/mcpCalls.js) again once it is back.
+      const callsFile = join(app, 'node_modules', 'rea-mcp', 'dist', 'mcpCalls.js');
       const saved = readFileSync(callsFile);
       rmSync(callsFile);
       const second = new Client({ name: 'rea-packaging', version: '1.0.0' });

@@ -1,7 +1,7 @@
 import { ReaError, canonicalJson, normalizeError, toDiagnostic } from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
 import type { AnyToolContract, ToolOutcome } from '@rea/provider-kit';
-import { ENVELOPE_RESERVE_BYTES } from '@rea/provider-kit';
+import { ENVELOPE_RESERVE_BYTES, outputCheckedByExecution } from '@rea/provider-kit';
 import { contentBudget, measureResponse } from './budget.js';
 import { evidenceLink } from './resources.js';
 import { DEFAULT_VIEW_LIMIT } from '@rea/evidence';
@@ -68,8 +68,13 @@ function transportConstraint(
   );
 }
 
-/** Validates a successful value against the tool's advertised output schema; a violation is `internal`. */
+/**
+ * Validates a successful value against the tool's advertised output schema; a violation is `internal`.
+ * A contract made by `defineTool` was held to that schema by its execution already (the result
+ * validated a batch at a time, the Evidence envelope when sealed): it is not validated a second time.
+ */
 export function checkOutput(contract: AnyToolContract, value: unknown): void {
+  if (outputCheckedByExecution(contract)) return;
   const checked = contract.output.safeParse(value);
   if (!checked.success) {
     throw new ReaError('internal', `${contract.name} produced a result that violates its advertised output schema.`, {

@@ -1,6 +1,7 @@
 // What `rea mcp` loads before and after its first tool call: initialize and tools/list come from the
-// bundled start-up file alone; the call path, @rea/evidence, @rea/provider-kit, zod and the providers load
-// on the first tools/call, from the installed packages (the same module instances the providers use).
+// start-up part of rea's bundle alone; the call path (dist/mcpCalls.js), @rea/evidence, @rea/provider-kit
+// and the providers load on the first tools/call from the same bundle's chunks, sharing its one zod,
+// never from the installed packages' hundreds of separate modules.
 import { describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -65,21 +66,22 @@ async function trace(file: string): Promise<{ atList: string[]; afterCall: strin
 
 const under = (urls: string[], pattern: RegExp) => urls.filter((url) => pattern.test(url));
 
-describe('rea mcp start-up', () => {
-  it('should answer initialize and tools/list from the start-up bundle, loading the call path on the first call', async () => {
+describe('rea mcp start-up and first call', () => {
+  it('should answer tools/list from the start-up chunks and the first call from the same bundle', async () => {
     await withTempDir(async (dir) => {
       const { atList, afterCall, tools } = await trace(join(dir, 'modules.txt'));
       expect(tools).toBeGreaterThan(30);
-      // Before any tool call: this package's bundle and the precomputed catalog, nothing else of REA's or
-      // of the SDK's dependencies (no zod, no Evidence machinery, no provider).
-      const rea = join(here, '..', 'dist');
-      expect(atList.filter((url) => !url.startsWith(`file://${rea}/`))).toEqual([]);
-      expect(atList.length).toBeLessThanOrEqual(6);
-      // The first call loads the call path and what it needs from the installed packages.
-      expect(under(afterCall, /\/server\/dist\/calls\.js$/)).toHaveLength(1);
-      expect(under(afterCall, /\/evidence\/dist\/index\.js$/)).toHaveLength(1);
-      expect(under(afterCall, /\/provider-kit\/dist\/index\.js$/)).toHaveLength(1);
-      expect(under(afterCall, /\/zod\/v4\/classic\/schemas\.js$/)).toHaveLength(1);
+      const rea = `file://${join(here, '..', 'dist')}/`;
+      // Before any tool call: this package's bundle and the precomputed catalog, nothing of the call path.
+      expect(atList.filter((url) => !url.startsWith(rea))).toEqual([]);
+      expect(under(atList, /\/mcpCalls\.js$/)).toEqual([]);
+      expect(atList.length).toBeLessThanOrEqual(24);
+      // The first call loads the call path from the bundle: nothing from another package's dist/ and no
+      // second zod from node_modules.
+      expect(afterCall.filter((url) => !url.startsWith(rea))).toEqual([]);
+      expect(under(afterCall, /\/mcpCalls\.js$/)).toEqual([`${rea}mcpCalls.js`]);
+      expect(afterCall.length).toBeLessThanOrEqual(80);
+      expect(new Set(afterCall).size).toBe(afterCall.length);
     });
-  }, 60_000);
+  }, 120_000);
 });
