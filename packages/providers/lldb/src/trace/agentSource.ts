@@ -3,14 +3,17 @@
  * its stdio. It reads one request line, answers `{"type":"ready"}` once LLDB is loaded (or
  * `{"type":"error","reason":"lldb-unavailable"}`), then launches the target with a breakpoint per traced
  * function, import or address. Each hit runs a callback inside LLDB's own Python (no round trip to
- * REA): it counts the call and, within the bounds, records the thread, the arguments by the platform
+ * REA): it counts the call and, within the bounds, records the thread, the time (ms since tracing began
+ * and wall-clock UTC), the arguments by the platform
  * ABI (x86-64 System V: rdi rsi rdx rcx r8 r9, return rax; AArch64: x0-x7, return x0, return address
  * in lr), bounded C strings, an optional backtrace and, on request, the return value (a breakpoint on
  * each distinct return address, matched to the call by thread and stack pointer). It reports
- * `{"type":"progress"}` twice a second and a final `{"type":"result"}`.
+ * `{"type":"progress"}` twice a second and a final `{"type":"result"}`. With `"attach": true` it reads a
+ * second line after ready, `{"attach_pid": N}`, and attaches to that process (which REA started) instead
+ * of launching one.
  */
 export const LLDB_AGENT = String.raw`
-import glob, importlib.machinery, importlib.util, json, os, re, subprocess, sys, time
+import glob, importlib.machinery, importlib.util, json, os, re, shutil, subprocess, sys, time
 
 def out(obj):
     sys.stdout.write(json.dumps(obj) + "\n")
@@ -70,6 +73,9 @@ if "LLDB_DEBUGSERVER_PATH" not in os.environ:
         os.environ["LLDB_DEBUGSERVER_PATH"] = server
         break
 out({"type": "ready", "version": lldb.SBDebugger.GetVersionString().strip(), "pythonpath": found})
+if request.get("attach"):
+    # REA starts the target once LLDB is loaded, then names its PID on a second line.
+    request["attach_pid"] = json.loads(sys.stdin.readline())["attach_pid"]
 
 ABI = {
     "x86_64": ("x86-64-sysv", ["rdi", "rsi", "rdx", "rcx", "r8", "r9"], "rax", "rsp"),
@@ -77,6 +83,9 @@ ABI = {
     "arm64": ("aarch64-aapcs64", ["x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"], "x0", "sp"),
 }
 t0 = time.time()
+
+def iso(t):
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".%03dZ" % (int(t * 1000) % 1000)
 max_events = request["max_events"]
 max_string = request["max_string_bytes"]
 max_bytes = request["max_event_bytes"]
@@ -122,7 +131,8 @@ def on_entry(index, frame):
     event = None
     if len(events) < max_events and bounds["bytes"] < max_bytes:
         thread = frame.GetThread()
-        event = {"target": index, "thread": thread.GetIndexID(), "tid": thread.GetThreadID(), "t_ms": int((time.time() - t0) * 1000)}
+        now = time.time()
+        event = {"target": index, "thread": thread.GetIndexID(), "tid": thread.GetThreadID(), "t_ms": int((now - t0) * 1000), "at": iso(now)}
         values = [frame.FindRegister(r).GetValueAsUnsigned() for r in arg_regs[: spec["arguments"]]]
         if values:
             event["args"] = ["0x%x" % v for v in values]
@@ -179,20 +189,26 @@ for index, spec in enumerate(specs):
         bp.SetScriptCallbackBody("return __import__('__main__').CALLBACKS[%d](frame)" % index)
     breakpoints.append(bp)
 
-info = lldb.SBLaunchInfo(request["args"])
-info.SetEnvironmentEntries(["%s=%s" % kv for kv in request["env"].items()], True)
-if request.get("cwd"):
-    info.SetWorkingDirectory(request["cwd"])
-info.AddOpenFileAction(0, "/dev/null", True, False)
-info.AddOpenFileAction(1, request["stdout_path"], False, True)
-info.AddOpenFileAction(2, request["stderr_path"], False, True)
 launch_error = lldb.SBError()
-process = target.Launch(info, launch_error)
+listener = dbg.GetListener()
+if request.get("attach_pid"):
+    process = target.AttachToProcessWithID(listener, request["attach_pid"], launch_error)
+else:
+    info = lldb.SBLaunchInfo(request["args"])
+    info.SetEnvironmentEntries(["%s=%s" % kv for kv in request["env"].items()], True)
+    if request.get("cwd"):
+        info.SetWorkingDirectory(request["cwd"])
+    info.AddOpenFileAction(0, "/dev/null", True, False)
+    info.AddOpenFileAction(1, request["stdout_path"], False, True)
+    info.AddOpenFileAction(2, request["stderr_path"], False, True)
+    process = target.Launch(info, launch_error)
 if not launch_error.Success():
-    out({"type": "error", "reason": "launch-failed", "message": str(launch_error)})
+    out({"type": "error", "reason": "attach-failed" if request.get("attach_pid") else "launch-failed", "message": str(launch_error)})
     sys.exit(0)
 process_box[0] = process
-listener = dbg.GetListener()
+if request.get("attach_pid") and process.GetState() == lldb.eStateStopped:
+    # The attach leaves the process stopped: let it run on with the breakpoints in place.
+    process.Continue()
 event = lldb.SBEvent()
 deadline = t0 + request["deadline_ms"] / 1000.0
 crash = None
@@ -231,6 +247,7 @@ while True:
             process.Kill()
             break
         process.Continue()
+out({"type": "progress", "calls": sum(s["calls"] for s in stats), "elapsed_ms": int((time.time() - t0) * 1000)})
 exit_code = process.GetExitStatus() if stopped_by == "exit" else None
 result_targets = []
 for spec, bp, stat in zip(specs, breakpoints, stats):
@@ -241,7 +258,7 @@ for spec, bp, stat in zip(specs, breakpoints, stats):
             locations.append("0x%x" % location.GetLoadAddress())
     result_targets.append({"kind": spec["kind"], "name": spec["name"], "status": "traced" if locations else "not-found",
                            "locations": locations, "calls": stat["calls"]})
-out({"type": "result", "abi": abi_name, "lldb_version": lldb.SBDebugger.GetVersionString().strip(),
+out({"type": "result", "abi": abi_name, "started_at": iso(t0), "lldb_version": lldb.SBDebugger.GetVersionString().strip(),
      "targets": result_targets, "events": events, "events_dropped": bounds["dropped"],
      "strings_cut": bounds["strings_cut"], "exit_code": exit_code, "crash": crash, "stopped_by": stopped_by,
      "elapsed_ms": int((time.time() - t0) * 1000)})
