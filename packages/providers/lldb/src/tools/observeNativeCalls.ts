@@ -96,6 +96,12 @@ export const observeNativeCallsTool = defineTool({
         message: `LLDB attached to process ${result.attached_pid} after it started: earlier calls were not seen.`,
       });
     }
+    if (result.emulator !== null) {
+      limitations.push({
+        kind: 'emulated',
+        message: `The program ran under ${result.emulator} (user-mode emulation), not on this host's CPU.`,
+      });
+    }
     if (result.stopped_by === 'deadline') {
       limitations.push({ kind: 'deadline', message: `Tracing stopped at the deadline of ${input.deadline_ms} ms.` });
     }

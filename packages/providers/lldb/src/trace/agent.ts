@@ -7,6 +7,7 @@ import type { ToolContext } from '@rea/provider-kit';
 import { LLDB_AGENT } from './agentSource.js';
 import { OUTPUT_KEEP, startForAttach } from './attach.js';
 import type { AttachTarget } from './attach.js';
+import { emulationFor } from './emulator.js';
 import type { TraceInput, TraceResult } from './schema.js';
 
 /** How long the output of an attached program may take to end after its exit. */
@@ -51,6 +52,7 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   context.progress.report('phase startup; elapsed 0 ms', 'startup');
+  const emulation = await emulationFor(input.executable, input.args, input.attach !== undefined);
   const dir = await supervisor.createTempDir('lldb');
   const agent = await supervisor
     .start(settings.python, ['-u', '-c', LLDB_AGENT], { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' })
@@ -84,7 +86,7 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
     max_string_bytes: input.max_string_bytes,
     max_event_bytes: input.max_event_bytes,
     deadline_ms: input.deadline_ms,
-    attach: input.attach !== undefined,
+    attach: input.attach !== undefined || emulation !== null,
     pythonpath: settings.pythonPath,
     stdout_path: join(dir, 'stdout'),
     stderr_path: join(dir, 'stderr'),
@@ -161,7 +163,11 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
     );
   }
   let attached: AttachTarget | null = null;
-  if (input.attach !== undefined) {
+  if (emulation !== null) {
+    context.progress.report(`phase starting ${emulation.command}; elapsed ${elapsed()} ms`, 'starting');
+    attached = await startForAttach(input, context, input.deadline_ms, emulation);
+    agent.stdin?.write(`${JSON.stringify({ connect: emulation.connect })}\n`);
+  } else if (input.attach !== undefined) {
     context.progress.report(`phase attaching; elapsed ${elapsed()} ms`, 'attaching');
     attached = await startForAttach(input, context, input.deadline_ms);
     // Unreaped, so its PID cannot have been reused: the process LLDB attaches to is the one REA started.
@@ -176,13 +182,14 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
     });
   }
   const { type: _type, lldb_version: _version, ...result } = answer;
-  const observed = result as unknown as Omit<TraceResult, 'stdout' | 'stderr' | 'attached_pid'>;
+  const observed = result as unknown as Omit<TraceResult, 'stdout' | 'stderr' | 'attached_pid' | 'emulator'>;
   if (attached !== null) {
     const target = attached;
     await Promise.race([target.owned.exited.then(() => target.streams), sleep(STREAM_WAIT_MS)]);
     return {
       ...observed,
-      attached_pid: target.owned.identity.pid,
+      attached_pid: emulation === null ? target.owned.identity.pid : null,
+      emulator: emulation === null ? null : emulation.command,
       stdout: target.stdout.result(),
       stderr: target.stderr.result(),
     };
@@ -190,6 +197,7 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
   return {
     ...observed,
     attached_pid: null,
+    emulator: null,
     stdout: await readKept(request.stdout_path),
     stderr: await readKept(request.stderr_path),
   };

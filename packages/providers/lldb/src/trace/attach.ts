@@ -16,18 +16,20 @@ export interface AttachTarget {
 }
 
 /**
- * Starts the program of `input` through the call's supervisor (its own process group, stdin closed,
- * output collected), the only kind of process LLDB is ever attached to, and resolves once it may be
- * attached: at once, or when stdout matches `attach.after_output`. The program exiting first, the
- * trace deadline or a cancellation fails the call (`execution_failure`, `provider_timeout`,
- * `cancelled`), the output so far in `details.partial_observation`.
+ * Starts the program of `input` (or the `launcher` that runs it, an emulator) through the call's
+ * supervisor (its own process group, stdin closed, output collected), the only kind of process LLDB is
+ * ever attached or connected to, and resolves once it may be attached: at once, or when stdout matches
+ * `attach.after_output`. The program exiting first, the trace deadline or a cancellation fails the call
+ * (`execution_failure`, `provider_timeout`, `cancelled`), the output so far in
+ * `details.partial_observation`.
  */
 export async function startForAttach(
   input: TraceInput,
   context: ToolContext,
   deadlineMs: number,
+  launcher: { command: string; args: readonly string[] } = { command: input.executable, args: input.args },
 ): Promise<AttachTarget> {
-  const owned = await context.supervisor.start(input.executable, input.args, {
+  const owned = await context.supervisor.start(launcher.command, launcher.args, {
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',

@@ -73,6 +73,7 @@ export const TraceResultSchema = z.strictObject({
   ),
   started_at: z.string().describe('Wall-clock UTC time tracing began (ISO 8601).'),
   attached_pid: z.number().int().nullable().describe('The PID LLDB attached to (attach), else null.'),
+  emulator: z.string().nullable().describe('The user-mode emulator that ran a foreign-architecture program.'),
   events: z
     .array(JsonObjectSchema)
     .describe('target, thread, tid, t_ms (since started_at), at (UTC), args, strings, backtrace, return.'),
