@@ -12,7 +12,7 @@ import type { TraceInput, TraceResult } from './schema.js';
 
 /** How long the output of an attached program may take to end after its exit. */
 const STREAM_WAIT_MS = 1000;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 /** Time the agent has after the trace deadline to kill the target and answer. */
 const ANSWER_GRACE_MS = 15_000;
 
