@@ -87,15 +87,17 @@ describe('observe_native_calls', () => {
 
   it('should complete a 2,000-call trace from 8 threads 20 times with identical counts', async () => {
     const program = fixture('threads');
-    const runs: Array<[number, number, string, number | null]> = [];
-    for (let i = 0; i < 20; i++) {
+    const trace = async (): Promise<[number, number, string, number | null]> => {
       const result = await run<TraceResult>(observe, {
         executable: program,
         targets: [{ kind: 'function', name: 'traced', arguments: 1 }],
         max_events: 0,
       });
-      runs.push([result.targets[0]!.calls, result.events_dropped, result.stopped_by, result.exit_code]);
-    }
+      return [result.targets[0]!.calls, result.events_dropped, result.stopped_by, result.exit_code];
+    };
+    // Two traces at a time, each its own call with its own LLDB: the runs must not disturb each other.
+    const runs: Array<[number, number, string, number | null]> = [];
+    for (let i = 0; i < 10; i++) runs.push(...(await Promise.all([trace(), trace()])));
     expect(runs).toEqual(Array.from({ length: 20 }, () => [2000, 2000, 'exit', 0]));
   });
 

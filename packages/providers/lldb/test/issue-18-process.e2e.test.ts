@@ -1,6 +1,7 @@
 // capture_process_scenario through the built `rea`: over MCP on a real stdio pipe (progress, cancellation
 // while waiting for output and during the cleanup grace period, the lineage binary_session reports) and
-// as a CLI command interrupted with SIGINT.
+// as a CLI command interrupted with SIGINT; observe_native_calls (progress, event times) and
+// compare_process_captures of retained captures over the same MCP connection.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -170,6 +171,93 @@ describe('capture_process_scenario over MCP (built rea, stdio)', () => {
     }
     expect(readdirSync(tmp)).toEqual([]);
   }, 50_000);
+});
+
+describe('observe_native_calls and compare_process_captures over MCP (built rea, stdio)', () => {
+  it('should trace with progress (startup, then tracing with the calls counted) and wall-clock event times', async () => {
+    const updates: Array<{ progress: number; message: string }> = [];
+    const result = await client.callTool(
+      {
+        name: 'observe_native_calls',
+        arguments: {
+          executable: fixture('calls'),
+          args: ['300'],
+          targets: [
+            { kind: 'function', name: 'traced', arguments: 2, string_arguments: [1] },
+            { kind: 'import', name: 'puts', arguments: 1, string_arguments: [0] },
+          ],
+          max_events: 2,
+        },
+      },
+      {
+        timeout: 300_000,
+        onprogress: ({ progress, message }) => updates.push({ progress, message: message ?? '' }),
+      },
+    );
+    expect(result.isError).toBeFalsy();
+    const trace = (
+      result.structuredContent as {
+        normalized_result: {
+          targets: Array<{ calls: number }>;
+          events: Array<{ strings: Record<string, string>; at: string }>;
+          started_at: string;
+          stdout: { text: string };
+        };
+      }
+    ).normalized_result;
+    expect(trace.targets.map((t) => t.calls)).toEqual([300, 1]);
+    expect(trace.events.map((e) => e.strings['1'])).toEqual(['name', 'name']);
+    for (const event of trace.events) expect(Date.parse(event.at)).toBeGreaterThanOrEqual(Date.parse(trace.started_at));
+    expect(trace.stdout.text).toBe(`done\n${(299 * 300) / 2 + 300}\n`);
+    const values = updates.map((update) => update.progress);
+    values.slice(1).forEach((value, i) => expect(value).toBeGreaterThan(values[i]!));
+    const phases = updates.filter((u) => u.message.includes(': phase '));
+    for (const u of phases) expect(u.message).toMatch(/: phase (startup|tracing); elapsed \d+ ms/u);
+    // Tracing begins once LLDB has loaded, seconds after the last report: its first report is never held.
+    expect(phases.some((u) => /: phase tracing; elapsed \d+ ms; \d+ calls/u.test(u.message))).toBe(true);
+  }, 300_000);
+
+  it('should compare two retained captures, equal once PIDs and temp paths are normalized', async () => {
+    const ids: string[] = [];
+    for (const line of ['started as pid 111 in /tmp/rea-a', 'started as pid 222 in /tmp/rea-b']) {
+      const captured = await client.callTool(
+        {
+          name: 'capture_process_scenario',
+          arguments: {
+            executable: fixture('echo'),
+            actions: [{ type: 'write_stdin', data: `${line}\n` }, { type: 'close_stdin' }],
+            deadline_ms: 60_000,
+          },
+        },
+        { timeout: 120_000 },
+      );
+      expect(captured.isError).toBeFalsy();
+      ids.push((captured.structuredContent as { evidence_id: string }).evidence_id);
+    }
+    const [left, right] = ids.map((evidence_id) => ({ kind: 'retained-evidence', evidence_id }));
+    const compare = async (normalize?: string[]) => {
+      const outcome = await client.callTool(
+        { name: 'compare_process_captures', arguments: { left, right, ...(normalize ? { normalize } : {}) } },
+        { timeout: 120_000 },
+      );
+      expect(outcome.isError).toBeFalsy();
+      return (
+        outcome.structuredContent as {
+          normalized_result: { equal: boolean; differences: Array<{ field: string; left: string; right: string }> };
+        }
+      ).normalized_result;
+    };
+    expect(await compare()).toMatchObject({ equal: true, differences: [] });
+    const raw = await compare([]);
+    expect(raw.equal).toBe(false);
+    expect(raw.differences).toEqual([
+      {
+        field: 'stdout',
+        left: 'ready\necho: started as pid 111 in /tmp/rea-a\n',
+        right: 'ready\necho: started as pid 222 in /tmp/rea-b\n',
+      },
+    ]);
+  }, 300_000);
 });
 
 describe('rea capture-process-scenario on the command line', () => {

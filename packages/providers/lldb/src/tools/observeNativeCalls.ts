@@ -12,7 +12,7 @@ export const observeNativeCallsTool = defineTool({
   name: 'observe_native_calls',
   title: 'Observe native calls',
   description:
-    'Launches a program under LLDB (Python API, an owned process) and traces calls to functions, imports or 0x file addresses: exact call counts, and per event (up to max_events) thread, arguments by the ABI (x86-64 System V, AArch64), bounded C strings, return values, backtrace. Reports exit, or crash signal and fault address. Missing symbols are per-target limitations.',
+    'Launches a program under LLDB (Python API, an owned process) and traces calls to functions, imports or 0x file addresses: exact call counts, and per event (up to max_events) thread, arguments by the ABI (x86-64 System V, AArch64), bounded C strings, return values, backtrace. Reports exit, or crash signal and fault address. attach: REA starts the program and LLDB attaches to its PID. Missing symbols are per-target limitations.',
   input: TraceInputSchema,
   result: TraceResultSchema,
   examples: [
@@ -40,6 +40,22 @@ export const observeNativeCallsTool = defineTool({
         throw new ReaError('invalid_request', `targets[${index}].name must be a lowercase 0x address.`, {
           details: { reason: 'invalid-address', issues: [{ path: `targets.${index}.name`, message: 'not 0x hex' }] },
         });
+      }
+    }
+    if (input.attach?.after_output !== undefined) {
+      try {
+        new RegExp(input.attach.after_output, 'u');
+      } catch (error) {
+        throw new ReaError(
+          'invalid_request',
+          `attach.after_output is not a regular expression: ${(error as Error).message}`,
+          {
+            details: {
+              reason: 'invalid-pattern',
+              issues: [{ path: 'attach.after_output', message: 'not a regular expression' }],
+            },
+          },
+        );
       }
     }
     const settings = lldbSettings();
@@ -72,6 +88,18 @@ export const observeNativeCallsTool = defineTool({
       limitations.push({
         kind: 'string-bound',
         message: `${result.strings_cut} strings cut at ${input.max_string_bytes} bytes.`,
+      });
+    }
+    if (result.attached_pid !== null) {
+      limitations.push({
+        kind: 'attached',
+        message: `LLDB attached to process ${result.attached_pid} after it started: earlier calls were not seen.`,
+      });
+    }
+    if (result.emulator !== null) {
+      limitations.push({
+        kind: 'emulated',
+        message: `The program ran under ${result.emulator} (user-mode emulation), not on this host's CPU.`,
       });
     }
     if (result.stopped_by === 'deadline') {

@@ -1,12 +1,18 @@
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { ReaError, isReaError } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
 import type { ToolContext } from '@rea/provider-kit';
 import { LLDB_AGENT } from './agentSource.js';
+import { OUTPUT_KEEP, startForAttach } from './attach.js';
+import type { AttachTarget } from './attach.js';
+import { emulationFor } from './emulator.js';
 import type { TraceInput, TraceResult } from './schema.js';
 
-const OUTPUT_KEEP = 65_536;
+/** How long the output of an attached program may take to end after its exit. */
+const STREAM_WAIT_MS = 1000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 /** Time the agent has after the trace deadline to kill the target and answer. */
 const ANSWER_GRACE_MS = 15_000;
 
@@ -43,6 +49,10 @@ interface Settings {
  */
 export async function traceCalls(input: TraceInput, settings: Settings, context: ToolContext): Promise<TraceResult> {
   const { supervisor, signal } = context;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  context.progress.report('phase startup; elapsed 0 ms', 'startup');
+  const emulation = await emulationFor(input.executable, input.args, input.attach !== undefined);
   const dir = await supervisor.createTempDir('lldb');
   const agent = await supervisor
     .start(settings.python, ['-u', '-c', LLDB_AGENT], { stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' })
@@ -76,6 +86,7 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
     max_string_bytes: input.max_string_bytes,
     max_event_bytes: input.max_event_bytes,
     deadline_ms: input.deadline_ms,
+    attach: input.attach !== undefined || emulation !== null,
     pythonpath: settings.pythonPath,
     stdout_path: join(dir, 'stdout'),
     stderr_path: join(dir, 'stderr'),
@@ -131,10 +142,7 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
       onLine = (line) => {
         if (line['type'] === 'progress') {
           progress = { calls: line['calls'] ?? 0, elapsed_ms: line['elapsed_ms'] ?? 0 };
-          context.progress.report(
-            `phase tracing; elapsed ${String(line['elapsed_ms'])} ms; ${String(line['calls'])} calls`,
-            'tracing',
-          );
+          context.progress.report(`phase tracing; elapsed ${elapsed()} ms; ${String(line['calls'])} calls`, 'tracing');
         }
         if (types.includes(String(line['type']))) {
           clearTimeout(timer);
@@ -154,7 +162,18 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
       },
     );
   }
-  context.progress.report('phase tracing; elapsed 0 ms', 'tracing');
+  let attached: AttachTarget | null = null;
+  if (emulation !== null) {
+    context.progress.report(`phase starting ${emulation.command}; elapsed ${elapsed()} ms`, 'starting');
+    attached = await startForAttach(input, context, input.deadline_ms, emulation);
+    agent.stdin?.write(`${JSON.stringify({ connect: emulation.connect })}\n`);
+  } else if (input.attach !== undefined) {
+    context.progress.report(`phase attaching; elapsed ${elapsed()} ms`, 'attaching');
+    attached = await startForAttach(input, context, input.deadline_ms);
+    // Unreaped, so its PID cannot have been reused: the process LLDB attaches to is the one REA started.
+    agent.stdin?.write(`${JSON.stringify({ attach_pid: attached.owned.identity.pid })}\n`);
+  }
+  context.progress.report(`phase tracing; elapsed ${elapsed()} ms; 0 calls`, 'tracing');
   const answer = await next(['result', 'error'], input.deadline_ms + ANSWER_GRACE_MS, 'tracing');
   if (answer['type'] === 'error') {
     throw new ReaError('execution_failure', `LLDB could not trace ${input.executable}: ${String(answer['message'])}`, {
@@ -163,8 +182,22 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
     });
   }
   const { type: _type, lldb_version: _version, ...result } = answer;
+  const observed = result as unknown as Omit<TraceResult, 'stdout' | 'stderr' | 'attached_pid' | 'emulator'>;
+  if (attached !== null) {
+    const target = attached;
+    await Promise.race([target.owned.exited.then(() => target.streams), sleep(STREAM_WAIT_MS)]);
+    return {
+      ...observed,
+      attached_pid: emulation === null ? target.owned.identity.pid : null,
+      emulator: emulation === null ? null : emulation.command,
+      stdout: target.stdout.result(),
+      stderr: target.stderr.result(),
+    };
+  }
   return {
-    ...(result as unknown as Omit<TraceResult, 'stdout' | 'stderr'>),
+    ...observed,
+    attached_pid: null,
+    emulator: null,
     stdout: await readKept(request.stdout_path),
     stderr: await readKept(request.stderr_path),
   };

@@ -2,15 +2,19 @@
  * The LLDB agent: a Python 3 program that loads LLDB's Python module and speaks line-delimited JSON on
  * its stdio. It reads one request line, answers `{"type":"ready"}` once LLDB is loaded (or
  * `{"type":"error","reason":"lldb-unavailable"}`), then launches the target with a breakpoint per traced
- * function, import or address. Each hit runs a callback inside LLDB's own Python (no round trip to
- * REA): it counts the call and, within the bounds, records the thread, the arguments by the platform
- * ABI (x86-64 System V: rdi rsi rdx rcx r8 r9, return rax; AArch64: x0-x7, return x0, return address
- * in lr), bounded C strings, an optional backtrace and, on request, the return value (a breakpoint on
- * each distinct return address, matched to the call by thread and stack pointer). It reports
- * `{"type":"progress"}` twice a second and a final `{"type":"result"}`.
+ * function, import or address. The agent's own loop takes each stop from LLDB's listener and handles
+ * every thread stopped at a breakpoint before continuing (no round trip to REA, and no script
+ * callback, which measured slower): it counts the call and, within the bounds, records the thread, the
+ * time (ms since tracing began and wall-clock UTC), the arguments by the platform ABI (x86-64 System V:
+ * rdi rsi rdx rcx r8 r9, return rax; AArch64: x0-x7, return x0, return address in lr), bounded C
+ * strings, an optional backtrace and, on request, the return value (a breakpoint on each distinct
+ * return address, matched to the call by thread and stack pointer). It reports `{"type":"progress"}`
+ * twice a second and as tracing ends, then `{"type":"result"}`. With `"attach": true` it reads a second
+ * line after ready: `{"attach_pid": N}` attaches to that process (which REA started) and
+ * `{"connect": "connect://host:port"}` connects to the gdb-remote server of the emulator REA started.
  */
 export const LLDB_AGENT = String.raw`
-import glob, importlib.machinery, importlib.util, json, os, re, subprocess, sys, time
+import glob, importlib.machinery, importlib.util, json, os, re, shutil, subprocess, sys, time
 
 def out(obj):
     sys.stdout.write(json.dumps(obj) + "\n")
@@ -18,20 +22,30 @@ def out(obj):
 
 request = json.loads(sys.stdin.readline())
 
+def candidates(explicit):
+    if explicit:
+        yield explicit
+        return
+    version = "python%d.%d" % sys.version_info[:2]
+    # Where "lldb -P" points, worked out without starting LLDB (which takes seconds): the module under
+    # the install prefix of the lldb on PATH.
+    lldb_bin = shutil.which("lldb")
+    if lldb_bin:
+        prefix = os.path.dirname(os.path.dirname(os.path.realpath(lldb_bin)))
+        for kind in ("dist-packages", "site-packages"):
+            yield os.path.join(prefix, "lib", version, kind)
+    try:
+        printed = subprocess.run(["lldb", "-P"], capture_output=True, text=True, timeout=20).stdout.strip()
+        if printed:
+            yield printed
+    except Exception:
+        pass
+    yield from sorted(glob.glob("/usr/lib/llvm-*/lib/%s/dist-packages" % version), reverse=True)
+    yield from sorted(glob.glob("/usr/lib/llvm-*/lib/python3/dist-packages"), reverse=True)
+
 def load_lldb(explicit):
-    paths = [explicit] if explicit else []
-    if not explicit:
-        try:
-            printed = subprocess.run(["lldb", "-P"], capture_output=True, text=True, timeout=20).stdout.strip()
-            if printed:
-                paths.append(printed)
-        except Exception:
-            pass
-        version = "python%d.%d" % sys.version_info[:2]
-        paths += sorted(glob.glob("/usr/lib/llvm-*/lib/%s/dist-packages" % version), reverse=True)
-        paths += sorted(glob.glob("/usr/lib/llvm-*/lib/python3/dist-packages"), reverse=True)
     problems = []
-    for path in paths:
+    for path in candidates(explicit):
         if not os.path.isdir(os.path.join(path, "lldb")):
             problems.append(path + ": no lldb module")
             continue
@@ -70,6 +84,10 @@ if "LLDB_DEBUGSERVER_PATH" not in os.environ:
         os.environ["LLDB_DEBUGSERVER_PATH"] = server
         break
 out({"type": "ready", "version": lldb.SBDebugger.GetVersionString().strip(), "pythonpath": found})
+if request.get("attach"):
+    # REA starts the target once LLDB is loaded, then names on a second line its PID (attach_pid) or
+    # the gdb-remote address of the emulator running it (connect).
+    request.update(json.loads(sys.stdin.readline()))
 
 ABI = {
     "x86_64": ("x86-64-sysv", ["rdi", "rsi", "rdx", "rcx", "r8", "r9"], "rax", "rsp"),
@@ -77,6 +95,9 @@ ABI = {
     "arm64": ("aarch64-aapcs64", ["x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"], "x0", "sp"),
 }
 t0 = time.time()
+
+def iso(t):
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".%03dZ" % (int(t * 1000) % 1000)
 max_events = request["max_events"]
 max_string = request["max_string_bytes"]
 max_bytes = request["max_event_bytes"]
@@ -122,7 +143,8 @@ def on_entry(index, frame):
     event = None
     if len(events) < max_events and bounds["bytes"] < max_bytes:
         thread = frame.GetThread()
-        event = {"target": index, "thread": thread.GetIndexID(), "tid": thread.GetThreadID(), "t_ms": int((time.time() - t0) * 1000)}
+        now = time.time()
+        event = {"target": index, "thread": thread.GetIndexID(), "tid": thread.GetThreadID(), "t_ms": int((now - t0) * 1000), "at": iso(now)}
         values = [frame.FindRegister(r).GetValueAsUnsigned() for r in arg_regs[: spec["arguments"]]]
         if values:
             event["args"] = ["0x%x" % v for v in values]
@@ -147,7 +169,7 @@ def on_entry(index, frame):
             ret = frame.FindRegister("lr").GetValueAsUnsigned()
         if ret not in return_bps:
             bp = target.BreakpointCreateByAddress(ret)
-            bp.SetScriptCallbackBody("return __import__('__main__').on_return(frame)")
+            HANDLERS[bp.GetID()] = on_return
             return_bps[ret] = bp
         pending.setdefault(frame.GetThread().GetThreadID(), []).append((sp, event))
     return False
@@ -164,10 +186,9 @@ def on_return(frame):
             break
     return False
 
-CALLBACKS = []
+HANDLERS = {}
 breakpoints = []
 for index, spec in enumerate(specs):
-    CALLBACKS.append(lambda frame, index=index: on_entry(index, frame))
     if spec["kind"] == "address":
         address = main_module.ResolveFileAddress(int(spec["name"], 16))
         bp = target.BreakpointCreateBySBAddress(address) if address.IsValid() else None
@@ -176,23 +197,41 @@ for index, spec in enumerate(specs):
     else:
         bp = target.BreakpointCreateByName(spec["name"])
     if bp is not None:
-        bp.SetScriptCallbackBody("return __import__('__main__').CALLBACKS[%d](frame)" % index)
+        HANDLERS[bp.GetID()] = lambda frame, index=index: on_entry(index, frame)
     breakpoints.append(bp)
 
-info = lldb.SBLaunchInfo(request["args"])
-info.SetEnvironmentEntries(["%s=%s" % kv for kv in request["env"].items()], True)
-if request.get("cwd"):
-    info.SetWorkingDirectory(request["cwd"])
-info.AddOpenFileAction(0, "/dev/null", True, False)
-info.AddOpenFileAction(1, request["stdout_path"], False, True)
-info.AddOpenFileAction(2, request["stderr_path"], False, True)
 launch_error = lldb.SBError()
-process = target.Launch(info, launch_error)
+listener = dbg.GetListener()
+initial_stop = False
+if request.get("connect"):
+    # The emulator opens its gdb-remote port as it starts: try for up to 10 s.
+    for attempt in range(200):
+        launch_error = lldb.SBError()
+        process = target.ConnectRemote(listener, request["connect"], "gdb-remote", launch_error)
+        if launch_error.Success():
+            break
+        time.sleep(0.05)
+    # The emulated program waits stopped before its first instruction until continued.
+    initial_stop = True
+elif request.get("attach_pid"):
+    process = target.AttachToProcessWithID(listener, request["attach_pid"], launch_error)
+else:
+    info = lldb.SBLaunchInfo(request["args"])
+    info.SetEnvironmentEntries(["%s=%s" % kv for kv in request["env"].items()], True)
+    if request.get("cwd"):
+        info.SetWorkingDirectory(request["cwd"])
+    info.AddOpenFileAction(0, "/dev/null", True, False)
+    info.AddOpenFileAction(1, request["stdout_path"], False, True)
+    info.AddOpenFileAction(2, request["stderr_path"], False, True)
+    process = target.Launch(info, launch_error)
 if not launch_error.Success():
-    out({"type": "error", "reason": "launch-failed", "message": str(launch_error)})
+    reason = "connect-failed" if request.get("connect") else "attach-failed" if request.get("attach_pid") else "launch-failed"
+    out({"type": "error", "reason": reason, "message": str(launch_error)})
     sys.exit(0)
 process_box[0] = process
-listener = dbg.GetListener()
+if request.get("attach_pid") and process.GetState() == lldb.eStateStopped:
+    # The attach leaves the process stopped: let it run on with the breakpoints in place.
+    process.Continue()
 event = lldb.SBEvent()
 deadline = t0 + request["deadline_ms"] / 1000.0
 crash = None
@@ -215,9 +254,20 @@ while True:
         stopped_by = "crash"
         break
     if state == lldb.eStateStopped and not lldb.SBProcess.GetRestartedFromEvent(event):
+        if initial_stop:
+            initial_stop = False
+            process.Continue()
+            continue
         for thread in process:
             reason = thread.GetStopReason()
-            if reason in (lldb.eStopReasonSignal, lldb.eStopReasonException):
+            if reason == lldb.eStopReasonBreakpoint:
+                # Stop data: (breakpoint id, location id) pairs, one for each breakpoint at this location.
+                frame = thread.GetFrameAtIndex(0)
+                for k in range(0, thread.GetStopReasonDataCount(), 2):
+                    handler = HANDLERS.get(thread.GetStopReasonDataAtIndex(k))
+                    if handler is not None:
+                        handler(frame)
+            elif reason in (lldb.eStopReasonSignal, lldb.eStopReasonException):
                 description = thread.GetStopDescription(256)
                 number = thread.GetStopReasonDataAtIndex(0) if reason == lldb.eStopReasonSignal else 0
                 name = process.GetUnixSignals().GetSignalAsCString(number) if number else None
@@ -231,6 +281,7 @@ while True:
             process.Kill()
             break
         process.Continue()
+out({"type": "progress", "calls": sum(s["calls"] for s in stats), "elapsed_ms": int((time.time() - t0) * 1000)})
 exit_code = process.GetExitStatus() if stopped_by == "exit" else None
 result_targets = []
 for spec, bp, stat in zip(specs, breakpoints, stats):
@@ -241,7 +292,7 @@ for spec, bp, stat in zip(specs, breakpoints, stats):
             locations.append("0x%x" % location.GetLoadAddress())
     result_targets.append({"kind": spec["kind"], "name": spec["name"], "status": "traced" if locations else "not-found",
                            "locations": locations, "calls": stat["calls"]})
-out({"type": "result", "abi": abi_name, "lldb_version": lldb.SBDebugger.GetVersionString().strip(),
+out({"type": "result", "abi": abi_name, "started_at": iso(t0), "lldb_version": lldb.SBDebugger.GetVersionString().strip(),
      "targets": result_targets, "events": events, "events_dropped": bounds["dropped"],
      "strings_cut": bounds["strings_cut"], "exit_code": exit_code, "crash": crash, "stopped_by": stopped_by,
      "elapsed_ms": int((time.time() - t0) * 1000)})

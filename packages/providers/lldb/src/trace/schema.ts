@@ -41,6 +41,17 @@ export const TraceInputSchema = z.strictObject({
     .max(3_600_000)
     .default(120_000)
     .describe('Tracing deadline; reached: the target is killed.'),
+  attach: z
+    .strictObject({
+      after_output: z
+        .string()
+        .min(1)
+        .max(1024)
+        .optional()
+        .describe('JavaScript regular expression awaited on stdout before attaching; default: attach at once.'),
+    })
+    .optional()
+    .describe('REA starts the program (own process group) and LLDB attaches to that PID: calls before are not seen.'),
 });
 
 /** The parsed input of `observe_native_calls`. */
@@ -60,7 +71,12 @@ export const TraceResultSchema = z.strictObject({
       calls: z.number().int(),
     }),
   ),
-  events: z.array(JsonObjectSchema).describe('target, thread, tid, t_ms, args, strings, backtrace, return.'),
+  started_at: z.string().describe('Wall-clock UTC time tracing began (ISO 8601).'),
+  attached_pid: z.number().int().nullable().describe('The PID LLDB attached to (attach), else null.'),
+  emulator: z.string().nullable().describe('The user-mode emulator that ran a foreign-architecture program.'),
+  events: z
+    .array(JsonObjectSchema)
+    .describe('target, thread, tid, t_ms (since started_at), at (UTC), args, strings, backtrace, return.'),
   events_dropped: z.number().int(),
   strings_cut: z.number().int(),
   exit_code: z.number().int().nullable(),
