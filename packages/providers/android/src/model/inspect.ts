@@ -2,6 +2,8 @@ import type { Limitation } from '@rea/evidence';
 import { isReaError } from '@rea/evidence';
 import { parseBinaryXml } from '../format/axml.js';
 import { ResourceTable } from '../format/arsc.js';
+import { parseProtoXml } from '../format/protoXml.js';
+import { ProtoResourceTable } from '../format/protoTable.js';
 import type { ResourceSummary } from '../format/arsc.js';
 import { certificateSummary, pkcs7Certificates } from '../format/der.js';
 import type { CertificateSummary } from '../format/der.js';
@@ -50,10 +52,10 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     const where = at ?? scope;
     limitations.push(where === undefined ? { kind, message } : { kind, message, scope: where });
   };
-  let table: ResourceTable | null = null;
+  let table: ResourceTable | ProtoResourceTable | null = null;
   if (unit.resources !== null) {
     try {
-      table = new ResourceTable(unit.resources);
+      table = unit.manifestIsProto ? new ProtoResourceTable(unit.resources) : new ResourceTable(unit.resources);
       if (table.truncated)
         note('resources-cut', 'The resource table has more type chunks than are indexed; later ones are not read.');
     } catch (error) {
@@ -61,16 +63,11 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     }
   }
   let manifest: Manifest | null = null;
-  if (unit.manifestIsProto) {
-    note(
-      'manifest-protobuf',
-      'App bundle manifests are stored as protocol buffers, which this version does not decode.',
-    );
-  } else if (unit.manifest === null) {
+  if (unit.manifest === null) {
     if (unit.kind !== 'dex') note('manifest-missing', 'No AndroidManifest.xml was read.');
   } else {
     try {
-      const doc = parseBinaryXml(unit.manifest);
+      const doc = unit.manifestIsProto ? parseProtoXml(unit.manifest) : parseBinaryXml(unit.manifest);
       if (doc.stringFaults > 0)
         note(
           'manifest-strings',

@@ -31,8 +31,9 @@ export interface LoadedUnit {
   name: string;
   kind: 'apk' | 'aab-module' | 'dex';
   manifest: Buffer | null;
-  /** True when the manifest is in the protobuf form of an app bundle (not decoded). */
+  /** True when the manifest and resource table are in the protobuf form of an app bundle. */
   manifestIsProto: boolean;
+  /** resources.arsc, or an app bundle module's resources.pb. */
   resources: Buffer | null;
   dex: { path: string; bytes: Buffer }[];
   signatureBlocks: { path: string; bytes: Buffer }[];

@@ -63,7 +63,8 @@ export function assembleUnits(
       kind: u.kind,
       manifest: contents.get(manifestPath) ?? null,
       manifestIsProto: u.aabModule !== null,
-      resources: u.aabModule === null ? (contents.get(`${u.prefix}resources.arsc`) ?? null) : null,
+      resources:
+        contents.get(u.aabModule === null ? `${u.prefix}resources.arsc` : `${u.aabModule}/resources.pb`) ?? null,
       dex: mine
         .filter(([p]) => /(?:^|\/)classes\d*\.dex$/.test(inner(p)))
         .map(([p, bytes]) => ({ path: p, bytes }))
