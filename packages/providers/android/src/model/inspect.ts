@@ -161,9 +161,5 @@ export function inspectPackage(pkg: LoadedPackage) {
   if (block !== null && block.problems.length > 0) {
     limitations.push(...block.problems.map((message) => ({ kind: 'signing-block', message })));
   }
-  limitations.push({
-    kind: 'signatures-not-verified',
-    message: 'Certificates and digests are reported; signatures are not verified.',
-  });
   return { format: pkg.format, units, signing_block: block, limitations };
 }

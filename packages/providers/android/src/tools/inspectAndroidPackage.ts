@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { inspectPackage } from '../model/inspect.js';
 import { openPackage } from '../model/session.js';
+import { verifySignatures } from '../signing/verify.js';
 import { AndroidPackageSchema } from './schemas.js';
 import { PathInput, androidEvidence } from './common.js';
 
@@ -10,7 +11,7 @@ export const inspectAndroidPackageTool = defineTool({
   name: 'inspect_android_package',
   title: 'Inspect Android package',
   description:
-    'Decodes an Android package without a JVM: the binary manifest (package, versions, SDK levels, permissions, components with intent filters and exported state, application flags, network security config, @string labels resolved per locale), v1 JAR and v2/v3 signing-block certificates with digests (not verified), resources.arsc summary, DEX counts, native libraries per ABI, assets. Split sets and bundles report one unit per APK or module.',
+    'Decodes an Android package without a JVM: the binary manifest (package, versions, SDK levels, permissions, components with intent filters and exported state, application flags, network security config, @string labels resolved per locale), v1 JAR and v2/v3 signing certificates with each scheme verified (digests and signatures checked), resources.arsc summary, DEX counts, native libraries per ABI, assets. Split sets and bundles report one unit per APK or module.',
   input: z.strictObject({ path: PathInput }),
   result: AndroidPackageSchema,
   examples: [{ input: { path: '/tmp/app-release.apk' }, description: 'Inspect an APK.' }],
@@ -18,7 +19,16 @@ export const inspectAndroidPackageTool = defineTool({
   produces: 'evidence',
   async run(input, context) {
     const pkg = await openPackage(input.path, context.signal);
-    const { limitations, ...result } = inspectPackage(pkg.loaded);
+    const { limitations, ...report } = inspectPackage(pkg.loaded);
+    const single = pkg.loaded.format === 'apk' || pkg.loaded.format === 'aab';
+    const verification =
+      single && pkg.loaded.subject.format === 'zip' ? await verifySignatures(input.path, context.signal) : null;
+    if (pkg.loaded.format === 'apk-set')
+      limitations.push({
+        kind: 'signatures-not-verified',
+        message: 'Signatures of APKs inside a set are not verified.',
+      });
+    const result = { ...report, signature_verification: verification };
     return { ...androidEvidence(pkg, 'package', {}, result, limitations), local: { path: input.path } };
   },
 });

@@ -127,4 +127,15 @@ export const AndroidPackageSchema = z.strictObject({
     })
     .nullable()
     .describe('APK Signing Block (v2/v3) of a single APK; null otherwise.'),
+  signature_verification: z
+    .array(
+      z.strictObject({
+        scheme: z.enum(['v1', 'v2', 'v3', 'v3.1']),
+        status: z.enum(['verified', 'failed', 'absent', 'unsupported']),
+        reason: s,
+        signers: z.number().int(),
+      }),
+    )
+    .nullable()
+    .describe('Per scheme: signatures and digests checked against the bytes. Null for a DEX file or folder.'),
 });
