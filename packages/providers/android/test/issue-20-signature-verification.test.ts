@@ -76,10 +76,10 @@ describe('signature verification', () => {
       { path: signed },
     );
     expect(normalized_result.signature_verification).toEqual([
-      { scheme: 'v1', status: 'verified', reason: null, signers: 1 },
-      { scheme: 'v2', status: 'verified', reason: null, signers: 1 },
-      { scheme: 'v3', status: 'verified', reason: null, signers: 1 },
-      { scheme: 'v3.1', status: 'absent', reason: null, signers: 0 },
+      { unit: '', scheme: 'v1', status: 'verified', reason: null, signers: 1 },
+      { unit: '', scheme: 'v2', status: 'verified', reason: null, signers: 1 },
+      { unit: '', scheme: 'v3', status: 'verified', reason: null, signers: 1 },
+      { unit: '', scheme: 'v3.1', status: 'absent', reason: null, signers: 0 },
     ]);
   }, 120_000);
 
@@ -116,6 +116,45 @@ describe('signature verification', () => {
     expect(result.find((r) => r.scheme === 'v3')!.status).toBe('failed');
     expect(result.find((r) => r.scheme === 'v2')!.status).toBe('verified');
     expect(apksigner(apk, 'v3')).toBe(false);
+  }, 120_000);
+
+  it('reads and verifies the signing blocks of APKs inside an XAPK-style set', async () => {
+    const header = tampered('header-time.apk', () => 10);
+    const folder = join(dir, 'set');
+    execFileSync('mkdir', ['-p', folder]);
+    execFileSync('cp', [signed, join(folder, 'base.apk')]);
+    execFileSync('cp', [header, join(folder, 'config.apk')]);
+    const xapk = join(dir, 'app.xapk');
+    execFileSync('zip', ['-q', '-0', '-j', xapk, join(folder, 'base.apk'), join(folder, 'config.apk')]);
+    interface Report {
+      units: {
+        name: string;
+        signing_block: { schemes: string[]; signers: { certificates: { sha256: string }[] }[] } | null;
+      }[];
+      signing_block: { signers: { certificates: { sha256: string }[] }[] } | null;
+      signature_verification: { unit: string; scheme: string; status: string }[];
+    }
+    const single = (await runTool<Report>(inspectAndroidPackageTool, { path: signed })).normalized_result;
+    {
+      const r = (await runTool<Report>(inspectAndroidPackageTool, { path: xapk })).normalized_result;
+      expect(r.units.map((u) => [u.name, u.signing_block?.schemes])).toEqual([
+        ['base.apk', ['v2', 'v3']],
+        ['config.apk', ['v2', 'v3']],
+      ]);
+      expect(r.units[0]!.signing_block!.signers.map((s) => s.certificates[0]!.sha256)).toEqual(
+        single.signing_block!.signers.map((s) => s.certificates[0]!.sha256),
+      );
+      expect(r.signature_verification.map((v) => `${v.unit} ${v.scheme} ${v.status}`)).toEqual([
+        'base.apk v1 verified',
+        'base.apk v2 verified',
+        'base.apk v3 verified',
+        'base.apk v3.1 absent',
+        'config.apk v1 verified',
+        'config.apk v2 failed',
+        'config.apk v3 failed',
+        'config.apk v3.1 absent',
+      ]);
+    }
   }, 120_000);
 
   it('agrees with apksigner on the sample APKs whose JAR signer names its certificate with another string type', async () => {

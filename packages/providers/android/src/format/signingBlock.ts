@@ -1,10 +1,26 @@
-import type { FileHandle } from 'node:fs/promises';
 import { Bytes, malformed } from './bytes.js';
 import { certificateSummary } from './der.js';
 import type { CertificateSummary } from './der.js';
 
 /** Largest APK Signing Block read; a larger declared size is reported, not read. */
 export const MAX_SIGNING_BLOCK = 16 * 1024 * 1024;
+
+/** Positioned reads of a file or of bytes in memory (a `FileHandle` is one; see {@link bufferReader}). */
+export interface ReadAt {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  stat(): Promise<{ size: number }>;
+}
+
+/** Positioned reads of `bytes` (an APK held in memory, such as one nested in a set). */
+export function bufferReader(bytes: Buffer): ReadAt {
+  return {
+    read: async (buffer, offset, length, position) => {
+      const start = Math.max(0, Math.min(position, bytes.length));
+      return { bytesRead: bytes.copy(buffer, offset, start, Math.min(bytes.length, start + length)) };
+    },
+    stat: async () => ({ size: bytes.length }),
+  };
+}
 
 /** Block ids of the signature schemes. */
 export const SCHEMES: Readonly<Record<number, string>> = {
@@ -91,7 +107,7 @@ function signersOf(b: Bytes, scheme: string, start: number, end: number): BlockS
 }
 
 /** Where the ZIP's end record and central directory are, or null when there is no end record. */
-async function zipEnd(file: FileHandle, size: number): Promise<{ cd: number; eocd: number } | null> {
+async function zipEnd(file: ReadAt, size: number): Promise<{ cd: number; eocd: number } | null> {
   const tail = Math.min(size, 65_535 + 22);
   const buffer = Buffer.alloc(tail);
   await file.read(buffer, 0, tail, size - tail);
@@ -115,7 +131,7 @@ export interface LocatedBlock {
  * Finds the APK Signing Block before the central directory of the ZIP in `file`: null when there is
  * none, a problem when its sizes are out of range or disagree.
  */
-export async function locateSigningBlock(file: FileHandle, size: number): Promise<LocatedBlock | string | null> {
+export async function locateSigningBlock(file: ReadAt, size: number): Promise<LocatedBlock | string | null> {
   const end = await zipEnd(file, size);
   if (end === null || end.cd < 32 || end.cd > end.eocd) return null;
   const { cd, eocd } = end;
@@ -154,7 +170,7 @@ export function blockPairs(buffer: Buffer, problems: string[]): { id: number; st
  * v3 and v3.1 signers: their certificates and the digests they sign (verification is in
  * ../signing/block.ts). A block that cannot be decoded is reported in `problems`, never thrown.
  */
-export async function readSigningBlock(file: FileHandle, size: number): Promise<SigningBlock> {
+export async function readSigningBlock(file: ReadAt, size: number): Promise<SigningBlock> {
   const none: SigningBlock = { present: false, schemes: [], signers: [], other_blocks: [], problems: [] };
   const located = await locateSigningBlock(file, size);
   if (located === null) return none;

@@ -9,6 +9,7 @@ import { certificateSummary, pkcs7Certificates } from '../format/der.js';
 import type { CertificateSummary } from '../format/der.js';
 import { DexFile } from '../format/dex/file.js';
 import type { LoadedPackage, LoadedUnit } from '../package/load.js';
+import type { SigningBlock } from '../format/signingBlock.js';
 import { readManifest } from './manifest.js';
 import type { Manifest } from './manifest.js';
 import { readNetworkSecurityConfig } from './networkSecurity.js';
@@ -39,6 +40,8 @@ export interface UnitReport {
   native_libraries: { abi: string; libraries: string[] }[];
   assets: { count: number; paths: string[] };
   v1_signers: { path: string; certificates: CertificateSummary[] }[];
+  /** The APK Signing Block of an APK inside a set (filled in by the caller, which reads the APK). */
+  signing_block: SigningBlock | null;
 }
 
 function why(error: unknown): string {
@@ -150,6 +153,7 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     native_libraries: [...abis].sort().map(([abi, libraries]) => ({ abi, libraries: libraries.sort() })),
     assets: { count: assetCount, paths: assets },
     v1_signers: v1,
+    signing_block: null,
   };
 }
 

@@ -3,11 +3,10 @@
 // over the file: the ZIP entries before the block, the central directory and the end record (whose
 // directory offset reads as the block's), in 1 MiB chunks.
 import { X509Certificate, constants, createHash, createPublicKey, verify } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import { isReaError, throwIfAborted } from '@rea/evidence';
 import { Bytes } from '../format/bytes.js';
 import { SCHEMES, blockPairs, locateSigningBlock, prefixed, sequence } from '../format/signingBlock.js';
-import type { LocatedBlock } from '../format/signingBlock.js';
+import type { LocatedBlock, ReadAt } from '../format/signingBlock.js';
 import { CheckFailed, outcome } from './result.js';
 import type { SchemeVerification } from './result.js';
 
@@ -29,7 +28,7 @@ const ALGORITHMS: Readonly<Record<number, { hash: string; pss?: number; chunked:
 
 /** The chunked digest of the signed parts of the file, per hash. */
 async function contentDigest(
-  file: FileHandle,
+  file: ReadAt,
   block: LocatedBlock,
   hash: string,
   signal: AbortSignal | undefined,
@@ -100,7 +99,7 @@ function signersOf(b: Bytes, v3: boolean, start: number, end: number): Signer[] 
 }
 
 async function verifyScheme(
-  file: FileHandle,
+  file: ReadAt,
   block: LocatedBlock,
   scheme: SchemeVerification['scheme'],
   range: { start: number; end: number },
@@ -149,10 +148,7 @@ async function verifyScheme(
 }
 
 /** v2, v3 and v3.1 outcomes of the APK in `file` (`absent` for each scheme its block lacks). */
-export async function verifySigningBlock(
-  file: FileHandle,
-  signal: AbortSignal | undefined,
-): Promise<SchemeVerification[]> {
+export async function verifySigningBlock(file: ReadAt, signal: AbortSignal | undefined): Promise<SchemeVerification[]> {
   const located = await locateSigningBlock(file, (await file.stat()).size);
   const schemes = ['v2', 'v3', 'v3.1'] as const;
   if (located === null) return schemes.map((s) => outcome(s, 'absent'));

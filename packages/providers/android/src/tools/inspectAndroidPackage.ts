@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { inspectPackage } from '../model/inspect.js';
 import { openPackage } from '../model/session.js';
-import { verifySignatures } from '../signing/verify.js';
+import { verifyNested, verifySignatures } from '../signing/verify.js';
+import type { SchemeVerification } from '../signing/verify.js';
 import { AndroidPackageSchema } from './schemas.js';
 import { PathInput, androidEvidence } from './common.js';
 
@@ -20,14 +21,19 @@ export const inspectAndroidPackageTool = defineTool({
   async run(input, context) {
     const pkg = await openPackage(input.path, context.signal);
     const { limitations, ...report } = inspectPackage(pkg.loaded);
-    const single = pkg.loaded.format === 'apk' || pkg.loaded.format === 'aab';
-    const verification =
-      single && pkg.loaded.subject.format === 'zip' ? await verifySignatures(input.path, context.signal) : null;
-    if (pkg.loaded.format === 'apk-set')
-      limitations.push({
-        kind: 'signatures-not-verified',
-        message: 'Signatures of APKs inside a set are not verified.',
-      });
+    const { format, subject } = pkg.loaded;
+    let verification: (SchemeVerification & { unit: string })[] | null = null;
+    if ((format === 'apk' || format === 'aab') && subject.format === 'zip') {
+      verification = (await verifySignatures(input.path, context.signal)).map((v) => ({ unit: '', ...v }));
+    } else if (format === 'apk-set') {
+      const names = report.units.filter((u) => u.kind === 'apk').map((u) => u.name);
+      const nested = await verifyNested(input.path, subject.format, names, context.signal);
+      verification = nested.flatMap((n) => n.verification.map((v) => ({ unit: n.unit, ...v })));
+      for (const n of nested) {
+        const unit = report.units.find((u) => u.name === n.unit);
+        if (unit !== undefined) unit.signing_block = n.signing_block;
+      }
+    }
     const result = { ...report, signature_verification: verification };
     return { ...androidEvidence(pkg, 'package', {}, result, limitations), local: { path: input.path } };
   },
