@@ -179,7 +179,7 @@ describe('package sets', () => {
     ]);
   });
 
-  it('reads an app bundle by module, saying its protobuf manifest is not decoded', async () => {
+  it('reads an app bundle by module, its DEX files and its (here empty) protobuf manifest', async () => {
     const work = join(dir, 'bundle');
     mkdirSync(join(work, 'base', 'manifest'), { recursive: true });
     mkdirSync(join(work, 'base', 'dex'), { recursive: true });
@@ -187,13 +187,15 @@ describe('package sets', () => {
     execFileSync('cp', [OKHTTP, join(work, 'base', 'dex', 'classes.dex')]);
     const aab = join(dir, 'rea-bundle.aab');
     execFileSync('zip', ['-q', '-r', aab, '.'], { cwd: work });
-    const result = await runTool<{ format: string; units: { name: string; dex: { classes: number }[] }[] }>(
-      inspectAndroidPackageTool,
-      { path: aab },
-    );
+    const result = await runTool<{
+      format: string;
+      units: { name: string; manifest: { package: string | null } | null; dex: { classes: number }[] }[];
+    }>(inspectAndroidPackageTool, { path: aab });
     expect(result.normalized_result.format).toBe('aab');
     expect(result.normalized_result.units[0]!.name).toBe('base');
     expect(result.normalized_result.units[0]!.dex[0]!.classes).toBe(descriptors(output('dexdump', [OKHTTP])).length);
-    expect(result.limitations).toContainEqual(expect.objectContaining({ kind: 'manifest-protobuf' }));
+    // An empty root element: decoded, naming no package.
+    expect(result.normalized_result.units[0]!.manifest?.package).toBeNull();
+    expect(result.limitations.map((l) => l.kind)).not.toContain('manifest-unreadable');
   });
 });

@@ -1,4 +1,3 @@
-import type { FileHandle } from 'node:fs/promises';
 import { Bytes, malformed } from './bytes.js';
 import { certificateSummary } from './der.js';
 import type { CertificateSummary } from './der.js';
@@ -6,7 +5,25 @@ import type { CertificateSummary } from './der.js';
 /** Largest APK Signing Block read; a larger declared size is reported, not read. */
 export const MAX_SIGNING_BLOCK = 16 * 1024 * 1024;
 
-const SCHEMES: Readonly<Record<number, string>> = {
+/** Positioned reads of a file or of bytes in memory (a `FileHandle` is one; see {@link bufferReader}). */
+export interface ReadAt {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  stat(): Promise<{ size: number }>;
+}
+
+/** Positioned reads of `bytes` (an APK held in memory, such as one nested in a set). */
+export function bufferReader(bytes: Buffer): ReadAt {
+  return {
+    read: async (buffer, offset, length, position) => {
+      const start = Math.max(0, Math.min(position, bytes.length));
+      return { bytesRead: bytes.copy(buffer, offset, start, Math.min(bytes.length, start + length)) };
+    },
+    stat: async () => ({ size: bytes.length }),
+  };
+}
+
+/** Block ids of the signature schemes. */
+export const SCHEMES: Readonly<Record<number, string>> = {
   0x7109871a: 'v2',
   0xf05368c0: 'v3',
   0x1b93ad61: 'v3.1',
@@ -45,7 +62,8 @@ export interface SigningBlock {
   problems: string[];
 }
 
-function sequence(b: Bytes, start: number, end: number): [number, number][] {
+/** The length-prefixed values in [start, end). */
+export function sequence(b: Bytes, start: number, end: number): [number, number][] {
   const out: [number, number][] = [];
   let p = start;
   while (p < end) {
@@ -58,7 +76,8 @@ function sequence(b: Bytes, start: number, end: number): [number, number][] {
   return out;
 }
 
-function prefixed(b: Bytes, at: number, end: number): [number, number] {
+/** The length-prefixed value at `at`. */
+export function prefixed(b: Bytes, at: number, end: number): [number, number] {
   const len = b.u32(at, 'length prefix');
   if (at + 4 + len > end) throw malformed('APK Signing Block', 'a value runs past its container');
   return [at + 4, at + 4 + len];
@@ -87,61 +106,89 @@ function signersOf(b: Bytes, scheme: string, start: number, end: number): BlockS
   });
 }
 
-/** Offset of the central directory, from the end-of-central-directory record, or null when absent. */
-async function centralDirectory(file: FileHandle, size: number): Promise<number | null> {
+/** Where the ZIP's end record and central directory are, or null when there is no end record. */
+async function zipEnd(file: ReadAt, size: number): Promise<{ cd: number; eocd: number } | null> {
   const tail = Math.min(size, 65_535 + 22);
   const buffer = Buffer.alloc(tail);
   await file.read(buffer, 0, tail, size - tail);
   for (let i = tail - 22; i >= 0; i--) {
-    if (buffer.readUInt32LE(i) === 0x06054b50) return buffer.readUInt32LE(i + 16);
+    if (buffer.readUInt32LE(i) === 0x06054b50) return { cd: buffer.readUInt32LE(i + 16), eocd: size - tail + i };
   }
   return null;
 }
 
+/** An APK Signing Block as found in a file: its bytes and where it and the ZIP's directory lie. */
+export interface LocatedBlock {
+  buffer: Buffer;
+  /** File offset of the block (its first size field). */
+  start: number;
+  /** File offset of the central directory, and of the end-of-central-directory record. */
+  cd: number;
+  eocd: number;
+}
+
 /**
- * Reads the APK Signing Block before the central directory of the ZIP in `file` and decodes the v2,
- * v3 and v3.1 signers: their certificates and the digests they sign. Signatures are not verified. A
- * block that cannot be decoded is reported in `problems`, never thrown.
+ * Finds the APK Signing Block before the central directory of the ZIP in `file`: null when there is
+ * none, a problem when its sizes are out of range or disagree.
  */
-export async function readSigningBlock(file: FileHandle, size: number): Promise<SigningBlock> {
-  const none: SigningBlock = { present: false, schemes: [], signers: [], other_blocks: [], problems: [] };
-  const cd = await centralDirectory(file, size);
-  if (cd === null || cd < 32 || cd > size) return none;
+export async function locateSigningBlock(file: ReadAt, size: number): Promise<LocatedBlock | string | null> {
+  const end = await zipEnd(file, size);
+  if (end === null || end.cd < 32 || end.cd > end.eocd) return null;
+  const { cd, eocd } = end;
   const footer = Buffer.alloc(24);
   await file.read(footer, 0, 24, cd - 24);
-  if (footer.toString('latin1', 8) !== 'APK Sig Block 42') return none;
+  if (footer.toString('latin1', 8) !== 'APK Sig Block 42') return null;
   const blockSize = Number(footer.readBigUInt64LE(0));
   if (blockSize > MAX_SIGNING_BLOCK || blockSize + 8 > cd || blockSize < 24) {
-    return { ...none, present: true, problems: [`signing block size ${blockSize} is out of range`] };
+    return `signing block size ${blockSize} is out of range`;
   }
   const buffer = Buffer.alloc(blockSize + 8);
   await file.read(buffer, 0, buffer.length, cd - blockSize - 8);
-  const b = new Bytes(buffer, 'APK Signing Block');
-  const out: SigningBlock = { present: true, schemes: [], signers: [], other_blocks: [], problems: [] };
-  if (Number(buffer.readBigUInt64LE(0)) !== blockSize) {
-    return { ...out, problems: ['the two sizes of the signing block disagree'] };
-  }
+  if (Number(buffer.readBigUInt64LE(0)) !== blockSize) return 'the two sizes of the signing block disagree';
+  return { buffer, start: cd - blockSize - 8, cd, eocd };
+}
+
+/** The id-value pairs of a located block (`problems` gets a pair that runs past the block). */
+export function blockPairs(buffer: Buffer, problems: string[]): { id: number; start: number; end: number }[] {
+  const out: { id: number; start: number; end: number }[] = [];
   let p = 8;
   const end = buffer.length - 24;
   while (p + 12 <= end) {
     const len = Number(buffer.readBigUInt64LE(p));
     if (len < 4 || p + 8 + len > end) {
-      out.problems.push(`pair at ${p} runs past the block`);
+      problems.push(`pair at ${p} runs past the block`);
       break;
     }
-    const id = b.u32(p + 8);
+    out.push({ id: buffer.readUInt32LE(p + 8), start: p + 12, end: p + 8 + len });
+    p += 8 + len;
+  }
+  return out;
+}
+
+/**
+ * Reads the APK Signing Block before the central directory of the ZIP in `file` and decodes the v2,
+ * v3 and v3.1 signers: their certificates and the digests they sign (verification is in
+ * ../signing/block.ts). A block that cannot be decoded is reported in `problems`, never thrown.
+ */
+export async function readSigningBlock(file: ReadAt, size: number): Promise<SigningBlock> {
+  const none: SigningBlock = { present: false, schemes: [], signers: [], other_blocks: [], problems: [] };
+  const located = await locateSigningBlock(file, size);
+  if (located === null) return none;
+  if (typeof located === 'string') return { ...none, present: true, problems: [located] };
+  const b = new Bytes(located.buffer, 'APK Signing Block');
+  const out: SigningBlock = { present: true, schemes: [], signers: [], other_blocks: [], problems: [] };
+  for (const { id, start, end } of blockPairs(located.buffer, out.problems)) {
     const scheme = SCHEMES[id];
     if (scheme !== undefined) {
       out.schemes.push(scheme);
       try {
-        out.signers.push(...signersOf(b, scheme, p + 12, p + 8 + len));
+        out.signers.push(...signersOf(b, scheme, start, end));
       } catch (error) {
         out.problems.push(`${scheme}: ${(error as Error).message}`);
       }
     } else if (id !== 0x42726577) {
       out.other_blocks.push(`0x${id.toString(16)}`);
     }
-    p += 8 + len;
   }
   return out;
 }

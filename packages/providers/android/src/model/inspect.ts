@@ -2,11 +2,14 @@ import type { Limitation } from '@rea/evidence';
 import { isReaError } from '@rea/evidence';
 import { parseBinaryXml } from '../format/axml.js';
 import { ResourceTable } from '../format/arsc.js';
+import { parseProtoXml } from '../format/protoXml.js';
+import { ProtoResourceTable } from '../format/protoTable.js';
 import type { ResourceSummary } from '../format/arsc.js';
 import { certificateSummary, pkcs7Certificates } from '../format/der.js';
 import type { CertificateSummary } from '../format/der.js';
 import { DexFile } from '../format/dex/file.js';
 import type { LoadedPackage, LoadedUnit } from '../package/load.js';
+import type { SigningBlock } from '../format/signingBlock.js';
 import { readManifest } from './manifest.js';
 import type { Manifest } from './manifest.js';
 import { readNetworkSecurityConfig } from './networkSecurity.js';
@@ -37,6 +40,8 @@ export interface UnitReport {
   native_libraries: { abi: string; libraries: string[] }[];
   assets: { count: number; paths: string[] };
   v1_signers: { path: string; certificates: CertificateSummary[] }[];
+  /** The APK Signing Block of an APK inside a set (filled in by the caller, which reads the APK). */
+  signing_block: SigningBlock | null;
 }
 
 function why(error: unknown): string {
@@ -50,10 +55,10 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     const where = at ?? scope;
     limitations.push(where === undefined ? { kind, message } : { kind, message, scope: where });
   };
-  let table: ResourceTable | null = null;
+  let table: ResourceTable | ProtoResourceTable | null = null;
   if (unit.resources !== null) {
     try {
-      table = new ResourceTable(unit.resources);
+      table = unit.manifestIsProto ? new ProtoResourceTable(unit.resources) : new ResourceTable(unit.resources);
       if (table.truncated)
         note('resources-cut', 'The resource table has more type chunks than are indexed; later ones are not read.');
     } catch (error) {
@@ -61,16 +66,11 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     }
   }
   let manifest: Manifest | null = null;
-  if (unit.manifestIsProto) {
-    note(
-      'manifest-protobuf',
-      'App bundle manifests are stored as protocol buffers, which this version does not decode.',
-    );
-  } else if (unit.manifest === null) {
+  if (unit.manifest === null) {
     if (unit.kind !== 'dex') note('manifest-missing', 'No AndroidManifest.xml was read.');
   } else {
     try {
-      const doc = parseBinaryXml(unit.manifest);
+      const doc = unit.manifestIsProto ? parseProtoXml(unit.manifest) : parseBinaryXml(unit.manifest);
       if (doc.stringFaults > 0)
         note(
           'manifest-strings',
@@ -153,6 +153,7 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     native_libraries: [...abis].sort().map(([abi, libraries]) => ({ abi, libraries: libraries.sort() })),
     assets: { count: assetCount, paths: assets },
     v1_signers: v1,
+    signing_block: null,
   };
 }
 
@@ -164,9 +165,5 @@ export function inspectPackage(pkg: LoadedPackage) {
   if (block !== null && block.problems.length > 0) {
     limitations.push(...block.problems.map((message) => ({ kind: 'signing-block', message })));
   }
-  limitations.push({
-    kind: 'signatures-not-verified',
-    message: 'Certificates and digests are reported; signatures are not verified.',
-  });
   return { format: pkg.format, units, signing_block: block, limitations };
 }

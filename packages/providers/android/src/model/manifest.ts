@@ -1,6 +1,9 @@
 import { attribute } from '../format/axml.js';
 import type { XmlAttribute, XmlDocument, XmlElement } from '../format/axml.js';
 import type { ResourceTable } from '../format/arsc.js';
+
+/** What the manifest reader asks of a resource table (resources.arsc, or a bundle's resources.pb). */
+export type ResourceLookup = Pick<ResourceTable, 'resolve' | 'text'>;
 import { VALUE } from '../format/resValue.js';
 
 /** An intent filter of a component. */
@@ -55,7 +58,7 @@ export interface Manifest {
 }
 
 /** Resolves an attribute to text, following a resource reference through the table. */
-function textOf(attr: XmlAttribute | undefined, table: ResourceTable | null): string | null {
+function textOf(attr: XmlAttribute | undefined, table: ResourceLookup | null): string | null {
   if (attr === undefined) return null;
   if ((attr.value.type === VALUE.REFERENCE || attr.value.type === VALUE.DYNAMIC_REFERENCE) && table !== null) {
     return table.text(attr.value.data) ?? attr.text;
@@ -63,14 +66,14 @@ function textOf(attr: XmlAttribute | undefined, table: ResourceTable | null): st
   return attr.text;
 }
 
-function boolOf(attr: XmlAttribute | undefined, table: ResourceTable | null): boolean | null {
+function boolOf(attr: XmlAttribute | undefined, table: ResourceLookup | null): boolean | null {
   const text = textOf(attr, table);
   if (text === null) return null;
   if (attr!.value.type === VALUE.BOOLEAN) return attr!.value.data !== 0;
   return text === 'true' ? true : text === 'false' ? false : null;
 }
 
-function intOf(attr: XmlAttribute | undefined, table: ResourceTable | null): number | null {
+function intOf(attr: XmlAttribute | undefined, table: ResourceLookup | null): number | null {
   if (attr === undefined) return null;
   if (attr.value.type >= VALUE.INT_DEC && attr.value.type <= VALUE.INT_HEX) return attr.value.data | 0;
   const text = textOf(attr, table);
@@ -86,7 +89,7 @@ function className(pkg: string | null, name: string | null): string {
 
 const COMPONENTS = new Set(['activity', 'activity-alias', 'service', 'receiver', 'provider']);
 
-function filters(element: XmlElement, table: ResourceTable | null): IntentFilter[] {
+function filters(element: XmlElement, table: ResourceLookup | null): IntentFilter[] {
   return element.children
     .filter((c) => c.name === 'intent-filter')
     .map((f) => ({
@@ -99,7 +102,7 @@ function filters(element: XmlElement, table: ResourceTable | null): IntentFilter
 }
 
 /** Builds the manifest model from a decoded AndroidManifest.xml and, when present, resources.arsc. */
-export function readManifest(doc: XmlDocument, table: ResourceTable | null): Manifest {
+export function readManifest(doc: XmlDocument, table: ResourceLookup | null): Manifest {
   const root = doc.root;
   const kids = (name: string) => root?.children.filter((c) => c.name === name) ?? [];
   const get = (name: string) => (root === null ? undefined : attribute(root, name));

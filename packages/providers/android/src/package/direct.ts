@@ -10,10 +10,9 @@ import { openZipEntries } from '@rea/artifact';
 import type { ArtifactEntry, ZipEntries, ZipEntryRecord } from '@rea/artifact';
 import type { LoadedPackage } from './load.js';
 import {
+  EntryBudget,
   MAX_ENTRY_BYTES,
   MAX_TOTAL_BYTES,
-  MAX_XML_RESOURCE,
-  XML_RESOURCE,
   assembleUnits,
   signingBlockOf,
   unitOf,
@@ -62,7 +61,7 @@ function artifactEntry(record: ZipEntryRecord, read: boolean, sha256: string | n
 
 /** The entries the analysis reads, within the budgets; what is left out is a limitation. */
 function choose(zip: ZipEntries, units: readonly UnitPlace[], limitations: Limitation[]): string[] {
-  let total = 0;
+  const budget = new EntryBudget(limitations);
   const select: string[] = [];
   for (const entry of zip.entries) {
     const unit = unitOf(units, entry.path);
@@ -82,20 +81,11 @@ function choose(zip: ZipEntries, units: readonly UnitPlace[], limitations: Limit
     } else if (entry.encrypted || (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)) {
       const why = entry.encrypted ? 'it is encrypted' : `compression method ${entry.compressionMethod}`;
       limitations.push({ kind: 'entry-unreadable', message: `Not read: ${why}.`, scope: entry.path });
-    } else if (XML_RESOURCE.test(entry.path) && entry.size > MAX_XML_RESOURCE) {
-      continue;
-    } else if (entry.size > MAX_ENTRY_BYTES || total + entry.size > MAX_TOTAL_BYTES) {
-      limitations.push({
-        kind: 'entry-too-large',
-        message: `Not read: past the ${MAX_ENTRY_BYTES}-byte entry or ${MAX_TOTAL_BYTES}-byte package budget.`,
-        scope: entry.path,
-      });
     } else {
-      total += entry.size;
-      select.push(entry.path);
+      budget.offer(entry.path, entry.path, entry.size);
     }
   }
-  return select;
+  return [...select, ...budget.selected];
 }
 
 /**

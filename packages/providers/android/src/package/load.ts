@@ -11,16 +11,7 @@ import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import type { ArtifactEntry } from '@rea/artifact';
 import type { SigningBlock } from '../format/signingBlock.js';
 import { loadZipDirectly } from './direct.js';
-import {
-  MAX_ENTRY_BYTES,
-  MAX_TOTAL_BYTES,
-  MAX_XML_RESOURCE,
-  XML_RESOURCE,
-  assembleUnits,
-  signingBlockOf,
-  unitOf,
-  wanted,
-} from './units.js';
+import { EntryBudget, MAX_ENTRY_BYTES, assembleUnits, signingBlockOf, unitOf, wanted } from './units.js';
 import type { UnitPlace } from './units.js';
 
 export { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from './units.js';
@@ -31,8 +22,9 @@ export interface LoadedUnit {
   name: string;
   kind: 'apk' | 'aab-module' | 'dex';
   manifest: Buffer | null;
-  /** True when the manifest is in the protobuf form of an app bundle (not decoded). */
+  /** True when the manifest and resource table are in the protobuf form of an app bundle. */
   manifestIsProto: boolean;
+  /** resources.arsc, or an app bundle module's resources.pb. */
   resources: Buffer | null;
   dex: { path: string; bytes: Buffer }[];
   signatureBlocks: { path: string; bytes: Buffer }[];
@@ -141,8 +133,7 @@ export async function loadPackage(path: string, signal: AbortSignal | undefined)
     );
   }
   units.sort((a, b) => a.name.localeCompare(b.name));
-  let total = 0;
-  const select: string[] = [];
+  const budget = new EntryBudget(limitations);
   for (const entry of entries) {
     if (entry.kind !== 'file') continue;
     const unit = unitOf(units, entry.path);
@@ -153,19 +144,11 @@ export async function loadPackage(path: string, signal: AbortSignal | undefined)
         message: 'Its bytes contradict their declared integrity; not analyzed.',
         scope: entry.path,
       });
-    } else if (XML_RESOURCE.test(entry.path.slice(unit.prefix.length)) && entry.size > MAX_XML_RESOURCE) {
-      continue;
-    } else if (entry.size > MAX_ENTRY_BYTES || total + entry.size > MAX_TOTAL_BYTES) {
-      limitations.push({
-        kind: 'entry-too-large',
-        message: `Not read: past the ${MAX_ENTRY_BYTES}-byte entry or ${MAX_TOTAL_BYTES}-byte package budget.`,
-        scope: entry.path,
-      });
     } else {
-      total += entry.size;
-      select.push(entry.path);
+      budget.offer(entry.path, entry.path.slice(unit.prefix.length), entry.size);
     }
   }
+  const select = budget.selected;
   const contents = new Map<string, Buffer>();
   if (select.length > 0) {
     const { outputDirectory } = await extractArtifact(path, {

@@ -1,6 +1,7 @@
 // What every way of reading a package shares: which entries are analyzed, and how the bytes read are
 // grouped into units.
 import { open } from 'node:fs/promises';
+import type { Limitation } from '@rea/evidence';
 import type { ArtifactEntry } from '@rea/artifact';
 import { readSigningBlock } from '../format/signingBlock.js';
 import type { SigningBlock } from '../format/signingBlock.js';
@@ -25,6 +26,34 @@ export const SIGNATURE = /^META-INF\/[^/]+\.(?:RSA|DSA|EC)$/i;
 export const XML_RESOURCE = /^res\/xml[^/]*\/[^/]+\.xml$/;
 /** Largest XML resource read (network security configurations are a few KiB). */
 export const MAX_XML_RESOURCE = 1024 * 1024;
+
+/**
+ * The entries a loader reads, chosen within the budgets: a large XML resource is skipped (it cannot be
+ * a network security configuration), an entry past {@link MAX_ENTRY_BYTES} or past
+ * {@link MAX_TOTAL_BYTES} in all is left out with an `entry-too-large` limitation.
+ */
+export class EntryBudget {
+  private total = 0;
+  /** Paths chosen, in the order offered. */
+  readonly selected: string[] = [];
+
+  constructor(private readonly limitations: Limitation[]) {}
+
+  /** Offers the entry at `path` (`inner`: its path inside its unit) of `size` bytes. */
+  offer(path: string, inner: string, size: number): void {
+    if (XML_RESOURCE.test(inner) && size > MAX_XML_RESOURCE) return;
+    if (size > MAX_ENTRY_BYTES || this.total + size > MAX_TOTAL_BYTES) {
+      this.limitations.push({
+        kind: 'entry-too-large',
+        message: `Not read: past the ${MAX_ENTRY_BYTES}-byte entry or ${MAX_TOTAL_BYTES}-byte package budget.`,
+        scope: path,
+      });
+      return;
+    }
+    this.total += size;
+    this.selected.push(path);
+  }
+}
 
 /** True when the analysis reads the entry `inner` of a unit. */
 export function wanted(inner: string, aabModule: string | null): boolean {
@@ -63,7 +92,8 @@ export function assembleUnits(
       kind: u.kind,
       manifest: contents.get(manifestPath) ?? null,
       manifestIsProto: u.aabModule !== null,
-      resources: u.aabModule === null ? (contents.get(`${u.prefix}resources.arsc`) ?? null) : null,
+      resources:
+        contents.get(u.aabModule === null ? `${u.prefix}resources.arsc` : `${u.aabModule}/resources.pb`) ?? null,
       dex: mine
         .filter(([p]) => /(?:^|\/)classes\d*\.dex$/.test(inner(p)))
         .map(([p, bytes]) => ({ path: p, bytes }))

@@ -62,6 +62,22 @@ const ScopeSchema = z.strictObject({
   pins: z.number().int(),
 });
 
+const SigningBlockSchema = z.strictObject({
+  present: z.boolean(),
+  schemes: z.array(z.string()),
+  signers: z.array(
+    z.strictObject({
+      scheme: z.string(),
+      certificates: z.array(CertificateSchema),
+      digests: z.array(z.strictObject({ algorithm: z.string(), digest: z.string() })),
+      min_sdk: n,
+      max_sdk: n,
+    }),
+  ),
+  other_blocks: z.array(z.string()),
+  problems: z.array(z.string()),
+});
+
 const UnitSchema = z.strictObject({
   name: z.string().describe('"" for the package itself, else the nested APK or bundle module.'),
   kind: z.enum(['apk', 'aab-module', 'dex']),
@@ -103,28 +119,24 @@ const UnitSchema = z.strictObject({
   native_libraries: z.array(z.strictObject({ abi: z.string(), libraries: z.array(z.string()) })),
   assets: z.strictObject({ count: z.number().int(), paths: z.array(z.string()) }),
   v1_signers: z.array(z.strictObject({ path: z.string(), certificates: z.array(CertificateSchema) })),
+  signing_block: SigningBlockSchema.nullable().describe('Of an APK inside a set; null otherwise.'),
 });
 
 /** `normalized_result` of `inspect_android_package`. */
 export const AndroidPackageSchema = z.strictObject({
   format: z.enum(['apk', 'aab', 'apk-set', 'dex']),
   units: z.array(UnitSchema),
-  signing_block: z
-    .strictObject({
-      present: z.boolean(),
-      schemes: z.array(z.string()),
-      signers: z.array(
-        z.strictObject({
-          scheme: z.string(),
-          certificates: z.array(CertificateSchema),
-          digests: z.array(z.strictObject({ algorithm: z.string(), digest: z.string() })),
-          min_sdk: n,
-          max_sdk: n,
-        }),
-      ),
-      other_blocks: z.array(z.string()),
-      problems: z.array(z.string()),
-    })
+  signing_block: SigningBlockSchema.nullable().describe('APK Signing Block (v2/v3) of a single APK; null otherwise.'),
+  signature_verification: z
+    .array(
+      z.strictObject({
+        unit: z.string().describe('"" for the file itself, else the APK inside the set.'),
+        scheme: z.enum(['v1', 'v2', 'v3', 'v3.1']),
+        status: z.enum(['verified', 'failed', 'absent', 'unsupported']),
+        reason: s,
+        signers: z.number().int(),
+      }),
+    )
     .nullable()
-    .describe('APK Signing Block (v2/v3) of a single APK; null otherwise.'),
+    .describe('Per scheme: signatures and digests checked against the bytes. Null for a DEX file or folder.'),
 });

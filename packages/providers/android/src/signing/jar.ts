@@ -1,0 +1,116 @@
+// v1 (JAR) signature verification: each signature block over its .SF file, each .SF over the manifest
+// (whole, or section by section), and each manifest digest over its entry's bytes; every entry outside
+// the signature files must be covered.
+import { createHash } from 'node:crypto';
+import { isReaError, throwIfAborted } from '@rea/evidence';
+import type { ZipEntries } from '@rea/artifact';
+import { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from '../package/units.js';
+import { digestsOf, parseJarManifest } from './jarManifest.js';
+import type { JarManifest } from './jarManifest.js';
+import { verifyPkcs7 } from './pkcs7.js';
+import { CheckFailed, outcome } from './result.js';
+import type { SchemeVerification } from './result.js';
+
+const MANIFEST = 'META-INF/MANIFEST.MF';
+const BLOCK = /^META-INF\/([^/]+)\.(?:RSA|DSA|EC)$/i;
+/** Entries that a JAR signature does not cover: the manifest and the signature files themselves. */
+const UNCOVERED = /^META-INF\/(?:MANIFEST\.MF|[^/]+\.(?:SF|RSA|DSA|EC)|SIG-[^/]*)$/i;
+/** Bytes inflated per read while checking entry digests. */
+const BATCH_BYTES = 64 * 1024 * 1024;
+
+function matches(hash: string, bytes: Buffer, base64: string): boolean {
+  return createHash(hash).update(bytes).digest('base64') === base64;
+}
+
+/** The manifest entries a .SF covers, after checking its digests of the manifest. */
+function coveredBy(sfName: string, sf: JarManifest, manifestBytes: Buffer, manifest: JarManifest): Set<string> {
+  const whole = digestsOf(sf.main, '-manifest');
+  if (whole.length > 0 && whole.every(([h, v]) => matches(h, manifestBytes, v)))
+    return new Set(manifest.entries.keys());
+  for (const [name, section] of sf.entries) {
+    const inManifest = manifest.entries.get(name);
+    if (inManifest === undefined) throw new CheckFailed(`${sfName} names ${name}, which the manifest does not list`);
+    const digests = digestsOf(section);
+    const bytes = manifestBytes.subarray(inManifest.start, inManifest.end);
+    if (digests.length === 0 || !digests.every(([h, v]) => matches(h, bytes, v)))
+      throw new CheckFailed(`${sfName}: the digest of the manifest section of ${name} does not match`);
+  }
+  return new Set(sf.entries.keys());
+}
+
+/**
+ * Verifies the JAR signature of the open ZIP `zip`: `absent` without META-INF signature files,
+ * `unsupported` past the read budgets, else `verified` or `failed` with the first failing check.
+ */
+export async function verifyJar(zip: ZipEntries, signal: AbortSignal | undefined): Promise<SchemeVerification> {
+  const files = zip.entries.filter((e) => e.kind === 'file');
+  const present = new Set(files.map((e) => e.path));
+  // A signer is a signature file with its block; a block or .SF without the other is ignored.
+  const pairs = files.flatMap((e) => {
+    const m = BLOCK.exec(e.path);
+    const sf = m === null ? '' : `META-INF/${m[1]}.SF`;
+    return m !== null && present.has(sf) ? [{ block: e.path, sf }] : [];
+  });
+  if (pairs.length === 0) {
+    const why = present.has(MANIFEST) ? `${MANIFEST} is present without a signature file and its block` : null;
+    return outcome('v1', 'absent', why);
+  }
+  const total = files.reduce((n, e) => n + e.size, 0);
+  if (total > MAX_TOTAL_BYTES || files.some((e) => e.size > MAX_ENTRY_BYTES))
+    return outcome('v1', 'unsupported', 'the entries exceed the read budget');
+  const read = async (paths: string[]) =>
+    (
+      await zip.read(paths, {
+        maxEntryBytes: MAX_ENTRY_BYTES,
+        maxTotalBytes: MAX_TOTAL_BYTES,
+        integrityPolicy: 'fail-closed',
+        hash: false,
+        ...(signal ? { signal } : {}),
+      })
+    ).contents;
+  try {
+    if (!present.has(MANIFEST)) throw new CheckFailed(`${MANIFEST} is missing`);
+    const head = await read([MANIFEST, ...pairs.flatMap((p) => [p.sf, p.block])]);
+    const manifestBytes = head.get(MANIFEST)!.bytes;
+    const manifest = parseJarManifest(manifestBytes);
+    if (manifest.duplicates.length > 0) throw new CheckFailed(`the manifest lists ${manifest.duplicates[0]} twice`);
+    let signers = 0;
+    let covered: Set<string> | undefined;
+    for (const pair of pairs) {
+      const sfBytes = head.get(pair.sf)!.bytes;
+      signers += verifyPkcs7(head.get(pair.block)!.bytes, sfBytes);
+      const mine = coveredBy(pair.sf, parseJarManifest(sfBytes), manifestBytes, manifest);
+      const before: Set<string> | undefined = covered;
+      covered = before === undefined ? mine : new Set([...before].filter((n) => mine.has(n)));
+    }
+    const signed = files.filter((e) => !UNCOVERED.test(e.path));
+    for (const e of signed) {
+      if (!manifest.entries.has(e.path)) throw new CheckFailed(`${e.path} is not listed in the manifest`);
+      if (covered?.has(e.path) !== true) throw new CheckFailed(`${e.path} is not covered by every signer`);
+    }
+    for (const name of manifest.entries.keys()) {
+      if (!present.has(name) && !name.endsWith('/'))
+        throw new CheckFailed(`the manifest lists ${name}, which is not in the archive`);
+    }
+    for (let at = 0; at < signed.length;) {
+      throwIfAborted(signal, 'verifying');
+      const batch: string[] = [];
+      let bytes = 0;
+      while (at < signed.length && (batch.length === 0 || bytes + signed[at]!.size <= BATCH_BYTES)) {
+        bytes += signed[at]!.size;
+        batch.push(signed[at++]!.path);
+      }
+      for (const [path, content] of await read(batch)) {
+        const digests = digestsOf(manifest.entries.get(path)!);
+        if (digests.length === 0) throw new CheckFailed(`the manifest gives ${path} no digest`);
+        if (!digests.every(([h, v]) => matches(h, content.bytes, v)))
+          throw new CheckFailed(`the digest of ${path} does not match its bytes`);
+      }
+    }
+    return outcome('v1', 'verified', null, signers);
+  } catch (error) {
+    if (error instanceof CheckFailed) return outcome('v1', 'failed', error.message, pairs.length);
+    if (isReaError(error) && error.code === 'cancelled') throw error;
+    return outcome('v1', 'failed', (error as Error).message, pairs.length);
+  }
+}

@@ -1,0 +1,36 @@
+/** The outcome of checking one signature scheme of a package. */
+export interface SchemeVerification {
+  scheme: 'v1' | 'v2' | 'v3' | 'v3.1';
+  /**
+   * `verified`: every signer's signature checks with its certificate's key and every digest matches
+   * the bytes; `failed`: some check failed (`reason` says which); `absent`: the package has no
+   * signature of this scheme; `unsupported`: present but not checkable here (`reason` says why).
+   */
+  status: 'verified' | 'failed' | 'absent' | 'unsupported';
+  reason: string | null;
+  /** Signers examined. */
+  signers: number;
+}
+
+/** A scheme outcome. */
+export function outcome(
+  scheme: SchemeVerification['scheme'],
+  status: SchemeVerification['status'],
+  reason: string | null = null,
+  signers = 0,
+): SchemeVerification {
+  return { scheme, status, reason, signers };
+}
+
+/** A failed check: thrown inside a verifier and turned into a `failed` outcome with its message. */
+export class CheckFailed extends Error {}
+
+/** Node's digest name for a JAR/PKCS #7 digest algorithm (by OID or by manifest attribute prefix). */
+export const HASH_BY_OID: Readonly<Record<string, string>> = {
+  '1.3.14.3.2.26': 'sha1',
+  '2.16.840.1.101.3.4.2.1': 'sha256',
+  '2.16.840.1.101.3.4.2.4': 'sha224',
+  '2.16.840.1.101.3.4.2.2': 'sha384',
+  '2.16.840.1.101.3.4.2.3': 'sha512',
+  '1.2.840.113549.2.5': 'md5',
+};

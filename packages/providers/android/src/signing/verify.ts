@@ -1,0 +1,103 @@
+// Signature verification of one APK or app bundle (a file, or the bytes of an APK nested in a set): the
+// JAR signature (v1) and the APK Signature Scheme blocks (v2, v3, v3.1), each reported as verified,
+// failed, absent or unsupported with a reason.
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isReaError } from '@rea/evidence';
+import { openZipEntries } from '@rea/artifact';
+import { bufferReader, readSigningBlock } from '../format/signingBlock.js';
+import type { ReadAt, SigningBlock } from '../format/signingBlock.js';
+import { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from '../package/units.js';
+import { verifySigningBlock } from './block.js';
+import { verifyJar } from './jar.js';
+import { outcome } from './result.js';
+import type { SchemeVerification } from './result.js';
+
+export type { SchemeVerification } from './result.js';
+
+async function withReader<T>(source: string | Buffer, use: (reader: ReadAt) => Promise<T>): Promise<T> {
+  if (Buffer.isBuffer(source)) return use(bufferReader(source));
+  const file = await open(source, 'r');
+  try {
+    return await use(file);
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Verifies every signature scheme of the ZIP at `source` (a path, or an APK's bytes). A source that is
+ * not a readable ZIP reports v1 as failed with why; cancellation is `cancelled`.
+ */
+export async function verifySignatures(
+  source: string | Buffer,
+  signal: AbortSignal | undefined,
+): Promise<SchemeVerification[]> {
+  let v1: SchemeVerification;
+  try {
+    const zip = await openZipEntries(source, signal ? { signal } : {});
+    try {
+      v1 = zip.complete ? await verifyJar(zip, signal) : outcome('v1', 'unsupported', 'too many entries to list');
+    } finally {
+      zip.close();
+    }
+  } catch (error) {
+    if (isReaError(error) && error.code === 'cancelled') throw error;
+    v1 = outcome('v1', 'failed', (error as Error).message);
+  }
+  return [v1, ...(await withReader(source, (reader) => verifySigningBlock(reader, signal)))];
+}
+
+/** The signing of one APK inside a set. */
+export interface NestedSigning {
+  unit: string;
+  signing_block: SigningBlock | null;
+  verification: SchemeVerification[];
+}
+
+/**
+ * Reads and verifies the signing of the APKs `names` inside the set at `path` (a ZIP such as an XAPK
+ * or APKS, or a folder). An APK that cannot be read gets every scheme `unsupported` with why.
+ */
+export async function verifyNested(
+  path: string,
+  container: string,
+  names: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<NestedSigning[]> {
+  const one = async (source: string | Buffer, unit: string): Promise<NestedSigning> => ({
+    unit,
+    signing_block: await withReader(source, async (r) => readSigningBlock(r, (await r.stat()).size)),
+    verification: await verifySignatures(source, signal),
+  });
+  const unreadable = (unit: string, why: string): NestedSigning => ({
+    unit,
+    signing_block: null,
+    verification: (['v1', 'v2', 'v3', 'v3.1'] as const).map((s) => outcome(s, 'unsupported', why)),
+  });
+  if (container === 'directory') return Promise.all(names.map((n) => one(join(path, n), n)));
+  if (container !== 'zip')
+    return names.map((n) => unreadable(n, `APKs inside a ${container} are not read for signing`));
+  const zip = await openZipEntries(path, signal ? { signal } : {});
+  try {
+    const out: NestedSigning[] = [];
+    for (const name of names) {
+      try {
+        const read = await zip.read([name], {
+          maxEntryBytes: MAX_ENTRY_BYTES,
+          maxTotalBytes: MAX_TOTAL_BYTES,
+          integrityPolicy: 'fail-closed',
+          hash: false,
+          ...(signal ? { signal } : {}),
+        });
+        out.push(await one(read.contents.get(name)!.bytes, name));
+      } catch (error) {
+        if (isReaError(error) && error.code === 'cancelled') throw error;
+        out.push(unreadable(name, (error as Error).message));
+      }
+    }
+    return out;
+  } finally {
+    zip.close();
+  }
+}
