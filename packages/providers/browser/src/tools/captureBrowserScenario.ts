@@ -52,7 +52,7 @@ export const captureBrowserScenarioTool = defineTool({
   },
   produces: 'evidence',
   run: async (input, context) => {
-    checkPageRequest(input);
+    checkPageRequest(input, context);
     checkActions(input.actions);
     const log = new EventLog();
     const capture: ScenarioCapture = {
@@ -85,7 +85,7 @@ export const captureBrowserScenarioTool = defineTool({
               .catch(() => undefined);
           },
         });
-        if (run.handle.owned === null) log.listen(opened.page, run.handle.browser);
+        if (!opened.fresh) log.listen(opened.page, run.handle.browser);
         capture.target = { id: opened.target.targetId, url: opened.target.url };
         for (const [index, action] of input.actions.entries()) {
           context.progress.report(`action ${index + 1} of ${input.actions.length}: ${action.action}`, 'action');

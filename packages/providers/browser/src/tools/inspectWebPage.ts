@@ -22,7 +22,7 @@ export const inspectWebPageTool = defineTool({
   name: 'inspect_web_page',
   title: 'Inspect web page',
   description:
-    'Observes one page without changing it: document and frames, scripts (SHA-256, size, source map and whether it loads), stylesheets, network resources, console, storage key names, service workers, CSP and a bounded DOM outline. Either endpoint "owned" with url, or a loopback endpoint with target_id.',
+    'Observes one page without changing it: document and frames, scripts (SHA-256, size, source map and whether it loads), stylesheets, network resources, console, storage key names, service workers, CSP and a bounded DOM outline. Either url (a new tab of the owned browser), or target_id (list_browser_targets) of "owned" or a loopback endpoint.',
   input: InputSchema,
   result: WebPageInspectionSchema,
   examples: [
@@ -38,7 +38,7 @@ export const inspectWebPageTool = defineTool({
   effects: { ...RECORDS_EVIDENCE, idempotent: false, openWorld: true, launchesProcess: true },
   produces: 'evidence',
   run: async (input, context) => {
-    checkPageRequest(input);
+    checkPageRequest(input, context);
     const { inspection, limitations } = await withBrowser(
       input.endpoint,
       input.timeout_ms,
@@ -48,7 +48,7 @@ export const inspectWebPageTool = defineTool({
         const steps = new Steps(run.signal, STEP_MS);
         const opened = await openPage(run.handle, input, { loadMs: input.load_timeout_ms, steps, track: run.track });
         context.progress.report(`attached to ${opened.target.url}`, 'collect');
-        const workers = (await run.handle.targets()).filter(
+        const workers = opened.targets.filter(
           (t) =>
             t.type === 'service_worker' &&
             originAllowed(t.url, input.origins ?? [new URL(opened.target.url || 'about:blank').origin]),
@@ -57,7 +57,7 @@ export const inspectWebPageTool = defineTool({
           ...opened,
           steps,
           endpoint: input.endpoint,
-          owned: run.handle.owned !== null,
+          fresh: opened.fresh,
           origins: input.origins,
           maxDomNodes: input.max_dom_nodes,
           storageValues: input.storage_values,
