@@ -2,6 +2,7 @@ import type { EvidenceRecord, JsonObject, RetainedEvidenceRef, AnalysisProfile, 
 import type { Provider } from './provider.js';
 import type { AnyToolContract } from './tool.js';
 import type { ProcessSupervisor } from './supervisor/supervisor.js';
+import type { SessionResources } from './supervisor/session.js';
 
 /** Negotiated MCP client capabilities a tool can require or use. */
 export type ClientFeature = 'progress' | 'elicitation' | 'sampling' | 'roots';
@@ -110,6 +111,12 @@ export interface ToolContext extends AvailabilityContext {
    * providers keep using the session-scoped supervisor `open` receives.
    */
   supervisor: ProcessSupervisor;
+  /**
+   * What the session keeps for later calls (e.g. a browser they reuse), ended with the session. Absent
+   * where the host keeps no session beyond the call (a CLI invocation, `executeTool` in a test): keep
+   * the resource in `supervisor` for the call instead.
+   */
+  sessionResources?: SessionResources;
   /**
    * What a host outside the MCP server (a CLI invocation) tells session tools such as `binary_session`
    * about itself. Absent where the MCP server attaches its own host.

@@ -55,6 +55,8 @@ export type { ProviderCandidate, ProviderSelection, SelectProviderOptions, Selec
 export { CALL_GRACE_MS, createCallSupervisor, createProcessSupervisor } from './supervisor/supervisor.js';
 export type { OwnedResource, ProcessSupervisor, SupervisorOptions } from './supervisor/supervisor.js';
 export { cleanupIncomplete } from './supervisor/ownedProcess.js';
+export { createSessionResources } from './supervisor/session.js';
+export type { SessionResource, SessionResources, SessionResourcesHost } from './supervisor/session.js';
 export { mountsUnderByDevice } from './supervisor/resources.js';
 export type {
   LineageObservation,

@@ -338,6 +338,7 @@ function connection(
             ledger: session.ledger,
             clientFeatures: clientFeaturesOf(server),
             supervisor: session.callSupervisor(name, providerOfTool(runtime.loaded().registry, contract)),
+            sessionResources: session.resources,
           },
           host,
         );

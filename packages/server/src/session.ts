@@ -6,6 +6,7 @@ import {
   createCallSupervisor,
   createProcessSupervisor,
   createProviderBinding,
+  createSessionResources,
   probeProviders,
   selectProvider,
 } from '@rea/provider-kit';
@@ -20,6 +21,7 @@ import type {
   ProviderChoice,
   ProviderRegistry,
   ReaConfig,
+  SessionResourcesHost,
   SessionView,
 } from '@rea/provider-kit';
 import { OwnedCalls, sessionClosed, shuttingDown } from './ownedCalls.js';
@@ -78,6 +80,8 @@ export type ChoiceOrigin = ChoiceSource | 'default';
  */
 export class ConnectionSession {
   readonly ledger: SessionLedger = createSessionLedger(LEDGER_LIMITS);
+  /** What tools providers keep for later calls of this connection (e.g. an owned browser); ended by `dispose`. */
+  readonly resources: SessionResourcesHost = createSessionResources();
   target: ActiveTarget | null = null;
   run: AnalysisRun | null = null;
   private bound: Bound | null = null;
@@ -330,8 +334,9 @@ export class ConnectionSession {
 
   /**
    * Ends the session with its connection: cancels every call in flight through its signal, waits up to
-   * {@link SHUTDOWN_CLEANUP_MS} for them to clean up and answer, closes the provider and clears the
-   * ledger. Reports what was cleared and every owned resource known to remain.
+   * {@link SHUTDOWN_CLEANUP_MS} for them to clean up and answer, closes the provider, ends what tools
+   * providers kept for the session and clears the ledger. Reports what was cleared and every owned
+   * resource known to remain.
    */
   async dispose(cleanupMs: number = SHUTDOWN_CLEANUP_MS): Promise<DisposeReport> {
     this.disposing = true;
@@ -343,6 +348,7 @@ export class ConnectionSession {
     await this.releaseProvider(new AbortController().signal).catch(() => {
       remaining.push({ kind: 'provider-session', identifiers: [provider ?? 'unknown'] });
     });
+    remaining.push(...(await this.resources.closeAll()));
     return { cleared_records: this.ledger.clear(), cancelled_calls: inFlight.length, remaining };
   }
 }

@@ -66,7 +66,8 @@ export function mountsUnderByDevice(dir: string): string[] {
   return found.sort();
 }
 
-function mountsUnder(dir: string): string[] {
+/** Mount points below `dir` (the host's mount listing, else device ids). */
+export function mountsUnder(dir: string): string[] {
   const points = mountPoints();
   if (points === null) return mountsUnderByDevice(dir);
   return points.filter((point) => point.startsWith(`${dir}/`));

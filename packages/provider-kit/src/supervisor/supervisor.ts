@@ -154,7 +154,11 @@ export function createProcessSupervisor(options: SupervisorOptions = {}): Proces
       throwIfAborted(startOptions.signal, `start ${command}`);
       const owned = await startOwnedProcess(command, args, startOptions);
       started.push(owned);
-      killOnExit(supervisor, () => started.map((p) => p.identity));
+      killOnExit(
+        supervisor,
+        () => started.map((p) => p.identity),
+        () => resources.filter((r) => r.kind === 'temp-directories').map((r) => r.id),
+      );
       if (closed) {
         // Closed (or aborted) while spawning: the new process must not outlive the close.
         await owned.terminate({ graceMs: defaultGrace }).catch(() => undefined);

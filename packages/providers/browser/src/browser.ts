@@ -1,14 +1,12 @@
 import { get } from 'node:http';
 import { ReaError, isReaError } from '@rea/evidence';
-import { readSettings, withDeadline } from '@rea/provider-kit';
 import type { ToolContext } from '@rea/provider-kit';
 import { connectCdp } from './engine/cdp.js';
 import type { CdpConnection } from './engine/cdp.js';
 import { resolveEndpoint } from './endpoint.js';
 import type { Endpoint } from './endpoint.js';
-import { findChrome, launchOwned } from './owned.js';
 import type { OwnedBrowser } from './owned.js';
-import { BROWSER_SETTINGS } from './settings.js';
+import { forgetOwned, ownedBrowser } from './ownedSession.js';
 
 /** One target of a DevTools endpoint, as Target.getTargets reports it. */
 export interface TargetInfo {
@@ -30,6 +28,12 @@ export interface BrowserHandle {
   targets(): Promise<TargetInfo[]>;
   /** A connection to one target by id: `not_found` naming the id when the browser has no such target. */
   attach(targetId: string): Promise<CdpConnection>;
+  /**
+   * {@link BrowserHandle.attach}, also answering the browser's targets as listed while attaching. The
+   * listing and a page connection go out together; a target that is not a page is then reconnected
+   * at its own path.
+   */
+  attachListing(targetId: string): Promise<{ connection: CdpConnection; targets: TargetInfo[] }>;
 }
 
 function versionPath(host: string, port: number, signal: AbortSignal): Promise<string> {
@@ -66,40 +70,66 @@ async function connectTo(host: string, port: number, path: string): Promise<CdpC
   return connectCdp(`ws://${wsHost}:${port}${path}`);
 }
 
-/** Opens the endpoint: for "owned", starts a headless Chromium through the call's supervisor. */
+/** Opens the endpoint: for "owned", the session's headless Chromium (started on first use) or the call's own. */
 export async function openBrowser(value: string, context: ToolContext, signal: AbortSignal): Promise<BrowserHandle> {
   const endpoint = await resolveEndpoint(value);
-  let host: string;
+  let host = '127.0.0.1';
   let port: number;
-  let path: string;
   let owned: OwnedBrowser | null = null;
+  let browser: CdpConnection;
+  const label = endpoint.kind === 'owned' ? 'the owned browser' : endpoint.label;
   if (endpoint.kind === 'owned') {
-    const settings = readSettings([BROWSER_SETTINGS], process.env) as {
-      chromePath: string | null;
-      browserStartTimeoutMs: number;
-    };
-    const executable = findChrome(settings.chromePath);
-    owned = await withDeadline((s) => launchOwned(context.supervisor, executable, s), {
-      ms: settings.browserStartTimeoutMs,
-      signal,
-      phase: 'browser startup',
-      providerId: 'browser',
-      setting: 'REA_BROWSER_START_TIMEOUT_MS',
-    });
-    [host, port, path] = ['127.0.0.1', owned.port, owned.browserPath];
+    for (let attempt = 0; ; attempt += 1) {
+      owned = await ownedBrowser(context, signal);
+      port = owned.port;
+      try {
+        browser = await connectTo(host, port, owned.browserPath);
+        break;
+      } catch (error) {
+        // A kept browser that died since the last call: end it, and start another once.
+        if (attempt > 0 || !(await forgetOwned(context, owned))) throw unreachable(label, error);
+      }
+    }
   } else {
     [host, port] = [endpoint.host, endpoint.port];
-    path = await versionPath(host, port, signal).catch((error: unknown) => {
+    const path = await versionPath(host, port, signal).catch((error: unknown) => {
       throw signal.aborted ? signal.reason : unreachable(endpoint.label, error);
     });
+    browser = await connectTo(host, port, path).catch((error: unknown) => {
+      throw unreachable(label, error);
+    });
   }
-  const label = endpoint.kind === 'owned' ? 'the owned browser' : endpoint.label;
-  const browser = await connectTo(host, port, path).catch((error: unknown) => {
-    throw unreachable(label, error);
-  });
   const targets = async (): Promise<TargetInfo[]> => {
     const result = await browser.send('Target.getTargets');
     return (result['targetInfos'] as TargetInfo[]).filter((t) => t.type !== 'browser' && t.type !== 'browser_ui');
+  };
+  const pagePath = (kind: string, targetId: string) =>
+    `/devtools/${kind === 'page' || kind === 'iframe' ? 'page' : kind}/${targetId}`;
+  const attachListing = async (targetId: string) => {
+    const optimistic = connectTo(host, port, pagePath('page', targetId)).then(
+      (connection) => ({ connection }),
+      (error: unknown) => ({ error }),
+    );
+    const discard = () => optimistic.then((o) => ('connection' in o ? o.connection.close() : undefined));
+    const known = await targets().catch(async (error: unknown) => {
+      await discard();
+      throw error;
+    });
+    const target = known.find((t) => t.targetId === targetId);
+    if (target === undefined) {
+      await discard();
+      throw new ReaError('not_found', `The browser at ${label} has no target ${targetId}.`, {
+        details: { reason: 'unknown-target', target_id: targetId, endpoint: label, targets: known.length },
+        remediation: 'Call list_browser_targets on the same endpoint and pass one of its target ids.',
+      });
+    }
+    if (pagePath(target.type, targetId) !== pagePath('page', targetId)) {
+      await discard();
+      return { connection: await connectTo(host, port, pagePath(target.type, targetId)), targets: known };
+    }
+    const opened = await optimistic;
+    if ('error' in opened) throw opened.error;
+    return { connection: opened.connection, targets: known };
   };
   return {
     endpoint,
@@ -108,17 +138,8 @@ export async function openBrowser(value: string, context: ToolContext, signal: A
     browser,
     owned,
     targets,
-    attach: async (targetId) => {
-      const known = await targets();
-      if (!known.some((t) => t.targetId === targetId)) {
-        throw new ReaError('not_found', `The browser at ${label} has no target ${targetId}.`, {
-          details: { reason: 'unknown-target', target_id: targetId, endpoint: label, targets: known.length },
-          remediation: 'Call list_browser_targets on the same endpoint and pass one of its target ids.',
-        });
-      }
-      const kind = known.find((t) => t.targetId === targetId)!.type;
-      return connectTo(host, port, `/devtools/${kind === 'page' || kind === 'iframe' ? 'page' : kind}/${targetId}`);
-    },
+    attachListing,
+    attach: async (targetId) => (await attachListing(targetId)).connection,
   };
 }
 

@@ -85,9 +85,10 @@ function activePort(profileDir: string): { port: number; browserPath: string } |
 }
 
 /**
- * Starts a headless Chromium through the call's supervisor with a fresh owned profile directory
- * (`rea-chrome-…`), and waits for it to write its DevTools port. The supervisor ends the browser and
- * removes the profile when the call ends, fails or is cancelled.
+ * Starts a headless Chromium through `supervisor` with a fresh owned profile directory (`rea-chrome-…`),
+ * and waits for it to write its DevTools port. `signal` bounds the startup only: once the port is
+ * announced the browser lives until its supervisor closes (the call's, or the session's), which ends
+ * it and removes the profile.
  */
 export async function launchOwned(
   supervisor: ProcessSupervisor,
@@ -95,24 +96,31 @@ export async function launchOwned(
   signal: AbortSignal,
 ): Promise<OwnedBrowser> {
   const profileDir = await supervisor.createTempDir('chrome');
-  const process = await supervisor.start(executablePath, chromeFlags(profileDir), { signal });
-  for (;;) {
-    const found = activePort(profileDir);
-    if (found) return { ...found, process, profileDir };
-    const exit = process.exit();
-    if (exit !== null) {
-      throw new ReaError('execution_failure', `${executablePath} exited before announcing its DevTools port.`, {
-        details: {
-          reason: 'browser-exited',
-          command: executablePath,
-          exit_code: exit.exitCode,
-          stderr: process.stderrTail().slice(-1024),
-        },
-        remediation:
-          'Check that the browser starts headless on this machine (run it with --headless=new), or set REA_CHROME_PATH to another executable.',
-      });
+  const starting = new AbortController();
+  const stop = () => starting.abort(signal.reason);
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const process = await supervisor.start(executablePath, chromeFlags(profileDir), { signal: starting.signal });
+    for (;;) {
+      const found = activePort(profileDir);
+      if (found) return { ...found, process, profileDir };
+      const exit = process.exit();
+      if (exit !== null) {
+        throw new ReaError('execution_failure', `${executablePath} exited before announcing its DevTools port.`, {
+          details: {
+            reason: 'browser-exited',
+            command: executablePath,
+            exit_code: exit.exitCode,
+            stderr: process.stderrTail().slice(-1024),
+          },
+          remediation:
+            'Check that the browser starts headless on this machine (run it with --headless=new), or set REA_CHROME_PATH to another executable.',
+        });
+      }
+      if (signal.aborted) throw signal.reason;
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    if (signal.aborted) throw signal.reason;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
 }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { withTempDir } from '@rea/test-helpers';
+import { processAlive, withTempDir } from '@rea/test-helpers';
 import { run } from '../../../cli/test/run.js';
 import { processesUsing, servePages } from './support.js';
 
@@ -53,6 +53,7 @@ describe('the browser tools through the built rea', () => {
       });
       const client = new Client({ name: 'rea-browser-e2e', version: '1.0.0' });
       await client.connect(transport);
+      const serverPid = transport.pid;
       try {
         const found = await client.callTool({ name: 'discover_webmcp_tools', arguments: { url: `${server.origin}/` } });
         expect(found.isError).toBeFalsy();
@@ -68,10 +69,15 @@ describe('the browser tools through the built rea', () => {
         expect(refused.isError).toBe(true);
         const text = (refused.content as Array<{ text: string }>)[0]!.text;
         expect(JSON.parse(text)).toMatchObject({ error: { code: 'access_denied', details: { host: '192.0.2.1' } } });
-        expect(nothingLeft(tmp)).toBe(true);
       } finally {
         await client.close();
       }
+      // The owned browser lives for the session: it goes when the server ends the session and exits.
+      for (let i = 0; i < 400 && serverPid !== null && processAlive(serverPid); i += 1)
+        await new Promise((r) => setTimeout(r, 25));
+      // Its processes were killed before the server exited; the kernel ends each one right after.
+      for (let i = 0; i < 400 && !nothingLeft(tmp); i += 1) await new Promise((r) => setTimeout(r, 25));
+      expect(nothingLeft(tmp)).toBe(true);
     });
   }, 120_000);
 });

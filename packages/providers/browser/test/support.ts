@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createCallSupervisor, createProcessSupervisor, executeTool } from '@rea/provider-kit';
-import type { AnyToolContract, ProcessSupervisor, ToolOutcome } from '@rea/provider-kit';
+import type { AnyToolContract, ProcessSupervisor, SessionResources, ToolOutcome } from '@rea/provider-kit';
 import { quietToolContext } from '@rea/test-helpers';
 import { chromeFlags, findChrome } from '@rea/provider-browser';
 
@@ -57,7 +57,12 @@ export function processesUsing(dir: string): number[] {
 export async function call(
   tool: AnyToolContract,
   input: unknown,
-  options: { signal?: AbortSignal; progress?: (message: string) => void; onDir?: (dir: string) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    progress?: (message: string) => void;
+    onDir?: (dir: string) => void;
+    sessionResources?: SessionResources;
+  } = {},
 ): Promise<{ outcome: ToolOutcome | null; error: unknown; dirs: string[] }> {
   const base = createCallSupervisor();
   const dirs: string[] = [];
@@ -77,6 +82,7 @@ export async function call(
     supervisor,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.progress ? { progress: { report: options.progress } } : {}),
+    ...(options.sessionResources ? { sessionResources: options.sessionResources } : {}),
   });
   try {
     return { outcome: await executeTool(tool, input, context), error: null, dirs };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CdpConnection, CdpParams } from '../engine/cdp.js';
 import type { TargetInfo } from '../browser.js';
 import { originAllowed } from '../origins.js';
+import { READS_IN_FLIGHT, inParallel } from './parallel.js';
 import { pageFactsExpression } from './pageFacts.js';
 import type { PageFacts } from './pageFacts.js';
 import { RECORD_LIMITS } from './recorder.js';
@@ -42,7 +43,8 @@ export interface CollectInput {
   steps: Steps;
   target: TargetInfo;
   endpoint: string;
-  owned: boolean;
+  /** True when REA loaded the page itself and observed its requests from the start. */
+  fresh: boolean;
   origins: readonly string[] | undefined;
   maxDomNodes: number;
   storageValues: boolean;
@@ -66,60 +68,70 @@ async function scripts(
       `${recording.scriptsDropped} scripts past the first ${RECORD_LIMITS.scripts} are not listed.`,
       'scripts',
     );
+  // Budgets are assigned in page order before any read, so the result does not depend on which read
+  // answers first; the reads then run a few at a time.
   let budget = SOURCE_BUDGET.bytes;
   let maps = SOURCE_BUDGET.maps;
   const frameId = frames[0]?.frame.id;
-  const out: WebPageInspection['scripts'] = [];
-  for (const s of listed) {
+  const plans = listed.map((s) => {
     const size = Number(s['length'] ?? 0);
-    let sha256: string | null = null;
-    if (size <= budget) {
-      const source = await steps.run('script-source-unread', `source of ${String(s['url'])}`, () =>
-        page.send('Debugger.getScriptSource', { scriptId: s['scriptId'] }),
-      );
-      if (source) {
-        budget -= size;
-        sha256 = createHash('sha256')
-          .update(String(source['scriptSource'] ?? ''))
-          .digest('hex');
-      }
-    } else {
+    const hashed = size <= budget;
+    if (hashed) budget -= size;
+    else
       steps.limit(
         'budget-reached',
         `Source of ${String(s['url'])} not hashed: ${SOURCE_BUDGET.bytes} characters read.`,
         'scripts',
       );
-    }
     const map = resolveMap(s);
-    let resolves: boolean | null = null;
-    if (map !== null && map.startsWith('data:')) resolves = /^data:application\/json/.test(map);
-    else if (map !== null && maps > 0 && frameId) {
-      maps -= 1;
-      const loaded = await steps.run('source-map-unchecked', `source map ${map}`, () =>
-        page.send('Network.loadNetworkResource', {
-          frameId,
-          url: map,
-          options: { disableCache: false, includeCredentials: false },
-        }),
-      );
-      if (loaded) resolves = (loaded['resource'] as { success?: boolean }).success === true;
-    }
+    const fetchMap = map !== null && !map.startsWith('data:') && maps > 0 && frameId !== undefined;
+    if (fetchMap) maps -= 1;
+    return { s, size, hashed, map, fetchMap };
+  });
+  return inParallel(plans, READS_IN_FLIGHT, async ({ s, size, hashed, map, fetchMap }) => {
+    const [source, loaded] = await Promise.all([
+      hashed
+        ? steps.run('script-source-unread', `source of ${String(s['url'])}`, () =>
+            page.send('Debugger.getScriptSource', { scriptId: s['scriptId'] }),
+          )
+        : null,
+      fetchMap
+        ? steps.run('source-map-unchecked', `source map ${map}`, () =>
+            page.send('Network.loadNetworkResource', {
+              frameId,
+              url: map,
+              options: { disableCache: false, includeCredentials: false },
+            }),
+          )
+        : null,
+    ]);
+    const sha256 =
+      source === null
+        ? null
+        : createHash('sha256')
+            .update(String(source['scriptSource'] ?? ''))
+            .digest('hex');
+    const resolves =
+      map !== null && map.startsWith('data:')
+        ? /^data:application\/json/.test(map)
+        : loaded
+          ? (loaded['resource'] as { success?: boolean }).success === true
+          : null;
     const url = String(s['url']);
-    out.push({
+    return {
       url,
       inline: documents.has(url) && Number(s['startLine'] ?? 0) + Number(s['startColumn'] ?? 0) > 0,
       sha256,
       size,
       source_map_url: map,
       source_map_resolves: resolves,
-    });
-  }
-  return out;
+    };
+  });
 }
 
 function resources(input: CollectInput, frames: FrameNode[]): WebPageInspection['resources'] {
   const { recording, steps } = input;
-  if (input.owned) {
+  if (input.fresh) {
     if (recording.requestsDropped > 0)
       steps.limit(
         'budget-reached',
@@ -153,21 +165,25 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
   const { page, recording, steps } = input;
   // The scripts the page parsed before REA's own reads below.
   const parsed = recording.scripts.slice();
-  const tree = await steps.run('frames-unread', 'frame tree', () => page.send('Page.getResourceTree'));
-  const frames = flatten(tree?.['frameTree'] as FrameNode | undefined);
-  const evaluated = await steps.run('page-unanswered', 'document, DOM outline, stylesheets and storage keys', () =>
-    page.send('Runtime.evaluate', {
-      expression: pageFactsExpression(input.maxDomNodes, input.storageValues),
-      returnByValue: true,
-      silent: true,
-    }),
-  );
+  // The reads are independent: they go out together, and the script reads follow the frame tree.
+  const treeRead = steps.run('frames-unread', 'frame tree', () => page.send('Page.getResourceTree'));
+  const [frames, evaluated, cookies, scriptList] = await Promise.all([
+    treeRead.then((tree) => flatten(tree?.['frameTree'] as FrameNode | undefined)),
+    steps.run('page-unanswered', 'document, DOM outline, stylesheets and storage keys', () =>
+      page.send('Runtime.evaluate', {
+        expression: pageFactsExpression(input.maxDomNodes, input.storageValues),
+        returnByValue: true,
+        silent: true,
+      }),
+    ),
+    steps.run('cookies-unread', 'cookies', () => page.send('Network.getCookies')),
+    treeRead.then((tree) => scripts(input, flatten(tree?.['frameTree'] as FrameNode | undefined), parsed)),
+  ]);
   const facts = ((evaluated?.['result'] as { value?: PageFacts } | undefined)?.value ?? null) as PageFacts | null;
-  const cookies = await steps.run('cookies-unread', 'cookies', () => page.send('Network.getCookies'));
   const url = facts?.url ?? frames[0]?.frame.url ?? input.target.url;
   const main = [...recording.requests.values()].find((r) => r.type === 'Document' && r.url === url);
   const header = Object.entries(main?.headers ?? {}).filter(([k]) => k.toLowerCase() === 'content-security-policy');
-  if (!input.owned)
+  if (!input.fresh)
     steps.limit(
       'csp-headers-unknown',
       'Response headers of a page loaded before REA attached are not known: only meta CSP is listed.',
@@ -199,7 +215,7 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
           origin: f.frame.securityOrigin ?? '',
         })),
     },
-    scripts: await scripts(input, frames, parsed),
+    scripts: scriptList,
     stylesheets: facts?.styles.filter((s) => originAllowed(s.url, input.origins)) ?? [],
     resources: resources(input, frames),
     console: { total: recording.consoleTotal, messages: recording.console },

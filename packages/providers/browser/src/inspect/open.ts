@@ -1,6 +1,8 @@
 import { ReaError } from '@rea/evidence';
+import type { ToolContext } from '@rea/provider-kit';
 import type { BrowserHandle, TargetInfo } from '../browser.js';
 import type { CdpConnection } from '../engine/cdp.js';
+import { requireSessionBrowser } from '../ownedSession.js';
 import { record } from './recorder.js';
 import type { Recording } from './recorder.js';
 import type { Steps } from './step.js';
@@ -9,6 +11,10 @@ import type { Steps } from './step.js';
 export interface OpenPage {
   page: CdpConnection;
   target: TargetInfo;
+  /** True when REA opened the tab and loaded `url` in it (so it observed the load); false when it attached to a target as it was. */
+  fresh: boolean;
+  /** Every target of the browser, listed when the page was opened (after its load, for "owned"). */
+  targets: TargetInfo[];
   recording: Recording;
 }
 
@@ -19,15 +25,17 @@ export interface PageRequest {
   url?: string | undefined;
 }
 
-/** Checks that the request names exactly what its endpoint kind needs. */
-export function checkPageRequest(request: PageRequest): void {
+/**
+ * Checks that the request names exactly what its endpoint kind needs: with "owned", `url` (a new tab)
+ * or `target_id` (a tab of the session's browser, where the host keeps one for the session); with an
+ * external endpoint, `target_id`.
+ */
+export function checkPageRequest(request: PageRequest, context?: ToolContext): void {
   const owned = request.endpoint === 'owned';
   const problem = owned
-    ? request.url === undefined
-      ? 'endpoint "owned" needs url, the page to load'
-      : request.target_id !== undefined
-        ? 'endpoint "owned" starts a fresh browser, so target_id names nothing in it; pass url only'
-        : null
+    ? (request.url === undefined) === (request.target_id === undefined)
+      ? 'endpoint "owned" needs either url (the page to load in a new tab) or target_id (a tab it already has), not both'
+      : null
     : request.target_id === undefined
       ? 'an external endpoint needs target_id (from list_browser_targets)'
       : request.url !== undefined
@@ -36,10 +44,12 @@ export function checkPageRequest(request: PageRequest): void {
   if (problem !== null) {
     throw new ReaError('invalid_request', `Request does not name its page: ${problem}.`, {
       details: { reason: 'page-not-named', endpoint: request.endpoint },
-      remediation: 'Pass { endpoint: "owned", url } or { endpoint: "http://127.0.0.1:<port>", target_id }.',
+      remediation:
+        'Pass { endpoint: "owned", url }, { endpoint: "owned", target_id } or { endpoint: "http://127.0.0.1:<port>", target_id }.',
     });
   }
-  if (owned) {
+  if (owned && request.target_id !== undefined && context !== undefined) requireSessionBrowser(context);
+  if (owned && request.url !== undefined) {
     let scheme = '';
     try {
       scheme = new URL(request.url!).protocol;
@@ -57,10 +67,10 @@ export function checkPageRequest(request: PageRequest): void {
 const DOMAINS = ['Page.enable', 'Network.enable', 'Runtime.enable', 'Log.enable', 'Debugger.enable'];
 
 /**
- * Attaches to the named page and starts recording. In the owned browser it opens a fresh tab, runs
- * `beforeLoad` (instrumentation that must precede the page's scripts), loads `url` and waits for the
- * load event up to `loadMs` (a `load-incomplete` limitation after that). On an external endpoint it
- * attaches to `target_id` and changes nothing.
+ * Attaches to the named page and starts recording. Given `url` (owned browser) it opens a fresh tab,
+ * runs `beforeLoad` (instrumentation that must precede the page's scripts), loads `url` and waits for
+ * the load event up to `loadMs` (a `load-incomplete` limitation after that). Given `target_id` it
+ * attaches to that target and changes nothing.
  */
 export async function openPage(
   handle: BrowserHandle,
@@ -73,17 +83,19 @@ export async function openPage(
   },
 ): Promise<OpenPage> {
   const owned = handle.owned !== null;
-  const targetId = owned
+  const fresh = owned && request.url !== undefined;
+  const targetId = fresh
     ? String((await handle.browser.send('Target.createTarget', { url: 'about:blank' }))['targetId'])
     : request.target_id!;
-  const page = options.track(await handle.attach(targetId));
+  const attached = await handle.attachListing(targetId);
+  const page = options.track(attached.connection);
   const recording = record(page, { dismissDialogs: owned });
-  // The owned tab is REA's own blank page: enabling waits for its renderer, within the call's deadline.
-  // An external target may be too busy to answer: each domain is then a limitation.
+  // A fresh tab is REA's own blank page: enabling waits for its renderer, within the call's deadline.
+  // An existing target may be too busy to answer: each domain is then a limitation.
   await Promise.all(
-    DOMAINS.map((m) => (owned ? page.send(m) : options.steps.run('domain-unavailable', m, () => page.send(m)))),
+    DOMAINS.map((m) => (fresh ? page.send(m) : options.steps.run('domain-unavailable', m, () => page.send(m)))),
   );
-  if (owned) {
+  if (fresh) {
     await options.beforeLoad?.(page);
     const loaded = new Promise<void>((resolve) => recording.onLoad.push(resolve));
     const navigation = page.send('Page.navigate', { url: request.url }).then((navigated) => {
@@ -105,12 +117,14 @@ export async function openPage(
         `The page did not finish loading within ${options.loadMs} ms; what loaded so far is reported.`,
       );
   }
-  const target = (await handle.targets()).find((t) => t.targetId === targetId) ?? {
+  // An existing target was listed while attaching; a fresh page has just loaded, so it is listed again.
+  const targets = fresh ? await handle.targets() : attached.targets;
+  const target = targets.find((t) => t.targetId === targetId) ?? {
     targetId,
     type: 'page',
     url: request.url ?? '',
     title: '',
     attached: true,
   };
-  return { page, target, recording };
+  return { page, target, fresh, targets, recording };
 }

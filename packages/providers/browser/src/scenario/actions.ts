@@ -152,7 +152,8 @@ export async function runAction(action: Action, c: ActionContext): Promise<strin
     }
     case 'wait_for_downloads': {
       const downloads = c.downloads;
-      if (downloads === null) throw failed('downloads are observed only in a browser REA owns (endpoint "owned")');
+      if (downloads === null)
+        throw failed('downloads are observed only on a page REA loads itself (url with endpoint "owned")');
       for (let waited = 0; waited <= timeoutMs; waited += 50) {
         if (downloads.settle()) return `${downloads.list.length} downloads so far, none in progress`;
         await sleep(50, signal);

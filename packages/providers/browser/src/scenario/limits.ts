@@ -47,7 +47,8 @@ export function scenarioLimitations(
   if (downloads === null)
     out.push({
       kind: 'downloads-unobserved',
-      message: 'Downloads of an external browser are left to its own settings and not observed.',
+      message:
+        "Downloads are observed only on a page REA loads itself (url); on an existing target they are left to the browser's own settings.",
       scope: 'downloads',
     });
   return out;

@@ -70,7 +70,7 @@ export const captureBrowserScenarioTool = defineTool({
   },
   produces: 'evidence',
   run: async (input, context) => {
-    checkPageRequest(input);
+    checkPageRequest(input, context);
     checkActions(input.actions);
     const log = new EventLog(input.max_event_bytes);
     const capture: ScenarioCapture = {
@@ -114,7 +114,7 @@ export const captureBrowserScenarioTool = defineTool({
           },
         });
         const page = opened.page;
-        if (run.handle.owned === null) {
+        if (!opened.fresh) {
           log.listen(page);
           await steps.run('dom-unobserved', 'DOM change observer', () => observeDom(page));
         }

@@ -14,7 +14,7 @@ export const captureWebScreenshotTool = defineTool({
   name: 'capture_web_screenshot',
   title: 'Capture web screenshot',
   description:
-    'Captures a PNG of a page (the viewport) or of the first element a CSS selector matches, without changing the page, into a fresh directory; the file is named by its SHA-256. Either endpoint "owned" with url, or a loopback endpoint with target_id. Compare two with compare_web_screenshots.',
+    'Captures a PNG of a page (the viewport) or of the first element a CSS selector matches, without changing the page, into a fresh directory; the file is named by its SHA-256. Either url (a new tab of the owned browser), or target_id (list_browser_targets) of "owned" or a loopback endpoint. Compare two with compare_web_screenshots.',
   input: z.strictObject({
     ...fields,
     selector: z.string().min(1).max(1024).optional().describe('CSS selector of the element to capture.'),
@@ -33,7 +33,7 @@ export const captureWebScreenshotTool = defineTool({
   effects: { ...RECORDS_EVIDENCE, idempotent: false, openWorld: true, launchesProcess: true, writesFilesystem: true },
   produces: 'evidence',
   run: async (input, context) => {
-    checkPageRequest(input);
+    checkPageRequest(input, context);
     const { shot, target, limitations } = await withBrowser(
       input.endpoint,
       input.timeout_ms,

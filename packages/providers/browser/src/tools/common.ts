@@ -29,7 +29,7 @@ export const EndpointSchema = z
   .max(512)
   .default('owned')
   .describe(
-    '"owned" (default: a headless Chromium started for this call) or a loopback DevTools endpoint such as http://127.0.0.1:9222.',
+    '"owned" (default: a headless Chromium REA starts on first use and keeps for the session) or a loopback DevTools endpoint such as http://127.0.0.1:9222.',
   );
 
 /** `timeout_ms`: the whole call's deadline. */
@@ -52,7 +52,8 @@ export interface BrowserRun {
 
 /**
  * Opens the endpoint, runs `body` within `timeoutMs` and the call's cancellation, and closes every
- * connection afterwards; an owned browser ends with the call's supervisor. A dropped connection is
+ * connection afterwards; an owned browser stays with the session (or, where the host keeps none, ends
+ * with the call's supervisor). A dropped connection is
  * `target_unavailable`; the deadline is `provider_timeout`; cancellation is `cancelled`.
  */
 export async function withBrowser<T>(

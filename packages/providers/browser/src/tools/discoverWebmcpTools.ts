@@ -64,7 +64,7 @@ export const discoverWebmcpToolsTool = defineTool({
   name: 'discover_webmcp_tools',
   title: 'Discover WebMCP tools',
   description:
-    'Lists the tools a page offers to agents through WebMCP: those the browser itself reports (Chromium\'s WebMCP surface, on in "owned"), imperative navigator/document.modelContext registerTool/provideContext calls (observed by instrumentation installed before the page scripts: always with "owned", with reload on an external target) and declarative <form toolname> forms. Each with name, description, input schema, source, observed_by, frame and origin.',
+    'Lists the tools a page offers to agents through WebMCP: those the browser itself reports (Chromium\'s WebMCP surface, on in "owned"), imperative navigator/document.modelContext registerTool/provideContext calls (observed by instrumentation installed before the page scripts: always with url, with reload on an existing target) and declarative <form toolname> forms. Each with name, description, input schema, source, observed_by, frame and origin.',
   input: z.strictObject({
     ...pageFields,
     reload: z
@@ -79,7 +79,7 @@ export const discoverWebmcpToolsTool = defineTool({
   effects: { ...RECORDS_EVIDENCE, idempotent: false, openWorld: true, launchesProcess: true },
   produces: 'evidence',
   run: async (input, context) => {
-    checkPageRequest(input);
+    checkPageRequest(input, context);
     const { result, limitations } = await withBrowser(
       input.endpoint,
       input.timeout_ms,
@@ -96,7 +96,7 @@ export const discoverWebmcpToolsTool = defineTool({
           track: run.track,
           beforeLoad: instrument,
         });
-        if (run.handle.owned === null && input.reload) {
+        if (!opened.fresh && input.reload) {
           await instrument(opened.page);
           const loaded = new Promise<void>((resolve) => opened.recording.onLoad.push(resolve));
           await opened.page.send('Page.reload', {});
@@ -109,7 +109,7 @@ export const discoverWebmcpToolsTool = defineTool({
         if (read && read.imperative === null)
           steps.limit(
             'imperative-unobserved',
-            'Imperative registrations are observed only from a load with the instrumentation: use endpoint "owned" or reload: true.',
+            'Imperative registrations are observed only from a load with the instrumentation: pass url (owned browser) or reload: true.',
           );
         steps.limit(
           'same-process-frames',

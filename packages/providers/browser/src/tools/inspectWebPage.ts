@@ -23,7 +23,7 @@ export const inspectWebPageTool = defineTool({
   name: 'inspect_web_page',
   title: 'Inspect web page',
   description:
-    'Observes one page without changing it: document and frames, scripts (SHA-256, size, source map and whether it loads), stylesheets, network resources, console, storage key names, service workers, CSP and a bounded DOM outline. Either endpoint "owned" with url, or a loopback endpoint with target_id.',
+    'Observes one page without changing it: document and frames, scripts (SHA-256, size, source map and whether it loads), stylesheets, network resources, console, storage key names, service workers, CSP and a bounded DOM outline. Either url (a new tab of the owned browser), or target_id (list_browser_targets) of "owned" or a loopback endpoint.',
   input: InputSchema,
   result: WebPageInspectionSchema,
   examples: [
@@ -39,7 +39,7 @@ export const inspectWebPageTool = defineTool({
   effects: { ...RECORDS_EVIDENCE, idempotent: false, openWorld: true, launchesProcess: true },
   produces: 'evidence',
   run: async (input, context) => {
-    checkPageRequest(input);
+    checkPageRequest(input, context);
     const { inspection, limitations } = await withBrowser(
       input.endpoint,
       input.timeout_ms,
@@ -57,7 +57,7 @@ export const inspectWebPageTool = defineTool({
           ...opened,
           steps,
           endpoint: input.endpoint,
-          owned: run.handle.owned !== null,
+          fresh: opened.fresh,
           origins: input.origins,
           maxDomNodes: input.max_dom_nodes,
           storageValues: input.storage_values,

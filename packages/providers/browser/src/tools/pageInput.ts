@@ -10,9 +10,9 @@ export const pageFields = {
     .max(256)
     .optional()
     .describe(
-      'With an external endpoint: the target to observe (list_browser_targets); it is not reloaded or changed.',
+      "The target to observe as it is (list_browser_targets): a tab of an external endpoint, or one the session's owned browser already has.",
     ),
-  url: z.string().min(1).max(8192).optional().describe('"owned": the page to load.'),
+  url: z.string().min(1).max(8192).optional().describe('"owned": load this page in a new tab.'),
   origins: OriginsSchema,
   load_timeout_ms: z.number().int().min(100).max(600_000).default(10_000).describe('"owned": load event wait, ms.'),
   timeout_ms: TimeoutSchema,
