@@ -104,6 +104,10 @@ describe('issue 15: a large result keeps rea mcp answering (stdio)', () => {
     for (const i of [0, FITS / 2, FITS - 1]) expect(names).toContain(`module-${i}.js`);
     expect(outcome.sessionAt).toBeGreaterThanOrEqual(0);
     expect(outcome.heavyAt).toBeGreaterThan(outcome.sessionAt);
+    // The retained record reads back whole as a resource (measured and written in slices too).
+    const link = outcome.heavy.content.find((item: any) => item.type === 'resource_link');
+    const read = await client.readResource({ uri: link.uri });
+    expect(JSON.parse((read.contents[0] as any).text)).toEqual(outcome.heavy.structuredContent);
   }, 300_000);
 
   it('should answer a result too large for one response by reference, and binary_session meanwhile', async () => {

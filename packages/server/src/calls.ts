@@ -45,7 +45,7 @@ export interface ConnectionCalls {
   /** The connection's Evidence ledger (listed by resources/list). */
   readonly ledger: SessionLedger;
   /** Answers resources/read of a retained record (see ./evidenceRead.js). */
-  readEvidence(params: unknown): Record<string, unknown>;
+  readEvidence(params: unknown): Promise<Record<string, unknown>>;
 }
 
 /** What ./runtime.js and ./server.js take from this module once it has loaded. */
