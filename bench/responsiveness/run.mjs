@@ -16,6 +16,8 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
+import { serverStalls } from './server.mjs';
 import { pathToFileURL } from 'node:url';
 import * as asar from '@electron/asar';
 import { artifactTools, inspectBinaryLayoutTool } from '@rea/artifact';
@@ -51,7 +53,14 @@ async function probe(fn) {
   await new Promise((resolve) => setTimeout(resolve, 2));
   clearInterval(timer);
   histogram.disable();
-  return { outcome, total, timerStall: longest, histogramMax: histogram.max / 1e6 };
+  return {
+    outcome,
+    total,
+    timerStall: longest,
+    histogramMax: histogram.max / 1e6,
+    p99: histogram.percentile(99) / 1e6,
+    load: loadavg()[0],
+  };
 }
 
 function context() {
@@ -71,6 +80,19 @@ function context() {
     clientFeatures: new Set(),
     supervisor: createCallSupervisor(),
   };
+}
+
+/** An ASAR of 8,000 small files: its inventory fits one MCP response of several megabytes. */
+async function smallAsar(dir) {
+  const tree = join(dir, 'small');
+  for (let i = 0; i < 8_000; i += 1) {
+    const folder = join(tree, `d${i % 40}`);
+    if (i < 40) mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `f${i}.js`), `module.exports = ${i};\n`);
+  }
+  const path = join(dir, 'small.asar');
+  await asar.createPackage(tree, path);
+  return path;
 }
 
 function buildInputs(dir) {
@@ -106,15 +128,22 @@ try {
   console.log(`  shared object ${statSync(so).size} bytes (${SYMBOLS} symbols)`);
   const tool = (name) => artifactTools.find((t) => t.name === name);
   const rows = [];
+  const print = (row) =>
+    console.log(
+      `${row.label.padEnd(44)} ${row.outcome.padEnd(20)} total ${row.total.toFixed(0).padStart(6)} ms   ` +
+        `longest stall: timer ${row.timerStall.toFixed(1).padStart(6)} ms, histogram ${row.histogramMax.toFixed(1).padStart(6)} ms, ` +
+        `p99 ${row.p99.toFixed(1).padStart(5)} ms; load ${row.load.toFixed(1)}`,
+    );
+  const idle = [];
+  // Each call is preceded by an idle reference of its own: on a shared machine the load changes.
   const measure = async (label, fn) => {
+    const reference = { label: '  (idle 200 ms before it)', ...(await probe(() => setTimeoutPromise(200))) };
+    idle.push(reference);
+    print(reference);
     const row = { label, ...(await probe(fn)) };
     rows.push(row);
-    console.log(
-      `${label.padEnd(44)} ${row.outcome.padEnd(20)} total ${row.total.toFixed(0).padStart(6)} ms   ` +
-        `longest stall: timer ${row.timerStall.toFixed(1).padStart(6)} ms, histogram ${row.histogramMax.toFixed(1).padStart(6)} ms`,
-    );
+    print(row);
   };
-  await measure('idle loop, 500 ms (reference)', () => new Promise((resolve) => setTimeout(resolve, 500)));
   const inventories = [];
   for (const [label, path] of [
     ['ZIP', zip],
@@ -179,9 +208,21 @@ try {
     console.log(`capstone open not measured: ${error?.message ?? error}`);
   }
   for (const output of outputs) rmSync(output, { recursive: true, force: true });
-  const worst = rows.slice(1).reduce((a, b) => (b.timerStall > a.timerStall ? b : a));
+  // The MCP server as a client sees it: binary_session round trips while a large result is answered.
+  for (const [label, path] of [
+    ['ZIP (too large: answered by reference)', zip],
+    ['ASAR of 8,000 files (answered whole)', await smallAsar(dir)],
+  ]) {
+    const seen = await serverStalls(path);
+    console.log(
+      `rea mcp inspect_artifact ${label}: ${seen.outcome}, ${seen.bytes} bytes; ${seen.pings} binary_session round trips ` +
+        `meanwhile, longest ${seen.longest.toFixed(1)} ms, p99 ${seen.p99.toFixed(1)} ms; load ${loadavg()[0].toFixed(1)}`,
+    );
+  }
+  const worst = rows.reduce((a, b) => (b.timerStall > a.timerStall ? b : a));
+  const idleWorst = Math.max(...idle.map((row) => row.timerStall));
   console.log(
-    `\nlongest stall of any call: ${worst.timerStall.toFixed(1)} ms (${worst.label}); idle reference ${rows[0].timerStall.toFixed(1)} ms; target < 50 ms`,
+    `\nlongest stall of any call: ${worst.timerStall.toFixed(1)} ms (${worst.label}); longest idle reference ${idleWorst.toFixed(1)} ms; target < 50 ms`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { validateCooperatively } from '@rea/provider-kit';
 import { CHECK_EVERY, runCooperatively } from './layout/cooperative.js';
 import type { Work } from './layout/cooperative.js';
 import { ArtifactInventorySchema } from './schemas.js';
+import { codeUnitOrder, sortInSlices } from './sortInSlices.js';
 import type { ArtifactComparison, ArtifactEntry, ArtifactInventory } from './schemas.js';
 
 /**
@@ -35,17 +36,28 @@ export async function inventoryOf(
   return { evidenceId: sealed.evidence_id, inventory: sealed.normalized_result as ArtifactInventory };
 }
 
-function contradicted(inventory: ArtifactInventory): Set<string> {
+function* contradicted(inventory: ArtifactInventory): Work<Set<string>> {
   const paths = new Set(inventory.integrity_contradictions.map((c) => c.path));
-  for (const entry of inventory.entries) if (entry.integrity === 'contradicted') paths.add(entry.path);
+  const entries = inventory.entries;
+  for (let i = 0; i < entries.length; i += 1) {
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) yield;
+    if (entries[i]!.integrity === 'contradicted') paths.add(entries[i]!.path);
+  }
   return paths;
+}
+
+function* pathMap(entries: readonly ArtifactEntry[]): Work<Map<string, ArtifactEntry>> {
+  const map = new Map<string, ArtifactEntry>();
+  for (let i = 0; i < entries.length; i += 1) {
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) yield;
+    map.set(entries[i]!.path, entries[i]!);
+  }
+  return map;
 }
 
 function same(a: ArtifactEntry, b: ArtifactEntry): boolean {
   return a.kind === b.kind && a.sha256 === b.sha256 && a.size === b.size && a.symlink_target === b.symlink_target;
 }
-
-const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**
  * Compares two inventories entry by entry (by logical path): added, removed, changed and unchanged with
@@ -63,10 +75,12 @@ function* comparison(
   left: { evidenceId: string; inventory: ArtifactInventory },
   right: { evidenceId: string; inventory: ArtifactInventory },
 ): Work<ArtifactComparison> {
-  const l = new Map(left.inventory.entries.map((e) => [e.path, e]));
-  const r = new Map(right.inventory.entries.map((e) => [e.path, e]));
-  const lBad = contradicted(left.inventory);
-  const rBad = contradicted(right.inventory);
+  // Path maps, contradiction sets and the sorted union of paths are built in slices too: two
+  // inventories of hundreds of thousands of entries must not hold the event loop.
+  const l = yield* pathMap(left.inventory.entries);
+  const r = yield* pathMap(right.inventory.entries);
+  const lBad = yield* contradicted(left.inventory);
+  const rBad = yield* contradicted(right.inventory);
   const out: ArtifactComparison = {
     left_evidence_id: left.evidenceId,
     right_evidence_id: right.evidenceId,
@@ -77,7 +91,13 @@ function* comparison(
     contradictions: [],
   };
   yield 'comparison';
-  const paths = [...new Set([...l.keys(), ...r.keys()])].sort();
+  const union = [...l.keys()];
+  let at = 0;
+  for (const path of r.keys()) {
+    if ((at += 1) % CHECK_EVERY === 0) yield;
+    if (!l.has(path)) union.push(path);
+  }
+  const paths = yield* sortInSlices(union, codeUnitOrder);
   yield 'comparison';
   for (let at = 0; at < paths.length; at += 1) {
     if (at % CHECK_EVERY === CHECK_EVERY - 1) yield;
@@ -104,6 +124,6 @@ function* comparison(
         });
     }
   }
-  out.added.sort(byPath);
+  // Every list is in path order: the paths were visited in order.
   return out;
 }

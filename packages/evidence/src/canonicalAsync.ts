@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { writeCanonicalBytes } from './canonicalBytes.js';
 import { canonicalSha256 } from './canonicalJson.js';
@@ -46,28 +47,59 @@ export async function canonicalDigestAsync(
 ): Promise<CanonicalDigest> {
   const sha = createHash('sha256');
   let byteLength = 0;
-  // Every chunk passes here; the strings written directly are single ASCII punctuation characters.
-  const hash = {
-    update(chunk: string | Uint8Array): void {
+  await writeCanonicalAsync(
+    value,
+    (chunk) => {
       sha.update(chunk);
       byteLength += typeof chunk === 'string' ? chunk.length : chunk.byteLength;
     },
-  };
+    options,
+  );
+  return { sha256: sha.digest('hex'), byteLength };
+}
+
+/**
+ * {@link canonicalJson} without holding the event loop: the same text, written a slice at a time with
+ * the turns of the event loop, signal checks and refusals of {@link canonicalSha256Async}
+ * (`details.phase` from `options.phase`, `"sealing"` by default). For a caller that must answer with a
+ * large value's text while other work keeps being served.
+ */
+export async function canonicalJsonAsync(value: unknown, options: CanonicalAsyncOptions = {}): Promise<string> {
+  // Byte chunks may end inside a character (a batch's closing bracket is held back): the decoder
+  // carries the partial character to the next chunk. Strings written directly are ASCII punctuation,
+  // written only between complete characters.
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  await writeCanonicalAsync(
+    value,
+    (chunk) => {
+      text += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    },
+    options,
+  );
+  return text + decoder.end();
+}
+
+/** Receives the canonical JSON of a value in order: ASCII punctuation as strings, the rest as UTF-8 bytes. */
+type ChunkSink = (chunk: string | Uint8Array) => void;
+
+/** The walk shared by the digest and the text: canonical JSON to `update`, a slice at a time. */
+async function writeCanonicalAsync(value: unknown, update: ChunkSink, options: CanonicalAsyncOptions): Promise<void> {
   const sink = (bytes: Uint8Array): void => {
-    hash.update(bytes);
+    update(bytes);
   };
   // Items written as one array, less its brackets: one writer call per batch keeps the writer's
-  // cache of object shapes warm, which hashing item by item would not.
+  // cache of object shapes warm, which writing item by item would not.
   const writeItems = (items: unknown[]): void => {
     let opening = true;
     let held = -1;
     writeCanonicalBytes(items, (bytes) => {
       const start = opening ? 1 : 0;
       opening = false;
-      if (held >= 0) hash.update(Uint8Array.of(held));
+      if (held >= 0) update(Uint8Array.of(held));
       held = -1;
       if (bytes.length - start <= 0) return;
-      hash.update(bytes.subarray(start, bytes.length - 1));
+      update(bytes.subarray(start, bytes.length - 1));
       held = bytes[bytes.length - 1]!;
     });
     // `held` is the closing bracket.
@@ -82,9 +114,9 @@ export async function canonicalDigestAsync(
   let batch = BATCH;
   const walk = async (node: unknown): Promise<void> => {
     if (Array.isArray(node)) {
-      hash.update('[');
+      update('[');
       for (let i = 0; i < node.length;) {
-        if (i > 0) hash.update(',');
+        if (i > 0) update(',');
         const item: unknown = node[i];
         if (isLongArray(item)) {
           await walk(item);
@@ -105,24 +137,24 @@ export async function canonicalDigestAsync(
         }
         await pause();
       }
-      hash.update(']');
+      update(']');
       return;
     }
     const record = node as Record<string, unknown>;
-    hash.update('{');
+    update('{');
     let first = true;
     for (const key of Object.keys(record).sort()) {
-      if (!first) hash.update(',');
+      if (!first) update(',');
       first = false;
       writeCanonicalBytes(key, sink);
-      hash.update(':');
+      update(':');
       // `undefined` members are refused by the writer, as in the synchronous form.
       const item = record[key];
       if (isContainer(item)) await walk(item);
       else writeCanonicalBytes(item, sink);
       await pause();
     }
-    hash.update('}');
+    update('}');
   };
   throwIfAborted(options.signal, options.phase ?? 'sealing');
   try {
@@ -133,7 +165,6 @@ export async function canonicalDigestAsync(
     if (isReaError(error) && error.code === 'invalid_request') canonicalSha256(value);
     throw error;
   }
-  return { sha256: sha.digest('hex'), byteLength };
 }
 
 function isLongArray(node: unknown): boolean {

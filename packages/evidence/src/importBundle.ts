@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { constants } from 'node:buffer';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleEnvelopeSchema, DEFAULT_MAX_BUNDLE_BYTES } from './bundleFormat.js';
 import { canonicalByteLength, parseJson } from './canonicalJson.js';
-import { parseEvidence } from './evidence.js';
+import { verifyEvidenceAsync } from './evidence.js';
 import type { EvidenceRecord } from './evidence.js';
 import { fileSystemError } from './fsErrors.js';
 import { ReaError, isReaError, throwIfAborted } from './reaError.js';
@@ -95,7 +95,7 @@ function decode(bytes: Buffer, path: string): string {
 }
 
 function atRecord(error: unknown, index: number): unknown {
-  if (!isReaError(error)) return error;
+  if (!isReaError(error) || error.code === 'cancelled') return error;
   return new ReaError(error.code, `Bundle record ${index}: ${error.message}`, {
     retryable: error.retryable,
     remediation: error.remediation,
@@ -107,9 +107,10 @@ function atRecord(error: unknown, index: number): unknown {
 /**
  * Reads and validates a bundle file (see {@link BUNDLE_VERSION}). A file larger than `maxBytes` is
  * refused before it is read, with `resource_constraint` (`details.resource: "file-size"`, `limit`,
- * `observed`). Malformed JSON or a wrong envelope is `invalid_request`; every record is verified with
- * {@link parseEvidence}, and a failing record's error carries `details.record_index`. A missing file is
- * `not_found`. Merge the result into a ledger with `ledger.merge(bundle.records)`.
+ * `observed`). Malformed JSON or a wrong envelope is `invalid_request`; every record is verified as
+ * `parseEvidence` verifies it, a slice at a time (`cancelled`, `details.phase: "bundle validation"`,
+ * when `signal` is aborted meanwhile), and a failing record's error carries `details.record_index`. A missing file is
+ * `not_found`. Merge the result into a ledger with `ledger.mergeAsync(bundle.records, signal)`.
  */
 export async function importBundle(path: string, options: ImportBundleOptions = {}): Promise<ImportedBundle> {
   const { signal, maxBytes = DEFAULT_MAX_BUNDLE_BYTES } = options;
@@ -134,15 +135,15 @@ export async function importBundle(path: string, options: ImportBundleOptions = 
     });
   }
   const records: EvidenceRecord[] = [];
-  envelope.data.records.forEach((value, index) => {
-    // Validation is synchronous per record; the signal is honoured between records.
+  for (const [index, value] of envelope.data.records.entries()) {
     throwIfAborted(signal, 'bundle validation');
+    // Each record is verified a slice at a time: a large one does not hold the event loop.
     try {
-      records.push(parseEvidence(value));
+      records.push((await verifyEvidenceAsync(value, { signal, phase: 'bundle validation' })).record);
     } catch (error) {
       throw atRecord(error, index);
     }
-  });
+  }
   return { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, records, byte_size: bytes.length };
 }
 

@@ -19,7 +19,7 @@ export type { Diagnostic, ReaErrorOptions } from './reaError.js';
 export type { JsonObject, JsonValue } from './json.js';
 export { canonicalByteLength, canonicalJson, canonicalSha256, parseJson, writeCanonicalJson } from './canonicalJson.js';
 export type { CanonicalSink } from './canonicalJson.js';
-export { canonicalSha256Async } from './canonicalAsync.js';
+export { canonicalJsonAsync, canonicalSha256Async } from './canonicalAsync.js';
 export type { CanonicalAsyncOptions } from './canonicalAsync.js';
 export { writeCanonicalBytes } from './canonicalBytes.js';
 export type { CanonicalByteSink } from './canonicalBytes.js';

@@ -80,8 +80,15 @@ export interface SessionLedger {
    */
   merge(records: Iterable<EvidenceRecord<unknown>>): LedgerMergeResult;
   /**
-   * Reads a bundle file with `importBundle` (same options and errors) and merges its records, all or
-   * nothing; identical records already retained are idempotent.
+   * {@link SessionLedger.merge} without holding the event loop: each new record is verified (every
+   * byte of its canonical JSON) a slice at a time, then all are retained at once. Same result and
+   * errors, plus `cancelled` (`details.phase: "merge"`) when `signal` is aborted first; a cancelled
+   * merge leaves the ledger unchanged.
+   */
+  mergeAsync(records: Iterable<EvidenceRecord<unknown>>, signal?: AbortSignal): Promise<LedgerMergeResult>;
+  /**
+   * Reads a bundle file with `importBundle` (same options and errors) and merges its records with
+   * {@link SessionLedger.mergeAsync}, all or nothing; identical records already retained are idempotent.
    */
   importBundle(path: string, options?: ImportBundleOptions): Promise<LedgerMergeResult>;
   /** Exports every retained record as a bundle; see `exportBundle`. */
@@ -208,9 +215,29 @@ export function createSessionLedger(options: SessionLedgerOptions = {}): Session
       admit([...fresh.values()]);
       return { added: [...fresh.keys()], already_present };
     },
+    async mergeAsync(records, signal) {
+      const list = [...records];
+      const verified = new Map<string, Entry>();
+      for (const record of list) {
+        if (entries.has(record.evidence_id) || verified.has(record.evidence_id)) continue;
+        const entry = await verifyEvidenceAsync(record, { signal, phase: 'merge' });
+        verified.set(entry.record.evidence_id, entry);
+      }
+      throwIfAborted(signal, 'merge');
+      // Sorted out only now: records may have been retained while these were being verified.
+      const fresh = new Map<string, Entry>();
+      const already_present: string[] = [];
+      for (const record of list) {
+        const id = record.evidence_id;
+        if (entries.has(id) || fresh.has(id)) already_present.push(id);
+        else fresh.set(id, verified.get(id)!);
+      }
+      admit([...fresh.values()]);
+      return { added: [...fresh.keys()], already_present };
+    },
     async importBundle(path, options) {
       const bundle = await importBundle(path, options);
-      return ledger.merge(bundle.records);
+      return ledger.mergeAsync(bundle.records, options?.signal);
     },
     exportBundle(destination, options) {
       return exportBundle(ledger.list(), destination, options);

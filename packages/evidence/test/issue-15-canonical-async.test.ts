@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalSha256, canonicalSha256Async, sealEvidence, sealEvidenceAsync } from '@rea/evidence';
+import {
+  canonicalJson,
+  canonicalJsonAsync,
+  canonicalSha256,
+  canonicalSha256Async,
+  sealEvidence,
+  sealEvidenceAsync,
+} from '@rea/evidence';
 import type { UnsignedEvidence } from '@rea/evidence';
 
 const table = Array.from({ length: 20_000 }, (_, i) => ({
@@ -71,6 +78,36 @@ describe('issue 15: hashing and sealing large records without holding the event 
     await expect(sealEvidenceAsync(observation(big), controller.signal)).rejects.toMatchObject({
       code: 'cancelled',
       details: { phase: 'sealing' },
+    });
+    expect(turns).toBe(2);
+  });
+
+  it.each(values.map((value, i) => [i, value]))('should give the synchronous text for value %i', async (_i, value) => {
+    await expect(canonicalJsonAsync(value)).resolves.toBe(canonicalJson(value));
+  });
+
+  it('should keep characters whole where a batch of multi-byte items ends', async () => {
+    // Strings longer than the writer's segments, of four-byte characters: its chunks of a batch end
+    // between two of them, so the byte held back at the end of a chunk is the last byte of a character.
+    const items = Array.from({ length: 40 }, (_, i) => `${i}${'\u{1F600}'.repeat(3_000)}`);
+    const text = await canonicalJsonAsync({ items });
+    expect(text).toBe(canonicalJson({ items }));
+    expect(JSON.parse(text)).toEqual({ items });
+  });
+
+  it('should write the text with turns of the event loop and stop with cancelled in the given phase', async () => {
+    const big = { table: Array.from({ length: 8 }, () => table) };
+    const controller = new AbortController();
+    let turns = 0;
+    const tick = (): void => {
+      turns += 1;
+      if (turns === 2) controller.abort();
+      else setImmediate(tick);
+    };
+    setImmediate(tick);
+    await expect(canonicalJsonAsync(big, { signal: controller.signal, phase: 'publication' })).rejects.toMatchObject({
+      code: 'cancelled',
+      details: { phase: 'publication' },
     });
     expect(turns).toBe(2);
   });

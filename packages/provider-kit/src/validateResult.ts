@@ -28,7 +28,8 @@ function splittableArray(schema: unknown): z.ZodArray | null {
  * event loop for a large value: in an object (or in each option of a union of objects), members that
  * are long arrays of a plain array schema are validated a batch of items at a time, with a turn of
  * the event loop and a look at `signal` whenever about ten milliseconds of batches have run (`cancelled`, `details.phase: "validation"`);
- * the rest of the object is validated in one go, first, so that a wrong union option is rejected
+ * members that are objects holding such tables (a few levels deep) are judged the same way, member by
+ * member; the rest of the object is validated in one go, first, so that a wrong union option is rejected
  * before its tables are read. Returns the issues of the first failure (paths from the root), or null.
  */
 export async function validateCooperatively(
@@ -49,11 +50,28 @@ export async function validateCooperatively(
   const long = Object.keys(shape).filter(
     (key) => Array.isArray(value[key]) && (value[key] as unknown[]).length > LONG && splittableArray(shape[key]),
   );
-  if (long.length === 0) return plain(schema, value);
-  const omitted = Object.fromEntries(long.map((key) => [key, true])) as Record<string, true>;
-  const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !long.includes(key)));
-  const shell = plain(schema.omit(omitted), rest);
+  // Members that are objects holding long tables (an Evidence record's normalized_result) are judged
+  // the same way, member by member.
+  const nested = Object.keys(shape).filter(
+    (key) => !long.includes(key) && holdsLongTable(shape[key], value[key], NESTING),
+  );
+  if (long.length === 0 && nested.length === 0) return plain(schema, value);
+  const apart = [...long, ...nested];
+  const omitted = Object.fromEntries(apart.map((key) => [key, true])) as Record<string, true>;
+  const rest = Object.fromEntries(Object.entries(value).filter(([key]) => !apart.includes(key)));
+  let outer: z.ZodType;
+  try {
+    outer = schema.omit(omitted);
+  } catch {
+    // An object with refinements of its own cannot be judged apart from its members.
+    return plain(schema, value);
+  }
+  const shell = plain(outer, rest);
   if (shell !== null) return shell;
+  for (const key of nested) {
+    const issues = await validateCooperatively(shape[key]!, value[key], signal);
+    if (issues !== null) return issues.map((issue) => ({ ...issue, path: [key, ...issue.path] }));
+  }
   for (const key of long) {
     const items = value[key] as unknown[];
     const batch = z.array(splittableArray(shape[key])!.element as z.ZodType);
@@ -73,6 +91,23 @@ export async function validateCooperatively(
     }
   }
   return null;
+}
+
+/** How deep in objects long tables are looked for. */
+const NESTING = 3;
+
+/** True when `value` is an object judged by an object or union schema and holds a long array within `depth` levels. */
+function holdsLongTable(schema: z.ZodType | undefined, value: unknown, depth: number): boolean {
+  if (!(schema instanceof z.ZodObject || schema instanceof z.ZodUnion) || !isPlainObject(value)) return false;
+  return hasLongArray(value, depth);
+}
+
+function hasLongArray(value: Record<string, unknown>, depth: number): boolean {
+  for (const member of Object.values(value)) {
+    if (Array.isArray(member) && member.length > LONG) return true;
+    if (depth > 1 && isPlainObject(member) && hasLongArray(member, depth - 1)) return true;
+  }
+  return false;
 }
 
 function plain(schema: z.ZodType, value: unknown): ValidationIssues {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { RECORDS_EVIDENCE, defineTool, executeTool } from '@rea/provider-kit';
+import { RECORDS_EVIDENCE, defineTool, executeTool, validateCooperatively } from '@rea/provider-kit';
 import { quietToolContext } from '@rea/test-helpers';
 
 const Item = z.strictObject({ name: z.string(), n: z.number().int() });
@@ -63,6 +63,49 @@ describe('issue 15: validating a large result', () => {
     const controller = new AbortController();
     const tool = tableTool(items, () => setImmediate(() => controller.abort()));
     await expect(executeTool(tool, {}, quietToolContext({ signal: controller.signal }))).rejects.toMatchObject({
+      code: 'cancelled',
+      details: { phase: 'validation' },
+    });
+  });
+
+  it('should judge a table nested in an object member (a record around its result) with turns of the loop', async () => {
+    const Record = z.strictObject({ id: z.string(), normalized_result: Result });
+    const record = (table: unknown[]) => ({
+      id: 'r',
+      normalized_result: { view: 'complete', label: 'big', items: table, tags: ['t'] },
+    });
+    let turns = 0;
+    let stopped = false;
+    const tick = (): void => {
+      if (stopped) return;
+      turns += 1;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    try {
+      await expect(validateCooperatively(Record, record(items), undefined)).resolves.toBeNull();
+      expect(turns).toBeGreaterThan(0);
+    } finally {
+      stopped = true;
+    }
+    const bad = items.map((item, i) => (i === 25_123 ? { ...item, n: 'x' } : item));
+    const issues = await validateCooperatively(
+      z.strictObject({ id: z.string(), normalized_result: Complete }),
+      record(bad),
+      undefined,
+    );
+    expect(issues?.[0]?.path).toEqual(['normalized_result', 'items', 25_123, 'n']);
+    // The envelope around the table is judged too.
+    const shell = await validateCooperatively(Record, { ...record(items), id: 3 }, undefined);
+    expect(shell?.[0]?.path).toEqual(['id']);
+  });
+
+  it('should stop judging a nested table with cancelled when the signal is aborted meanwhile', async () => {
+    const controller = new AbortController();
+    setImmediate(() => controller.abort());
+    const Record = z.strictObject({ id: z.string(), normalized_result: Complete });
+    const value = { id: 'r', normalized_result: { view: 'complete', label: 'big', items, tags: ['t'] } };
+    await expect(validateCooperatively(Record, value, controller.signal)).rejects.toMatchObject({
       code: 'cancelled',
       details: { phase: 'validation' },
     });

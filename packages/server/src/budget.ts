@@ -1,4 +1,5 @@
-import { writeCanonicalJson } from '@rea/evidence';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { throwIfAborted, writeCanonicalJson } from '@rea/evidence';
 
 class BudgetExceeded extends Error {
   constructor() {
@@ -18,14 +19,21 @@ export interface ResponseCost {
   fits: boolean;
 }
 
-/**
- * Measures what sending `value` as structured content and as JSON text would cost, without building
- * any serialized form: one walk over the value counts the UTF-8 bytes of its canonical JSON and the
- * extra bytes that escaping that JSON into a string adds, and stops as soon as the running total passes
- * `budget`. `withStructured: false` counts the text only (tool errors carry no structured content).
- * A value JSON cannot carry is refused like `writeCanonicalJson` refuses it.
- */
-export function measureResponse(value: unknown, budget: number, withStructured = true): ResponseCost {
+/** The running count of one measurement (see {@link measureResponse}). */
+interface Meter {
+  /** Counts a value; throws BudgetExceeded once the running total passes the budget. */
+  walk(node: unknown): void;
+  /** Counts a member name. */
+  string(text: string): void;
+  /** Counts bytes of punctuation (brackets, braces, colons, commas). */
+  punctuation(bytes: number): void;
+  /** Throws BudgetExceeded once the running total passes the budget. */
+  check(): void;
+  /** The cost so far, as {@link measureResponse} reports it. */
+  cost(exceeded: boolean): ResponseCost;
+}
+
+function meterFor(root: unknown, budget: number, withStructured: boolean): Meter {
   let structured = 0;
   let extra = 2; // the text is itself a JSON string: its quotes
   const check = (): void => {
@@ -83,8 +91,7 @@ export function measureResponse(value: unknown, budget: number, withStructured =
           ancestors.delete(node);
           return;
         }
-        const proto = Object.getPrototypeOf(node) as unknown;
-        if (proto !== Object.prototype && proto !== null) break;
+        if (!isPlainObject(node)) break;
         ancestors.add(node);
         const keys = Object.keys(node);
         structured += keys.length > 0 ? keys.length * 2 + 1 : 2; // braces, colons and commas
@@ -100,18 +107,112 @@ export function measureResponse(value: unknown, budget: number, withStructured =
         break;
     }
     // Not JSON: let the canonical writer raise its typed refusal.
-    writeCanonicalJson(value, () => undefined);
+    writeCanonicalJson(root, () => undefined);
   };
+  return {
+    walk,
+    string,
+    punctuation: (bytes) => {
+      structured += bytes;
+    },
+    check,
+    cost: (exceeded) => {
+      const text = structured + extra;
+      const total = (withStructured ? structured : 0) + text;
+      return exceeded
+        ? { structured, text, total: Math.max(budget + 1, total), fits: false }
+        : { structured, text, total, fits: total <= budget };
+    },
+  };
+}
+
+function isPlainObject(node: object): boolean {
+  const proto = Object.getPrototypeOf(node) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Measures what sending `value` as structured content and as JSON text would cost, without building
+ * any serialized form: one walk over the value counts the UTF-8 bytes of its canonical JSON and the
+ * extra bytes that escaping that JSON into a string adds, and stops as soon as the running total passes
+ * `budget`. `withStructured: false` counts the text only (tool errors carry no structured content).
+ * A value JSON cannot carry is refused like `writeCanonicalJson` refuses it.
+ */
+export function measureResponse(value: unknown, budget: number, withStructured = true): ResponseCost {
+  const meter = meterFor(value, budget, withStructured);
   try {
-    walk(value);
+    meter.walk(value);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
-    const text = structured + extra;
-    return { structured, text, total: Math.max(budget + 1, (withStructured ? structured : 0) + text), fits: false };
+    return meter.cost(true);
   }
-  const text = structured + extra;
-  const total = (withStructured ? structured : 0) + text;
-  return { structured, text, total, fits: total <= budget };
+  return meter.cost(false);
+}
+
+/** Arrays longer than this, inside an array, are walked an item at a time too. */
+const BATCH = 256;
+/** Longest stretch of counting between two turns of the event loop (ms). */
+const SLICE_MS = 10;
+
+/**
+ * {@link measureResponse} without holding the event loop for a large value: objects are counted a
+ * member at a time and arrays an item at a time, with a turn of the event loop whenever
+ * about ten milliseconds of counting have run, and `signal` checked at each turn (`cancelled`,
+ * `details.phase: "publication"`). Same cost and refusals.
+ */
+export async function measureResponseAsync(
+  value: unknown,
+  budget: number,
+  withStructured: boolean,
+  signal: AbortSignal | undefined,
+): Promise<ResponseCost> {
+  const meter = meterFor(value, budget, withStructured);
+  let sliceStart = performance.now();
+  const turn = async (): Promise<void> => {
+    await nextTurn();
+    throwIfAborted(signal, 'publication');
+    sliceStart = performance.now();
+  };
+  const due = (): boolean => performance.now() - sliceStart >= SLICE_MS;
+  const ancestors = new Set<object>();
+  // Objects are walked a member at a time and arrays an item at a time; an item is counted whole
+  // unless it is itself a long array (where the bulk of a large record lies: its tables).
+  const walk = async (node: unknown): Promise<void> => {
+    if (node === null || typeof node !== 'object' || ancestors.has(node)) return meter.walk(node);
+    if (Array.isArray(node)) {
+      ancestors.add(node);
+      meter.punctuation(node.length > 0 ? node.length + 1 : 2);
+      for (const item of node) {
+        if (Array.isArray(item) && item.length > BATCH) await walk(item);
+        else meter.walk(item);
+        if (due()) await turn();
+      }
+      ancestors.delete(node);
+      meter.check();
+      return;
+    }
+    if (!isPlainObject(node)) return meter.walk(node);
+    ancestors.add(node);
+    const keys = Object.keys(node);
+    meter.punctuation(keys.length > 0 ? keys.length * 2 + 1 : 2);
+    for (const key of keys) {
+      meter.string(key);
+      const member = (node as Record<string, unknown>)[key];
+      if (member !== null && typeof member === 'object') await walk(member);
+      else meter.walk(member);
+      if (due()) await turn();
+    }
+    ancestors.delete(node);
+    meter.check();
+  };
+  throwIfAborted(signal, 'publication');
+  try {
+    await walk(value);
+  } catch (error) {
+    if (!(error instanceof BudgetExceeded)) throw error;
+    return meter.cost(true);
+  }
+  return meter.cost(false);
 }
 
 /** The byte budget for text + structured content: the configured maximum less the envelope reserve. */

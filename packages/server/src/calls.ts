@@ -45,7 +45,7 @@ export interface ConnectionCalls {
   /** The connection's Evidence ledger (listed by resources/list). */
   readonly ledger: SessionLedger;
   /** Answers resources/read of a retained record (see ./evidenceRead.js). */
-  readEvidence(params: unknown): Record<string, unknown>;
+  readEvidence(params: unknown): Promise<Record<string, unknown>>;
 }
 
 /** What ./runtime.js and ./server.js take from this module once it has loaded. */
@@ -344,11 +344,16 @@ function connection(
         );
         calls.set(context, controller);
         const outcome = await executeTool(contract, request.params.arguments ?? {}, context);
-        checkOutput(contract, outcome.kind === 'evidence' ? outcome.record : outcome.value);
+        await checkOutput(contract, outcome.kind === 'evidence' ? outcome.record : outcome.value, controller.signal);
+        // Measured and written before the record is retained, with turns of the event loop: a cancel
+        // meanwhile leaves the ledger untouched, and other requests are served meanwhile.
+        const encoded = await encodeSuccess(name, outcome, config.mcpMaxResponseBytes, controller.signal);
         throwIfAborted(controller.signal, 'publication');
         // Recorded only now: a cancelled or invalid call leaves the ledger untouched.
         if (outcome.kind === 'evidence') await session.ledger.retainAsync(outcome.record, controller.signal);
-        const result = encodeSuccess(name, outcome, config.mcpMaxResponseBytes);
+        // Too large for one response: answered by reference to the record just retained.
+        if (!encoded.fits) throw encoded.refusal;
+        const result = encoded.result;
         progress.finish('completed', 'done');
         toClient(
           'info',

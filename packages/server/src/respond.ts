@@ -1,8 +1,8 @@
-import { ReaError, canonicalJson, normalizeError, toDiagnostic } from '@rea/evidence';
+import { ReaError, canonicalJson, canonicalJsonAsync, normalizeError, toDiagnostic } from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
 import type { AnyToolContract, ToolOutcome } from '@rea/provider-kit';
-import { ENVELOPE_RESERVE_BYTES, outputCheckedByExecution } from '@rea/provider-kit';
-import { contentBudget, measureResponse } from './budget.js';
+import { ENVELOPE_RESERVE_BYTES, outputCheckedByExecution, validateCooperatively } from '@rea/provider-kit';
+import { contentBudget, measureResponse, measureResponseAsync } from './budget.js';
 import { evidenceLink } from './resources.js';
 import { DEFAULT_VIEW_LIMIT } from '@rea/evidence';
 
@@ -69,18 +69,19 @@ function transportConstraint(
 }
 
 /**
- * Validates a successful value against the tool's advertised output schema; a violation is `internal`.
- * A contract made by `defineTool` was held to that schema by its execution already (the result
- * validated a batch at a time, the Evidence envelope when sealed): it is not validated a second time.
+ * Validates a successful value against the tool's advertised output schema, its long tables a batch at
+ * a time with turns of the event loop (`cancelled` when `signal` is aborted meanwhile); a violation is
+ * `internal`. A contract made by `defineTool` was held to that schema by its execution already (the
+ * result validated a batch at a time, the Evidence envelope when sealed): it is not validated again.
  */
-export function checkOutput(contract: AnyToolContract, value: unknown): void {
+export async function checkOutput(contract: AnyToolContract, value: unknown, signal?: AbortSignal): Promise<void> {
   if (outputCheckedByExecution(contract)) return;
-  const checked = contract.output.safeParse(value);
-  if (!checked.success) {
+  const issues = await validateCooperatively(contract.output, value, signal);
+  if (issues !== null) {
     throw new ReaError('internal', `${contract.name} produced a result that violates its advertised output schema.`, {
       operation: contract.name,
       details: {
-        issues: checked.error.issues
+        issues: issues
           .slice(0, 20)
           .map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
       },
@@ -88,28 +89,39 @@ export function checkOutput(contract: AnyToolContract, value: unknown): void {
   }
 }
 
+/** A successful outcome encoded: the result to send, or the refusal to send once the record is retained. */
+export type EncodedSuccess = { fits: true; result: ToolResult } | { fits: false; refusal: ReaError };
+
 /**
  * Encodes a successful (already validated) outcome: measured against the budget before any
- * document-sized string is built, then sent as structured content plus the same JSON as text.
- * Evidence has already been retained, so an oversized record is reported by reference.
+ * document-sized string is built, then sent as structured content plus the same JSON as text. An
+ * oversized outcome is refused with `resource_constraint` naming the record by reference: the caller
+ * retains the record before it answers with the refusal. Measuring and writing the text take turns of
+ * the event loop for a large value (`cancelled`, `details.phase: "publication"`, when `signal` is
+ * aborted meanwhile), so that other requests are served meanwhile.
  */
-export function encodeSuccess(operation: string, outcome: ToolOutcome, maxResponseBytes: number): ToolResult {
+export async function encodeSuccess(
+  operation: string,
+  outcome: ToolOutcome,
+  maxResponseBytes: number,
+  signal?: AbortSignal,
+): Promise<EncodedSuccess> {
   const value = outcome.kind === 'evidence' ? outcome.record : outcome.value;
-  const cost = measureResponse(value, contentBudget(maxResponseBytes, ENVELOPE_RESERVE_BYTES), true);
+  const budget = contentBudget(maxResponseBytes, ENVELOPE_RESERVE_BYTES);
+  const cost = await measureResponseAsync(value, budget, true, signal);
   if (!cost.fits) {
-    throw transportConstraint(
-      operation,
-      maxResponseBytes,
-      cost.total,
-      outcome.kind === 'evidence' ? outcome.record : null,
-    );
+    const record = outcome.kind === 'evidence' ? outcome.record : null;
+    return { fits: false, refusal: transportConstraint(operation, maxResponseBytes, cost.total, record) };
   }
-  const text = canonicalJson(value);
+  const text = await canonicalJsonAsync(value, { signal, phase: 'publication' });
   // Retained Evidence is also linked as a resource, so a client can read the record again later
   // (resources/read) without rerunning the tool. The link is a few hundred bytes of the envelope reserve.
   const link =
     outcome.kind === 'evidence' ? [evidenceLink(outcome.record) as { type: 'resource_link'; uri: string }] : [];
-  return { content: [{ type: 'text', text }, ...link], structuredContent: value as Record<string, unknown> };
+  return {
+    fits: true,
+    result: { content: [{ type: 'text', text }, ...link], structuredContent: value as Record<string, unknown> },
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { createConnection } from './server.js';
+import { sendLargeFramesInSlices } from './largeFrames.js';
 import { createStdioGuard } from './stdioGuard.js';
 import type { ShutdownReport } from './server.js';
 import { runtimeOf } from './runtime.js';
@@ -53,6 +54,8 @@ export async function runStdioServer(options: StdioServerOptions): Promise<Stdio
   stdin.on('error', (error) => guard.destroy(error));
   stdin.pipe(guard);
   transport = new StdioServerTransport(guard, stdout);
+  // A large result is serialized and written in slices, so that the connection keeps being served.
+  sendLargeFramesInSlices(transport, stdout);
   void connection.closed.then(() => {
     stdin.unpipe(guard);
     // Like the SDK's transport does on close: a paused stdin lets the process exit.

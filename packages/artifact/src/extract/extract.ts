@@ -13,7 +13,9 @@ import type { ExtractOptions } from '../options.js';
 import { logicalPath, nestedPath } from '../paths.js';
 import type { ExtractionResult, IntegrityPolicy } from '../schemas.js';
 import { bufferSource, fileSource } from '../source.js';
-import { Pacer } from '../layout/cooperative.js';
+import { Pacer, runCooperatively } from '../layout/cooperative.js';
+import type { Work } from '../layout/cooperative.js';
+import { byPath, sortInSlices } from '../sortInSlices.js';
 import { planCooperatively } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { StagedWriter } from './writer.js';
@@ -146,6 +148,12 @@ async function materialize(
 }
 
 type Body = Omit<ExtractionResult, 'format' | 'integrity_policy'>;
+
+/** The extracted files in path order, sorted in slices (a cancel meanwhile is `cancelled`, phase "extraction"). */
+function* sortedFiles(files: Body['files']): Work<Body['files']> {
+  yield 'extraction';
+  return yield* sortInSlices(files, byPath);
+}
 
 function withoutNested(budgets: ExtractOptions['budgets']): Partial<typeof DEFAULT_EXTRACT_BUDGETS> {
   const { max_nested_bytes: _nested, ...rest } = budgets ?? {};
@@ -336,11 +344,12 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
     const body: Body = { files: [], skipped: [], integrity_contradictions: [] };
     for (const job of g.jobs) {
       const part = await materialize(writer, job.entries, job.read, policy, budget, options.signal);
-      body.files.push(...part.files);
-      body.skipped.push(...part.skipped);
-      body.integrity_contradictions.push(...part.integrity_contradictions);
+      // Concatenated, not spread: a part may list more files than a call takes arguments.
+      body.files = body.files.concat(part.files);
+      body.skipped = body.skipped.concat(part.skipped);
+      body.integrity_contradictions = body.integrity_contradictions.concat(part.integrity_contradictions);
     }
-    body.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    body.files = await runCooperatively(sortedFiles(body.files), options.signal);
     const outputDirectory =
       options.outputKey === undefined ? root : await publish(root, join(parent, `rea-extract-${options.outputKey}`));
     return { outputDirectory, result: { format, integrity_policy: policy, ...body } };

@@ -10,6 +10,15 @@ import { fileSource } from '../source.js';
 import type { InventoryState } from './state.js';
 import { inventoryAsar } from './asar.js';
 import { inventoryZip } from './zip.js';
+import { CHECK_EVERY, runCooperatively } from '../layout/cooperative.js';
+import type { Work } from '../layout/cooperative.js';
+import { codeUnitOrder, sortInSlices } from '../sortInSlices.js';
+
+/** A folder's names in order (a cancel while they are sorted is `cancelled`, phase "inventory"). */
+function* sortedNames(names: string[]): Work<string[]> {
+  yield 'inventory';
+  return yield* sortInSlices(names, codeUnitOrder);
+}
 
 async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then(
@@ -90,7 +99,10 @@ export async function inventoryDirectory(
   const stack: string[] = [''];
   while (stack.length > 0) {
     const relDir = stack.pop()!;
-    const names = (await readdir(join(root, relDir))).sort();
+    const listed = await readdir(join(root, relDir));
+    // A folder of very many names is sorted in slices, with a turn of the event loop now and then.
+    const names =
+      listed.length > CHECK_EVERY ? await runCooperatively(sortedNames(listed), state.signal) : listed.sort();
     const subdirs: string[] = [];
     for (const name of names) {
       throwIfAborted(state.signal, 'inventory');

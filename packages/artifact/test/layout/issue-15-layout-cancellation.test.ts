@@ -100,8 +100,12 @@ describe('issue 15: inspect_binary_layout under cancellation', () => {
         },
         signal: controller.signal,
       });
-      const outcome = await outcomeOf(executeTool(inspectBinaryLayoutTool, { path, detail: 'summary' }, ctx));
-      counting = false;
+      // The probe stops however the call ends (a timed-out test must not leave it running).
+      const outcome = await outcomeOf(executeTool(inspectBinaryLayoutTool, { path, detail: 'summary' }, ctx)).finally(
+        () => {
+          counting = false;
+        },
+      );
       expect(outcome).toMatchObject({ code: 'cancelled' });
       expect(turns).toBeGreaterThanOrEqual(5);
       expect(retained).toEqual([]);

@@ -102,7 +102,7 @@ async function runSteps(
   const records: EvidenceRecord[] = [];
   if (target.kind === 'evidence-bundle') {
     const bundle = await importBundle(target.path, { signal: invocation.scope.signal });
-    invocation.ledger.merge(bundle.records);
+    await invocation.ledger.mergeAsync(bundle.records, invocation.scope.signal);
     records.push(...bundle.records);
     steps.push({
       tool: 'import_evidence_bundle',

@@ -9,7 +9,6 @@ import {
   SummaryFiltersSchema,
   exportBundle,
   importBundle,
-  throwIfAborted,
 } from '@rea/evidence';
 import { defineTool } from '@rea/provider-kit';
 import { ledgerOf } from '../host.js';
@@ -139,9 +138,8 @@ export const importEvidenceBundleTool = defineTool({
   run: async (input, context) => {
     const ledger = ledgerOf(context);
     const bundle = await importBundle(input.path, { maxBytes: MAX_IMPORT_BYTES, signal: context.signal });
-    // A cancelled import records nothing.
-    throwIfAborted(context.signal, 'merge');
-    const merged = ledger.merge(bundle.records);
+    // Verified a slice at a time; a cancelled import records nothing.
+    const merged = await ledger.mergeAsync(bundle.records, context.signal);
     return { ...merged, byte_size: bundle.byte_size };
   },
 });

@@ -1,0 +1,71 @@
+// How long the built `rea mcp` (stdio) keeps a client waiting while it answers a large result: one
+// inspect_artifact call, and binary_session calls sent one after another (the next as soon as the
+// previous is answered) until the inventory is answered. The longest round trip is what a client
+// waits at worst meanwhile: a stall of the server's event loop, or an answer that follows a large
+// frame on the pipe (frames do not interleave, so it waits for that frame's transfer).
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const bin = join(dirname(createRequire(import.meta.url).resolve('rea-mcp/package.json')), 'dist', 'bin.js');
+
+/** Runs inspect_artifact on `path` through a fresh `rea mcp`; returns the binary_session round trips meanwhile. */
+export async function serverStalls(path) {
+  const child = spawn(process.execPath, [bin, 'mcp'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const waiting = new Map();
+  // Chunks are kept until a newline arrives: only the new chunk is searched.
+  let pending = [];
+  child.stdout.on('data', (chunk) => {
+    for (let start = 0, end = chunk.indexOf(10); ; end = chunk.indexOf(10, start)) {
+      if (end < 0) {
+        if (start < chunk.length) pending.push(chunk.subarray(start));
+        return;
+      }
+      const line = Buffer.concat([...pending, chunk.subarray(start, end)]);
+      pending = [];
+      start = end + 1;
+      const message = JSON.parse(line.toString('utf8'));
+      waiting.get(message.id)?.({ message, bytes: line.length });
+      waiting.delete(message.id);
+    }
+  });
+  let next = 1;
+  const request = (method, params) => {
+    const id = next++;
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    return new Promise((resolve) => waiting.set(id, resolve));
+  };
+  try {
+    await request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'rea-bench-responsiveness', version: '0' },
+    });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    // The first call loads the call path: not what is measured.
+    await request('tools/call', { name: 'binary_session', arguments: {} });
+    let done = false;
+    const heavy = request('tools/call', { name: 'inspect_artifact', arguments: { path } }).then((answer) => {
+      done = true;
+      return answer;
+    });
+    const trips = [];
+    while (!done) {
+      const started = performance.now();
+      // Every round trip counts, the one under way when the inventory is answered too.
+      await request('tools/call', { name: 'binary_session', arguments: {} });
+      trips.push(performance.now() - started);
+    }
+    const { message, bytes } = await heavy;
+    trips.sort((a, b) => a - b);
+    return {
+      outcome: message.result?.isError ? JSON.parse(message.result.content[0].text).error.code : 'ok',
+      bytes,
+      pings: trips.length,
+      longest: trips.at(-1) ?? 0,
+      p99: trips[Math.min(trips.length - 1, Math.floor(trips.length * 0.99))] ?? 0,
+    };
+  } finally {
+    child.kill();
+  }
+}

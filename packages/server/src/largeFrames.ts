@@ -1,0 +1,73 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { jsonInSlices } from './jsonSlices.js';
+
+/** A message is written in slices when the text it carries is longer than this (UTF-16 code units). */
+export const LARGE_FRAME_TEXT = 256 * 1024;
+/** Bytes handed to the stream at once when a large frame is written. */
+const WRITE_CHUNK = 1 << 16;
+
+/** The part of an SDK transport that sends. */
+export interface SendingTransport {
+  send(message: never, options?: never): Promise<void>;
+}
+
+/** The length of the text content a result carries (tool results' `content`, resource reads' `contents`). */
+function carriedText(message: unknown): number {
+  const result = (message as { result?: { content?: unknown; contents?: unknown } } | null)?.result;
+  if (result === null || typeof result !== 'object') return 0;
+  let length = 0;
+  for (const list of [result.content, result.contents]) {
+    if (!Array.isArray(list)) continue;
+    for (const item of list as Array<{ text?: unknown }>) {
+      if (typeof item?.text === 'string') length += item.text.length;
+    }
+  }
+  return length;
+}
+
+/**
+ * Lets `transport` (an SDK stdio transport writing newline-delimited frames to `stream`) send large
+ * results without holding the event loop. A result carrying more than {@link LARGE_FRAME_TEXT} of text
+ * is serialized a slice at a time (see ./jsonSlices.js) and then written a chunk at a time with a turn
+ * of the event loop between chunks and the stream's backpressure respected, so that requests that
+ * arrive meanwhile are read and served. Frames never interleave: what is sent while a large frame is
+ * being written follows it, in order; what is sent while one is still being serialized goes out at
+ * once (a result is the last message of its request, so nothing of that request is overtaken).
+ */
+export function sendLargeFramesInSlices(transport: SendingTransport, stream: Writable): void {
+  const send = transport.send.bind(transport) as (message: unknown, options?: unknown) => Promise<void>;
+  let pending = 0;
+  let tail: Promise<unknown> = Promise.resolve();
+  const enqueue = (job: () => Promise<void>): Promise<void> => {
+    pending += 1;
+    const run = tail.then(job).finally(() => {
+      pending -= 1;
+    });
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  const write = async (pieces: string[]): Promise<void> => {
+    let chunk = '';
+    const flush = async (): Promise<void> => {
+      if (stream.destroyed || stream.writableEnded) throw new Error('The output stream is closed.');
+      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+      chunk = '';
+      await nextTurn();
+    };
+    for (const piece of pieces) {
+      chunk += piece;
+      if (chunk.length >= WRITE_CHUNK) await flush();
+    }
+    chunk += '\n';
+    await flush();
+  };
+  (transport as { send: unknown }).send = async (message: unknown, options?: unknown): Promise<void> => {
+    if (carriedText(message) <= LARGE_FRAME_TEXT) {
+      return pending === 0 ? send(message, options) : enqueue(() => send(message, options));
+    }
+    const pieces = await jsonInSlices(message);
+    return enqueue(() => write(pieces));
+  };
+}
