@@ -5,6 +5,7 @@ import type { JsonObject, JsonValue } from './json.js';
 import { ReaError } from './reaError.js';
 import { applicationSummary } from './viewApplication.js';
 import type { ApplicationFacet, SemanticPhaseCoverage } from './viewApplication.js';
+import { ALL_MODULES, allModules, loosePath } from './viewModules.js';
 import { kindOf, listPageable, resolvePath } from './viewPaths.js';
 import { pageItems, pageText } from './viewPaging.js';
 
@@ -14,7 +15,9 @@ export const DEFAULT_VIEW_LIMIT = 64;
 const collection = z
   .string()
   .min(1)
-  .describe('Dot path of a collection in normalized_result, e.g. "procedure.assembly"; "$" for a root array.');
+  .describe(
+    'Dot path of a collection in normalized_result, e.g. "procedure.assembly"; "$" for a root array; "all_modules" for an application\'s scripts, bundled and source modules together.',
+  );
 
 /** What to select from a retained record: a summary, one section, one item by id, or a page. */
 export const AnalysisViewRequestSchema = z.discriminatedUnion('view', [
@@ -26,7 +29,12 @@ export const AnalysisViewRequestSchema = z.discriminatedUnion('view', [
   z.strictObject({
     view: z.literal('item'),
     collection,
-    id: z.string().min(1).describe('Value of the item\'s "node_id", "id", "address" or "name" (tried in that order).'),
+    id: z
+      .string()
+      .min(1)
+      .describe(
+        'Value of the item\'s "node_id", "id", "address", "name" or "path" (tried in that order; a path also without "./" or a "webpack://app/" prefix).',
+      ),
   }),
   z.strictObject({
     view: z.literal('page'),
@@ -106,7 +114,7 @@ export interface PageView extends ViewBase {
 /** The result of {@link selectAnalysisView}. */
 export type AnalysisView = SummaryView | SectionView | ItemView | PageView;
 
-const ITEM_KEYS = ['node_id', 'id', 'address', 'name'] as const;
+const ITEM_KEYS = ['node_id', 'id', 'address', 'name', 'path'] as const;
 
 function parseRequest(request: unknown): AnalysisViewRequest {
   const parsed = AnalysisViewRequestSchema.safeParse(request);
@@ -124,8 +132,9 @@ function parentCoverage(parent: EvidenceRecord): ViewCoverage {
   };
 }
 
-function unknownCollection(result: JsonValue, path: string): ReaError {
+function unknownCollection(result: JsonValue, path: string, application: boolean): ReaError {
   const { collections, text } = listPageable(result);
+  if (application) collections[ALL_MODULES] = 0;
   return new ReaError('not_found', `normalized_result has no collection "${path}".`, {
     details: {
       reason: 'unknown-collection',
@@ -136,28 +145,44 @@ function unknownCollection(result: JsonValue, path: string): ReaError {
   });
 }
 
-function collectionAt(result: JsonValue, path: string, allowText: boolean): JsonValue[] | string {
-  const value = resolvePath(result, path);
-  if (value === undefined) throw unknownCollection(result, path);
+function collectionAt(record: EvidenceRecord, path: string, allowText: boolean): JsonValue[] | string {
+  const result = record.normalized_result;
+  const modules = path === ALL_MODULES ? allModules(record) : null;
+  const value = modules ?? resolvePath(result, path);
+  if (value === undefined) throw unknownCollection(result, path, allModules(record) !== null);
   if (Array.isArray(value) || (allowText && typeof value === 'string')) return value;
   throw new ReaError('invalid_request', `"${path}" is a ${kindOf(value)}, not a pageable collection.`, {
     details: { reason: 'not-pageable', collection: path, kind: kindOf(value) },
   });
 }
 
+type Match = (item: JsonObject) => boolean;
+
 function findItem(items: JsonValue[], id: string): { index: number; key: string } | null {
-  for (const key of ITEM_KEYS) {
-    const matches: number[] = [];
+  const tries: [string, Match][] = ITEM_KEYS.map((key) => [
+    key,
+    (item) => item[key] === id || (typeof item[key] === 'number' && String(item[key]) === id),
+  ]);
+  // Last, a path as a person may type it (without "./" or the source map's scheme and namespace).
+  const loose = loosePath(id);
+  tries.push(['path', (item) => typeof item['path'] === 'string' && loosePath(item['path']) === loose]);
+  for (const [key, matches] of tries) {
+    const found: number[] = [];
     items.forEach((item, index) => {
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) return;
-      const value = item[key];
-      if (value === id || (typeof value === 'number' && String(value) === id)) matches.push(index);
+      if (item !== null && typeof item === 'object' && !Array.isArray(item) && matches(item)) found.push(index);
     });
-    if (matches.length === 1) return { index: matches[0]!, key };
-    if (matches.length > 1) {
+    if (found.length === 1) return { index: found[0]!, key };
+    if (found.length > 1) {
+      const ids = found.map((i) => (items[i] as JsonObject)['node_id']).filter((v) => typeof v === 'string');
       throw new ReaError('invalid_request', `Several items have ${key} "${id}".`, {
-        details: { reason: 'ambiguous-item', id, matched_by: key, indices: matches.slice(0, 20) },
-        remediation: 'Select the item by a unique key such as node_id, or page through the collection.',
+        details: {
+          reason: 'ambiguous-item',
+          id,
+          matched_by: key,
+          indices: found.slice(0, 20),
+          ...(ids.length > 0 ? { node_ids: ids.slice(0, 20) } : {}),
+        },
+        remediation: 'Select the item by its exact node_id, or page through the collection.',
       });
     }
   }
@@ -170,9 +195,12 @@ function findItem(items: JsonValue[], id: string): { index: number; key: string 
  *   analysis also the application (format, Electron, name and version, roles) and its coverage per
  *   semantic phase;
  * - `section`: one key (or dot path) of normalized_result in full;
- * - `item`: the element of an array collection whose `node_id`, `id`, `address` or `name` (tried in
- *   that order) equals `id` (several matches on the same key are `invalid_request`, reason
- *   "ambiguous-item"; none is `not_found`, reason "missing-item");
+ * - `item`: the element of an array collection whose `node_id`, `id`, `address`, `name` or `path`
+ *   (tried in that order; last, a path compared without "./" or a `scheme://namespace/` prefix) equals
+ *   `id` (several matches on the same key are `invalid_request`, reason "ambiguous-item", with their
+ *   `node_ids`; none is `not_found`, reason "missing-item");
+ * - for an application analysis, the collection `all_modules` lists its scripts, bundled modules and
+ *   source modules together (see {@link allModules}), for pages and for one module by path or node_id;
  * - `page`: `limit` (default 64) items from `offset` (default 0) of an array in order, or of a string
  *   counted in UTF-16 code units and never splitting a surrogate pair; `coverage.next_offset` is where
  *   the next page starts, null at the end.
@@ -190,9 +218,12 @@ export function selectAnalysisView(parent: EvidenceRecord<unknown>, request: Ana
       if (result !== null && typeof result === 'object' && !Array.isArray(result)) {
         for (const key of Object.keys(result).sort()) sections[key] = kindOf(result[key]!);
       }
+      const pageable = listPageable(result);
+      const modules = allModules(record);
+      if (modules !== null) pageable.collections[ALL_MODULES] = modules.length;
       const summary = {
         sections,
-        ...listPageable(result),
+        ...pageable,
         parent_coverage: record.coverage,
         limitation_count: record.limitations.length,
         ...applicationSummary(record),
@@ -219,7 +250,7 @@ export function selectAnalysisView(parent: EvidenceRecord<unknown>, request: Ana
       };
     }
     case 'item': {
-      const items = collectionAt(result, req.collection, false) as JsonValue[];
+      const items = collectionAt(record, req.collection, false) as JsonValue[];
       const found = findItem(items, req.id);
       if (found === null) {
         throw new ReaError('not_found', `No item of "${req.collection}" has id "${req.id}".`, {
@@ -242,7 +273,7 @@ export function selectAnalysisView(parent: EvidenceRecord<unknown>, request: Ana
     case 'page': {
       const offset = req.offset ?? 0;
       const limit = req.limit ?? DEFAULT_VIEW_LIMIT;
-      const target = collectionAt(result, req.collection, true);
+      const target = collectionAt(record, req.collection, true);
       const page = typeof target === 'string' ? pageText(target, offset, limit) : pageItems(target, offset, limit);
       const reasons = parentCoverage(record).reasons;
       if (offset > 0) reasons.unshift(`page starts at offset ${offset} of ${page.total}`);

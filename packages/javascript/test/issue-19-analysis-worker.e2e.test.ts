@@ -70,7 +70,7 @@ describe('analyze_javascript_application through the built rea', () => {
         await client.close();
       }
     });
-  });
+  }, 180_000);
 
   it('should cancel a running analysis over MCP and retain nothing of it', async () => {
     await withTempDir(async (tmp) => {

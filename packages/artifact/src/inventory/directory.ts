@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { lstat, readdir, readlink, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readFile, readdir, readlink, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { isReaError, throwIfAborted } from '@rea/evidence';
 import { containerFromHead } from '../detect.js';
-import { digestStream } from '../hashing.js';
+import { digestBuffer, digestStream } from '../hashing.js';
 import { nestedPath, symlinkEscapes } from '../paths.js';
 import type { ArtifactEntry, PackageType } from '../schemas.js';
 import { fileSource } from '../source.js';
@@ -18,6 +19,40 @@ import { codeUnitOrder, sortInSlices } from '../sortInSlices.js';
 function* sortedNames(names: string[]): Work<string[]> {
   yield 'inventory';
   return yield* sortInSlices(names, codeUnitOrder);
+}
+
+/** Files up to this size are hashed from one read rather than streamed. */
+const SMALL_FILE_BYTES = 256 * 1024;
+
+/** Entries of one directory examined ahead of the one being recorded. */
+const LOOK_AHEAD = 16;
+
+type Examined = { info: Stats; bytes: Buffer | null };
+
+/**
+ * Examines `paths` (lstat, and the bytes of a small regular file) up to {@link LOOK_AHEAD} entries
+ * ahead of the one asked for: each examination waits a turn of the file-system thread pool, and one at
+ * a time those turns dominate a tree of many small files. Entries are still recorded one by one, in
+ * order, under the budgets; a read that fails ahead is read again in order, so it fails there.
+ */
+function lookAhead(paths: string[]): (index: number) => Promise<Examined> {
+  const started: Promise<Examined>[] = [];
+  const examine = async (path: string): Promise<Examined> => {
+    const info = await lstat(path);
+    if (!info.isFile() || info.size > SMALL_FILE_BYTES) return { info, bytes: null };
+    return { info, bytes: await readFile(path).catch(() => null) };
+  };
+  return (index) => {
+    for (let i = started.length; i < Math.min(paths.length, index + LOOK_AHEAD); i += 1) {
+      const examined = examine(paths[i]!);
+      // Awaited in order below; until then a failure must not count as unhandled.
+      examined.catch(() => undefined);
+      started.push(examined);
+    }
+    const examined = started[index]!;
+    delete started[index];
+    return examined;
+  };
 }
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -104,11 +139,12 @@ export async function inventoryDirectory(
     const names =
       listed.length > CHECK_EVERY ? await runCooperatively(sortedNames(listed), state.signal) : listed.sort();
     const subdirs: string[] = [];
-    for (const name of names) {
+    const ahead = lookAhead(names.map((name) => join(root, relDir === '' ? name : `${relDir}/${name}`)));
+    for (const [index, name] of names.entries()) {
       throwIfAborted(state.signal, 'inventory');
       const rel = relDir === '' ? name : `${relDir}/${name}`;
       const abs = join(root, rel);
-      const info = await lstat(abs);
+      const { info, bytes } = await ahead(index);
       const path = nestedPath(prefix, rel);
       const entry: ArtifactEntry = {
         path,
@@ -146,9 +182,11 @@ export async function inventoryDirectory(
           );
           entry.integrity = 'unchecked';
         } else {
-          const digest = await digestStream(createReadStream(abs, { highWaterMark: 1 << 20 }), {
-            signal: state.signal,
-          });
+          // A small file is read in one call: a stream would allocate its 1 MiB buffer for every file.
+          const digest =
+            info.size <= SMALL_FILE_BYTES
+              ? await digestBuffer(bytes ?? (await readFile(abs)), { signal: state.signal })
+              : await digestStream(createReadStream(abs, { highWaterMark: 1 << 20 }), { signal: state.signal });
           state.bytesRead += digest.size;
           entry.sha256 = digest.sha256;
           entry.size = digest.size;

@@ -6,7 +6,7 @@ import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation } from '@rea/evidence';
 import type { IntegrityPolicy } from '@rea/artifact';
 import { parseJavaScript } from '../engine/parser.js';
-import type { JavascriptApplication } from '../schemas.js';
+import type { Asset, JavascriptApplication } from '../schemas.js';
 import { recoverBundle } from './bundles.js';
 import { assignRoles } from './electron.js';
 import { collectFacts } from './facts.js';
@@ -15,6 +15,8 @@ import { assetsOf, fileNodeId, readHtml, readManifest } from './inventory.js';
 import { readApplication } from './read.js';
 import { resolveSourceMap } from './sourceMaps.js';
 import { Collector } from './collector.js';
+import type { InputFacts } from './collector.js';
+import { fileRecord } from './fileRecord.js';
 
 /** Options of {@link analyzeApplication}. */
 export interface AnalyzeOptions {
@@ -40,7 +42,7 @@ export interface ResourceBound {
 }
 
 /** Records the scripts left unparsed at `bound` as unknowns, or fails when none was parsed. */
-function stopAt(bound: ResourceBound, rest: { path: string; node_id: string }[], parsed: number, c: Collector): void {
+function stopAt(bound: ResourceBound, rest: { path: string; node_id: string }[], parsed: number, c: Sink): void {
   const remediation = `Raise ${bound.setting}, or analyze a smaller part of the application (one directory or archive).`;
   if (parsed === 0) {
     throw new ReaError(
@@ -54,7 +56,7 @@ function stopAt(bound: ResourceBound, rest: { path: string; node_id: string }[],
   }
   for (const script of rest) {
     c.unknown(script.node_id, 'not-parsed-resource-bound', `Not parsed: the analysis came close to ${bound.reached}.`);
-    c.fileModule(script.path, null);
+    c.file(fileRecord(script.path, null));
   }
   c.unknown(
     'application',
@@ -89,17 +91,38 @@ function looksMinified(text: string): boolean {
   return text.length / lines > 200;
 }
 
+/** Where the read and parse phases put what they find: a {@link Collector}, or a worker's channel to one. */
+export type Sink = Pick<Collector, 'phase' | 'unknown' | 'file'>;
+
+/** What the later phases need of the input besides the per-file records (plain data). */
+export interface Prelude {
+  input: InputFacts;
+  policy: IntegrityPolicy;
+  assets: Asset[];
+  manifests: JavascriptApplication['manifests'];
+  html: JavascriptApplication['html_entries'];
+  /** Logical paths of every file of the input. */
+  known: string[];
+  /** The scripts to parse, in the order they are parsed. */
+  scripts: { path: string; node_id: string }[];
+}
+
+/** Options of {@link gatherApplication}: those of {@link analyzeApplication}, and who hears of the prelude. */
+export interface GatherOptions extends AnalyzeOptions {
+  /** Called once the inventory is done, before the first script is parsed. */
+  onPrelude?: (prelude: Prelude) => void;
+}
+
 /**
- * Analyzes the JavaScript application at `path` (a directory, an ASAR archive, a ZIP-based package or
- * one script). Unparsable, non-UTF-8 or oversized files are per-file unknowns, never a failed analysis.
- * Rejects with the typed errors of @rea/artifact's inventory and extraction, and `cancelled`.
+ * The read, inventory and parse phases: every observation goes to `sink` as soon as it is made (one
+ * record per script, in the order of `prelude.scripts`). Resolves to the prelude.
  */
-export async function analyzeApplication(path: string, options: AnalyzeOptions = {}): Promise<AnalyzeOutcome> {
+export async function gatherApplication(path: string, options: GatherOptions, sink: Sink): Promise<Prelude> {
   const { signal } = options;
   const policy = options.integrityPolicy ?? 'fail-closed';
   const progress = options.onProgress ?? (() => undefined);
   const check = (phase: string) => throwIfAborted(signal, phase);
-  const c = new Collector();
+  const c = sink;
 
   progress('reading the application', 'read');
   const input = await readApplication(path, policy, signal);
@@ -108,7 +131,8 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
   check('inventory');
 
   const assets = assetsOf(input.entries);
-  const known = new Set(input.entries.filter((e) => e.kind === 'file').map((e) => e.path));
+  const known = input.entries.filter((e) => e.kind === 'file').map((e) => e.path);
+  const knownSet = new Set(known);
   const manifests = [];
   const html = [];
   for (const asset of assets) {
@@ -120,7 +144,7 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
         c.unknown(asset.node_id, 'malformed-manifest', 'The package manifest is not a JSON object.');
       else manifests.push(manifest);
     } else if (asset.kind === 'html') {
-      html.push(readHtml(asset.path, bytes.toString('utf8'), known));
+      html.push(readHtml(asset.path, bytes.toString('utf8'), knownSet));
     }
   }
   const inventoryReasons = input.inventoryCoverage.status === 'partial' ? input.inventoryCoverage.reasons : [];
@@ -131,23 +155,41 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
   progress(`${assets.length} assets classified`, 'inventory');
 
   const scripts = assets.filter((a) => a.kind === 'javascript' && input.contents.has(a.path));
-  const roleFiles = [];
+  const prelude: Prelude = {
+    input: {
+      format: input.format,
+      subject: input.subject,
+      contradictions: input.contradictions,
+      inventoryLimitations: input.inventoryLimitations,
+    },
+    policy,
+    assets,
+    manifests: manifests.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    html: html.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    known,
+    scripts: scripts.map((s) => ({ path: s.path, node_id: s.node_id })),
+  };
+  options.onPrelude?.(prelude);
   let parsed = 0;
   let stopped = 0;
   progress(`parsing ${scripts.length} scripts`, 'parse');
   for (const [index, script] of scripts.entries()) {
     check('parse');
-    await released();
+    // The event loop gets a turn every few scripts (each turn costs a round trip through it).
+    if (index % 8 === 0) await released();
     const bound = options.bound?.() ?? null;
     if (bound !== null) {
       stopAt(bound, scripts.slice(index), parsed, c);
       stopped = scripts.length - index;
       break;
     }
-    const text = decode(input.contents.get(script.path)!);
+    const bytes = input.contents.get(script.path)!;
+    // The bytes are no longer needed once decoded: drop them so memory holds one copy.
+    input.contents.delete(script.path);
+    const text = decode(bytes);
     if (text === null) {
       c.unknown(script.node_id, 'not-utf8', 'The file is not valid UTF-8; it was not parsed.');
-      c.fileModule(script.path, null);
+      c.file(fileRecord(script.path, null));
       continue;
     }
     const outcome = parseJavaScript(
@@ -161,7 +203,7 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
         outcome.reason === 'too-deeply-nested' ? 'too-deeply-nested' : 'unparsable',
         outcome.message,
       );
-      c.fileModule(script.path, null, map);
+      c.file(fileRecord(script.path, null, map));
       continue;
     }
     parsed += 1;
@@ -174,8 +216,7 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
         'Minified code without a source map: names are those of the bundle.',
       );
     }
-    c.fileModule(script.path, { sourceType: outcome.sourceType, facts, bundle, text }, map);
-    roleFiles.push({ path: script.path, preloads: facts.preloads, loadedPages: facts.loadedPages });
+    c.file(fileRecord(script.path, { sourceType: outcome.sourceType, facts, bundle, text }, map));
     if (parsed % 100 === 0) progress(`${parsed} of ${scripts.length} scripts parsed`, 'parse');
   }
   const unparsed = scripts.length - parsed;
@@ -183,13 +224,27 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
     ...(unparsed === 0 ? [] : [`${unparsed} of ${scripts.length} scripts not parsed`]),
     ...(stopped === 0 ? [] : [`stopped at a resource bound before ${stopped} scripts`]),
   ]);
+  progress(`${parsed} scripts parsed`, 'parse');
+  return prelude;
+}
+
+/**
+ * The phases after the parse, over everything `c` holds: bundles and source-map coverage, the graph,
+ * Electron roles, and the complete result. Cancellation is checked between phases.
+ */
+export function assembleApplication(
+  c: Collector,
+  prelude: Prelude,
+  options: Pick<AnalyzeOptions, 'signal' | 'onProgress'> = {},
+): AnalyzeOutcome {
+  const check = (phase: string) => throwIfAborted(options.signal, phase);
+  const progress = options.onProgress ?? (() => undefined);
   c.phase('bundles', []);
   c.phase('source-maps', c.unresolvedMaps > 0 ? [`${c.unresolvedMaps} source maps unresolved`] : []);
   check('graph');
-  progress(`${parsed} scripts parsed`, 'parse');
-
   progress('resolving imports between modules', 'graph');
-  const jsFiles = new Set([...known].filter((p) => /\.(?:[cm]?js|json)$/i.test(p)));
+  const known = new Set(prelude.known);
+  const jsFiles = new Set(prelude.known.filter((p) => /\.(?:[cm]?js|json)$/i.test(p)));
   c.resolveEdges((from, specifier, base) =>
     base === true ? resolveFromBase(from, specifier, known) : resolveSpecifier(from, specifier, jsFiles),
   );
@@ -197,19 +252,23 @@ export async function analyzeApplication(path: string, options: AnalyzeOptions =
   check('electron');
 
   progress('assigning Electron roles', 'electron');
+  const { manifests, html } = prelude;
   const electron = c.usesElectron || manifests.some((m) => 'electron' in m.dependencies);
-  const roles = electron ? assignRoles({ manifests, files: roleFiles, html, known }) : [];
+  const roles = electron ? assignRoles({ manifests, files: c.roleFiles, html, known }) : [];
   c.applyRoles(roles);
   c.phase('electron', []);
   check('sealing');
   progress('assembling the result', 'result');
-  return c.finish({
-    input,
-    policy,
-    electron,
-    roles,
-    assets,
-    manifests: manifests.sort((a, b) => (a.path < b.path ? -1 : 1)),
-    html: html.sort((a, b) => (a.path < b.path ? -1 : 1)),
-  });
+  return c.finish({ ...prelude, electron, roles });
+}
+
+/**
+ * Analyzes the JavaScript application at `path` (a directory, an ASAR archive, a ZIP-based package or
+ * one script). Unparsable, non-UTF-8 or oversized files are per-file unknowns, never a failed analysis.
+ * Rejects with the typed errors of @rea/artifact's inventory and extraction, and `cancelled`.
+ */
+export async function analyzeApplication(path: string, options: AnalyzeOptions = {}): Promise<AnalyzeOutcome> {
+  const c = new Collector();
+  const prelude = await gatherApplication(path, options, c);
+  return assembleApplication(c, prelude, options);
 }

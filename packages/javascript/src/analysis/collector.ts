@@ -1,60 +1,25 @@
-// Accumulates the per-file observations of one analysis under global budgets and assembles the
-// complete result: sorted, with stable node ids, coverage per phase and explicit unknowns.
-import { createHash } from 'node:crypto';
+// Accumulates the per-file records of one analysis under global budgets and assembles the complete
+// result: sorted, with stable node ids, coverage per phase and explicit unknowns.
 import type { Coverage, Limitation } from '@rea/evidence';
-import type { IntegrityPolicy } from '@rea/artifact';
+import type { IntegrityContradiction, IntegrityPolicy } from '@rea/artifact';
 import type { Asset, BundledModule, Edge, FileModule, JavascriptApplication, SourceModule } from '../schemas.js';
-import { holderOf } from './bundles.js';
-import type { RecoveredBundle } from './bundles.js';
-import type { RoleFact } from './electron.js';
 import { nameChunks } from './chunks.js';
-import { builtinOf } from './facts.js';
-import type { FileFacts } from './facts.js';
+import type { RoleFact } from './electron.js';
+import { bundledNodeId } from './fileRecord.js';
+import type { FileRecord, PendingEdge } from './fileRecord.js';
 import type { Resolution } from './graph.js';
-import { fileNodeId } from './inventory.js';
-import type { ApplicationInput } from './read.js';
-import type { SourceMapResolution } from './sourceMaps.js';
 
 /** Facts of one kind (strings, URLs, …) kept across the whole application; the rest are counted. */
 export const MAX_FACTS_PER_KIND = 50_000;
 
 type Phase = JavascriptApplication['phases'][number];
-type Pending = {
-  from: string;
-  file: string;
-  specifier: string;
-  kind: Edge['kind'];
-  line: number;
-  column: number;
-  bundled: string | null;
-  /** `bundled` may be a module of another file (Parcel's runtime is shared between bundles). */
-  crossFile?: boolean;
-};
 
-const NO_MAP: SourceMapResolution = {
-  status: 'none',
-  reference: null,
-  mapPath: null,
-  reason: null,
-  sources: [],
-  sourceCount: 0,
-  decoded: null,
-};
-
-/** The content and structure hashes of a bundled module's text (see BundledModuleSchema). */
-function spanHashes(text: string, structure: string | null): { content_sha256: string; structure_sha256: string } {
-  const hash = (value: string) => createHash('sha256').update(value).digest('hex');
-  return { content_sha256: hash(text), structure_sha256: structure ?? hash(text.replace(/\d+/g, '0')) };
-}
-
-/** The node id of a module recovered from `file`'s bundle. */
-export function bundledNodeId(file: string, moduleId: string): string {
-  return `bundled:${file}#${moduleId}`;
-}
-
-/** The node id of a source named by `file`'s source map. */
-export function sourceNodeId(file: string, source: string): string {
-  return `source:${file}#${source}`;
+/** What the result says of the input itself (from the read phase). */
+export interface InputFacts {
+  format: JavascriptApplication['input_format'];
+  subject: { format: string; sha256: string; size: number };
+  contradictions: IntegrityContradiction[];
+  inventoryLimitations: Limitation[];
 }
 
 /** Collects one analysis; see {@link Collector.finish}. */
@@ -62,7 +27,9 @@ export class Collector {
   private readonly modules: FileModule[] = [];
   private readonly bundled: BundledModule[] = [];
   private readonly sources: SourceModule[] = [];
-  private readonly pending: Pending[] = [];
+  private readonly pending: PendingEdge[] = [];
+  /** What Electron role assignment reads of each parsed script. */
+  readonly roleFiles: NonNullable<FileRecord['role']>[] = [];
   private readonly edges: Edge[] = [];
   private readonly phases: Phase[] = [];
   private readonly unknowns: JavascriptApplication['unknowns'] = [];
@@ -94,161 +61,37 @@ export class Collector {
 
   private keep<K extends keyof Collector['facts']>(kind: K, items: Collector['facts'][K]): void {
     const room = MAX_FACTS_PER_KIND - this.facts[kind].length;
-    (this.facts[kind] as unknown[]).push(...items.slice(0, Math.max(0, room)));
+    const kept = items.length <= room ? items : items.slice(0, Math.max(0, room));
+    for (const item of kept) (this.facts[kind] as unknown[]).push(item);
     this.dropped[kind] += Math.max(0, items.length - Math.max(0, room));
   }
 
-  /** Records the file module at `path`: parsed (with facts and bundle) or not (`null`). */
-  fileModule(
-    path: string,
-    parsed: { sourceType: 'module' | 'script'; facts: FileFacts; bundle: RecoveredBundle; text: string } | null,
-    map: SourceMapResolution = NO_MAP,
-  ): void {
-    const node_id = fileNodeId(path);
-    if (map.status === 'unresolved') {
-      this.unresolvedMaps += 1;
-      this.unknown(node_id, 'source-map-unresolved', `Source map ${map.reference}: ${map.reason}.`);
-    }
-    if (map.sourceCount > map.sources.length) {
-      this.unknown(
-        node_id,
-        'source-map-sources-cut',
-        `The map names ${map.sourceCount} sources; ${map.sources.length} are listed.`,
-      );
-    }
-    const named = new Set<string>();
-    for (const source of map.sources) {
-      if (named.has(source.source)) continue;
-      named.add(source.source);
-      this.sources.push({
-        node_id: sourceNodeId(path, source.source),
-        source: source.source,
-        map: node_id,
-        has_content: source.contentSha256 !== null,
-        content_sha256: source.contentSha256,
-      });
-    }
-    const module: FileModule = {
-      node_id,
-      path,
-      source_type: parsed?.sourceType ?? null,
-      bundler: parsed?.bundle.bundler ?? null,
-      roles: [],
-      exports: [],
-      builtins: parsed?.facts.builtins ?? [],
-      source_map: {
-        status: map.status,
-        reference: map.reference,
-        node_id: map.mapPath === null || map.status === 'unresolved' ? null : fileNodeId(map.mapPath),
-        reason: map.reason,
-        source_count: map.sourceCount,
-      },
-    };
-    this.modules.push(module);
-    if (parsed === null) return;
-    const { facts, bundle } = parsed;
-    if (facts.usesElectron) this.usesElectron = true;
-    if (facts.stringTotal > facts.strings.length) {
-      this.unknown(
-        node_id,
-        'strings-cut',
-        `${facts.stringTotal} string literals; the first ${facts.strings.length} are listed.`,
-      );
-    }
-    const where = (at: { line: number; column: number }) => ({ node_id, line: at.line, column: at.column });
-    this.keep(
-      'strings',
-      facts.strings.map((s) => ({ ...where(s.at), value: s.value, truncated: s.truncated })),
-    );
-    this.keep(
-      'urls',
-      facts.urls.map((u) => ({ ...where(u.at), url: u.url, host: u.host })),
-    );
-    this.keep(
-      'ipc',
-      facts.ipc.map((i) => ({ ...where(i.at), api: i.api, channel: i.channel })),
-    );
-    this.keep(
-      'dynamic_code',
-      facts.dynamicCode.map((d) => ({ ...where(d.at), kind: d.kind })),
-    );
-    const holder = (offset: number) => holderOf(bundle.modules, offset);
-    // An export inside a bundled module's own function (a factory or wrapper) is that module's; the
-    // rest, scope-hoisted code included, are the file's.
-    const exportsOf = new Map<string, FileModule['exports']>();
-    facts.exports.forEach((shape, i) => {
-      const inner = holder(facts.exportOffsets[i] ?? 0);
-      if (inner === null || inner.node === null) module.exports.push(shape);
-      else exportsOf.set(inner.moduleId, [...(exportsOf.get(inner.moduleId) ?? []), shape]);
-    });
-    this.keep(
-      'effects',
-      facts.effects.map((e) => {
-        const inner = holder(e.at.offset);
-        const id = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
-        return { node_id: id, line: e.at.line, column: e.at.column, category: e.category, api: e.api };
-      }),
-    );
-    this.keep(
-      'feature_flags',
-      facts.flags.map((f) => {
-        const inner = holder(f.at.offset);
-        const id = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
-        return { node_id: id, line: f.at.line, column: f.at.column, key: f.key, provider: f.provider, api: f.api };
-      }),
-    );
-    const builtinsOf = new Map<string, Set<string>>();
-    // A require the bundler resolved is its bundler-require edge, not an unresolved specifier too.
-    const resolved = new Set(bundle.edges.map((e) => e.offset));
-    for (const item of facts.imports) {
-      if (item.kind === 'require' && resolved.has(item.at.offset)) continue;
-      const inner = holder(item.at.offset);
-      const from = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
-      const { line, column } = item.at;
-      this.pending.push({ from, file: path, specifier: item.specifier, kind: item.kind, line, column, bundled: null });
-      const builtin = builtinOf(item.specifier);
-      if (inner !== null && builtin !== null) {
-        builtinsOf.set(inner.moduleId, (builtinsOf.get(inner.moduleId) ?? new Set<string>()).add(builtin));
-      }
-    }
-    for (const edge of bundle.edges) {
-      const inner = holder(edge.offset);
-      const from = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
-      const { line, column } = edge;
-      this.pending.push({
-        from,
-        file: path,
-        specifier: edge.specifier,
-        kind: 'bundler-require',
-        line,
-        column,
-        bundled: edge.toModuleId,
-        crossFile: edge.crossFile === true,
-      });
-    }
-    for (const preload of bundle.preloads ?? []) {
-      const inner = holder(preload.offset);
-      const from = inner === null ? node_id : bundledNodeId(path, inner.moduleId);
-      const { line, column } = preload;
-      this.pending.push({ from, file: path, specifier: preload.path, kind: 'preload', line, column, bundled: null });
-    }
-    const seen = new Set<string>();
-    for (const m of bundle.modules) {
-      const id = bundledNodeId(path, m.moduleId);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      this.bundled.push({
-        node_id: id,
-        file: node_id,
-        bundler: m.bundler,
-        module_id: m.moduleId,
-        start_line: m.startLine,
-        end_line: m.endLine,
-        exports: [...(exportsOf.get(m.moduleId) ?? []), ...(m.exports ?? [])],
-        builtins: [...(builtinsOf.get(m.moduleId) ?? [])].sort(),
-        ...spanHashes(parsed.text.slice(m.start, m.end), m.structure),
-      });
-    }
+  /** Records one script (see {@link FileRecord}): its modules, facts, imports and unknowns. */
+  file(record: FileRecord): void {
+    this.modules.push(record.module);
+    this.unknowns.push(...record.unknowns);
+    if (record.unresolvedMap) this.unresolvedMaps += 1;
+    if (record.usesElectron) this.usesElectron = true;
+    if (record.role !== null) this.roleFiles.push(record.role);
+    for (const item of record.sources) this.sources.push(item);
+    for (const item of record.bundled) this.bundled.push(item);
+    for (const item of record.pending) this.pending.push(item);
+    this.keep('strings', record.facts.strings);
+    this.keep('urls', record.facts.urls);
+    this.keep('ipc', record.facts.ipc);
+    this.keep('dynamic_code', record.facts.dynamic_code);
+    this.keep('effects', record.facts.effects);
+    this.keep('feature_flags', record.facts.feature_flags);
+  }
+
+  /** True once the coverage of `phase` is recorded. */
+  hasPhase(phase: Phase['phase']): boolean {
+    return this.phases.some((p) => p.phase === phase);
+  }
+
+  /** Scripts recorded so far. */
+  get fileCount(): number {
+    return this.modules.length;
   }
 
   /**
@@ -288,7 +131,7 @@ export class Collector {
 
   /** The complete result, its coverage (partial when any phase is) and limitations (the unknowns). */
   finish(parts: {
-    input: ApplicationInput;
+    input: InputFacts;
     policy: IntegrityPolicy;
     electron: boolean;
     roles: RoleFact[];
@@ -296,7 +139,7 @@ export class Collector {
     manifests: JavascriptApplication['manifests'];
     html: JavascriptApplication['html_entries'];
   }): {
-    subject: ApplicationInput['subject'];
+    subject: InputFacts['subject'];
     result: JavascriptApplication;
     coverage: Coverage;
     limitations: Limitation[];

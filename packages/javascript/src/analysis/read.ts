@@ -26,6 +26,9 @@ export interface ApplicationInput {
   inventoryLimitations: Limitation[];
 }
 
+/** Files of a directory read at once. */
+const READ_CONCURRENCY = 16;
+
 const CONTENT = /\.(?:[cm]?js|html?|map)$/i;
 
 /** True for an entry whose bytes the analysis reads (scripts, HTML, source maps, manifests). */
@@ -113,20 +116,32 @@ export async function readApplication(
   }
   // Group what lives inside archives by the outermost archive, so each is extracted once.
   const byArchive = new Map<string, string[]>();
+  const onDisk: ArtifactEntry[] = [];
   for (const entry of wanted) {
-    throwIfAborted(signal, 'reading');
     const cut = entry.path.indexOf('!/');
     if (format === 'file') {
       contents.set(entry.path, await readFile(path));
     } else if (format === 'directory' && cut < 0) {
-      const bytes = await fromDisk(path, entry);
-      if (typeof bytes === 'string') unread.push({ path: entry.path, kind: 'changed-during-analysis', message: bytes });
-      else contents.set(entry.path, bytes);
+      onDisk.push(entry);
     } else {
       const [archive, inner] =
         format === 'directory' ? [entry.path.slice(0, cut), entry.path.slice(cut + 2)] : ['', entry.path];
-      byArchive.set(archive, [...(byArchive.get(archive) ?? []), inner]);
+      const list = byArchive.get(archive);
+      if (list === undefined) byArchive.set(archive, [inner]);
+      else list.push(inner);
     }
+  }
+  // Files of a directory are read a few at a time: one at a time, each read waits a full turn of the
+  // file-system thread pool, which dominates for an application of many small files.
+  for (let at = 0; at < onDisk.length; at += READ_CONCURRENCY) {
+    throwIfAborted(signal, 'reading');
+    const batch = onDisk.slice(at, at + READ_CONCURRENCY);
+    const read = await Promise.all(batch.map((entry) => fromDisk(path, entry)));
+    batch.forEach((entry, i) => {
+      const bytes = read[i]!;
+      if (typeof bytes === 'string') unread.push({ path: entry.path, kind: 'changed-during-analysis', message: bytes });
+      else contents.set(entry.path, bytes);
+    });
   }
   for (const [archive, paths] of byArchive) {
     throwIfAborted(signal, 'reading');

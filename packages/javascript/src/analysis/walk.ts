@@ -11,16 +11,19 @@ function isNode(value: unknown): value is EsNode {
  */
 export function walk(root: EsNode, visit: (node: EsNode) => boolean | void, every?: () => void): void {
   const stack: EsNode[] = [root];
+  // One scratch list for every node's children (a list per node is garbage the collector pays for).
+  const children: EsNode[] = [];
   let count = 0;
   while (stack.length > 0) {
     const node = stack.pop()!;
     count += 1;
     if (every && count % 50_000 === 0) every();
     if (visit(node) === false) continue;
-    const children: EsNode[] = [];
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key === 'start' || key === 'end' || key === 'range') continue;
+    children.length = 0;
+    // Parser nodes are plain objects: for…in lists their own keys, in order, without a key array.
+    for (const key in node) {
       const value = node[key];
+      if (value === null || typeof value !== 'object' || key === 'loc' || key === 'range') continue;
       if (Array.isArray(value)) {
         for (const item of value) if (isNode(item)) children.push(item);
       } else if (isNode(value)) {

@@ -1,13 +1,13 @@
-// The module an analysis worker runs (see owner.ts): analyzes workerData.path, posts progress while it
-// runs, then the outcome or the failure. The owner ends the thread on cancellation, at the deadline and
-// when the heap limit is reached; nothing here outlives the message it posts last. Before those hard
-// bounds, the analysis stops parsing when it comes close to either (see SOFT_HEAP_SHARE) and keeps what
-// it finished.
+// The module an analysis worker runs (see owner.ts): reads and parses workerData.path and posts every
+// observation as soon as it is made (see messages.ts), then `gathered` or the failure; the owner
+// assembles the result. The owner ends the thread on cancellation, at the deadline and when the heap
+// limit is reached; nothing here outlives the message it posts last. Before those hard bounds, the
+// analysis stops parsing when it comes close to either (see SOFT_HEAP_SHARE) and keeps what it finished.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { normalizeError } from '@rea/evidence';
-import { analyzeApplication } from '../analysis/analyze.js';
-import type { ResourceBound } from '../analysis/analyze.js';
+import { gatherApplication } from '../analysis/analyze.js';
+import type { ResourceBound, Sink } from '../analysis/analyze.js';
 import type { WorkerMessage, WorkerRequest } from './messages.js';
 
 const port = parentPort;
@@ -31,13 +31,24 @@ function bound(): ResourceBound | null {
   return null;
 }
 
+const sink: Sink = {
+  phase: (phase, reasons) => post({ type: 'phase', phase, reasons }),
+  unknown: (scope, kind, message) => post({ type: 'unknown', scope, kind, message }),
+  file: (record) => post({ type: 'file', record }),
+};
+
 try {
-  const outcome = await analyzeApplication(request.path, {
-    integrityPolicy: request.integrityPolicy,
-    onProgress: (message, phase) => post({ type: 'progress', message, phase }),
-    bound,
-  });
-  post({ type: 'outcome', outcome });
+  await gatherApplication(
+    request.path,
+    {
+      integrityPolicy: request.integrityPolicy,
+      onProgress: (message, phase) => post({ type: 'progress', message, phase }),
+      onPrelude: (prelude) => post({ type: 'prelude', prelude }),
+      bound,
+    },
+    sink,
+  );
+  post({ type: 'gathered' });
 } catch (error) {
   const failure = normalizeError(error, 'analyze_javascript_application');
   post({

@@ -7,7 +7,11 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { IntegrityPolicy } from '@rea/artifact';
-import type { AnalyzeOutcome } from '../analysis/analyze.js';
+import { assembleApplication } from '../analysis/analyze.js';
+import type { AnalyzeOutcome, Prelude } from '../analysis/analyze.js';
+import { Collector } from '../analysis/collector.js';
+import { keepFinished, scriptAt } from '../analysis/hardBound.js';
+import type { HardBound } from '../analysis/hardBound.js';
 import type { WorkerMessage, WorkerRequest } from './messages.js';
 
 /** Default heap limit of an analysis worker, in MiB. */
@@ -28,7 +32,7 @@ export interface WorkerAnalysisOptions {
   onWorker?: (worker: Worker) => void;
 }
 
-type Settled = { ok: true; outcome: AnalyzeOutcome } | { ok: false; error: ReaError };
+type Settled = { ok: true } | { ok: false; error: ReaError; hard: HardBound | null };
 
 /** The built worker module, found through this package's manifest. */
 export function workerModulePath(): string {
@@ -44,12 +48,15 @@ export function workerModulePath(): string {
 }
 
 /**
- * Analyzes `path` in a worker thread with a heap limit and a deadline. Resolves to the outcome; rejects
- * with the analysis's own ReaError, `cancelled` when `signal` aborts, and `resource_constraint`
- * (`details.resource` "memory" at the heap limit, "cpu" at the deadline; `details.completed_phases`,
- * `details.phase` and `details.last_progress` say how far it got) when no script was parsed. Once some
- * scripts are parsed, coming close to either bound ends the parse early: the outcome is partial, the
- * rest are per-file unknowns. Settles only once the worker has exited, so no analysis outlives the call.
+ * Analyzes `path` in a worker thread with a heap limit and a deadline. The worker reads and parses and
+ * hands over each script's record as soon as it is done; this thread assembles the result. Resolves to
+ * the outcome; rejects with the analysis's own ReaError, `cancelled` when `signal` aborts, and
+ * `resource_constraint` (`details.resource` "memory" at the heap limit, "cpu" at the deadline;
+ * `details.completed_phases`, `details.phase`, `details.last_progress` and, in the parse, `details.file`
+ * say how far it got) when no script was parsed. Coming close to either bound ends the parse early, and
+ * reaching one in the middle of the parse (one script exhausting the heap) keeps every script finished
+ * before it: the outcome is partial, the script it was on is named, the rest are per-file unknowns.
+ * Settles only once the worker has exited, so no analysis outlives the call.
  */
 export async function analyzeInWorker(path: string, options: WorkerAnalysisOptions): Promise<AnalyzeOutcome> {
   throwIfAborted(options.signal, 'analysis');
@@ -70,51 +77,75 @@ export async function analyzeInWorker(path: string, options: WorkerAnalysisOptio
   options.onWorker?.(worker);
   const phases: string[] = [];
   let lastProgress: string | null = null;
-  const progress = () => ({
-    completed_phases: phases.slice(0, -1),
-    phase: phases.at(-1) ?? null,
-    last_progress: lastProgress,
-  });
+  const collector = new Collector();
+  let prelude: Prelude | null = null;
+  const current = () => (prelude === null ? null : scriptAt(collector, prelude));
+  const progress = () => {
+    const file = phases.at(-1) === 'parse' ? current() : null;
+    return {
+      completed_phases: phases.slice(0, -1),
+      phase: phases.at(-1) ?? null,
+      last_progress: lastProgress,
+      ...(file === null ? {} : { file: file.path }),
+    };
+  };
   const state: { settled: Settled | null } = { settled: null };
   const settle = (value: Settled) => {
     if (state.settled !== null) return;
     state.settled = value;
     void worker.terminate();
   };
-  const fail = (error: ReaError) => settle({ ok: false, error });
+  const fail = (error: ReaError, hard: HardBound | null = null) => settle({ ok: false, error, hard });
 
   const onAbort = () => fail(new ReaError('cancelled', 'The analysis was cancelled.', { details: progress() }));
   options.signal.addEventListener('abort', onAbort, { once: true });
+  const remediation = (setting: string) =>
+    `Raise ${setting}, or analyze a smaller part of the application (one directory or archive).`;
   const deadline = setTimeout(
     () =>
       fail(
         new ReaError('resource_constraint', `The analysis did not finish within ${maxDurationMs} ms.`, {
           details: { resource: 'cpu', limit_ms: maxDurationMs, ...progress() },
-          remediation:
-            'Raise max_duration_ms, or analyze a smaller part of the application (one directory or archive).',
+          remediation: remediation('max_duration_ms'),
         }),
+        { resource: 'cpu', what: `reached its ${maxDurationMs} ms deadline`, setting: 'max_duration_ms' },
       ),
     maxDurationMs,
   );
+  // Observations are kept even after a hard bound: the worker's last messages may arrive after the
+  // error that ended it (they are all delivered before its exit).
   worker.on('message', (text: string) => {
     const message = JSON.parse(text) as WorkerMessage;
-    if (message.type === 'progress') {
-      if (phases.at(-1) !== message.phase) phases.push(message.phase);
-      lastProgress = message.message;
-      if (state.settled === null) options.onProgress(message.message, message.phase);
-    } else if (message.type === 'outcome') {
-      settle({ ok: true, outcome: message.outcome });
-    } else {
-      const { code, message: text, remediation, retryable } = message;
-      const limit =
-        code !== 'resource_constraint'
-          ? {}
-          : message.details['resource'] === 'memory'
-            ? { limit_mb: maxHeapMb }
-            : { limit_ms: maxDurationMs };
-      const details =
-        code === 'resource_constraint' ? { ...message.details, ...limit, ...progress() } : message.details;
-      fail(new ReaError(code, text, { remediation, retryable, details }));
+    switch (message.type) {
+      case 'progress':
+        if (phases.at(-1) !== message.phase) phases.push(message.phase);
+        lastProgress = message.message;
+        if (state.settled === null) options.onProgress(message.message, message.phase);
+        return;
+      case 'prelude':
+        prelude = message.prelude;
+        return;
+      case 'phase':
+        return collector.phase(message.phase, message.reasons);
+      case 'unknown':
+        return collector.unknown(message.scope, message.kind, message.message);
+      case 'file':
+        return collector.file(message.record);
+      case 'gathered':
+        return settle({ ok: true });
+      case 'failure': {
+        if (state.settled !== null) return;
+        const { code, message: text, remediation: fix, retryable } = message;
+        const limit =
+          code !== 'resource_constraint'
+            ? {}
+            : message.details['resource'] === 'memory'
+              ? { limit_mb: maxHeapMb }
+              : { limit_ms: maxDurationMs };
+        const details =
+          code === 'resource_constraint' ? { ...message.details, ...limit, ...progress() } : message.details;
+        return fail(new ReaError(code, text, { remediation: fix, retryable, details }));
+      }
     }
   });
   worker.on('error', (error: Error & { code?: string }) => {
@@ -122,8 +153,9 @@ export async function analyzeInWorker(path: string, options: WorkerAnalysisOptio
       fail(
         new ReaError('resource_constraint', `The analysis reached its ${maxHeapMb} MiB heap limit.`, {
           details: { resource: 'memory', limit_mb: maxHeapMb, ...progress() },
-          remediation: 'Raise max_heap_mb, or analyze a smaller part of the application (one directory or archive).',
+          remediation: remediation('max_heap_mb'),
         }),
+        { resource: 'memory', what: `exhausted its ${maxHeapMb} MiB heap limit`, setting: 'max_heap_mb' },
       );
     } else {
       fail(
@@ -145,6 +177,18 @@ export async function analyzeInWorker(path: string, options: WorkerAnalysisOptio
       details: { reason: 'worker-exited', ...progress() },
     });
   }
-  if (!result.ok) throw result.error;
-  return result.outcome;
+  const assemble = (p: Prelude) =>
+    assembleApplication(collector, p, { signal: options.signal, onProgress: options.onProgress });
+  if (result.ok && prelude !== null) return assemble(prelude);
+  if (result.ok)
+    throw new ReaError('internal', 'The analysis worker ended without its inventory.', { details: progress() });
+  // A hard bound in the middle of the parse keeps the scripts finished before it.
+  if (result.hard === null || prelude === null) throw result.error;
+  const file = current();
+  if (keepFinished(collector, prelude, result.hard)) return assemble(prelude);
+  const { code, message, remediation: fix, details } = result.error;
+  throw new ReaError(code, message, {
+    remediation: fix,
+    details: { ...details, ...(file ? { file: file.path } : {}) },
+  });
 }

@@ -94,14 +94,21 @@ export function bundleSources(dir: string): string {
 /** Bundles test/fixtures/bundle-src/entry.js with webpack 5 into `<dir>/dist/<out>`. */
 export async function webpackBundle(
   dir: string,
-  options: { out: string; mode: 'development' | 'production'; sources?: string; naturalIds?: boolean },
+  options: {
+    out: string;
+    mode: 'development' | 'production';
+    sources?: string;
+    naturalIds?: boolean;
+    /** Write an external source map beside the bundle. */
+    sourceMap?: boolean;
+  },
 ): Promise<string> {
   const { default: webpack } = await import('webpack');
   const outputPath = join(dir, 'dist');
   const compiler = webpack({
     mode: options.mode,
     // No eval wrapping: module bodies stay code, as in shipped builds.
-    devtool: false,
+    devtool: options.sourceMap ? 'source-map' : false,
     target: 'node',
     context: options.sources ?? BUNDLE_SOURCES,
     entry: './entry.js',

@@ -46,9 +46,10 @@ export const inspectAnalysisViewTool = defineTool({
   title: 'View retained Evidence',
   description:
     'Projects a caller-selected view of already completed Evidence without starting a provider: "summary" ' +
-    '(sections, collection sizes, pageable text), one "section", one "item" of a collection by id, or a stable ' +
+    '(sections, collection sizes, pageable text), one "section", one "item" of a collection by id or path, or a stable ' +
     '"page" of a collection (items) or text (UTF-16 code units, never splitting a surrogate pair), default ' +
-    'offset 0 and limit 64, with coverage.next_offset for the next page. The source is a retained reference ' +
+    'offset 0 and limit 64, with coverage.next_offset for the next page. An application analysis also has ' +
+    '"all_modules": its scripts, bundled and source modules in one list. The source is a retained reference ' +
     'from this connection (evidence_id from an earlier result or from get_evidence_bundle summaries) or ' +
     'complete inline Evidence. Returns derived Evidence linked to its source, with a digest of the selection.',
   produces: 'evidence',
@@ -59,6 +60,10 @@ export const inspectAnalysisViewTool = defineTool({
     {
       input: { source: EXAMPLE_REF, view: 'page', collection: 'pseudocode', offset: 0, limit: 64 },
       description: 'First page of retained pseudocode.',
+    },
+    {
+      input: { source: EXAMPLE_REF, view: 'item', collection: 'all_modules', id: 'src/renderer/ipc.js' },
+      description: 'One module of a retained application analysis, by path.',
     },
   ],
   effects: { ...NO_EFFECTS, mutatesSession: true, idempotent: true },
