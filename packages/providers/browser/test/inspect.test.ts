@@ -36,6 +36,10 @@ beforeAll(async () => {
     '/app.js': { type: 'text/javascript', body: APP },
     '/app.js.map': { type: 'application/json', body: MAP },
     '/lib.js': { type: 'text/javascript', body: LIB },
+    '/eval.html': {
+      type: 'text/html',
+      body: "<!doctype html><title>eval</title><script>eval('window.x = 1');</script>",
+    },
     '/frame.html': { type: 'text/html', body: '<!doctype html><title>inner</title><p>frame</p>' },
     '/sw/': { type: 'text/html', body: SW_PAGE },
     '/sw/worker.js': { type: 'text/javascript', body: "self.addEventListener('install', () => self.skipWaiting());" },
@@ -100,10 +104,20 @@ describe('inspect_web_page with endpoint "owned"', () => {
     expect(page.dom.outline).toEqual(
       expect.arrayContaining([{ depth: 2, tag: 'div', id: 'root', classes: ['shell', 'main'] }]),
     );
+    // REA's own reads run in the page too, but they are not the page's scripts.
+    expect(record.limitations.map((l) => l.kind)).not.toContain('dynamic-scripts');
     expect(record.provider.id).toBe('browser');
     expect(result.dirs).toHaveLength(1);
     expect(result.dirs[0]).toMatch(/rea-chrome-/);
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 90_000);
+
+  it("should count the page's scripts without a URL (eval) as a limitation, and none of REA's own", async () => {
+    const record = evidence(await call(inspectWebPageTool, { endpoint: 'owned', url: `${server.origin}/eval.html` }));
+    const dynamic = record.limitations.filter((l) => l.kind === 'dynamic-scripts');
+    expect(dynamic).toHaveLength(1);
+    expect(dynamic[0]!.message).toMatch(/^1 scripts without a URL/);
+    expect(JSON.stringify(record.normalized_result)).not.toContain('rea-internal:');
   }, 90_000);
 
   it('should report storage values only when asked', async () => {

@@ -3,6 +3,7 @@
  * URL (a browser or a page), narrowed to what the provider uses.
  */
 import CDP from 'chrome-remote-interface';
+import { markInternalScript } from '../internalScript.js';
 
 /** Parameters of a DevTools event or result, as JSON. */
 export type CdpParams = Record<string, unknown>;
@@ -35,7 +36,8 @@ export async function connectCdp(webSocketUrl: string): Promise<CdpConnection> {
     for (const listener of gone.splice(0)) listener();
   });
   return {
-    send: (method, params) => client.send(method, params ?? {}),
+    // Every script REA runs in a page is marked, so recordings leave REA's own scripts out.
+    send: (method, params) => client.send(method, markInternalScript(method, params ?? {})),
     on: (event, listener) => client.on(event, listener),
     onDisconnect: (listener) => {
       if (closed) listener();

@@ -1,4 +1,5 @@
 import type { CdpConnection, CdpParams } from '../engine/cdp.js';
+import { INTERNAL_SCRIPT_URL } from '../internalScript.js';
 
 /** How many of each kind of observation a recorder keeps. */
 export const RECORD_LIMITS = Object.freeze({
@@ -90,6 +91,7 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
     if (!r.consoleStopped) message(entry.level, entry.source, cut(entry.text));
   });
   page.on('Debugger.scriptParsed', (p) => {
+    if (p['url'] === INTERNAL_SCRIPT_URL) return;
     if (r.scripts.length < RECORD_LIMITS.scripts) r.scripts.push(p);
     else r.scriptsDropped += 1;
   });
