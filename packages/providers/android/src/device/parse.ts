@@ -41,6 +41,42 @@ export function parseProcesses(text: string): { pid: number; ppid: number; user:
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), user: m[3]!, name: m[4]! }));
 }
 
+/**
+ * The toolbox `ps` of Android 7 and older (no `-A`, no `-o`): `USER PID PPID VSIZE RSS WCHAN PC [S] NAME`,
+ * the name last.
+ */
+export function parseLegacyProcesses(text: string): { pid: number; ppid: number; user: string; name: string }[] {
+  return text
+    .split('\n')
+    .slice(1)
+    .map((line) => /^(\S+)\s+(\d+)\s+(\d+)\s.*?(\S+)\s*$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[2]), ppid: Number(m[3]), user: m[1]!, name: m[4]! }));
+}
+
+/**
+ * The launcher activity of `name` in `dumpsys package <name>` (for devices without `cmd package
+ * resolve-activity`): the first activity of the resolver table whose filter has the MAIN action and the
+ * LAUNCHER category.
+ */
+export function parseLauncherActivity(text: string, name: string): string | null {
+  const entry = /^\s+[0-9a-f]+ (\S+\/\S+) filter [0-9a-f]+\s*$/;
+  let current: { component: string; main: boolean; launcher: boolean } | null = null;
+  const done = () => (current !== null && current.main && current.launcher ? current.component : null);
+  for (const line of text.split('\n')) {
+    const m = entry.exec(line);
+    if (m !== null || /^\S/.test(line) || /^\s+[\w.]+:\s*$/.test(line)) {
+      if (done() !== null) return done();
+      current = m !== null && m[1]!.startsWith(`${name}/`) ? { component: m[1]!, main: false, launcher: false } : null;
+      continue;
+    }
+    if (current === null) continue;
+    if (/Action: "android\.intent\.action\.MAIN"/.test(line)) current.main = true;
+    if (/Category: "android\.intent\.category\.LAUNCHER"/.test(line)) current.launcher = true;
+  }
+  return done();
+}
+
 /** `pm list packages -f -U`: `package:<apk>=<name> uid:<uid>` lines (the apk path may contain `=`). */
 export function parsePackages(text: string): { package: string; apk_path: string; uid: number | null }[] {
   return [...text.matchAll(/^package:(.+)=([\w.]+)(?: uid:(\d+))?\s*$/gm)].map((m) => ({

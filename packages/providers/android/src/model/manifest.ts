@@ -30,6 +30,8 @@ export interface Component {
 /** The decoded AndroidManifest.xml, with resource references resolved where a table is present. */
 export interface Manifest {
   package: string | null;
+  /** The split this APK is (`config.arm64_v8a`, a feature name), or null for a base APK. */
+  split: string | null;
   version_code: number | null;
   version_name: string | null;
   min_sdk: number | null;
@@ -145,6 +147,7 @@ export function readManifest(doc: XmlDocument, table: ResourceLookup | null): Ma
     .map((c) => c.name);
   return {
     package: pkg,
+    split: textOf(get('split'), table),
     version_code: intOf(get('versionCode'), table),
     version_name: textOf(get('versionName'), table),
     min_sdk: sdk === undefined ? null : intOf(attribute(sdk, 'minSdkVersion'), table),

@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import { DexFile } from '../format/dex/file.js';
 import { loadPackage } from '../package/load.js';
@@ -30,7 +31,14 @@ export async function openPackage(path: string, signal: AbortSignal | undefined)
   if (info === null) {
     throw new ReaError('not_found', `No file or directory at ${path}.`, { details: { path, reason: 'missing' } });
   }
-  const key = `${path}\0${info.size}\0${info.mtimeMs}\0${info.ino}`;
+  let key = `${path}\0${info.size}\0${info.mtimeMs}\0${info.ino}`;
+  if (info.isDirectory()) {
+    // A split APK rewritten in place changes the file, not the folder: the key covers each entry.
+    for (const name of (await readdir(path).catch(() => [])).sort()) {
+      const one = await stat(join(path, name)).catch(() => null);
+      key += `\0${name}\0${one?.size}\0${one?.mtimeMs}\0${one?.ino}`;
+    }
+  }
   if (cached?.key === key) return cached.value;
   cached = null;
   const loaded = await loadPackage(path, signal);

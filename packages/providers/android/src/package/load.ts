@@ -1,6 +1,7 @@
 // Reading an Android package through @rea/artifact. An APK or app bundle is read from its ZIP central
-// directory, with only the entries the analysis needs inflated (see ./direct.ts). Anything else (a
-// set of split APKs, a folder) goes through the inventory, which says what exists with its integrity
+// directory, with only the entries the analysis needs inflated (see ./direct.ts); a folder of split
+// APKs reads each APK that way (see ./folder.ts). Anything else (a ZIP set of split APKs such as an
+// XAPK or APKS) goes through the inventory, which says what exists with its integrity
 // policy and budgets; the bytes of the entries the analysis reads then come from an extraction of
 // just those entries, removed before this returns. A raw DEX file is read directly.
 import { open, readFile, rm, stat } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import type { ArtifactEntry } from '@rea/artifact';
 import type { SigningBlock } from '../format/signingBlock.js';
 import { loadZipDirectly } from './direct.js';
+import { fileSystemError, loadFolder } from './folder.js';
 import { EntryBudget, MAX_ENTRY_BYTES, assembleUnits, signingBlockOf, unitOf, wanted } from './units.js';
 import type { UnitPlace } from './units.js';
 
@@ -77,6 +79,7 @@ async function isDex(path: string): Promise<boolean> {
   const handle = await open(path, 'r').catch(() => null);
   if (handle === null) return false;
   try {
+    if (!(await handle.stat()).isFile()) return false;
     const head = Buffer.alloc(4);
     await handle.read(head, 0, 4, 0);
     return head.toString('latin1') === 'dex\n';
@@ -92,6 +95,10 @@ async function isDex(path: string): Promise<boolean> {
  */
 export async function loadPackage(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage> {
   if (await isDex(path)) return loadDex(path, signal);
+  const info = await stat(path).catch((error: unknown) => {
+    throw fileSystemError(error, path, 'read');
+  });
+  if (info.isDirectory()) return loadFolder(path, signal);
   const direct = await loadZipDirectly(path, signal);
   if (direct !== null) return direct;
   const outcome = await inspectArtifact(path, {

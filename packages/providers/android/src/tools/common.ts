@@ -39,7 +39,7 @@ export function androidEvidence<R>(
     ...limitations,
     ...pkg.unreadable.map((u) => ({ kind: 'dex-unreadable', message: u.message, scope: u.path })),
   ];
-  const reasons = [...new Set(all.filter((l) => l.kind !== 'signatures-not-verified').map((l) => l.kind))];
+  const reasons = [...new Set(all.map((l) => l.kind))];
   if (nextOffset !== null) reasons.push('more items: page with offset');
   const coverage: Coverage =
     reasons.length === 0

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { Limitation } from '@rea/evidence';
+import { NO_INDEX } from '../format/dex/file.js';
 import { scanIndexes } from '../format/dex/scan.js';
+import { ClassEdges, MAX_CLASS_EDGES } from '../model/classGraph.js';
 import { inspectUnit } from '../model/inspect.js';
 import { openPackage, toDescriptor } from '../model/session.js';
 import { PageInput, PathInput, androidEvidence } from './common.js';
@@ -16,7 +18,7 @@ export const ApplicationGraphSchema = z.strictObject({
     z.strictObject({
       from: z.string(),
       to: z.string(),
-      kind: z.enum(['implemented_by', 'loads_library', 'packaged']),
+      kind: z.enum(['implemented_by', 'loads_library', 'packaged', 'extends', 'implements', 'calls']),
       evidence: z.string().describe('Where the edge was observed.'),
     }),
   ),
@@ -29,7 +31,7 @@ export const projectAndroidApplicationGraphTool = defineTool({
   name: 'project_android_application_graph',
   title: 'Project Android application graph',
   description:
-    'Graph of an Android package: manifest components → the DEX classes implementing them → native libraries loaded (System.loadLibrary/load with a constant name) and packaged per ABI, each edge with its evidence (manifest entry, calling method, ZIP path); edges paged with offset/limit.',
+    "Graph of an Android package: manifest components → the DEX classes implementing them → native libraries loaded (System.loadLibrary/load with a constant name) and packaged per ABI, and edges between the package's own classes (extends, implements, calls with the first call site and count), each edge with its evidence (manifest entry, calling method, ZIP path); edges paged with offset/limit.",
   input: z.strictObject({ path: PathInput, ...PageInput }),
   result: ApplicationGraphSchema,
   examples: [{ input: { path: '/tmp/app-release.apk' } }],
@@ -57,6 +59,7 @@ export const projectAndroidApplicationGraphTool = defineTool({
         for (const lib of libs) libraries.set(lib, [...(libraries.get(lib) ?? []), abi]);
       }
     }
+    const classEdges = new ClassEdges(pkg.classes);
     for (const { file } of pkg.dex) {
       const loaders = new Set<number>();
       for (let i = 0; i < file.methods.size; i++) {
@@ -64,9 +67,14 @@ export const projectAndroidApplicationGraphTool = defineTool({
         const name = file.method(i).name;
         if (name === 'loadLibrary' || name === 'load') loaders.add(i);
       }
-      if (loaders.size === 0) continue;
       for (let c = 0; c < file.classDefs.size; c++) {
         const def = file.classDef(c);
+        const cls = file.type(def.classIdx);
+        classEdges.hierarchy(
+          cls,
+          def.superclassIdx === NO_INDEX ? null : file.type(def.superclassIdx),
+          file.typeList(def.interfacesOff),
+        );
         let data;
         try {
           data = file.classData(def.classDataOff);
@@ -82,10 +90,12 @@ export const projectAndroidApplicationGraphTool = defineTool({
             continue;
           }
           let lastString: string | null = null;
+          const ref = file.method(m.index);
+          const caller = `${ref.className}->${ref.name}(${ref.proto.parameters.join('')})${ref.proto.returnType}`;
           scanIndexes(file, code.insnsOff, code.insnsSize, (use) => {
+            if (use.kind === 'method') classEdges.call(file, cls, caller, use.index, use.offset);
             if (use.kind === 'string') lastString = file.string(use.index);
             else if (use.kind === 'method' && loaders.has(use.index) && lastString !== null) {
-              const ref = file.method(m.index);
               const called = file.method(use.index).name;
               const lib = called === 'loadLibrary' ? `lib${lastString}.so` : lastString.split('/').at(-1)!;
               edges.push({
@@ -105,6 +115,13 @@ export const projectAndroidApplicationGraphTool = defineTool({
         to: `native:${lib}`,
         kind: 'packaged',
         evidence: `lib/{${abis.join(',')}}/${lib}`,
+      });
+    }
+    edges.push(...classEdges.all());
+    if (classEdges.cut) {
+      limitations.push({
+        kind: 'class-edges-cut',
+        message: `More than ${MAX_CLASS_EDGES} class-to-class edges; the first are listed.`,
       });
     }
     const page = edges.slice(input.offset, input.offset + input.limit);

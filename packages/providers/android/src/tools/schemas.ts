@@ -28,6 +28,7 @@ const ComponentSchema = z.strictObject({
 
 const ManifestSchema = z.strictObject({
   package: s,
+  split: z.string().nullable().describe('Split name (config.arm64_v8a, a feature); null for a base APK.'),
   version_code: n,
   version_name: s,
   min_sdk: n,

@@ -5,6 +5,9 @@ import type { JsonObject, Limitation } from '@rea/evidence';
 import type { DexFile } from '../format/dex/file.js';
 import { OPCODES } from '../format/dex/opcodes.js';
 import { scanIndexes } from '../format/dex/scan.js';
+import type { IndexUse } from '../format/dex/scan.js';
+import { DexCallSites } from '../format/dex/callSites.js';
+import type { DexMethodHandle } from '../format/dex/callSites.js';
 import { openPackage, toDescriptor } from '../model/session.js';
 import { PageInput, PathInput, androidEvidence } from './common.js';
 
@@ -78,12 +81,31 @@ function targets(
   return { kind: 'method', ids };
 }
 
+/**
+ * The method handles an `invoke-custom` (its call site's bootstrap method and the handles among its link
+ * arguments, such as a lambda's body) or a `const-method-handle` reaches, with how the target text
+ * names the way; none for other instructions or an index out of range.
+ */
+function handlesOf(sites: DexCallSites, use: IndexUse): { handle: DexMethodHandle; via: string }[] {
+  if (use.kind === 'method_handle') {
+    const handle = sites.handle(use.index);
+    return handle === null ? [] : [{ handle, via: `method_handle@${use.index}` }];
+  }
+  if (use.kind !== 'call_site') return [];
+  const site = sites.callSite(use.index);
+  if (site === null) return [];
+  return [
+    ...(site.bootstrap === null ? [] : [{ handle: site.bootstrap, via: `bootstrap of call_site@${use.index}` }]),
+    ...site.handles.map((handle) => ({ handle, via: `argument of call_site@${use.index}` })),
+  ];
+}
+
 /** `trace_android_references`: every instruction that calls a method, reads or writes a field, loads a string or uses a class. */
 export const traceAndroidReferencesTool = defineTool({
   name: 'trace_android_references',
   title: 'Trace Android references',
   description:
-    'Finds every instruction in an Android package or DEX file (all DEX files) that calls a method, reads or writes a field, loads a string or uses a class (new-instance, const-class, casts), with the holding method; paged with offset/limit.',
+    'Finds every instruction in an Android package or DEX file (all DEX files) that calls a method (invoke-custom through its bootstrap method or a method handle argument, such as a lambda body), reads or writes a field, loads a string or uses a class (new-instance, const-class, casts), with the holding method; paged with offset/limit.',
   input: z.strictObject({ path: PathInput, target: TargetSchema.describe('What to trace.'), ...PageInput }),
   result: ReferenceTraceSchema,
   examples: [
@@ -99,12 +121,20 @@ export const traceAndroidReferencesTool = defineTool({
   produces: 'evidence',
   async run(input, context) {
     const pkg = await openPackage(input.path, context.signal);
-    const sites: z.infer<typeof ReferenceTraceSchema>['sites'] = [];
+    const found: z.infer<typeof ReferenceTraceSchema>['sites'] = [];
     const limitations: Limitation[] = [];
     let cut = false;
-    for (const { file } of pkg.dex) {
+    for (const { file, path } of pkg.dex) {
       const { kind, ids } = targets(file, input.target);
       if (ids.size === 0) continue;
+      let sites: DexCallSites | null = null;
+      if (kind === 'method' || kind === 'field') {
+        try {
+          sites = new DexCallSites(file);
+        } catch (error) {
+          limitations.push({ kind: 'call-sites-unreadable', message: (error as Error).message, scope: path });
+        }
+      }
       for (let c = 0; c < file.classDefs.size && !cut; c++) {
         throwIfAborted(context.signal, 'tracing');
         const def = file.classDef(c);
@@ -127,31 +157,41 @@ export const traceAndroidReferencesTool = defineTool({
           } catch {
             continue;
           }
-          scanIndexes(file, code.insnsOff, code.insnsSize, (use) => {
-            if (use.kind !== kind || !ids.has(use.index) || sites.length >= MAX_SITES) return;
+          const add = (use: IndexUse, target: string) => {
+            if (found.length >= MAX_SITES) return;
             const ref = file.method(m.index);
-            sites.push({
+            found.push({
               class: ref.className,
               method: `${ref.name}(${ref.proto.parameters.join('')})${ref.proto.returnType}`,
               offset: use.offset,
               instruction: OPCODES[use.opcode]!.name,
-              target: ids.get(use.index)!,
+              target,
             });
+          };
+          scanIndexes(file, code.insnsOff, code.insnsSize, (use) => {
+            if (use.kind === kind && ids.has(use.index)) return add(use, ids.get(use.index)!);
+            if (sites === null) return;
+            try {
+              for (const { handle, via } of handlesOf(sites, use))
+                if (handle.kind === kind && ids.has(handle.index)) add(use, `${ids.get(handle.index)!} (${via})`);
+            } catch (error) {
+              limitations.push({ kind: 'call-site-unreadable', message: (error as Error).message, scope: path });
+            }
           });
-          if (sites.length >= MAX_SITES) cut = true;
+          if (found.length >= MAX_SITES) cut = true;
         }
       }
     }
     if (cut) limitations.push({ kind: 'trace-cut', message: `More than ${MAX_SITES} sites; the first are listed.` });
-    const page = sites.slice(input.offset, input.offset + input.limit);
-    const next = input.offset + page.length < sites.length ? input.offset + page.length : null;
+    const page = found.slice(input.offset, input.offset + input.limit);
+    const next = input.offset + page.length < found.length ? input.offset + page.length : null;
     const parameters = {
       target: JSON.parse(JSON.stringify(input.target)) as JsonObject,
       offset: input.offset,
       limit: input.limit,
     };
     return {
-      ...androidEvidence(pkg, 'references', parameters, { total: sites.length, sites: page }, limitations, next),
+      ...androidEvidence(pkg, 'references', parameters, { total: found.length, sites: page }, limitations, next),
       local: { path: input.path },
     };
   },

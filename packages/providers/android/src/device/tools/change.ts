@@ -7,6 +7,8 @@ import type { AdbRun } from '../adb.js';
 import { CHANGES_DEVICE, openDevice, serialInput } from './common.js';
 import type { EnvironmentSource } from './common.js';
 import { packageInput } from './packages.js';
+import { parseLauncherActivity } from '../parse.js';
+import type { DeviceShell } from '../shell.js';
 
 const localFile = z.string().min(1).describe('Path of a local regular file.');
 
@@ -124,6 +126,20 @@ export function uninstallPackageTool(env: EnvironmentSource) {
   });
 }
 
+/**
+ * The launcher activity of `name`: from `cmd package resolve-activity` (Android 7 and later), else, or
+ * when that fails, from the activity resolver table of `dumpsys package`.
+ */
+async function launcherActivity(shell: DeviceShell, name: string): Promise<string | null> {
+  if (((await shell.sdk()) ?? Infinity) >= 24) {
+    const run = await shell.run(['cmd', 'package', 'resolve-activity', '--brief', name]);
+    const last = run.stdout.toString('utf8').trim().split('\n').pop()?.trim() ?? '';
+    if (run.exitCode === 0 && last.includes('/')) return last;
+  }
+  const dump = await shell.text('Resolving the launcher activity', ['dumpsys', 'package', name]);
+  return parseLauncherActivity(dump, name);
+}
+
 /** `start_android_app`: starts an activity, or the package's launcher activity. */
 export function startAppTool(env: EnvironmentSource) {
   return defineTool({
@@ -148,15 +164,8 @@ export function startAppTool(env: EnvironmentSource) {
       const { shell, serial: chosen } = await openDevice(env, context, serial);
       let component = activity === undefined ? null : `${name}/${activity}`;
       if (component === null) {
-        const resolved = await shell.text('Resolving the launcher activity', [
-          'cmd',
-          'package',
-          'resolve-activity',
-          '--brief',
-          name,
-        ]);
-        component = resolved.trim().split('\n').pop()?.trim() ?? '';
-        if (!component.includes('/')) {
+        component = await launcherActivity(shell, name);
+        if (component === null) {
           throw new ReaError('not_found', `${name} has no launcher activity on ${chosen}.`, {
             remediation: 'Name the activity to start, or check the package with inspect_android_device_package.',
             details: { reason: 'missing', package: name },

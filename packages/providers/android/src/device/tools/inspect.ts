@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '@rea/provider-kit';
 import { listDevices } from '../devices.js';
 import { locateAdb } from '../locate.js';
-import { parseDisplay, parseFeatures, parseProcesses, parseProperties } from '../parse.js';
+import { parseDisplay, parseFeatures, parseLegacyProcesses, parseProcesses, parseProperties } from '../parse.js';
 import { READS_DEVICE, openDevice, serialInput } from './common.js';
 import type { EnvironmentSource } from './common.js';
 
@@ -111,9 +111,11 @@ export function inspectDeviceTool(env: EnvironmentSource) {
           : {}),
         ...(wanted.has('processes')
           ? {
-              processes: parseProcesses(
-                await shell.text('Listing processes', ['ps', '-A', '-o', 'PID,PPID,USER,NAME']),
-              ),
+              // Android 8 brought toybox ps (-A, -o); before it, toolbox ps lists every process as is.
+              processes:
+                ((await shell.sdk()) ?? Infinity) < 26
+                  ? parseLegacyProcesses(await shell.text('Listing processes', ['ps']))
+                  : parseProcesses(await shell.text('Listing processes', ['ps', '-A', '-o', 'PID,PPID,USER,NAME'])),
             }
           : {}),
       };

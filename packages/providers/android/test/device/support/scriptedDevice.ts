@@ -60,6 +60,7 @@ function shell(command: string): StandInShellReply | undefined {
         .map(([k, v]) => `[${k}]: [${v}]\n`)
         .join(''),
     },
+    'getprop ro.build.version.sdk': { stdout: `${PROPERTIES['ro.build.version.sdk']}\n` },
     'pm list features': {
       stdout: 'feature:android.hardware.camera\nfeature:reqGlEsVersion=0x30002\nfeature:android.hardware.wifi\n',
     },
@@ -116,5 +117,71 @@ export function scriptedDevice(serial: string, extra: Partial<StandInDevice> = {
     ]),
     shell: (command) => shell(command),
     ...extra,
+  };
+}
+
+/** The toolbox `ps` of Android 7 and older, as a handset prints it. */
+export const LEGACY_PS = `USER      PID   PPID  VSIZE  RSS   WCHAN              PC  NAME
+root      1     0     8964   764   SyS_epoll_ 0000000000 S /init
+system    812   1     2046280 98540 SyS_epoll_ 0000000000 S system_server
+u0_a123   4242  640   1571236 61232 SyS_epoll_ 0000000000 S com.example.notes
+`;
+
+/** `dumpsys package com.android.settings` of an older handset: the activity resolver table first. */
+const LEGACY_DUMPSYS = `Activity Resolver Table:
+  Non-Data Actions:
+      android.intent.action.MAIN:
+        1b2c3d4 com.android.settings/.FallbackHome filter 5e6f708
+          Action: "android.intent.action.MAIN"
+          Category: "android.intent.category.HOME"
+        2c3d4e5 com.android.settings/.Settings filter 6f70819
+          Action: "android.intent.action.MAIN"
+          Category: "android.intent.category.DEFAULT"
+          Category: "android.intent.category.LAUNCHER"
+
+${DUMPSYS}`;
+
+/**
+ * A handset of API level `sdk` (23: Android 6, no shell protocol v2, so no exit status from its shell
+ * service, which runs on a terminal; 24: Android 7, shell v2), with toolbox `ps` and no
+ * `cmd package resolve-activity`.
+ */
+export function olderDevice(serial: string, sdk: 23 | 24): StandInDevice {
+  const properties: Record<string, string> = {
+    ...PROPERTIES,
+    'ro.build.version.release': sdk === 23 ? '6.0.1' : '7.0',
+    'ro.build.version.sdk': String(sdk),
+  };
+  const replies: Record<string, StandInShellReply> = {
+    getprop: {
+      stdout: Object.entries(properties)
+        .map(([k, v]) => `[${k}]: [${v}]\n`)
+        .join(''),
+    },
+    'getprop ro.build.version.sdk': { stdout: `${sdk}\n` },
+    ps: { stdout: LEGACY_PS },
+    'ps -A -o PID,PPID,USER,NAME': { stdout: "bad pid '-A'\n", exit: 1 },
+    'pm path com.android.settings': { stdout: `package:/data/app/com.android.settings-1/base.apk\n` },
+    'pm path com.example.gone': { stdout: '', exit: 1 },
+    'dumpsys package com.android.settings': { stdout: LEGACY_DUMPSYS },
+    'am start -W -n com.android.settings/.Settings': {
+      stdout:
+        'Starting: Intent { cmp=com.android.settings/.Settings }\nStatus: ok\nActivity: com.android.settings/.Settings\nTotalTime: 380\nComplete\n',
+    },
+    'am force-stop com.android.settings': { stdout: '' },
+    'am force-stop com.example.gone': { stdout: '', stderr: 'Error: no such package\n', exit: 1 },
+    'test -d /sdcard': { exit: 0 },
+    'test -d /nope': { exit: 1 },
+    ...(sdk === 24
+      ? { 'cmd package resolve-activity --brief com.android.settings': { stdout: 'Unknown command\n', exit: 255 } }
+      : {}),
+  };
+  return {
+    serial,
+    model: `Older_${sdk}`,
+    features: sdk === 23 ? [] : ['shell_v2', 'cmd'],
+    terminal: sdk === 23,
+    files: new Map<string, StandInFile>([['/sdcard', dir()]]),
+    shell: (command) => replies[command],
   };
 }

@@ -30,6 +30,8 @@ export interface StandInDevice {
   model?: string;
   /** Features the device advertises; they decide which protocol variants the client uses. */
   features?: string[];
+  /** Its shell service runs commands on a terminal, as before shell protocol v2: LF becomes CR LF. */
+  terminal?: boolean;
   /** Files by absolute path. */
   files?: Map<string, StandInFile>;
   /** Answers a shell command line; undefined answers "not found" with exit 127. */
@@ -210,9 +212,14 @@ async function serveDevice(socket: Socket, reader: Reader, device: StandInDevice
     return;
   }
   if (shellV1 || exec) {
-    const reply = runShell(device, (shellV1 ?? exec)![1]!);
+    // A command line ending `; echo <word>$?` runs the command, then prints the word and its status.
+    const status = /^(.*); echo (\S+)\$\?$/s.exec((shellV1 ?? exec)![1]!);
+    const reply = runShell(device, status ? status[1]! : (shellV1 ?? exec)![1]!);
+    const tail = status ? `${status[2]}${reply.exit}\n` : '';
+    let out = Buffer.concat([Buffer.from(reply.stdout), Buffer.from(shellV1 ? reply.stderr : ''), Buffer.from(tail)]);
+    if (shellV1 && device.terminal) out = Buffer.from(out.toString('latin1').replaceAll('\n', '\r\n'), 'latin1');
     socket.write(okay);
-    socket.end(Buffer.concat([Buffer.from(reply.stdout), Buffer.from(shellV1 ? reply.stderr : '')]));
+    socket.end(out);
     return;
   }
   fail(socket, `unknown device service '${service}'`);
