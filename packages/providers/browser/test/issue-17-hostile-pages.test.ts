@@ -11,8 +11,17 @@ const HUGE = `<!doctype html><title>huge</title><body><script>
 const chunk = '<div class="row">' + 'x'.repeat(1000) + '</div>';
 document.body.innerHTML = chunk.repeat(50000);</script>`;
 const LOOP = '<!doctype html><title>loop</title><script>for (;;) {}</script>';
-const FLOOD =
-  '<!doctype html><title>flood</title><body><script>for (let i = 0; i < 1000000; i++) console.log(i);</script>';
+// A million console messages: the first 20,000 before the load event (so the observation limit of
+// 10,000 is crossed before REA reads the page, however slow the machine), the rest in bursts while REA
+// reads it.
+const FLOOD = `<!doctype html><title>flood</title><body><script>
+for (let i = 0; i < 20000; i++) console.log(i);
+let next = 20000;
+const burst = () => {
+  for (const end = Math.min(next + 10000, 1000000); next < end; next++) console.log(next);
+  if (next < 1000000) setTimeout(burst, 0);
+};
+setTimeout(burst, 0);</script>`;
 
 const hanging: ServerResponse[] = [];
 let server: Awaited<ReturnType<typeof servePages>>;
@@ -96,8 +105,8 @@ describe('inspect_web_page on hostile pages', () => {
     const result = await call(inspectWebPageTool, {
       endpoint: 'owned',
       url: `${server.origin}/flood`,
-      // The load event comes only after the page's million messages: waiting for it (not a short load
-      // timeout that a loaded machine can reach first) makes the flood cross the observation limit.
+      // Waiting for the load event (not a short load timeout a loaded machine can reach first) makes
+      // the flood cross the observation limit before the page is read.
       load_timeout_ms: 90_000,
       timeout_ms: 120_000,
     });
