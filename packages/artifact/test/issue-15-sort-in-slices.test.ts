@@ -5,6 +5,7 @@
 // gives the same comparison, and a cancel meanwhile ends in cancelled.
 import { describe, expect, it } from '@jest/globals';
 import { isReaError } from '@rea/evidence';
+import { turnProbe } from '@rea/test-helpers';
 import { compareInventories } from '../src/compare.js';
 import { CHECK_EVERY } from '../src/layout/cooperative.js';
 import { byPath, codeUnitOrder, sortInSlices } from '../src/sortInSlices.js';
@@ -91,21 +92,14 @@ describe('issue 15: sorting and comparing in slices', () => {
   ] as const;
 
   it('should compare large inventories in path order with turns of the event loop', async () => {
-    let turns = 0;
-    let running = true;
-    const tick = (): void => {
-      if (!running) return;
-      turns += 1;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
+    const probe = turnProbe();
     let comparison;
     try {
       comparison = await compareInventories(sides[0], sides[1]);
     } finally {
-      running = false;
+      probe.stop();
     }
-    expect(turns).toBeGreaterThan(1);
+    expect(probe.turns()).toBeGreaterThan(1);
     const paths = (list: Array<{ path: string }>) => list.map((item) => item.path);
     const sorted = (list: string[]) => list.slice().sort();
     const numbers = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `dir/${from + i}`);

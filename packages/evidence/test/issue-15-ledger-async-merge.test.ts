@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSessionLedger, exportBundle, importBundle, sealEvidence } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
+import { turnProbe } from '@rea/test-helpers';
 import { caught, functionObservation, functionRecord } from './records.js';
 
 const large = (address: string): EvidenceRecord => sealEvidence(functionObservation(address, 40_000));
@@ -14,21 +15,14 @@ const records = [large('0x401000'), large('0x402000'), functionRecord('0x403000'
 
 /** Counts turns of the event loop while `work` runs; the probe stops in every case. */
 async function probed<T>(work: () => Promise<T>): Promise<{ value?: T; error?: unknown; turns: number }> {
-  let turns = 0;
-  let running = true;
-  const tick = (): void => {
-    if (!running) return;
-    turns += 1;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
+  const probe = turnProbe();
   try {
     return await work().then(
-      (value) => ({ value, turns }),
-      (error: unknown) => ({ error, turns }),
+      (value) => ({ value, turns: probe.turns() }),
+      (error: unknown) => ({ error, turns: probe.turns() }),
     );
   } finally {
-    running = false;
+    probe.stop();
   }
 }
 

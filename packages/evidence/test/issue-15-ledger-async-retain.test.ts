@@ -2,6 +2,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import { canonicalJson, createSessionLedger, sealEvidence } from '@rea/evidence';
 import type { EvidenceRecord, SessionLedger } from '@rea/evidence';
 import { retainAndSummarize } from '@rea/provider-kit';
+import { turnProbe } from '@rea/test-helpers';
 import { caught, functionObservation } from './records.js';
 
 // A record of several megabytes: a long assembly table, and a machine-local part with non-ASCII text
@@ -11,19 +12,6 @@ const record = sealEvidence({
   local: { paths: Array.from({ length: 5_000 }, (_, i) => `/tmp/d\u00e9j\u00e0/${i}\u2028`) },
 } as never);
 const clone = (): EvidenceRecord => JSON.parse(JSON.stringify(record)) as EvidenceRecord;
-
-/** Counts turns of the event loop until stopped. */
-function turnProbe(): { turns: () => number; stop: () => void } {
-  let turns = 0;
-  let running = true;
-  const tick = (): void => {
-    if (!running) return;
-    turns += 1;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { turns: () => turns, stop: () => (running = false) };
-}
 
 async function retainProbed(ledger: SessionLedger, value: EvidenceRecord, signal?: AbortSignal) {
   const probe = turnProbe();

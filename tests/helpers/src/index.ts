@@ -19,3 +19,4 @@ export type { StandinScenario } from './standin.js';
 export { runNativeToolsOnRealEngine } from './realEngine.js';
 export type { RealEngineRun } from './realEngine.js';
 export { bridgeOpenOptions, standinWorkspace } from './bridge.js';
+export { turnProbe } from './turns.js';
