@@ -83,6 +83,24 @@ function localeAt(bytes: Bytes, config: number): string {
  * of a resource id in every configuration. Structural faults are `malformed`; values whose index is out
  * of range are skipped.
  */
+/**
+ * The text of `id` in `table`'s default configuration (else its first), following references up to
+ * `depth` times; null when the table does not define it. Both table forms (binary and protobuf) use it.
+ */
+export function resolvedText(
+  table: { resolve(id: number): ResourceValue[] },
+  id: number,
+  depth: number,
+): string | null {
+  const values = table.resolve(id);
+  const chosen = values.find((v) => v.locale === '') ?? values[0];
+  if (chosen === undefined) return null;
+  if (chosen.value?.type === VALUE.REFERENCE && depth > 0 && chosen.value.data !== id) {
+    return resolvedText(table, chosen.value.data, depth - 1) ?? chosen.text;
+  }
+  return chosen.text;
+}
+
 export class ResourceTable {
   readonly strings: StringPool;
   readonly packages: Package[] = [];
@@ -221,13 +239,7 @@ export class ResourceTable {
    * times; null when the table does not define it.
    */
   text(id: number, depth = 8): string | null {
-    const values = this.resolve(id);
-    const chosen = values.find((v) => v.locale === '') ?? values[0];
-    if (chosen === undefined) return null;
-    if (chosen.value?.type === VALUE.REFERENCE && depth > 0 && chosen.value.data !== id) {
-      return this.text(chosen.value.data, depth - 1) ?? chosen.text;
-    }
-    return chosen.text;
+    return resolvedText(this, id, depth);
   }
 
   /** Packages, types with their entry and configuration counts, locales. */

@@ -1,8 +1,9 @@
 // The resource table of an app bundle module (resources.pb): aapt2's protocol buffer ResourceTable,
 // read for what the manifest needs (the values of a resource per configuration) and a summary.
+import { resolvedText } from './arsc.js';
 import type { ResourceSummary, ResourceValue } from './arsc.js';
 import { Proto } from './protobuf.js';
-import { VALUE, valueText } from './resValue.js';
+import { valueText } from './resValue.js';
 import { itemValue } from './protoXml.js';
 
 const FORMAT = 'protobuf resource table';
@@ -72,13 +73,7 @@ export class ProtoResourceTable {
 
   /** The text of `id` in its default configuration (else its first), following references; null when undefined. */
   text(id: number, depth = 8): string | null {
-    const values = this.resolve(id);
-    const chosen = values.find((v) => v.locale === '') ?? values[0];
-    if (chosen === undefined) return null;
-    if (chosen.value?.type === VALUE.REFERENCE && depth > 0 && chosen.value.data !== id) {
-      return this.text(chosen.value.data, depth - 1) ?? chosen.text;
-    }
-    return chosen.text;
+    return resolvedText(this, id, depth);
   }
 
   /** Packages, types with their entry and configuration counts, locales, and the number of string values. */
