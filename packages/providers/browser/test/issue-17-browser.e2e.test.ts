@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { processAlive, withTempDir } from '@rea/test-helpers';
 import { run } from '../../../cli/test/run.js';
-import { processesUsing, servePages } from './support.js';
+import { REA_BIN as bin, connectReaMcp, processesUsing, servePages } from './support.js';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.js');
 const PAGE =
   '<!doctype html><title>e2e page</title><form toolname="lookup" tooldescription="Looks up a word."><input name="word"></form>';
 
@@ -45,15 +40,7 @@ describe('the browser tools through the built rea', () => {
 
   it('should discover WebMCP tools over MCP, refuse a non-loopback endpoint, and leave no browser', async () => {
     await withTempDir(async (tmp) => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, 'mcp'],
-        env: { ...process.env, TMPDIR: tmp } as Record<string, string>,
-        stderr: 'ignore',
-      });
-      const client = new Client({ name: 'rea-browser-e2e', version: '1.0.0' });
-      await client.connect(transport);
-      const serverPid = transport.pid;
+      const { client, serverPid } = await connectReaMcp(tmp, 'rea-browser-e2e');
       try {
         const found = await client.callTool({ name: 'discover_webmcp_tools', arguments: { url: `${server.origin}/` } });
         expect(found.isError).toBeFalsy();

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { join } from 'node:path';
 import { processAlive, withTempDir } from '@rea/test-helpers';
-import { processesUsing, servePages } from './support.js';
-
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.js');
+import { connectReaMcp, processesUsing, servePages } from './support.js';
 
 let server: Awaited<ReturnType<typeof servePages>>;
 beforeAll(async () => {
@@ -40,15 +35,7 @@ function normalized<T>(result: Result): T {
 describe('the owned browser over the MCP server', () => {
   it('should be reused by later calls of a session, its tabs addressable, and gone with the session', async () => {
     await withTempDir(async (tmp) => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, 'mcp'],
-        env: { ...process.env, TMPDIR: tmp } as Record<string, string>,
-        stderr: 'ignore',
-      });
-      const client = new Client({ name: 'rea-browser-session-e2e', version: '1.0.0' });
-      await client.connect(transport);
-      const serverPid = transport.pid!;
+      const { client, serverPid } = await connectReaMcp(tmp, 'rea-browser-session-e2e');
       let browsers: ReturnType<typeof browsersUnder>;
       try {
         const url = `${server.origin}/`;

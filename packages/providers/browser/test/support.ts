@@ -2,7 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createCallSupervisor, createProcessSupervisor, executeTool } from '@rea/provider-kit';
 import type { AnyToolContract, ProcessSupervisor, SessionResources, ToolOutcome } from '@rea/provider-kit';
 import { quietToolContext } from '@rea/test-helpers';
@@ -119,4 +122,20 @@ export async function startSharedBrowser(flags: (owned: string[]) => string[] = 
   }
   await supervisor.closeAll();
   throw new Error('the shared test browser did not start');
+}
+
+/** The built `rea` command line. */
+export const REA_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.js');
+
+/** A real MCP client connected over stdio to `rea mcp`, with its temporary files under `tmp`. */
+export async function connectReaMcp(tmp: string, name: string): Promise<{ client: Client; serverPid: number }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [REA_BIN, 'mcp'],
+    env: { ...process.env, TMPDIR: tmp } as Record<string, string>,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return { client, serverPid: transport.pid! };
 }
