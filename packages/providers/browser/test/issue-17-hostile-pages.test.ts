@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { ServerResponse } from 'node:http';
 import { isReaError } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
@@ -132,6 +132,9 @@ describe('inspect_web_page on hostile pages', () => {
   it('should end with cancelled when the request is cancelled mid-load, and leave no browser', async () => {
     const controller = new AbortController();
     const before = hanging.length;
+    // No timer of the call may outlive it (a pending load timer kept the process alive for minutes).
+    const set = jest.spyOn(globalThis, 'setTimeout');
+    const clear = jest.spyOn(globalThis, 'clearTimeout');
     const pending = call(
       inspectWebPageTool,
       { endpoint: 'owned', url: `${server.origin}/never`, load_timeout_ms: 600_000, timeout_ms: 600_000 },
@@ -144,5 +147,13 @@ describe('inspect_web_page on hostile pages', () => {
     expect(isReaError(result.error) && result.error.code).toBe('cancelled');
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
     expect(result.dirs.flatMap(processesUsing)).toEqual([]);
+    const cleared = new Set<unknown>(clear.mock.calls.map(([timer]) => timer));
+    const loadTimers: unknown[] = set.mock.calls.flatMap(([, ms], i) =>
+      ms === 600_000 ? [set.mock.results[i]?.value] : [],
+    );
+    set.mockRestore();
+    clear.mockRestore();
+    expect(loadTimers.length).toBeGreaterThan(0);
+    expect(loadTimers.filter((timer) => !cleared.has(timer)).length).toBe(0);
   }, 120_000);
 });

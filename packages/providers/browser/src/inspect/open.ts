@@ -107,10 +107,8 @@ export async function openPage(
       }
       return loaded;
     });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([navigation, new Promise((resolve) => (timer = setTimeout(resolve, options.loadMs)))]);
-    clearTimeout(timer);
     navigation.catch(() => undefined);
+    await options.steps.settleWithin(navigation, options.loadMs);
     if (!recording.loaded)
       options.steps.limit(
         'load-incomplete',

@@ -10,6 +10,27 @@ export class Steps {
     private readonly stepMs: number,
   ) {}
 
+  /**
+   * Waits until `until` settles or `ms` pass, whichever is first; rejects with the call's abort reason
+   * when the call is cancelled meanwhile. Leaves no timer or listener behind, however it ends (a
+   * pending load timer would keep the process alive long after the call).
+   */
+  async settleWithin(until: Promise<unknown>, ms: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(this.signal.reason);
+      if (this.signal.aborted) onAbort();
+      else this.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([until, aborted, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+    } finally {
+      clearTimeout(timer);
+      this.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
   /** Notes an explicit unknown. */
   limit(kind: string, message: string, scope?: string): void {
     this.limitations.push(scope === undefined ? { kind, message } : { kind, message, scope });

@@ -100,7 +100,7 @@ export const discoverWebmcpToolsTool = defineTool({
           await instrument(opened.page);
           const loaded = new Promise<void>((resolve) => opened.recording.onLoad.push(resolve));
           await opened.page.send('Page.reload', {});
-          await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, input.load_timeout_ms))]);
+          await steps.settleWithin(loaded, input.load_timeout_ms);
         }
         const evaluated = await steps.run('page-unanswered', 'WebMCP registrations and forms', () =>
           opened.page.send('Runtime.evaluate', { expression: WEBMCP_READ, returnByValue: true, silent: true }),
