@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createHash } from 'node:crypto';
 import { writeCanonicalBytes } from './canonicalBytes.js';
-import { canonicalSha256 } from './canonicalJson.js';
+import { canonicalByteLength, canonicalSha256 } from './canonicalJson.js';
 import { canonicalDigestAsync, canonicalSha256Async } from './canonicalAsync.js';
 import type { CanonicalAsyncOptions } from './canonicalAsync.js';
 import { ReaError } from './reaError.js';
@@ -179,7 +179,20 @@ function checkProfile(profile: AnalysisProfile): void {
  * `evidence_id`. Throws `invalid_request` for a malformed observation or a non-JSON value.
  */
 export function sealEvidence<R = JsonValue>(observation: UnsignedEvidence<R>): EvidenceRecord<R> {
-  return sealed(checkedDraft(observation), computeEvidenceId(observation));
+  const draft = checkedDraft(observation);
+  const identity = identityProjection(observation);
+  const hash = createHash('sha256');
+  let byteLength = 0;
+  writeCanonicalBytes(identity, (bytes) => {
+    hash.update(bytes);
+    byteLength += bytes.byteLength;
+  });
+  const local = (observation as { local?: unknown }).local;
+  return remembered(
+    sealed(draft, `ev_${hash.digest('hex')}`),
+    byteLength,
+    local === undefined ? 0 : canonicalByteLength(local),
+  );
 }
 
 /**
@@ -192,8 +205,40 @@ export async function sealEvidenceAsync<R = JsonValue>(
   signal?: AbortSignal,
 ): Promise<EvidenceRecord<R>> {
   const draft = checkedDraft(observation);
-  const digest = await canonicalSha256Async(identityProjection(observation), { signal });
-  return sealed(draft, `ev_${digest}`);
+  const digest = await canonicalDigestAsync(identityProjection(observation), { signal });
+  const local = (observation as { local?: unknown }).local;
+  const localBytes = local === undefined ? 0 : (await canonicalDigestAsync(local, { signal })).byteLength;
+  return remembered(sealed(draft, `ev_${digest.sha256}`), digest.byteLength, localBytes);
+}
+
+/**
+ * Records sealed in this process, with the byte size of their canonical JSON and the members they were
+ * sealed with: retaining such a record (the usual path: a tool seals, the host retains) needs neither a
+ * second schema check nor a second hash. A member replaced after sealing makes the record a stranger
+ * again, verified in full.
+ */
+const sealedHere = new WeakMap<object, { byteSize: number; members: Map<string, unknown> }>();
+
+function remembered<R>(record: EvidenceRecord<R>, identityBytes: number, localBytes: number): EvidenceRecord<R> {
+  const source = record as unknown as Record<string, unknown>;
+  // The members outside the identity follow it: each adds `,"key":` and its value.
+  let byteSize = identityBytes + Buffer.byteLength(`,"evidence_id":${JSON.stringify(record.evidence_id)}`);
+  if (source['local'] !== undefined) byteSize += Buffer.byteLength(',"local":') + localBytes;
+  sealedHere.set(record, { byteSize, members: new Map(Object.entries(source)) });
+  return record;
+}
+
+/** The byte size of a record sealed here and unchanged at the top since, else null. */
+function sealedSize(value: unknown): number | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const known = sealedHere.get(value);
+  if (known === undefined) return null;
+  const keys = Object.keys(value);
+  if (keys.length !== known.members.size) return null;
+  for (const key of keys) {
+    if (known.members.get(key) !== (value as Record<string, unknown>)[key]) return null;
+  }
+  return known.byteSize;
 }
 
 function checkedDraft<R>(observation: UnsignedEvidence<R>) {
@@ -256,6 +301,8 @@ function hashAndMeasure(record: EvidenceRecord): { computed: string; byteSize: n
  * canonical JSON, in the same serialization pass. Used by the ledger; not part of the public API.
  */
 export function verifyEvidence(value: unknown): { record: EvidenceRecord; byteSize: number } {
+  const known = sealedSize(value);
+  if (known !== null) return { record: value as EvidenceRecord, byteSize: known };
   const record = checkedRecord(value);
   const { computed, byteSize } = hashAndMeasure(record);
   checkId(record, computed);
@@ -272,6 +319,8 @@ export async function verifyEvidenceAsync(
   value: unknown,
   options: CanonicalAsyncOptions = {},
 ): Promise<{ record: EvidenceRecord; byteSize: number }> {
+  const known = sealedSize(value);
+  if (known !== null) return { record: value as EvidenceRecord, byteSize: known };
   const record = checkedRecord(value);
   const source = record as unknown as Record<string, unknown>;
   const identity: Record<string, unknown> = {};

@@ -10,7 +10,9 @@ import type { EvidenceRecord } from '@rea/evidence';
 import { turnProbe } from '@rea/test-helpers';
 import { caught, functionObservation, functionRecord } from './records.js';
 
-const large = (address: string): EvidenceRecord => sealEvidence(functionObservation(address, 40_000));
+// Copies, as read from a bundle: a record sealed in this process is merged without being verified again.
+const large = (address: string): EvidenceRecord =>
+  JSON.parse(JSON.stringify(sealEvidence(functionObservation(address, 40_000)))) as EvidenceRecord;
 const records = [large('0x401000'), large('0x402000'), functionRecord('0x403000')];
 
 /** Counts turns of the event loop while `work` runs; the probe stops in every case. */
