@@ -237,6 +237,16 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
   return readX86(b, at, end, address, true);
 }
 
+/**
+ * Whether the bytes at `at` (before `end`) are an encoding Capstone decodes as nothing, known without
+ * loading it: opcode FE (INC/DEC r/m8) with a ModRM extension other than /0 and /1, in either mode.
+ * Such bytes turn up between functions (a damaged multi-byte NOP), and the sweep then skips one byte
+ * as it does for every invalid encoding.
+ */
+export function knownInvalidX86(b: Uint8Array, at: number, end: number): boolean {
+  return at + 1 < end && b[at] === 0xfe && ((b[at + 1]! >> 3) & 7) >= 2;
+}
+
 /** {@link readX86} in 32-bit mode. */
 export function readX86_32(b: Uint8Array, at: number, end: number, address: number): number {
   return readX86(b, at, end, address, false);

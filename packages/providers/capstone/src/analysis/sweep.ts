@@ -1,7 +1,7 @@
 import type { BinaryLayout, LayoutSection } from '@rea/artifact';
 import type { Decoder, DecoderSource, InstructionCursor } from '../engine.js';
 import { Arm64Pages, Flow, RefKind, X86Kind, classifyX86, lastWord, x86Kind } from './classify.js';
-import { fast, readX86 } from './fastX86.js';
+import { fast, knownInvalidX86, readX86 } from './fastX86.js';
 import { Pacer } from './pace.js';
 import { Columns } from './table.js';
 import type { InstructionTable } from './table.js';
@@ -188,7 +188,8 @@ export async function sweep(
         const hard = limit - base;
         const at = readRun(bytes, pos - base, Math.min(limit, pos + CHUNK) - base, hard, base, long, out);
         consumed = at + base - pos;
-        if (consumed === 0) {
+        // Bytes known to be invalid are skipped below as Capstone would have them skipped, without it.
+        if (consumed === 0 && !knownInvalidX86(bytes, at, hard)) {
           decoder ??= await source.get();
           consumed = decoder.scan(bytes.subarray(at, Math.min(hard, at + 15)), pos, sink, 1);
         }
