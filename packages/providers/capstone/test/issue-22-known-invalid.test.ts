@@ -4,6 +4,8 @@
  * decode nothing there. Opcode FE with a ModRM extension other than /0 and /1 is invalid in every
  * mode: the sweep skips it as Capstone would, without the engine. Held to Capstone over every such
  * ModRM byte with varied tails in both modes, and over a system program whose padding is so damaged.
+ * Likewise an instruction cut short by the next function start: Capstone, given the bytes up to that
+ * start, decodes nothing, and the sweep no longer asks it.
  * The modules are internal, so they are imported from the package source.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -28,6 +30,16 @@ afterAll(() => {
   for (const source of sources) source.close();
 });
 
+/** The first rows (up to five) where two instruction tables differ. */
+function differences(a: InstructionTable, b: InstructionTable): string[] {
+  const row = (t: InstructionTable, i: number) =>
+    [t.address[i], t.size[i], t.flow[i], t.target(i), t.ref(i), t.refKind[i]].map(String).join(' ');
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(a.count, b.count) && out.length < 5; i += 1)
+    if (row(a, i) !== row(b, i)) out.push(`#${i}: ${row(a, i)} / ${row(b, i)}`);
+  return out;
+}
+
 const TAILS = ['', '00', '2e0f1f840000000000', '78563412aabbccdd', 'ffffffffffffffff'];
 
 describe('issue 22: invalid FE encodings are skipped without loading the engine', () => {
@@ -39,7 +51,7 @@ describe('issue 22: invalid FE encodings are skipped without loading the engine'
         for (const tail of TAILS) {
           const bytes = Buffer.from(`fe${modrm.toString(16).padStart(2, '0')}${tail}`, 'hex');
           const decoded = decoders[bits]!.scan(bytes, 0x401000, () => {}, 1);
-          const known = knownInvalidX86(bytes, 0, bytes.length);
+          const known = knownInvalidX86(bytes, 0, bytes.length, 0x401000, bits === 64);
           if (known) invalid += 1;
           // Known invalid for every extension but /0 and /1, and then Capstone decodes nothing.
           if (known !== ((modrm >> 3) & 7) >= 2 || (known && decoded !== 0))
@@ -49,8 +61,50 @@ describe('issue 22: invalid FE encodings are skipped without loading the engine'
     }
     expect(disagreements).toEqual([]);
     expect(invalid).toBe(2 * 192 * TAILS.length);
-    expect(knownInvalidX86(Buffer.from('fe', 'hex'), 0, 1)).toBe(false);
-    expect(knownInvalidX86(Buffer.from('fec0', 'hex'), 0, 2)).toBe(false);
+    expect(knownInvalidX86(Buffer.from('fe', 'hex'), 0, 1, 0x401000, true)).toBe(false);
+    expect(knownInvalidX86(Buffer.from('fec0', 'hex'), 0, 2, 0x401000, true)).toBe(false);
+  });
+
+  it('knows an instruction cut short by the end of the bytes given as one Capstone decodes nothing of', async () => {
+    const layout = parseBinaryLayout(readFileSync('/usr/bin/ls'));
+    const text = codeSections(layout).find((s) => s.name === '.text')!;
+    const bytes = layout.readAt(text.address, text.fileSize)!;
+    const table = await sweep(layout, decoderSource('x86_64'), [], new AbortController().signal, 'fast');
+    const problems: string[] = [];
+    let checked = 0;
+    for (let i = 0; i < table.count && checked < 3000; i += 1) {
+      const offset = table.address[i]! - text.address;
+      const size = table.size[i]!;
+      if (offset < 0 || offset + size > bytes.length || size < 2) continue;
+      checked += 1;
+      const end = offset + size - 1;
+      const known = knownInvalidX86(bytes, offset, end, table.address[i]!, true);
+      const decoded = decoders[64]!.scan(bytes.subarray(offset, end), table.address[i]!, () => {}, 1);
+      if (!known || decoded !== 0) problems.push(`#${i}: known ${known}, Capstone consumed ${decoded}`);
+    }
+    expect(checked).toBe(3000);
+    expect(problems).toEqual([]);
+  });
+
+  it('sweeps a program whose function starts cut instructions short to the table Capstone gives', async () => {
+    const layout = parseBinaryLayout(readFileSync('/usr/bin/ls'));
+    const signal = new AbortController().signal;
+    const plain = await sweep(layout, decoderSource('x86_64'), [], signal, 'fast');
+    // Starts one byte into every 97th instruction of two bytes or more.
+    const anchors: number[] = [];
+    for (let i = 0; i < plain.count; i += 97) if (plain.size[i]! >= 2) anchors.push(plain.address[i]! + 1);
+    const fastSource = decoderSource('x86_64');
+    const engineSource = decoderSource('x86_64');
+    try {
+      const withReader = await sweep(layout, fastSource, anchors, signal, 'fast');
+      const withEngine = await sweep(layout, engineSource, anchors, signal, 'engine');
+      // (Restarting one byte into an instruction also reads bytes that only Capstone decodes.)
+      expect(differences(withReader, withEngine)).toEqual([]);
+      expect(anchors.length).toBeGreaterThan(100);
+    } finally {
+      fastSource.close();
+      engineSource.close();
+    }
   });
 
   it('sweeps a program with an invalid FE in its padding to the table Capstone gives, never loading it', async () => {
@@ -71,13 +125,7 @@ describe('issue 22: invalid FE encodings are skipped without loading the engine'
       const withReader = await sweep(layout, fastSource, [], signal, 'fast');
       const withEngine = await sweep(layout, engineSource, [], signal, 'engine');
       expect(fastSource.current).toBeNull();
-      const row = (t: InstructionTable, i: number) =>
-        [t.address[i], t.size[i], t.flow[i], t.target(i), t.ref(i), t.refKind[i]].map(String).join(' ');
-      const differences: string[] = [];
-      for (let i = 0; i < Math.max(withReader.count, withEngine.count) && differences.length < 5; i += 1)
-        if (row(withReader, i) !== row(withEngine, i))
-          differences.push(`#${i}: ${row(withReader, i)} / ${row(withEngine, i)}`);
-      expect(differences).toEqual([]);
+      expect(differences(withReader, withEngine)).toEqual([]);
       // The damaged byte is skipped: the next instruction starts one byte later.
       const address = text.address + (at + 2 - text.offset);
       expect(Array.from(withEngine.address.subarray(0, withEngine.count))).toContain(address);

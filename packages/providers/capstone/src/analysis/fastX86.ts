@@ -239,12 +239,14 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
 
 /**
  * Whether the bytes at `at` (before `end`) are an encoding Capstone decodes as nothing, known without
- * loading it: opcode FE (INC/DEC r/m8) with a ModRM extension other than /0 and /1, in either mode.
- * Such bytes turn up between functions (a damaged multi-byte NOP), and the sweep then skips one byte
- * as it does for every invalid encoding.
+ * loading it: opcode FE (INC/DEC r/m8) with a ModRM extension other than /0 and /1 (in either mode),
+ * or an instruction the reader measures from the bytes of `b` that follow but that runs past `end`
+ * (cut short by the next known function start). Both turn up between functions (damaged NOPs,
+ * padding), and the sweep then skips one byte as it does for every invalid encoding.
  */
-export function knownInvalidX86(b: Uint8Array, at: number, end: number): boolean {
-  return at + 1 < end && b[at] === 0xfe && ((b[at + 1]! >> 3) & 7) >= 2;
+export function knownInvalidX86(b: Uint8Array, at: number, end: number, address: number, long: boolean): boolean {
+  if (at + 1 < end && b[at] === 0xfe && ((b[at + 1]! >> 3) & 7) >= 2) return true;
+  return readX86(b, at, Math.min(b.length, at + 15), address, long) > end - at;
 }
 
 /** {@link readX86} in 32-bit mode. */

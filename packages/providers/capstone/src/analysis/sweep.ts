@@ -189,7 +189,7 @@ export async function sweep(
         const at = readRun(bytes, pos - base, Math.min(limit, pos + CHUNK) - base, hard, base, long, out);
         consumed = at + base - pos;
         // Bytes known to be invalid are skipped below as Capstone would have them skipped, without it.
-        if (consumed === 0 && !knownInvalidX86(bytes, at, hard)) {
+        if (consumed === 0 && !knownInvalidX86(bytes, at, hard, pos, long)) {
           decoder ??= await source.get();
           consumed = decoder.scan(bytes.subarray(at, Math.min(hard, at + 15)), pos, sink, 1);
         }
