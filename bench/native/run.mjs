@@ -19,7 +19,9 @@
 // least-squares MiB of peak RSS per MB of binary): how cost grows, not only what it is.
 // Target: at most 3 MiB of peak memory per MB of binary (objdump: about 0.9).
 // --previous <dist>: a previous build's packages/providers/capstone/dist, interleaved as a third
-// contender (A B C A B C ...), for a before/after comparison on the same load.
+// contender (A B C A B C ...), for a before/after comparison on the same load. Place it inside
+// packages/providers/capstone (e.g. .tmp/base/dist, compiled from `git archive <rev> src`) so that its
+// imports resolve.
 // Usage: node bench/native/run.mjs [--runs N] [--scaling] [--previous dist] [binary ...]
 //   (default: 1-5 MB system binaries)
 import { spawnSync } from 'node:child_process';
