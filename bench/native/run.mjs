@@ -12,23 +12,50 @@
 //     objdump's whole process.
 // Peak RSS of both processes. Target: open within 2x of objdump while doing strictly more.
 // A warm second open in the same process is reported too, as extra information only.
-// Scaling (--scaling): the same measures on system binaries of four sizes (0.15, 1.3, 7.7 and ~30 MB
-// where present), with the growth fitted (log-log slope of open time and of peak RSS against size,
-// and the least-squares MiB of peak RSS per MB of binary): how cost grows, not only what it is.
+// Every Capstone run also answers what binary_overview asks (the open + overview figures).
+// Scaling table (every run; --scaling picks system binaries of 0.15, 1.3, 7.7 and ~30 MB): wall time,
+// CPU time and peak RSS of open + overview against input size beside objdump's, ratios of medians,
+// the load average, and the growth fitted (power-law exponents of time and peak RSS, and the
+// least-squares MiB of peak RSS per MB of binary): how cost grows, not only what it is.
 // Target: at most 3 MiB of peak memory per MB of binary (objdump: about 0.9).
-// Usage: node bench/native/run.mjs [--runs N] [--scaling] [binary ...]   (default: 1-5 MB system binaries)
+// --previous <dist>: a previous build's packages/providers/capstone/dist, interleaved as a third
+// contender (A B C A B C ...), for a before/after comparison on the same load. Place it inside
+// packages/providers/capstone (e.g. .tmp/base/dist, compiled from `git archive <rev> src`) so that its
+// imports resolve.
+// Usage: node bench/native/run.mjs [--runs N] [--scaling] [--previous dist] [binary ...]
+//   (default: 1-5 MB system binaries)
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { printScaling } from './scaling.mjs';
 
 const self = fileURLToPath(import.meta.url);
 
-async function worker(file, warm) {
-  // Child: one open with the embedded engine (and, with warm, a second one), then a JSON report.
-  const { createCapstoneProvider } = await import('@rea/provider-capstone');
+/** What binary_overview asks of the port (document, first procedures, imports counted page by page, entry, segments, counts). */
+async function overview(port, signal) {
+  const document = await port.document(signal);
+  await port.procedures({ offset: 0, limit: 20 }, signal);
+  let imports = 0;
+  for (let offset = 0; offset !== null;) {
+    const page = await port.procedures({ offset, limit: 2048 }, signal);
+    for (const p of page.items) if (p.kind === 'import') imports += 1;
+    offset = page.next_offset;
+  }
+  if (document.entry !== null) await port.containingProcedure(document.entry, signal);
+  await port.segments(signal);
+  await port.strings({ offset: 0, limit: 0 }, signal);
+  await port.names({ offset: 0, limit: 0 }, signal);
+  return imports;
+}
+
+async function worker(file, warm, dist) {
+  // Child: one open with the embedded engine and the overview (and, with warm, a second open), then a JSON report.
+  const { createCapstoneProvider } = await import(
+    dist === '-' ? '@rea/provider-capstone' : pathToFileURL(join(dist, 'index.js')).href
+  );
   const target = { path: file, format: 'native', sha256: '0'.repeat(64), size: statSync(file).size };
   const signal = new AbortController().signal;
   const provider = createCapstoneProvider();
@@ -38,9 +65,18 @@ async function worker(file, warm) {
   const session = await provider.open(target, { signal });
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu0);
+  await overview(session.session, signal);
+  const total = process.cpuUsage(cpu0);
   const cache = createRequire(import.meta.url)('node:module')._cache;
   const engineLoaded = Object.keys(cache).some((k) => k.includes('capstone-js'));
-  const report = { ms, cpuMs: (used.user + used.system) / 1000, engineLoaded, rssKb: process.resourceUsage().maxRSS };
+  const report = {
+    ms,
+    cpuMs: (used.user + used.system) / 1000,
+    overviewMs: performance.now() - started,
+    overviewCpuMs: (total.user + total.system) / 1000,
+    engineLoaded,
+    rssKb: process.resourceUsage().maxRSS,
+  };
   if (warm) {
     const cpu1 = process.cpuUsage();
     const again = await provider.open(target, { signal });
@@ -59,7 +95,7 @@ async function worker(file, warm) {
   process.exit(0);
 }
 
-if (process.argv[2] === '--worker') await worker(process.argv[3], process.argv[4] === 'warm');
+if (process.argv[2] === '--worker') await worker(process.argv[3], process.argv[4] === 'warm', process.argv[5]);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -90,14 +126,21 @@ function objdump(file) {
   return { ...r, lines: r.stdout.toString('latin1').split('\n').length };
 }
 
-function capstone(file, warm = false) {
-  const r = timed(process.execPath, [self, '--worker', file, ...(warm ? ['warm'] : [])]);
+function capstone(file, warm = false, dist = '-') {
+  const r = timed(process.execPath, [self, '--worker', file, warm ? 'warm' : 'cold', dist]);
   return { process: r, open: JSON.parse(r.stdout.toString('utf8')) };
 }
 
 const argv = process.argv.slice(2);
 const scaling = argv.includes('--scaling');
 if (scaling) argv.splice(argv.indexOf('--scaling'), 1);
+// --previous <dist>: a previous build of @rea/provider-capstone (its dist/), run as a third contender.
+let previous = null;
+const previousAt = argv.indexOf('--previous');
+if (previousAt >= 0) {
+  previous = resolve(argv[previousAt + 1]);
+  argv.splice(previousAt, 2);
+}
 let runs = 5;
 const runsAt = argv.indexOf('--runs');
 if (runsAt >= 0) {
@@ -128,9 +171,11 @@ for (const file of files) {
   const size = statSync(file).size;
   const o = [];
   const c = [];
+  const p = [];
   for (let i = 0; i < runs; i += 1) {
     o.push(objdump(file));
     c.push(capstone(file));
+    if (previous) p.push(capstone(file, false, previous));
   }
   const extra = capstone(file, true);
   const oMs = median(o.map((r) => r.ms));
@@ -150,63 +195,36 @@ for (const file of files) {
       `${extra.open.procedures} procedures, ${extra.open.instructions} instructions, ${extra.open.strings} strings`,
   );
   console.log(
+    `  capstone + overview:   wall ${fmt(median(c.map((r) => r.open.overviewMs)))}, cpu ${fmt(median(c.map((r) => r.open.overviewCpuMs)))}`,
+  );
+  console.log(
     `  capstone process:      wall ${fmt(procMs)}, cpu ${fmt(procCpu)}, peak RSS ${(rss / 1024).toFixed(0)} MiB (Node start to exit)`,
   );
   console.log(`  warm second open, same process: cpu ${fmt(extra.open.warmCpuMs)}`);
-  table.push({
-    file,
-    mb: size / 1e6,
-    openMs,
-    procMs,
-    rssMiB: rss / 1024,
-    objdumpMs: oMs,
-    objdumpRssMiB: median(o.map((r) => r.rssKb)) / 1024,
-  });
+  const row = { file, mb: size / 1e6, load: loadavg()[0] };
+  const put = (name, ms, cpu, rssKb) => {
+    row[`${name}Ms`] = ms;
+    row[`${name}Cpu`] = cpu;
+    row[`${name}Rss`] = rssKb / 1024;
+  };
+  put('capstone', median(c.map((r) => r.open.overviewMs)), median(c.map((r) => r.open.overviewCpuMs)), rss);
+  if (previous)
+    put(
+      'previous',
+      median(p.map((r) => r.open.overviewMs)),
+      median(p.map((r) => r.open.overviewCpuMs)),
+      median(p.map((r) => r.process.rssKb)),
+    );
+  put('objdump', oMs, oCpu, median(o.map((r) => r.rssKb)));
+  table.push(row);
   console.log(
     `  ratio to objdump: open wall ${(openMs / oMs).toFixed(2)}x, open cpu ${(openCpu / oCpu).toFixed(2)}x; ` +
       `process wall ${(procMs / oMs).toFixed(2)}x, process cpu ${(procCpu / oCpu).toFixed(2)}x; ` +
       `warm open cpu ${(extra.open.warmCpuMs / oCpu).toFixed(2)}x (target: open within 2x of objdump)`,
   );
 }
-/** Least-squares slope and intercept of y against x. */
-function fit(xs, ys) {
-  const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i += 1) {
-    sxy += (xs[i] - mx) * (ys[i] - my);
-    sxx += (xs[i] - mx) ** 2;
-  }
-  const slope = sxx === 0 ? 0 : sxy / sxx;
-  return { slope, intercept: my - slope * mx };
-}
-if (table.length >= 2) {
-  console.log('\nscaling (medians): size MB | open ms | process ms | peak RSS MiB | objdump ms | objdump peak RSS MiB');
-  for (const r of table)
-    console.log(
-      `  ${r.mb.toFixed(2).padStart(7)} | ${r.openMs.toFixed(0).padStart(7)} | ${r.procMs.toFixed(0).padStart(10)} | ` +
-        `${r.rssMiB.toFixed(0).padStart(12)} | ${r.objdumpMs.toFixed(0).padStart(10)} | ${r.objdumpRssMiB.toFixed(0).padStart(8)}`,
-    );
-  const logs = (k) => table.map((r) => Math.log(r[k]));
-  const sizes = table.map((r) => Math.log(r.mb));
-  const time = fit(sizes, logs('openMs')).slope;
-  const memory = fit(sizes, logs('rssMiB')).slope;
-  const perMb = fit(
-    table.map((r) => r.mb),
-    table.map((r) => r.rssMiB),
-  );
-  const objdumpPerMb = fit(
-    table.map((r) => r.mb),
-    table.map((r) => r.objdumpRssMiB),
-  );
-  console.log(
-    `  fitted growth: open time ~ size^${time.toFixed(2)}, peak RSS ~ size^${memory.toFixed(2)}; ` +
-      `peak RSS ${perMb.intercept.toFixed(0)} MiB + ${perMb.slope.toFixed(2)} MiB per MB of binary ` +
-      `(objdump ${objdumpPerMb.slope.toFixed(2)} MiB per MB; target <= 3)`,
-  );
-}
+// Capstone's figures are the open + overview inside its process (without Node's start); peak RSS is the whole process's.
+printScaling(table, previous ? ['capstone', 'previous', 'objdump'] : ['capstone', 'objdump']);
 console.log(
   `load average at end: ${loadavg()
     .map((x) => x.toFixed(2))

@@ -161,12 +161,13 @@ export async function discover(
   const low = sections[0]?.address ?? 0;
   const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
   const cases = await jumpTableCases(layout, table, index, lists.indirectJumps, seeds.keys(), slots, pacer);
-  const pointers = await dataPointers(layout, low, high, pacer);
+  // Only the words that start an instruction are kept: most pointer-like words do not.
+  const pointers = await dataPointers(layout, low, high, (value) => index.at(value) >= 0, pacer);
   for (let n = 0; n < pointers.length; n += 1) {
     if (checkpoint(n)) await pacer.turn('discovery');
     const pointer = pointers[n]!;
-    // Side-effect-free tests, cheapest first: most pointer-like words start no instruction.
-    if (index.at(pointer) >= 0 && !seeds.has(pointer) && !coveredFast(pointer) && !cases.has(pointer)) {
+    // Side-effect-free tests, cheapest first.
+    if (!seeds.has(pointer) && !coveredFast(pointer) && !cases.has(pointer)) {
       offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
     }
   }
@@ -343,8 +344,17 @@ function u64(view: DataView, at: number): number {
   return view.getUint32(at + 4, true) * 0x1_0000_0000 + view.getUint32(at, true);
 }
 
-/** Pointer-sized, aligned values in allocated data sections (initialiser arrays, tables, vtables). */
-async function dataPointers(layout: BinaryLayout, low: number, high: number, pacer: Pacer): Promise<number[]> {
+/**
+ * Pointer-sized, aligned values in `[low, high)` in allocated data sections (initialiser arrays,
+ * tables, vtables) that pass `keep`, in section and address order.
+ */
+async function dataPointers(
+  layout: BinaryLayout,
+  low: number,
+  high: number,
+  keep: (value: number) => boolean,
+  pacer: Pacer,
+): Promise<number[]> {
   const size = layout.bits === 64 ? 8 : 4;
   const out: number[] = [];
   for (const section of layout.sections) {
@@ -360,13 +370,13 @@ async function dataPointers(layout: BinaryLayout, low: number, high: number, pac
         for (let w = 0; w + 1 < words.length; w += 2) {
           if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
           const value = words[w + 1]! * 0x1_0000_0000 + words[w]!;
-          if (value >= low && value < high) out.push(value);
+          if (value >= low && value < high && keep(value)) out.push(value);
         }
       } else {
         for (let w = 0; w < words.length; w += 1) {
           if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
           const value = words[w]!;
-          if (value >= low && value < high) out.push(value);
+          if (value >= low && value < high && keep(value)) out.push(value);
         }
       }
       continue;
@@ -375,7 +385,7 @@ async function dataPointers(layout: BinaryLayout, low: number, high: number, pac
     for (let i = skew; i + size <= bytes.length; i += size) {
       if (((i - skew) & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
       const value = size === 8 ? u64(view, i) : view.getUint32(i, true);
-      if (value >= low && value < high) out.push(value);
+      if (value >= low && value < high && keep(value)) out.push(value);
     }
   }
   return out;

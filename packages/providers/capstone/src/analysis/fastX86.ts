@@ -237,6 +237,18 @@ export function readX86_64(b: Uint8Array, at: number, end: number, address: numb
   return readX86(b, at, end, address, true);
 }
 
+/**
+ * Whether the bytes at `at` (before `end`) are an encoding Capstone decodes as nothing, known without
+ * loading it: opcode FE (INC/DEC r/m8) with a ModRM extension other than /0 and /1 (in either mode),
+ * or an instruction the reader measures from the bytes of `b` that follow but that runs past `end`
+ * (cut short by the next known function start). Both turn up between functions (damaged NOPs,
+ * padding), and the sweep then skips one byte as it does for every invalid encoding.
+ */
+export function knownInvalidX86(b: Uint8Array, at: number, end: number, address: number, long: boolean): boolean {
+  if (at + 1 < end && b[at] === 0xfe && ((b[at + 1]! >> 3) & 7) >= 2) return true;
+  return readX86(b, at, Math.min(b.length, at + 15), address, long) > end - at;
+}
+
 /** {@link readX86} in 32-bit mode. */
 export function readX86_32(b: Uint8Array, at: number, end: number, address: number): number {
   return readX86(b, at, end, address, false);
@@ -323,7 +335,10 @@ export function readX86(b: Uint8Array, at: number, end: number, address: number,
   let disp = 0;
   /** Whether the instruction has a memory operand. */
   let memory = false;
-  /** A memory operand without a base register: 1 absolute `[disp32]`, 2 index-only `[index*scale + disp32]`. */
+  /**
+   * A memory operand without a base register: 1 absolute `[disp32]`, 2 index-only `[index*scale + disp32]`,
+   * 3 index-only with scale 1 (printed `[index + disp32]`, which names no address for the sink).
+   */
   let noBase = 0;
   if (klass === C_MOFFS) {
     // A 32-bit absolute address; segment-prefixed it names no address for the sink.
@@ -344,13 +359,11 @@ export function readX86(b: Uint8Array, at: number, end: number, address: number,
         if (i >= end) return 0;
         const sib = b[i++]!;
         if (mod === 0 && (sib & 7) === 5) {
-          // No base register: absolute, or index-only (scale 1 prints differently: left to Capstone).
+          // No base register: absolute, or index-only.
           const index = ((sib >> 3) & 7) | (rex & 2 ? 8 : 0);
           // No index with a scale prints as `[riz*8 + …]`; an index with scale 1 as `[rax + …]`.
-          if (sib >> 6 === 0) {
-            if (index !== 4) return 0;
-            noBase = 1;
-          } else if (index === 4) return 0;
+          if (sib >> 6 === 0) noBase = index === 4 ? 1 : 3;
+          else if (index === 4) return 0;
           else noBase = 2;
           if (i + 4 > end) return 0;
           disp = b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24);
@@ -369,7 +382,7 @@ export function readX86(b: Uint8Array, at: number, end: number, address: number,
       if (noBase && seg) {
         // A segment-prefixed absolute operand (`fs:[0x28]`, `ds:[0x…]`) names no address for the sink:
         // taken in 32-bit mode, and for fs:/gs: in 64-bit mode; the other mixes go to Capstone.
-        if (noBase === 2 || (long && seg !== 0x64 && seg !== 0x65)) return 0;
+        if (noBase >= 2 || (long && seg !== 0x64 && seg !== 0x65)) return 0;
       }
       if (rip && seg) return 0;
     }
@@ -533,7 +546,7 @@ export function readX86(b: Uint8Array, at: number, end: number, address: number,
     ? disp > 9 || disp < -9
       ? next + disp
       : Number.NaN
-    : noBase && !seg && disp >= 10
+    : (noBase === 1 || noBase === 2) && !seg && disp >= 10
       ? disp
       : noBase === 1 && !seg && disp < 0
         ? long

@@ -57,29 +57,27 @@ export class ProcedureGraph {
   static async build(layout: BinaryLayout, discovery: Discovery, pacer: Pacer): Promise<ProcedureGraph> {
     const mapped = mappedTest(layout);
     const t = discovery.table;
-    // Two passes so that the columns are allocated at their exact size: the first marks what each
-    // instruction contributes (bit 0 a branch edge, bit 1 a reference, bit 2 a code pointer).
-    const marks = new Uint8Array(t.count);
+    // What instruction i contributes: bit 0 a branch edge, bit 1 a reference, bit 2 a code pointer.
+    // Asked in two passes, so that the columns are allocated at their exact size with no column of
+    // marks kept between them.
+    const contribution = (i: number): number => {
+      const f = t.flow[i]!;
+      let mark = 0;
+      if ((f === Flow.Call || f === Flow.Jump || f === Flow.Conditional) && t.target(i) === t.target(i)) mark = 1;
+      const ref = t.ref(i);
+      if (ref === ref) {
+        const where = mapped(ref);
+        if (where !== null) mark |= t.refKind[i] === RefKind.Value && where === 'code' ? 6 : 2;
+      }
+      return mark;
+    };
     let n = 0;
     let highest = 0;
     for (let i = 0; i < t.count; i += 1) {
       if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
-      const f = t.flow[i]!;
-      let mark = 0;
-      const target = t.target(i);
-      if ((f === Flow.Call || f === Flow.Jump || f === Flow.Conditional) && target === target) {
-        mark = 1;
-        if (target > highest) highest = target;
-      }
-      const ref = t.ref(i);
-      if (ref === ref) {
-        const where = mapped(ref);
-        if (where !== null) {
-          mark |= t.refKind[i] === RefKind.Value && where === 'code' ? 6 : 2;
-          if (ref > highest) highest = ref;
-        }
-      }
-      marks[i] = mark;
+      const mark = contribution(i);
+      if (mark & 1 && t.target(i) > highest) highest = t.target(i);
+      if (mark & 2 && t.ref(i) > highest) highest = t.ref(i);
       n += (mark & 1) + ((mark >> 1) & 1);
     }
     // Addresses are integers: 32-bit columns when they all fit, as the instruction table does.
@@ -89,7 +87,7 @@ export class ProcedureGraph {
     let x = 0;
     for (let i = 0; i < t.count; i += 1) {
       if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
-      const mark = marks[i]!;
+      const mark = contribution(i);
       if (mark === 0) continue;
       if (mark & 1) {
         from[x] = t.address[i]!;

@@ -3,18 +3,11 @@ import { CHECK_MASK } from './pace.js';
 import type { Pacer } from './pace.js';
 import { instructionAt } from './sweep.js';
 import type { InstructionTable } from './sweep.js';
+import { popcount } from './table.js';
 
 /** Widest address span, relative to the instruction count, that a start bitmap covers. */
 const BYTES_PER_INSTRUCTION = 64;
 const SLACK = 0x10_0000;
-
-/** The number of set bits in a 32-bit word. */
-function popcount(word: number): number {
-  let x = word - ((word >>> 1) & 0x55555555);
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
 
 /**
  * Constant-time "which instruction starts at this address" over an instruction table, for the

@@ -1,49 +1,13 @@
 import type { BinaryLayout, LayoutSection } from '@rea/artifact';
 import type { Decoder, DecoderSource, InstructionCursor } from '../engine.js';
 import { Arm64Pages, Flow, RefKind, X86Kind, classifyX86, lastWord, x86Kind } from './classify.js';
-import { fast, readX86 } from './fastX86.js';
+import { fast, knownInvalidX86, readX86 } from './fastX86.js';
 import { Pacer } from './pace.js';
+import { Columns } from './table.js';
+import type { InstructionTable } from './table.js';
 
-/**
- * Instruction addresses: 32-bit when every code section ends at or below 2^32 (most images), else
- * doubles. Either indexes to the same numbers.
- */
-export type AddressColumn = Uint32Array | Float64Array;
-
-/** Whether a flow is a direct transfer (call, jump, conditional branch): its operand value is a target. */
-function direct(flow: number): boolean {
-  return flow === Flow.Call || flow === Flow.Jump || flow === Flow.Conditional;
-}
-
-/**
- * The decoded instruction stream of every executable section, in address order (struct of arrays).
- * An instruction has a branch target or a referenced address, never both (a direct transfer names
- * no other address): one column holds either, read through {@link InstructionTable.target} and
- * {@link InstructionTable.ref}, so each instruction costs 15 bytes (19 above 2^32).
- */
-export class InstructionTable {
-  constructor(
-    readonly count: number,
-    readonly address: AddressColumn,
-    readonly size: Uint8Array,
-    readonly flow: Uint8Array,
-    /** The target of a direct transfer, else the referenced address (NaN when none). */
-    private readonly value: Float64Array,
-    readonly refKind: Uint8Array,
-    /** How many instructions Capstone decoded (the rest were measured by the fast x86 reader). */
-    readonly engineDecoded: number,
-  ) {}
-
-  /** The target of instruction `i` when it is a direct transfer, else NaN. */
-  target(i: number): number {
-    return direct(this.flow[i]!) ? this.value[i]! : Number.NaN;
-  }
-
-  /** The address instruction `i` references (see `refKind`), or NaN. */
-  ref(i: number): number {
-    return direct(this.flow[i]!) ? Number.NaN : this.value[i]!;
-  }
-}
+export { InstructionTable, addressOrNaN } from './table.js';
+export type { AddressColumn } from './table.js';
 
 /** How discovery decodes x86: the fast reader with Capstone for what it leaves, or Capstone alone. */
 export type X86Reader = 'fast' | 'engine';
@@ -53,84 +17,6 @@ export function codeSections(layout: BinaryLayout): LayoutSection[] {
   return layout.sections
     .filter((s) => s.flags.execute && s.flags.alloc && s.fileSize > 0 && s.size > 0)
     .sort((a, b) => a.address - b.address);
-}
-
-/**
- * `value` when it can be an address of the image (a non-negative integer up to 2^53 - 1, what native
- * addresses are formatted from), else NaN. Data decoded as code yields branch targets and operands
- * below zero or wrapped to 64-bit values (`call 0xffffffff8000…`, `[rip - 0x80000000]` near the start
- * of an image): such a transfer or reference names nothing, and is recorded as naming nothing.
- */
-export function addressOrNaN(value: number): number {
-  return value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : Number.NaN;
-}
-
-/** Typed columns that double when full: no per-instruction allocation, no element-kind transitions. */
-class Columns {
-  count = 0;
-  address: AddressColumn;
-  size: Uint8Array;
-  flow: Uint8Array;
-  value: Float64Array;
-  refKind: Uint8Array;
-
-  constructor(
-    capacity: number,
-    private readonly narrow: boolean,
-  ) {
-    this.address = narrow ? new Uint32Array(capacity) : new Float64Array(capacity);
-    this.size = new Uint8Array(capacity);
-    this.flow = new Uint8Array(capacity);
-    this.value = new Float64Array(capacity);
-    this.refKind = new Uint8Array(capacity);
-  }
-
-  push(address: number, size: number, flow: number, target: number, ref: number, refKind: number): void {
-    if (this.count === this.address.length) this.grow();
-    const i = this.count;
-    this.address[i] = address;
-    this.size[i] = size;
-    this.flow[i] = flow;
-    // A direct transfer keeps its target; any other instruction its reference (see InstructionTable).
-    if (direct(flow)) {
-      this.value[i] = addressOrNaN(target);
-      this.refKind[i] = RefKind.None;
-    } else {
-      const r = addressOrNaN(ref);
-      this.value[i] = r;
-      this.refKind[i] = r === r ? refKind : RefKind.None;
-    }
-    this.count = i + 1;
-  }
-
-  private grow(): void {
-    const n = this.address.length * 2;
-    const widen = <T extends Float64Array | Uint32Array | Uint8Array>(old: T, make: (n: number) => T): T => {
-      const next = make(n);
-      next.set(old);
-      return next;
-    };
-    this.address = this.narrow
-      ? widen(this.address as Uint32Array, (k) => new Uint32Array(k))
-      : widen(this.address as Float64Array, (k) => new Float64Array(k));
-    this.size = widen(this.size, (k) => new Uint8Array(k));
-    this.flow = widen(this.flow, (k) => new Uint8Array(k));
-    this.value = widen(this.value, (k) => new Float64Array(k));
-    this.refKind = widen(this.refKind, (k) => new Uint8Array(k));
-  }
-
-  table(engineDecoded: number): InstructionTable {
-    const n = this.count;
-    return new InstructionTable(
-      n,
-      this.address.subarray(0, n),
-      this.size.subarray(0, n),
-      this.flow.subarray(0, n),
-      this.value.subarray(0, n),
-      this.refKind.subarray(0, n),
-      engineDecoded,
-    );
-  }
 }
 
 const CHUNK = 0x4000;
@@ -302,7 +188,8 @@ export async function sweep(
         const hard = limit - base;
         const at = readRun(bytes, pos - base, Math.min(limit, pos + CHUNK) - base, hard, base, long, out);
         consumed = at + base - pos;
-        if (consumed === 0) {
+        // Bytes known to be invalid are skipped below as Capstone would have them skipped, without it.
+        if (consumed === 0 && !knownInvalidX86(bytes, at, hard, pos, long)) {
           decoder ??= await source.get();
           consumed = decoder.scan(bytes.subarray(at, Math.min(hard, at + 15)), pos, sink, 1);
         }

@@ -1,0 +1,173 @@
+import { Flow, RefKind } from './classify.js';
+
+/**
+ * Instruction addresses: 32-bit when every code section ends at or below 2^32 (most images), else
+ * doubles. Either indexes to the same numbers.
+ */
+export type AddressColumn = Uint32Array | Float64Array;
+
+/** The number of set bits in a 32-bit word. */
+export function popcount(word: number): number {
+  let x = word - ((word >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** Whether a flow is a direct transfer (call, jump, conditional branch): its operand value is a target. */
+function direct(flow: number): boolean {
+  return flow === Flow.Call || flow === Flow.Jump || flow === Flow.Conditional;
+}
+
+/**
+ * `value` when it can be an address of the image (a non-negative integer up to 2^53 - 1, what native
+ * addresses are formatted from), else NaN. Data decoded as code yields branch targets and operands
+ * below zero or wrapped to 64-bit values (`call 0xffffffff8000…`, `[rip - 0x80000000]` near the start
+ * of an image): such a transfer or reference names nothing, and is recorded as naming nothing.
+ */
+export function addressOrNaN(value: number): number {
+  return value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : Number.NaN;
+}
+
+/**
+ * The decoded instruction stream of every executable section, in address order (struct of arrays).
+ * An instruction has a branch target or a referenced address, never both (a direct transfer names
+ * no other address), and about a third of instructions have either: those values are stored densely,
+ * in instruction order, and found through a bitmap of the instructions that have one with a running
+ * count per 32 instructions. Each instruction so costs 7 bytes (11 above 2^32) plus 8 per value and a
+ * quarter byte of index, where one double per instruction took 8.
+ */
+export class InstructionTable {
+  constructor(
+    readonly count: number,
+    readonly address: AddressColumn,
+    readonly size: Uint8Array,
+    readonly flow: Uint8Array,
+    readonly refKind: Uint8Array,
+    /** Bit `i & 31` of word `i >>> 5` is set when instruction `i` has a value. */
+    private readonly hasValue: Uint32Array,
+    /** The number of values before instruction `32w`, for word `w`. */
+    private readonly valueRank: Uint32Array,
+    /** The values, in instruction order: a direct transfer's target, else the referenced address. */
+    private readonly values: Float64Array,
+    /** How many instructions Capstone decoded (the rest were measured by the fast x86 reader). */
+    readonly engineDecoded: number,
+  ) {}
+
+  /** Instruction `i`'s target (direct transfer) or referenced address, or NaN when it has neither. */
+  private value(i: number): number {
+    const w = i >>> 5;
+    const word = this.hasValue[w]!;
+    const bit = 1 << (i & 31);
+    if ((word & bit) === 0) return Number.NaN;
+    return this.values[this.valueRank[w]! + popcount(word & (bit - 1))]!;
+  }
+
+  /** The target of instruction `i` when it is a direct transfer, else NaN. */
+  target(i: number): number {
+    return direct(this.flow[i]!) ? this.value(i) : Number.NaN;
+  }
+
+  /** The address instruction `i` references (see `refKind`), or NaN. */
+  ref(i: number): number {
+    return direct(this.flow[i]!) ? Number.NaN : this.value(i);
+  }
+
+  /** Bytes held by the table's columns for its `count` instructions (what stays in memory). */
+  get byteLength(): number {
+    const words = Math.ceil(this.count / 32);
+    return (
+      this.count * (this.address.BYTES_PER_ELEMENT + 3) +
+      words * 8 +
+      this.values.length * Float64Array.BYTES_PER_ELEMENT
+    );
+  }
+}
+
+/** Typed arrays of `capacity`, grown by doubling with their contents copied. */
+function grown<T extends Float64Array | Uint32Array | Uint8Array>(old: T, capacity: number): T {
+  const next = new (old.constructor as new (n: number) => T)(capacity);
+  next.set(old);
+  return next;
+}
+
+/**
+ * The columns of an {@link InstructionTable} while it is decoded: typed, doubled when full, with no
+ * per-instruction allocation and no element-kind transitions.
+ */
+export class Columns {
+  count = 0;
+  private valueCount = 0;
+  private address: AddressColumn;
+  private size: Uint8Array;
+  private flow: Uint8Array;
+  private refKind: Uint8Array;
+  private hasValue: Uint32Array;
+  private valueRank: Uint32Array;
+  private values: Float64Array;
+
+  /** Columns for about `capacity` instructions; 32-bit addresses when `narrow`. */
+  constructor(capacity: number, narrow: boolean) {
+    const n = Math.max(32, capacity);
+    this.address = narrow ? new Uint32Array(n) : new Float64Array(n);
+    this.size = new Uint8Array(n);
+    this.flow = new Uint8Array(n);
+    this.refKind = new Uint8Array(n);
+    this.hasValue = new Uint32Array(Math.ceil(n / 32));
+    this.valueRank = new Uint32Array(Math.ceil(n / 32));
+    // Typical code has a value on about a third of its instructions.
+    this.values = new Float64Array(Math.max(32, Math.ceil(n / 2)));
+  }
+
+  /** Appends one instruction (in address order). */
+  push(address: number, size: number, flow: number, target: number, ref: number, refKind: number): void {
+    if (this.count === this.address.length) this.grow();
+    const i = this.count;
+    this.address[i] = address;
+    this.size[i] = size;
+    this.flow[i] = flow;
+    if ((i & 31) === 0) this.valueRank[i >>> 5] = this.valueCount;
+    // A direct transfer keeps its target; any other instruction its reference (see InstructionTable).
+    let value: number;
+    if (direct(flow)) {
+      value = addressOrNaN(target);
+      this.refKind[i] = RefKind.None;
+    } else {
+      value = addressOrNaN(ref);
+      this.refKind[i] = value === value ? refKind : RefKind.None;
+    }
+    if (value === value) {
+      if (this.valueCount === this.values.length) this.values = grown(this.values, this.values.length * 2);
+      this.values[this.valueCount++] = value;
+      this.hasValue[i >>> 5]! |= 1 << (i & 31);
+    }
+    this.count = i + 1;
+  }
+
+  private grow(): void {
+    const n = this.address.length * 2;
+    this.address = grown(this.address, n);
+    this.size = grown(this.size, n);
+    this.flow = grown(this.flow, n);
+    this.refKind = grown(this.refKind, n);
+    this.hasValue = grown(this.hasValue, Math.ceil(n / 32));
+    this.valueRank = grown(this.valueRank, Math.ceil(n / 32));
+  }
+
+  /** The table of the instructions pushed so far. */
+  table(engineDecoded: number): InstructionTable {
+    const n = this.count;
+    const words = Math.ceil(n / 32);
+    return new InstructionTable(
+      n,
+      this.address.subarray(0, n),
+      this.size.subarray(0, n),
+      this.flow.subarray(0, n),
+      this.refKind.subarray(0, n),
+      this.hasValue.subarray(0, words),
+      this.valueRank.subarray(0, words),
+      this.values.subarray(0, this.valueCount),
+      engineDecoded,
+    );
+  }
+}
