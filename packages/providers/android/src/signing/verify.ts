@@ -26,18 +26,22 @@ async function withReader<T>(source: string | Buffer, use: (reader: ReadAt) => P
 }
 
 /**
- * Verifies every signature scheme of the ZIP at `source` (a path, or an APK's bytes). A source that is
- * not a readable ZIP reports v1 as failed with why; cancellation is `cancelled`.
+ * Verifies every signature scheme of the ZIP at `source` (a path, or an APK's bytes). `known` holds
+ * entries of that ZIP already read whole and CRC-checked, by path: they are not read again. A source
+ * that is not a readable ZIP reports v1 as failed with why; cancellation is `cancelled`.
  */
 export async function verifySignatures(
   source: string | Buffer,
   signal: AbortSignal | undefined,
+  known: ReadonlyMap<string, Buffer> = new Map(),
 ): Promise<SchemeVerification[]> {
   let v1: SchemeVerification;
   try {
     const zip = await openZipEntries(source, signal ? { signal } : {});
     try {
-      v1 = zip.complete ? await verifyJar(zip, signal) : outcome('v1', 'unsupported', 'too many entries to list');
+      v1 = zip.complete
+        ? await verifyJar(zip, signal, known)
+        : outcome('v1', 'unsupported', 'too many entries to list');
     } finally {
       zip.close();
     }

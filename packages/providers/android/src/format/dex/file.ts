@@ -99,7 +99,7 @@ export class DexFile {
   readonly trailingBytes: number;
   faults = 0;
   private readonly stringCache: (string | undefined)[] = [];
-  private readonly protoCache = new Map<number, DexProto>();
+  private readonly protoCache: (DexProto | undefined)[] = [];
 
   constructor(buffer: Buffer) {
     const b = new Bytes(buffer, 'DEX');
@@ -140,7 +140,7 @@ export class DexFile {
     if (cached !== undefined) return cached;
     let text: string;
     try {
-      const off = this.bytes.u32(this.strings.off + index * 4);
+      const off = this.bytes.buffer.readUInt32LE(this.strings.off + index * 4);
       const [units, start] = this.bytes.uleb128(off, 'string length');
       this.bytes.need(start, 0, 'string data');
       const end = Math.min(this.bytes.length, start + Math.min(units, MAX_DEX_STRING) * 3 + 1);
@@ -155,7 +155,7 @@ export class DexFile {
   /** Type descriptor `index` (`Ljava/lang/Object;`, `I`, `[B`), or a placeholder. */
   type(index: number): string {
     if (index >= this.types.size) return this.bad('type', index);
-    return this.string(this.bytes.u32(this.types.off + index * 4));
+    return this.string(this.bytes.buffer.readUInt32LE(this.types.off + index * 4));
   }
 
   /** The type list at `off` (interfaces, parameters); empty for 0. */
@@ -173,15 +173,16 @@ export class DexFile {
   /** Prototype `index`. */
   proto(index: number): DexProto {
     if (index >= this.protos.size) return { shorty: '', returnType: this.bad('proto', index), parameters: [] };
-    const cached = this.protoCache.get(index);
+    const cached = this.protoCache[index];
     if (cached !== undefined) return cached;
     const at = this.protos.off + index * 12;
+    const b = this.bytes.buffer;
     const proto = {
-      shorty: this.string(this.bytes.u32(at)),
-      returnType: this.type(this.bytes.u32(at + 4)),
-      parameters: this.typeList(this.bytes.u32(at + 8)),
+      shorty: this.string(b.readUInt32LE(at)),
+      returnType: this.type(b.readUInt32LE(at + 4)),
+      parameters: this.typeList(b.readUInt32LE(at + 8)),
     };
-    this.protoCache.set(index, proto);
+    this.protoCache[index] = proto;
     return proto;
   }
 
@@ -189,18 +190,19 @@ export class DexFile {
   field(index: number): DexFieldRef {
     if (index >= this.fields.size) return { index, className: this.bad('field', index), type: '', name: '' };
     const at = this.fields.off + index * 8;
+    const b = this.bytes.buffer;
     return {
       index,
-      className: this.type(this.bytes.u16(at)),
-      type: this.type(this.bytes.u16(at + 2)),
-      name: this.string(this.bytes.u32(at + 4)),
+      className: this.type(b.readUInt16LE(at)),
+      type: this.type(b.readUInt16LE(at + 2)),
+      name: this.string(b.readUInt32LE(at + 4)),
     };
   }
 
   /** Class descriptor of method reference `index`, without decoding its prototype. */
   methodClass(index: number): string {
     if (index >= this.methods.size) return this.bad('method', index);
-    return this.type(this.bytes.u16(this.methods.off + index * 8));
+    return this.type(this.bytes.buffer.readUInt16LE(this.methods.off + index * 8));
   }
 
   /** Method reference `index`. */
@@ -214,11 +216,12 @@ export class DexFile {
       };
     }
     const at = this.methods.off + index * 8;
+    const b = this.bytes.buffer;
     return {
       index,
-      className: this.type(this.bytes.u16(at)),
-      proto: this.proto(this.bytes.u16(at + 2)),
-      name: this.string(this.bytes.u32(at + 4)),
+      className: this.type(b.readUInt16LE(at)),
+      proto: this.proto(b.readUInt16LE(at + 2)),
+      name: this.string(b.readUInt32LE(at + 4)),
     };
   }
 
@@ -227,7 +230,8 @@ export class DexFile {
     if (index < 0 || index >= this.classDefs.size)
       throw malformed('DEX', 'class definition index out of range', { index });
     const at = this.classDefs.off + index * 32;
-    const u = (k: number) => this.bytes.u32(at + k * 4);
+    const b = this.bytes.buffer;
+    const u = (k: number) => b.readUInt32LE(at + k * 4);
     return {
       index,
       classIdx: u(0),
@@ -247,28 +251,34 @@ export class DexFile {
   classData(off: number): DexClassData {
     const empty: DexClassData = { staticFields: [], instanceFields: [], directMethods: [], virtualMethods: [] };
     if (off === 0) return empty;
-    const b = this.bytes;
+    const buffer = this.bytes.buffer;
+    const length = buffer.length;
+    this.bytes.need(off, 1, 'class data size');
     let p = off;
-    const sizes: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const [v, next] = b.uleb128(p, 'class data size');
-      sizes.push(v);
-      p = next;
-    }
-    const left = b.length - p;
+    // Unsigned LEB128 at p (at most 5 bytes), advancing p; past the end or too long: malformed.
+    const uleb = (what: string): number => {
+      let result = 0;
+      for (let shift = 0; shift < 35; shift += 7) {
+        if (p >= length) throw malformed('DEX', `${what} runs past the end of the data`, { offset: p });
+        const byte = buffer[p++]!;
+        result |= (byte & 0x7f) << shift;
+        if ((byte & 0x80) === 0) return result >>> 0;
+      }
+      throw malformed('DEX', `${what} is longer than 5 bytes`, { offset: p - 5 });
+    };
+    const sizes = [uleb('class data size'), uleb('class data size'), uleb('class data size'), uleb('class data size')];
+    const left = length - p;
     if (sizes.reduce((a, c) => a + c, 0) * 2 > left)
       throw malformed('DEX', 'class data declares more members than the file holds', { offset: off });
     const members = (count: number, method: boolean): DexMember[] => {
-      const out: DexMember[] = [];
+      const out: DexMember[] = new Array<DexMember>(count);
       let index = 0;
       for (let i = 0; i < count; i++) {
-        const [diff, a] = b.uleb128(p);
-        const [flags, c] = b.uleb128(a);
-        p = c;
-        let codeOff = 0;
-        if (method) [codeOff, p] = b.uleb128(p);
+        const diff = uleb('uleb128');
+        const flags = uleb('uleb128');
+        const codeOff = method ? uleb('uleb128') : 0;
         index = i === 0 ? diff : index + diff;
-        out.push({ index, accessFlags: flags, codeOff });
+        out[i] = { index, accessFlags: flags, codeOff };
       }
       return out;
     };
