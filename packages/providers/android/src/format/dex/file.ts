@@ -100,6 +100,7 @@ export class DexFile {
   faults = 0;
   private readonly stringCache: (string | undefined)[] = [];
   private readonly protoCache: (DexProto | undefined)[] = [];
+  private sections: Map<number, Table> | null = null;
 
   constructor(buffer: Buffer) {
     const b = new Bytes(buffer, 'DEX');
@@ -223,6 +224,32 @@ export class DexFile {
       proto: this.proto(b.readUInt16LE(at + 2)),
       name: this.string(b.readUInt32LE(at + 4)),
     };
+  }
+
+  /**
+   * The offset of item `index` (of `itemSize` bytes) of the map_list section of `type` (0x0007
+   * call_site_ids, 0x0008 method_handles, …), or null when the file has no such section or fewer items.
+   * The section is checked against the file size (`malformed` otherwise).
+   */
+  section(type: number, itemSize: number, index: number): number | null {
+    if (this.sections === null) {
+      const b = this.bytes;
+      const found = new Map<number, Table>();
+      const mapOff = b.u32(52, 'map_off');
+      if (mapOff !== 0) {
+        const count = b.u32(mapOff, 'map_list');
+        b.need(mapOff + 4, count * 12, 'map_list');
+        for (let i = 0; i < count; i++) {
+          const at = mapOff + 4 + i * 12;
+          found.set(b.u16(at), { size: b.u32(at + 4), off: b.u32(at + 8) });
+        }
+      }
+      this.sections = found;
+    }
+    const table = this.sections.get(type);
+    if (table === undefined || index >= table.size) return null;
+    this.bytes.need(table.off, table.size * itemSize, 'map_list section');
+    return table.off + index * itemSize;
   }
 
   /** Class definition `index` (within {@link DexFile.classDefs}; checked when the file was opened). */
