@@ -5,6 +5,16 @@ import { decodeMutf8 } from './mutf8.js';
 export const NO_INDEX = 0xffffffff;
 /** DEX format versions this reader accepts. */
 export const DEX_VERSIONS: readonly string[] = ['035', '036', '037', '038', '039', '040', '041'];
+/** Sections of a version 041 container read at most. */
+export const MAX_DEX_SECTIONS = 256;
+
+/** The end of the version 041 container whose section header is at `h`: its size, bounded by the data. */
+function containerEnd(b: Bytes, h: number): number {
+  const headerSize = b.u32(h + 36, 'header size');
+  if (headerSize < 0x78) throw malformed('DEX', 'a version 041 header is shorter than 0x78 bytes');
+  return Math.min(b.u32(h + 0x70, 'container size'), b.length);
+}
+
 /** Longest string decoded (in UTF-16 units); longer ones are cut. */
 export const MAX_DEX_STRING = 65_536;
 
@@ -93,31 +103,41 @@ export class DexFile {
   readonly classDefs: Table;
   readonly checksum: number;
   /**
-   * Bytes after this DEX's own `file_size` (a version 041 container holds further DEX sections there;
-   * only the first is read). 0 for a single DEX.
+   * Bytes after this DEX's own `file_size` (after the whole container for version 041, whose further
+   * sections {@link DexFile.sections} lists). 0 for a single DEX.
    */
   readonly trailingBytes: number;
+  /** Where this section's header is (0 but for the later sections of a version 041 container). */
+  readonly headerOffset: number;
   faults = 0;
   private readonly stringCache: (string | undefined)[] = [];
   private readonly protoCache: (DexProto | undefined)[] = [];
   private sections: Map<number, Table> | null = null;
 
-  constructor(buffer: Buffer) {
+  /**
+   * Opens the DEX section whose header is at `headerOffset` of `buffer` (0 for a plain DEX file; see
+   * {@link DexFile.sections} for the sections of a version 041 container, whose offsets are all
+   * relative to the start of the container).
+   */
+  constructor(buffer: Buffer, headerOffset = 0) {
     const b = new Bytes(buffer, 'DEX');
     this.bytes = b;
-    const magic = b.slice(0, 8, 'magic');
+    this.headerOffset = headerOffset;
+    const h = headerOffset;
+    const magic = b.slice(h, 8, 'magic');
     if (magic.toString('latin1', 0, 4) !== 'dex\n' || magic[7] !== 0) throw malformed('DEX', 'bad magic');
     this.version = magic.toString('latin1', 4, 7);
     if (!DEX_VERSIONS.includes(this.version)) {
       throw malformed('DEX', `unsupported version ${JSON.stringify(this.version)}`, { version: this.version });
     }
-    if (b.u32(40, 'endian tag') !== 0x12345678) throw malformed('DEX', 'byte order is not little-endian');
-    this.checksum = b.u32(8);
-    const fileSize = b.u32(32, 'file size');
-    this.trailingBytes = fileSize < buffer.length ? buffer.length - fileSize : 0;
+    if (b.u32(h + 40, 'endian tag') !== 0x12345678) throw malformed('DEX', 'byte order is not little-endian');
+    this.checksum = b.u32(h + 8);
+    const fileSize = b.u32(h + 32, 'file size');
+    const end = this.version >= '041' ? containerEnd(b, h) : fileSize;
+    this.trailingBytes = end < buffer.length ? buffer.length - end : 0;
     const table = (at: number, item: number, what: string): Table => {
-      const size = b.u32(at, what);
-      const off = b.u32(at + 4, what);
+      const size = b.u32(h + at, what);
+      const off = b.u32(h + at + 4, what);
       if (size > 0) b.need(off, size * item, what);
       return { size, off };
     };
@@ -127,6 +147,27 @@ export class DexFile {
     this.fields = table(80, 8, 'field_ids');
     this.methods = table(88, 8, 'method_ids');
     this.classDefs = table(96, 32, 'class_defs');
+  }
+
+  /**
+   * The header offsets of the DEX sections in `buffer`: `[0]` for versions 035–040; for a version 041
+   * container, every section in turn (each section's `file_size` leads to the next header) up to the
+   * container size. A section size of 0, or more than {@link MAX_DEX_SECTIONS} sections, is `malformed`.
+   */
+  static sections(buffer: Buffer): number[] {
+    const b = new Bytes(buffer, 'DEX');
+    const version = b.slice(0, 8, 'magic').toString('latin1', 4, 7);
+    if (version < '041' || !DEX_VERSIONS.includes(version)) return [0];
+    const end = containerEnd(b, 0);
+    const out: number[] = [];
+    for (let at = 0; at < end;) {
+      if (out.length >= MAX_DEX_SECTIONS) throw malformed('DEX', `more than ${MAX_DEX_SECTIONS} sections`);
+      out.push(at);
+      const size = b.u32(at + 32, 'file size');
+      if (size < 0x70) throw malformed('DEX', 'a container section is smaller than its header', { offset: at });
+      at += size;
+    }
+    return out;
   }
 
   private bad(what: string, index: number): string {
@@ -235,7 +276,7 @@ export class DexFile {
     if (this.sections === null) {
       const b = this.bytes;
       const found = new Map<number, Table>();
-      const mapOff = b.u32(52, 'map_off');
+      const mapOff = b.u32(this.headerOffset + 52, 'map_off');
       if (mapOff !== 0) {
         const count = b.u32(mapOff, 'map_list');
         b.need(mapOff + 4, count * 12, 'map_list');
@@ -348,4 +389,15 @@ export class DexFile {
       return [this.bad('annotations', directoryOff)];
     }
   }
+}
+
+/**
+ * Every DEX section of the file `path` (one for versions 035–040; each of a version 041 container):
+ * the first keeps `path`, a later one is `path#N` (N counting sections from 1).
+ */
+export function openDexSections(path: string, bytes: Buffer): { path: string; file: DexFile }[] {
+  return DexFile.sections(bytes).map((at, i) => ({
+    path: i === 0 ? path : `${path}#${i + 1}`,
+    file: new DexFile(bytes, at),
+  }));
 }
