@@ -89,7 +89,7 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     if (bytes === undefined) note('network-security-config-missing', `${nscPath} was not read.`);
     else {
       try {
-        networkSecurity = readNetworkSecurityConfig(nscPath, bytes);
+        networkSecurity = readNetworkSecurityConfig(nscPath, bytes, unit.manifestIsProto);
       } catch (error) {
         note('network-security-config-unreadable', why(error), nscPath);
       }

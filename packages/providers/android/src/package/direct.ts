@@ -89,7 +89,8 @@ function choose(zip: ZipEntries, units: readonly UnitPlace[], limitations: Limit
       const why = entry.encrypted ? 'it is encrypted' : `compression method ${entry.compressionMethod}`;
       limitations.push({ kind: 'entry-unreadable', message: `Not read: ${why}.`, scope: entry.path });
     } else {
-      budget.offer(entry.path, entry.path, entry.size);
+      const inner = unit?.aabModule ? entry.path.slice(unit.aabModule.length + 1) : entry.path;
+      budget.offer(entry.path, inner, entry.size);
     }
   }
   return [...select, ...budget.selected];
