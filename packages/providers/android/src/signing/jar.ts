@@ -15,6 +15,8 @@ const MANIFEST = 'META-INF/MANIFEST.MF';
 const BLOCK = /^META-INF\/([^/]+)\.(?:RSA|DSA|EC)$/i;
 /** Entries that a JAR signature does not cover: the manifest and the signature files themselves. */
 const UNCOVERED = /^META-INF\/(?:MANIFEST\.MF|[^/]+\.(?:SF|RSA|DSA|EC)|SIG-[^/]*)$/i;
+/** `X-Android-APK-Signed` scheme ids whose signature blocks a JAR signature vouches for. */
+const STRIPPABLE: Readonly<Record<string, string>> = { '2': 'v2', '3': 'v3' };
 /** Bytes inflated per read while checking entry digests. */
 const BATCH_BYTES = 64 * 1024 * 1024;
 
@@ -41,12 +43,15 @@ function coveredBy(sfName: string, sf: JarManifest, manifestBytes: Buffer, manif
 /**
  * Verifies the JAR signature of the open ZIP `zip`: `absent` without META-INF signature files,
  * `unsupported` past the read budgets, else `verified` or `failed` with the first failing check.
- * Entries in `known` (read whole and CRC-checked already, by path) are taken from there.
+ * Entries in `known` (read whole and CRC-checked already, by path) are taken from there. A signature
+ * file whose `X-Android-APK-Signed` names APK Signature Scheme v2 or v3 fails unless that scheme's block
+ * is in `blocks` (`v2`, `v3`): the newer signature was stripped to fall back on this one.
  */
 export async function verifyJar(
   zip: ZipEntries,
   signal: AbortSignal | undefined,
   known: ReadonlyMap<string, Buffer> = new Map(),
+  blocks: ReadonlySet<string> = new Set(),
 ): Promise<SchemeVerification> {
   const files = zip.entries.filter((e) => e.kind === 'file');
   const present = new Set(files.map((e) => e.path));
@@ -95,7 +100,15 @@ export async function verifyJar(
     for (const pair of pairs) {
       const sfBytes = head.get(pair.sf)!;
       signers += verifyPkcs7(head.get(pair.block)!, sfBytes);
-      const mine = coveredBy(pair.sf, parseJarManifest(sfBytes), manifestBytes, manifest);
+      const sf = parseJarManifest(sfBytes);
+      for (const id of (sf.main.attributes.get('x-android-apk-signed') ?? '').split(',')) {
+        const scheme = STRIPPABLE[id.trim()];
+        if (scheme !== undefined && !blocks.has(scheme))
+          throw new CheckFailed(
+            `${pair.sf} says the APK is also signed with APK Signature Scheme ${scheme}, whose block is missing (stripped)`,
+          );
+      }
+      const mine = coveredBy(pair.sf, sf, manifestBytes, manifest);
       const before: Set<string> | undefined = covered;
       covered = before === undefined ? mine : new Set([...before].filter((n) => mine.has(n)));
     }

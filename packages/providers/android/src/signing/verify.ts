@@ -35,12 +35,15 @@ export async function verifySignatures(
   signal: AbortSignal | undefined,
   known: ReadonlyMap<string, Buffer> = new Map(),
 ): Promise<SchemeVerification[]> {
+  const blocks = await withReader(source, (reader) => verifySigningBlock(reader, signal));
+  // The schemes whose blocks are present: a JAR signature naming another is stripped of it otherwise.
+  const present = new Set(blocks.filter((b) => b.status !== 'absent').map((b) => b.scheme));
   let v1: SchemeVerification;
   try {
     const zip = await openZipEntries(source, signal ? { signal } : {});
     try {
       v1 = zip.complete
-        ? await verifyJar(zip, signal, known)
+        ? await verifyJar(zip, signal, known, present)
         : outcome('v1', 'unsupported', 'too many entries to list');
     } finally {
       zip.close();
@@ -49,7 +52,7 @@ export async function verifySignatures(
     if (isReaError(error) && error.code === 'cancelled') throw error;
     v1 = outcome('v1', 'failed', (error as Error).message);
   }
-  return [v1, ...(await withReader(source, (reader) => verifySigningBlock(reader, signal)))];
+  return [v1, ...blocks];
 }
 
 /** The signing of one APK inside a set. */
