@@ -1,12 +1,14 @@
 // One measured REA run in a fresh Node process (start-up counted, as it is for aapt and dexdump).
-// Usage: node child.mjs manifest <apk> | node child.mjs dex <dex>
+// Usage: node child.mjs manifest <apk> | node child.mjs dex <dex> | node child.mjs start-up (imports only)
 import { readFileSync } from 'node:fs';
 import { DexFile, inspectAndroidPackageTool } from '@rea/provider-android';
 
 const [mode, path] = process.argv.slice(2);
 const noop = () => undefined;
 const context = { signal: new AbortController().signal, progress: { report: noop } };
-if (mode === 'manifest') {
+if (mode === 'start-up') {
+  process.stdout.write(`${typeof DexFile}\n`);
+} else if (mode === 'manifest') {
   const record = await inspectAndroidPackageTool.run(inspectAndroidPackageTool.input.parse({ path }), context);
   process.stdout.write(`${record.normalized_result.units[0].manifest.package}\n`);
 } else {

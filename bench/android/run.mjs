@@ -95,9 +95,13 @@ for (const path of [apk, dex]) spawnSync('cat', [path], { stdio: 'ignore' });
 const child = join(here, 'child.mjs');
 console.log(`APK: ${apk} (${(statSync(apk).size / 1e6).toFixed(1)} MB)`);
 console.log(`DEX: ${dex} (${(statSync(dex).size / 1e6).toFixed(1)} MB)`);
-const [aapt, reaManifest] = race([
+// Start-up alone (Node.js, then importing the provider's index with its dependencies) is measured as
+// a contender of its own, so that the work is the fresh-process figure less this one.
+const [aapt, reaManifest, startUp, bareNode] = race([
   ['aapt', 'aapt', ['dump', 'badging', apk]],
   ['rea', process.execPath, [child, 'manifest', apk]],
+  ['start-up', process.execPath, [child, 'start-up']],
+  ['node', process.execPath, ['-e', '0']],
 ]);
 const [dexdump, reaDex] = race([
   ['dexdump', 'dexdump', [dex]],
@@ -132,6 +136,11 @@ row('aapt dump badging', aapt);
 row('REA inspect_android_package, fresh process', reaManifest, aapt);
 row('dexdump (classes, fields, methods)', dexdump);
 row('REA DEX class+method listing, fresh process', reaDex, dexdump);
+row('node -e 0', bareNode);
+row('start-up: node + import @rea/provider-android', startUp);
+const less = (a, b) => ({ wall: a.wall - b.wall, cpu: a.cpu - b.cpu, rss: a.rss });
+row('REA inspect_android_package less start-up', less(reaManifest, startUp), aapt);
+row('REA DEX listing less start-up', less(reaDex, startUp), dexdump);
 console.log(`${'REA manifest + resources.arsc decode, in process'.padEnd(46)} wall ${ms(decodeManifest)}`);
 console.log(`${'REA DEX class+method listing, in process'.padEnd(46)} wall ${ms(listDex)}`);
 console.log(

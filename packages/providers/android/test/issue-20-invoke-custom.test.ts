@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { traceAndroidReferencesTool } from '../src/index.js';
+import { inspectAndroidMethodTool, traceAndroidReferencesTool } from '../src/index.js';
 import { SAMPLES, output, runTool } from './support.js';
 
 const DEX = `${SAMPLES}/tests/okhttp.dx.038.dex`;
@@ -31,15 +31,42 @@ const callSites = new Map(
       })),
     ]),
 );
+/**
+ * dexdump's method handles in full: index → `type Lclass;->name(params)return`, with the method's own
+ * prototype (dexdump's target_type of an instance handle starts with the receiver, dropped here).
+ */
+const handleTexts = new Map(
+  [
+    ...dump.matchAll(
+      /^Method handle #(\d+):\n {2}type +: (\S+)\n {2}target +: (\S+) (\S+)\n {2}target_type : (\S+)$/gm,
+    ),
+  ].map(([, index, type, cls, name, proto]) => {
+    const receiver = /^invoke-(?:instance|interface|direct)$/.test(type!) && proto!.startsWith(`(${cls}`);
+    return [index!, `${type} ${cls}->${name}${receiver ? `(${proto!.slice(cls!.length + 1)}` : proto}`];
+  }),
+);
+/** dexdump's call sites as text: index → each link argument as a listing writes it. */
+const siteArguments = new Map(
+  dump
+    .split(/^Call site #/m)
+    .slice(1)
+    .map((block) => [
+      Number(/^(\d+):/.exec(block)![1]),
+      [...block.matchAll(/^ {2}link_argument\[\d+\] : (.*) \((\w+)\)$/gm)].map(([, value, kind]) =>
+        kind === 'MethodHandle' ? handleTexts.get(value!)! : kind === 'String' ? JSON.stringify(value) : value!,
+      ),
+    ]),
+);
 /** Every invoke-custom in dexdump's listing, with the method holding it. */
-const invokes: { holder: string; offset: number; site: number }[] = [];
+const invokes: { holder: string; offset: number; site: number; text: string }[] = [];
 {
   let holder = '';
   for (const line of dump.split('\n')) {
     const method = /\|\[[0-9a-f]+\] (.+)\.([^.]+):(\(.*)$/.exec(line);
     if (method !== null) holder = `L${method[1]!.replaceAll('.', '/')}; ${method[2]}${method[3]}`;
-    const invoke = /\|([0-9a-f]{4}): invoke-custom(?:\/range)? .*call_site@([0-9a-f]+)/.exec(line);
-    if (invoke !== null) invokes.push({ holder, offset: parseInt(invoke[1]!, 16), site: parseInt(invoke[2]!, 16) });
+    const invoke = /\|([0-9a-f]{4}): (invoke-custom(?:\/range)? .*call_site@([0-9a-f]+))/.exec(line);
+    if (invoke !== null)
+      invokes.push({ holder, offset: parseInt(invoke[1]!, 16), site: parseInt(invoke[3]!, 16), text: invoke[2]! });
   }
 }
 
@@ -79,6 +106,21 @@ describe('invoke-custom in trace_android_references', () => {
     expect(expected.get('Ljava/lang/invoke/LambdaMetafactory;->metafactory')).toHaveLength(invokes.length);
     expect(expected.size).toBeGreaterThan(1);
     for (const [handle, lines] of expected) expect(await trace(handle)).toEqual(lines.sort());
+  });
+
+  it('lists each invoke-custom with its call site resolved to the link arguments dexdump prints', async () => {
+    expect(invokes.length).toBeGreaterThan(0);
+    for (const { holder, offset, site, text } of invokes) {
+      const [cls, rest] = holder.split(' ') as [string, string];
+      const paren = rest.indexOf('(');
+      const { normalized_result } = await runTool<{ instructions: { offset: number; text: string }[] }>(
+        inspectAndroidMethodTool,
+        { path: DEX, class: cls, method: rest.slice(0, paren), descriptor: rest.slice(paren) },
+      );
+      const listed = normalized_result.instructions.find((i) => i.offset === offset)?.text;
+      expect(listed).toBe(`${text}(${siteArguments.get(site)!.join(', ')})`);
+    }
+    expect(invokes.some(({ site }) => siteArguments.get(site)!.length > 4)).toBe(true);
   });
 
   it('reports a call site whose encoded array lies outside the file as a limitation, tracing the rest', async () => {

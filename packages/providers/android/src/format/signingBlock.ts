@@ -49,6 +49,11 @@ export interface BlockSigner {
   digests: { algorithm: string; digest: string }[];
   min_sdk: number | null;
   max_sdk: number | null;
+  /**
+   * A v3 signer's proof of rotation: the signing certificates from the oldest to the current one, each
+   * with the capabilities it keeps; null when the signer declares none.
+   */
+  lineage: { certificate: CertificateSummary; capabilities: string[] }[] | null;
 }
 
 /** What the APK Signing Block holds. */
@@ -83,6 +88,25 @@ export function prefixed(b: Bytes, at: number, end: number): [number, number] {
   return [at + 4, at + 4 + len];
 }
 
+/** The additional attribute of a v3 signer holding its proof of rotation. */
+const PROOF_OF_ROTATION = 0x3ba06f8c;
+/** Capability flags of a lineage node, lowest bit first. */
+const CAPABILITIES = ['installed-data', 'shared-uid', 'permission', 'rollback', 'auth'];
+
+/** The lineage in the proof-of-rotation attribute value [start, end): version, then one node per signer. */
+function lineageOf(b: Bytes, start: number, end: number): NonNullable<BlockSigner['lineage']> {
+  if (b.u32(start, 'lineage version') !== 1) throw malformed('APK Signing Block', 'unknown lineage version');
+  return sequence(b, start + 4, end).map(([ns, ne]) => {
+    const [sd, sdEnd] = prefixed(b, ns, ne);
+    const [c, ce] = prefixed(b, sd, sdEnd);
+    const flags = b.u32(sdEnd, 'lineage flags');
+    return {
+      certificate: certificateSummary(b.buffer.subarray(c, ce)),
+      capabilities: CAPABILITIES.filter((_, i) => (flags & (1 << i)) !== 0),
+    };
+  });
+}
+
 function signersOf(b: Bytes, scheme: string, start: number, end: number): BlockSigner[] {
   const [listStart, listEnd] = prefixed(b, start, end);
   return sequence(b, listStart, listEnd).map(([s, e]) => {
@@ -96,12 +120,20 @@ function signersOf(b: Bytes, scheme: string, start: number, end: number): BlockS
     const [cs, csEnd] = prefixed(b, dgEnd, sdEnd);
     const certificates = sequence(b, cs, csEnd).map(([c, ce]) => certificateSummary(b.buffer.subarray(c, ce)));
     const v3 = scheme !== 'v2';
+    let lineage: BlockSigner['lineage'] = null;
+    if (v3 && csEnd + 12 <= sdEnd) {
+      const [aa, aaEnd] = prefixed(b, csEnd + 8, sdEnd);
+      for (const [as, ae] of sequence(b, aa, aaEnd)) {
+        if (ae - as >= 4 && b.u32(as) === PROOF_OF_ROTATION) lineage = lineageOf(b, as + 4, ae);
+      }
+    }
     return {
       scheme,
       certificates,
       digests,
       min_sdk: v3 ? b.u32(csEnd) : null,
       max_sdk: v3 ? b.u32(csEnd + 4) : null,
+      lineage,
     };
   });
 }

@@ -7,7 +7,7 @@ import { ProtoResourceTable } from '../format/protoTable.js';
 import type { ResourceSummary } from '../format/arsc.js';
 import { certificateSummary, pkcs7Certificates } from '../format/der.js';
 import type { CertificateSummary } from '../format/der.js';
-import { DexFile } from '../format/dex/file.js';
+import { openDexSections } from '../format/dex/file.js';
 import type { LoadedPackage, LoadedUnit } from '../package/load.js';
 import type { SigningBlock } from '../format/signingBlock.js';
 import { readManifest } from './manifest.js';
@@ -89,7 +89,7 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     if (bytes === undefined) note('network-security-config-missing', `${nscPath} was not read.`);
     else {
       try {
-        networkSecurity = readNetworkSecurityConfig(nscPath, bytes);
+        networkSecurity = readNetworkSecurityConfig(nscPath, bytes, unit.manifestIsProto);
       } catch (error) {
         note('network-security-config-unreadable', why(error), nscPath);
       }
@@ -98,23 +98,24 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
   const dex: DexSummary[] = [];
   for (const file of unit.dex) {
     try {
-      const d = new DexFile(file.bytes);
-      if (d.trailingBytes > 0) {
-        note(
-          'dex-container-rest',
-          `${d.trailingBytes} bytes follow the first DEX section and are not read.`,
-          file.path,
-        );
+      for (const { path, file: d } of openDexSections(file.path, file.bytes)) {
+        if (d.trailingBytes > 0 && d.headerOffset === 0) {
+          note(
+            'dex-container-rest',
+            `${d.trailingBytes} bytes follow the DEX data (past its size) and are not read.`,
+            file.path,
+          );
+        }
+        dex.push({
+          path,
+          version: d.version,
+          classes: d.classDefs.size,
+          methods: d.methods.size,
+          fields: d.fields.size,
+          strings: d.strings.size,
+          types: d.types.size,
+        });
       }
-      dex.push({
-        path: file.path,
-        version: d.version,
-        classes: d.classDefs.size,
-        methods: d.methods.size,
-        fields: d.fields.size,
-        strings: d.strings.size,
-        types: d.types.size,
-      });
     } catch (error) {
       note('dex-unreadable', why(error), file.path);
     }

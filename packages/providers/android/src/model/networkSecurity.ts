@@ -1,5 +1,6 @@
 import { attribute, parseBinaryXml } from '../format/axml.js';
 import type { XmlElement } from '../format/axml.js';
+import { parseProtoXml } from '../format/protoXml.js';
 
 /** One base-config or domain-config of a network security configuration. */
 export interface NetworkSecurityScope {
@@ -35,9 +36,12 @@ function scope(e: XmlElement): NetworkSecurityScope {
   };
 }
 
-/** Decodes the compiled network security configuration at `path` (binary XML); faults are `malformed`. */
-export function readNetworkSecurityConfig(path: string, bytes: Buffer): NetworkSecurityConfig {
-  const root = parseBinaryXml(bytes).root;
+/**
+ * Decodes the compiled network security configuration at `path` (binary XML, or the protocol buffer XML
+ * of an app bundle module when `proto`); faults are `malformed`.
+ */
+export function readNetworkSecurityConfig(path: string, bytes: Buffer, proto = false): NetworkSecurityConfig {
+  const root = (proto ? parseProtoXml(bytes) : parseBinaryXml(bytes)).root;
   const kids = root?.children ?? [];
   const domains: NetworkSecurityScope[] = [];
   const walk = (e: XmlElement, depth: number) => {

@@ -1,7 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReaError } from '@rea/evidence';
-import { DexFile } from '../format/dex/file.js';
+import { openDexSections } from '../format/dex/file.js';
+import type { DexFile } from '../format/dex/file.js';
 import { loadPackage } from '../package/load.js';
 import type { LoadedPackage } from '../package/load.js';
 
@@ -48,11 +49,13 @@ export async function openPackage(path: string, signal: AbortSignal | undefined)
   for (const unit of loaded.units) {
     for (const file of unit.dex) {
       try {
-        const opened = new DexFile(file.bytes);
-        const n = dex.push({ path: file.path, file: opened }) - 1;
-        for (let i = 0; i < opened.classDefs.size; i++) {
-          const descriptor = opened.type(opened.classDef(i).classIdx);
-          if (!classes.has(descriptor)) classes.set(descriptor, { dex: n, classDef: i });
+        for (const section of openDexSections(file.path, file.bytes)) {
+          const opened = section.file;
+          const n = dex.push(section) - 1;
+          for (let i = 0; i < opened.classDefs.size; i++) {
+            const descriptor = opened.type(opened.classDef(i).classIdx);
+            if (!classes.has(descriptor)) classes.set(descriptor, { dex: n, classDef: i });
+          }
         }
       } catch (error) {
         unreadable.push({ path: file.path, message: (error as Error).message });

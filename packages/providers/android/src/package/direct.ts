@@ -1,9 +1,8 @@
 // An APK or app bundle read straight from its ZIP: the central directory lists the entries, and only
 // the entries the analysis needs (manifest, resource table, DEX, signatures, XML resources) are
 // inflated, CRC-checked and hashed. The other entries are listed as declared, not read.
-import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { isReaError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { openZipEntries } from '@rea/artifact';
@@ -22,13 +21,21 @@ import type { UnitPlace } from './units.js';
 
 const AAB_MANIFEST = /^([^/]+)\/manifest\/AndroidManifest\.xml$/;
 
+/** SHA-256 of the whole file, read through one reused buffer (fresh chunks cost more than the hash). */
 async function fileSha256(path: string, signal: AbortSignal | undefined): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    throwIfAborted(signal, 'hashing');
-    hash.update(chunk as Buffer);
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  const handle = await open(path, 'r');
+  try {
+    for (;;) {
+      throwIfAborted(signal, 'hashing');
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return hash.digest('hex');
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
   }
-  return hash.digest('hex');
 }
 
 function placesOf(paths: ReadonlySet<string>): { format: 'apk' | 'aab'; units: UnitPlace[] } | null {
@@ -82,7 +89,8 @@ function choose(zip: ZipEntries, units: readonly UnitPlace[], limitations: Limit
       const why = entry.encrypted ? 'it is encrypted' : `compression method ${entry.compressionMethod}`;
       limitations.push({ kind: 'entry-unreadable', message: `Not read: ${why}.`, scope: entry.path });
     } else {
-      budget.offer(entry.path, entry.path, entry.size);
+      const inner = unit?.aabModule ? entry.path.slice(unit.aabModule.length + 1) : entry.path;
+      budget.offer(entry.path, inner, entry.size);
     }
   }
   return [...select, ...budget.selected];
@@ -141,6 +149,7 @@ export async function loadZipDirectly(path: string, signal: AbortSignal | undefi
       units: assembleUnits(places.units, contents, entries),
       signingBlock: places.format === 'apk' ? await signingBlockOf(path) : null,
       limitations,
+      read: contents,
     };
   } finally {
     zip.close();

@@ -42,6 +42,11 @@ export interface LoadedPackage {
   units: LoadedUnit[];
   signingBlock: SigningBlock | null;
   limitations: Limitation[];
+  /**
+   * The entries of the ZIP at the package's path that were read whole and matched their CRC-32, by
+   * path; signature verification reuses them instead of reading them again. Absent for sets and DEX.
+   */
+  read?: ReadonlyMap<string, Buffer>;
 }
 
 async function loadDex(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage> {

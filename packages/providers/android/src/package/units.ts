@@ -59,7 +59,12 @@ export class EntryBudget {
 export function wanted(inner: string, aabModule: string | null): boolean {
   if (aabModule !== null) {
     const rest = inner.slice(aabModule.length + 1);
-    return rest === 'manifest/AndroidManifest.xml' || /^dex\/classes\d*\.dex$/.test(rest) || rest === 'resources.pb';
+    return (
+      rest === 'manifest/AndroidManifest.xml' ||
+      /^dex\/classes\d*\.dex$/.test(rest) ||
+      rest === 'resources.pb' ||
+      XML_RESOURCE.test(rest)
+    );
   }
   return (
     inner === 'AndroidManifest.xml' ||

@@ -15,6 +15,8 @@ const MANIFEST = 'META-INF/MANIFEST.MF';
 const BLOCK = /^META-INF\/([^/]+)\.(?:RSA|DSA|EC)$/i;
 /** Entries that a JAR signature does not cover: the manifest and the signature files themselves. */
 const UNCOVERED = /^META-INF\/(?:MANIFEST\.MF|[^/]+\.(?:SF|RSA|DSA|EC)|SIG-[^/]*)$/i;
+/** `X-Android-APK-Signed` scheme ids whose signature blocks a JAR signature vouches for. */
+const STRIPPABLE: Readonly<Record<string, string>> = { '2': 'v2', '3': 'v3' };
 /** Bytes inflated per read while checking entry digests. */
 const BATCH_BYTES = 64 * 1024 * 1024;
 
@@ -41,8 +43,16 @@ function coveredBy(sfName: string, sf: JarManifest, manifestBytes: Buffer, manif
 /**
  * Verifies the JAR signature of the open ZIP `zip`: `absent` without META-INF signature files,
  * `unsupported` past the read budgets, else `verified` or `failed` with the first failing check.
+ * Entries in `known` (read whole and CRC-checked already, by path) are taken from there. A signature
+ * file whose `X-Android-APK-Signed` names APK Signature Scheme v2 or v3 fails unless that scheme's block
+ * is in `blocks` (`v2`, `v3`): the newer signature was stripped to fall back on this one.
  */
-export async function verifyJar(zip: ZipEntries, signal: AbortSignal | undefined): Promise<SchemeVerification> {
+export async function verifyJar(
+  zip: ZipEntries,
+  signal: AbortSignal | undefined,
+  known: ReadonlyMap<string, Buffer> = new Map(),
+  blocks: ReadonlySet<string> = new Set(),
+): Promise<SchemeVerification> {
   const files = zip.entries.filter((e) => e.kind === 'file');
   const present = new Set(files.map((e) => e.path));
   // A signer is a signature file with its block; a block or .SF without the other is ignored.
@@ -58,28 +68,47 @@ export async function verifyJar(zip: ZipEntries, signal: AbortSignal | undefined
   const total = files.reduce((n, e) => n + e.size, 0);
   if (total > MAX_TOTAL_BYTES || files.some((e) => e.size > MAX_ENTRY_BYTES))
     return outcome('v1', 'unsupported', 'the entries exceed the read budget');
-  const read = async (paths: string[]) =>
-    (
-      await zip.read(paths, {
-        maxEntryBytes: MAX_ENTRY_BYTES,
-        maxTotalBytes: MAX_TOTAL_BYTES,
-        integrityPolicy: 'fail-closed',
-        hash: false,
-        ...(signal ? { signal } : {}),
-      })
-    ).contents;
+  const read = async (paths: string[]): Promise<Map<string, Buffer>> => {
+    const out = new Map<string, Buffer>();
+    const rest = paths.filter((p) => !known.has(p));
+    const contents =
+      rest.length === 0
+        ? new Map()
+        : (
+            await zip.read(rest, {
+              maxEntryBytes: MAX_ENTRY_BYTES,
+              maxTotalBytes: MAX_TOTAL_BYTES,
+              integrityPolicy: 'fail-closed',
+              hash: false,
+              ...(signal ? { signal } : {}),
+            })
+          ).contents;
+    for (const p of paths) {
+      const bytes = known.get(p) ?? contents.get(p)?.bytes;
+      if (bytes !== undefined) out.set(p, bytes);
+    }
+    return out;
+  };
   try {
     if (!present.has(MANIFEST)) throw new CheckFailed(`${MANIFEST} is missing`);
     const head = await read([MANIFEST, ...pairs.flatMap((p) => [p.sf, p.block])]);
-    const manifestBytes = head.get(MANIFEST)!.bytes;
+    const manifestBytes = head.get(MANIFEST)!;
     const manifest = parseJarManifest(manifestBytes);
     if (manifest.duplicates.length > 0) throw new CheckFailed(`the manifest lists ${manifest.duplicates[0]} twice`);
     let signers = 0;
     let covered: Set<string> | undefined;
     for (const pair of pairs) {
-      const sfBytes = head.get(pair.sf)!.bytes;
-      signers += verifyPkcs7(head.get(pair.block)!.bytes, sfBytes);
-      const mine = coveredBy(pair.sf, parseJarManifest(sfBytes), manifestBytes, manifest);
+      const sfBytes = head.get(pair.sf)!;
+      signers += verifyPkcs7(head.get(pair.block)!, sfBytes);
+      const sf = parseJarManifest(sfBytes);
+      for (const id of (sf.main.attributes.get('x-android-apk-signed') ?? '').split(',')) {
+        const scheme = STRIPPABLE[id.trim()];
+        if (scheme !== undefined && !blocks.has(scheme))
+          throw new CheckFailed(
+            `${pair.sf} says the APK is also signed with APK Signature Scheme ${scheme}, whose block is missing (stripped)`,
+          );
+      }
+      const mine = coveredBy(pair.sf, sf, manifestBytes, manifest);
       const before: Set<string> | undefined = covered;
       covered = before === undefined ? mine : new Set([...before].filter((n) => mine.has(n)));
     }
@@ -100,10 +129,10 @@ export async function verifyJar(zip: ZipEntries, signal: AbortSignal | undefined
         bytes += signed[at]!.size;
         batch.push(signed[at++]!.path);
       }
-      for (const [path, content] of await read(batch)) {
+      for (const [path, bytes] of await read(batch)) {
         const digests = digestsOf(manifest.entries.get(path)!);
         if (digests.length === 0) throw new CheckFailed(`the manifest gives ${path} no digest`);
-        if (!digests.every(([h, v]) => matches(h, content.bytes, v)))
+        if (!digests.every(([h, v]) => matches(h, bytes, v)))
           throw new CheckFailed(`the digest of ${path} does not match its bytes`);
       }
     }

@@ -17,7 +17,26 @@ export interface JarManifest {
   duplicates: string[];
 }
 
+/** Lines ended by LF or CR LF, found by the native search; null when a CR stands alone. */
+function lfLines(bytes: Buffer): { text: string; end: number }[] | null {
+  const out: { text: string; end: number }[] = [];
+  let start = 0;
+  let cr = bytes.indexOf(0x0d);
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, start)) {
+    const textEnd = i > start && bytes[i - 1] === 0x0d ? i - 1 : i;
+    if (cr !== -1 && cr < textEnd) return null;
+    if (cr !== -1 && cr < i) cr = bytes.indexOf(0x0d, i + 1);
+    out.push({ text: bytes.toString('utf8', start, textEnd), end: i + 1 });
+    start = i + 1;
+  }
+  if (cr !== -1) return null;
+  if (start < bytes.length) out.push({ text: bytes.toString('utf8', start), end: bytes.length });
+  return out;
+}
+
 function lines(bytes: Buffer): { text: string; end: number }[] {
+  const fast = lfLines(bytes);
+  if (fast !== null) return fast;
   const out: { text: string; end: number }[] = [];
   let start = 0;
   for (let i = 0; i < bytes.length; i++) {
@@ -74,11 +93,16 @@ export function parseJarManifest(bytes: Buffer): JarManifest {
   return { main, entries, duplicates };
 }
 
+const DIGEST = new Map<string, RegExp>();
+
 /** The digests a section declares: `[node hash name, base64 value]` for each `<ALG>-Digest<suffix>`. */
 export function digestsOf(section: JarSection, suffix = ''): [string, string][] {
   const out: [string, string][] = [];
+  let pattern = DIGEST.get(suffix);
+  if (pattern === undefined)
+    DIGEST.set(suffix, (pattern = new RegExp(`^(sha-?1|sha-256|sha-384|sha-512|md5)-digest${suffix}$`)));
   for (const [key, value] of section.attributes) {
-    const m = new RegExp(`^(sha-?1|sha-256|sha-384|sha-512|md5)-digest${suffix}$`).exec(key);
+    const m = pattern.exec(key);
     if (m === null) continue;
     out.push([m[1]!.replace('-', ''), value]);
   }

@@ -26,18 +26,25 @@ async function withReader<T>(source: string | Buffer, use: (reader: ReadAt) => P
 }
 
 /**
- * Verifies every signature scheme of the ZIP at `source` (a path, or an APK's bytes). A source that is
- * not a readable ZIP reports v1 as failed with why; cancellation is `cancelled`.
+ * Verifies every signature scheme of the ZIP at `source` (a path, or an APK's bytes). `known` holds
+ * entries of that ZIP already read whole and CRC-checked, by path: they are not read again. A source
+ * that is not a readable ZIP reports v1 as failed with why; cancellation is `cancelled`.
  */
 export async function verifySignatures(
   source: string | Buffer,
   signal: AbortSignal | undefined,
+  known: ReadonlyMap<string, Buffer> = new Map(),
 ): Promise<SchemeVerification[]> {
+  const blocks = await withReader(source, (reader) => verifySigningBlock(reader, signal));
+  // The schemes whose blocks are present: a JAR signature naming another is stripped of it otherwise.
+  const present = new Set(blocks.filter((b) => b.status !== 'absent').map((b) => b.scheme));
   let v1: SchemeVerification;
   try {
     const zip = await openZipEntries(source, signal ? { signal } : {});
     try {
-      v1 = zip.complete ? await verifyJar(zip, signal) : outcome('v1', 'unsupported', 'too many entries to list');
+      v1 = zip.complete
+        ? await verifyJar(zip, signal, known, present)
+        : outcome('v1', 'unsupported', 'too many entries to list');
     } finally {
       zip.close();
     }
@@ -45,7 +52,7 @@ export async function verifySignatures(
     if (isReaError(error) && error.code === 'cancelled') throw error;
     v1 = outcome('v1', 'failed', (error as Error).message);
   }
-  return [v1, ...(await withReader(source, (reader) => verifySigningBlock(reader, signal)))];
+  return [v1, ...blocks];
 }
 
 /** The signing of one APK inside a set. */

@@ -24,7 +24,10 @@ export const inspectAndroidPackageTool = defineTool({
     const { format, subject } = pkg.loaded;
     let verification: (SchemeVerification & { unit: string })[] | null = null;
     if ((format === 'apk' || format === 'aab') && subject.format === 'zip') {
-      verification = (await verifySignatures(input.path, context.signal)).map((v) => ({ unit: '', ...v }));
+      verification = (await verifySignatures(input.path, context.signal, pkg.loaded.read)).map((v) => ({
+        unit: '',
+        ...v,
+      }));
     } else if (format === 'apk-set') {
       const names = report.units.filter((u) => u.kind === 'apk').map((u) => u.name);
       const nested = await verifyNested(input.path, subject.format, names, context.signal);

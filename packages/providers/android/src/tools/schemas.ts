@@ -73,6 +73,10 @@ const SigningBlockSchema = z.strictObject({
       digests: z.array(z.strictObject({ algorithm: z.string(), digest: z.string() })),
       min_sdk: n,
       max_sdk: n,
+      lineage: z
+        .array(z.strictObject({ certificate: CertificateSchema, capabilities: z.array(z.string()) }))
+        .nullable()
+        .describe('v3 key rotation: certificates oldest first, with capabilities kept.'),
     }),
   ),
   other_blocks: z.array(z.string()),

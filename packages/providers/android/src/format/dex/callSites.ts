@@ -48,7 +48,7 @@ export class DexCallSites {
 
   constructor(dex: DexFile) {
     const b = (this.b = dex.bytes);
-    const mapOff = b.u32(52, 'map_off');
+    const mapOff = b.u32(dex.headerOffset + 52, 'map_off');
     if (mapOff === 0) return;
     const count = b.u32(mapOff, 'map_list');
     b.need(mapOff + 4, count * 12, 'map_list');

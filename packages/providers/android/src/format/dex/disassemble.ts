@@ -1,3 +1,4 @@
+import { ValueReader, methodHandleText, valueText } from './encodedValue.js';
 import type { DexFile } from './file.js';
 import { FORMAT_UNITS, OPCODES } from './opcodes.js';
 import type { IndexKind } from './opcodes.js';
@@ -42,6 +43,22 @@ export function protoText(dex: DexFile, index: number): string {
   return `(${p.parameters.join('')})${p.returnType}`;
 }
 
+/**
+ * `call_site@0003(bootstrap handle, "name", (method type), further link arguments…)`: the call site's
+ * link arguments decoded; the bare index when the file has no such call site or it cannot be read.
+ */
+export function callSiteText(dex: DexFile, index: number): string {
+  const bare = `call_site@${hex(index)}`;
+  try {
+    const at = dex.section(0x0007, 4, index);
+    if (at === null) return bare;
+    const args = new ValueReader(dex, dex.bytes.u32(at, 'call_site_id')).array();
+    return `${bare}(${args.map(valueText).join(', ')})`;
+  } catch {
+    return `${bare} (unreadable)`;
+  }
+}
+
 function indexText(dex: DexFile, kind: IndexKind, index: number, refs: References): string {
   switch (kind) {
     case 'string': {
@@ -66,6 +83,14 @@ function indexText(dex: DexFile, kind: IndexKind, index: number, refs: Reference
     }
     case 'proto':
       return protoText(dex, index);
+    case 'call_site':
+      return callSiteText(dex, index);
+    case 'method_handle':
+      try {
+        return methodHandleText(dex, index);
+      } catch {
+        return `method_handle@${hex(index)} (unreadable)`;
+      }
     default:
       return `${kind}@${hex(index)}`;
   }

@@ -5,6 +5,16 @@ import { decodeMutf8 } from './mutf8.js';
 export const NO_INDEX = 0xffffffff;
 /** DEX format versions this reader accepts. */
 export const DEX_VERSIONS: readonly string[] = ['035', '036', '037', '038', '039', '040', '041'];
+/** Sections of a version 041 container read at most. */
+export const MAX_DEX_SECTIONS = 256;
+
+/** The end of the version 041 container whose section header is at `h`: its size, bounded by the data. */
+function containerEnd(b: Bytes, h: number): number {
+  const headerSize = b.u32(h + 36, 'header size');
+  if (headerSize < 0x78) throw malformed('DEX', 'a version 041 header is shorter than 0x78 bytes');
+  return Math.min(b.u32(h + 0x70, 'container size'), b.length);
+}
+
 /** Longest string decoded (in UTF-16 units); longer ones are cut. */
 export const MAX_DEX_STRING = 65_536;
 
@@ -93,30 +103,41 @@ export class DexFile {
   readonly classDefs: Table;
   readonly checksum: number;
   /**
-   * Bytes after this DEX's own `file_size` (a version 041 container holds further DEX sections there;
-   * only the first is read). 0 for a single DEX.
+   * Bytes after this DEX's own `file_size` (after the whole container for version 041, whose further
+   * sections {@link DexFile.sections} lists). 0 for a single DEX.
    */
   readonly trailingBytes: number;
+  /** Where this section's header is (0 but for the later sections of a version 041 container). */
+  readonly headerOffset: number;
   faults = 0;
   private readonly stringCache: (string | undefined)[] = [];
-  private readonly protoCache = new Map<number, DexProto>();
+  private readonly protoCache: (DexProto | undefined)[] = [];
+  private sections: Map<number, Table> | null = null;
 
-  constructor(buffer: Buffer) {
+  /**
+   * Opens the DEX section whose header is at `headerOffset` of `buffer` (0 for a plain DEX file; see
+   * {@link DexFile.sections} for the sections of a version 041 container, whose offsets are all
+   * relative to the start of the container).
+   */
+  constructor(buffer: Buffer, headerOffset = 0) {
     const b = new Bytes(buffer, 'DEX');
     this.bytes = b;
-    const magic = b.slice(0, 8, 'magic');
+    this.headerOffset = headerOffset;
+    const h = headerOffset;
+    const magic = b.slice(h, 8, 'magic');
     if (magic.toString('latin1', 0, 4) !== 'dex\n' || magic[7] !== 0) throw malformed('DEX', 'bad magic');
     this.version = magic.toString('latin1', 4, 7);
     if (!DEX_VERSIONS.includes(this.version)) {
       throw malformed('DEX', `unsupported version ${JSON.stringify(this.version)}`, { version: this.version });
     }
-    if (b.u32(40, 'endian tag') !== 0x12345678) throw malformed('DEX', 'byte order is not little-endian');
-    this.checksum = b.u32(8);
-    const fileSize = b.u32(32, 'file size');
-    this.trailingBytes = fileSize < buffer.length ? buffer.length - fileSize : 0;
+    if (b.u32(h + 40, 'endian tag') !== 0x12345678) throw malformed('DEX', 'byte order is not little-endian');
+    this.checksum = b.u32(h + 8);
+    const fileSize = b.u32(h + 32, 'file size');
+    const end = this.version >= '041' ? containerEnd(b, h) : fileSize;
+    this.trailingBytes = end < buffer.length ? buffer.length - end : 0;
     const table = (at: number, item: number, what: string): Table => {
-      const size = b.u32(at, what);
-      const off = b.u32(at + 4, what);
+      const size = b.u32(h + at, what);
+      const off = b.u32(h + at + 4, what);
       if (size > 0) b.need(off, size * item, what);
       return { size, off };
     };
@@ -126,6 +147,27 @@ export class DexFile {
     this.fields = table(80, 8, 'field_ids');
     this.methods = table(88, 8, 'method_ids');
     this.classDefs = table(96, 32, 'class_defs');
+  }
+
+  /**
+   * The header offsets of the DEX sections in `buffer`: `[0]` for versions 035–040; for a version 041
+   * container, every section in turn (each section's `file_size` leads to the next header) up to the
+   * container size. A section size of 0, or more than {@link MAX_DEX_SECTIONS} sections, is `malformed`.
+   */
+  static sections(buffer: Buffer): number[] {
+    const b = new Bytes(buffer, 'DEX');
+    const version = b.slice(0, 8, 'magic').toString('latin1', 4, 7);
+    if (version < '041' || !DEX_VERSIONS.includes(version)) return [0];
+    const end = containerEnd(b, 0);
+    const out: number[] = [];
+    for (let at = 0; at < end;) {
+      if (out.length >= MAX_DEX_SECTIONS) throw malformed('DEX', `more than ${MAX_DEX_SECTIONS} sections`);
+      out.push(at);
+      const size = b.u32(at + 32, 'file size');
+      if (size < 0x70) throw malformed('DEX', 'a container section is smaller than its header', { offset: at });
+      at += size;
+    }
+    return out;
   }
 
   private bad(what: string, index: number): string {
@@ -140,7 +182,7 @@ export class DexFile {
     if (cached !== undefined) return cached;
     let text: string;
     try {
-      const off = this.bytes.u32(this.strings.off + index * 4);
+      const off = this.bytes.buffer.readUInt32LE(this.strings.off + index * 4);
       const [units, start] = this.bytes.uleb128(off, 'string length');
       this.bytes.need(start, 0, 'string data');
       const end = Math.min(this.bytes.length, start + Math.min(units, MAX_DEX_STRING) * 3 + 1);
@@ -155,7 +197,7 @@ export class DexFile {
   /** Type descriptor `index` (`Ljava/lang/Object;`, `I`, `[B`), or a placeholder. */
   type(index: number): string {
     if (index >= this.types.size) return this.bad('type', index);
-    return this.string(this.bytes.u32(this.types.off + index * 4));
+    return this.string(this.bytes.buffer.readUInt32LE(this.types.off + index * 4));
   }
 
   /** The type list at `off` (interfaces, parameters); empty for 0. */
@@ -173,15 +215,16 @@ export class DexFile {
   /** Prototype `index`. */
   proto(index: number): DexProto {
     if (index >= this.protos.size) return { shorty: '', returnType: this.bad('proto', index), parameters: [] };
-    const cached = this.protoCache.get(index);
+    const cached = this.protoCache[index];
     if (cached !== undefined) return cached;
     const at = this.protos.off + index * 12;
+    const b = this.bytes.buffer;
     const proto = {
-      shorty: this.string(this.bytes.u32(at)),
-      returnType: this.type(this.bytes.u32(at + 4)),
-      parameters: this.typeList(this.bytes.u32(at + 8)),
+      shorty: this.string(b.readUInt32LE(at)),
+      returnType: this.type(b.readUInt32LE(at + 4)),
+      parameters: this.typeList(b.readUInt32LE(at + 8)),
     };
-    this.protoCache.set(index, proto);
+    this.protoCache[index] = proto;
     return proto;
   }
 
@@ -189,18 +232,19 @@ export class DexFile {
   field(index: number): DexFieldRef {
     if (index >= this.fields.size) return { index, className: this.bad('field', index), type: '', name: '' };
     const at = this.fields.off + index * 8;
+    const b = this.bytes.buffer;
     return {
       index,
-      className: this.type(this.bytes.u16(at)),
-      type: this.type(this.bytes.u16(at + 2)),
-      name: this.string(this.bytes.u32(at + 4)),
+      className: this.type(b.readUInt16LE(at)),
+      type: this.type(b.readUInt16LE(at + 2)),
+      name: this.string(b.readUInt32LE(at + 4)),
     };
   }
 
   /** Class descriptor of method reference `index`, without decoding its prototype. */
   methodClass(index: number): string {
     if (index >= this.methods.size) return this.bad('method', index);
-    return this.type(this.bytes.u16(this.methods.off + index * 8));
+    return this.type(this.bytes.buffer.readUInt16LE(this.methods.off + index * 8));
   }
 
   /** Method reference `index`. */
@@ -214,12 +258,39 @@ export class DexFile {
       };
     }
     const at = this.methods.off + index * 8;
+    const b = this.bytes.buffer;
     return {
       index,
-      className: this.type(this.bytes.u16(at)),
-      proto: this.proto(this.bytes.u16(at + 2)),
-      name: this.string(this.bytes.u32(at + 4)),
+      className: this.type(b.readUInt16LE(at)),
+      proto: this.proto(b.readUInt16LE(at + 2)),
+      name: this.string(b.readUInt32LE(at + 4)),
     };
+  }
+
+  /**
+   * The offset of item `index` (of `itemSize` bytes) of the map_list section of `type` (0x0007
+   * call_site_ids, 0x0008 method_handles, …), or null when the file has no such section or fewer items.
+   * The section is checked against the file size (`malformed` otherwise).
+   */
+  section(type: number, itemSize: number, index: number): number | null {
+    if (this.sections === null) {
+      const b = this.bytes;
+      const found = new Map<number, Table>();
+      const mapOff = b.u32(this.headerOffset + 52, 'map_off');
+      if (mapOff !== 0) {
+        const count = b.u32(mapOff, 'map_list');
+        b.need(mapOff + 4, count * 12, 'map_list');
+        for (let i = 0; i < count; i++) {
+          const at = mapOff + 4 + i * 12;
+          found.set(b.u16(at), { size: b.u32(at + 4), off: b.u32(at + 8) });
+        }
+      }
+      this.sections = found;
+    }
+    const table = this.sections.get(type);
+    if (table === undefined || index >= table.size) return null;
+    this.bytes.need(table.off, table.size * itemSize, 'map_list section');
+    return table.off + index * itemSize;
   }
 
   /** Class definition `index` (within {@link DexFile.classDefs}; checked when the file was opened). */
@@ -227,7 +298,8 @@ export class DexFile {
     if (index < 0 || index >= this.classDefs.size)
       throw malformed('DEX', 'class definition index out of range', { index });
     const at = this.classDefs.off + index * 32;
-    const u = (k: number) => this.bytes.u32(at + k * 4);
+    const b = this.bytes.buffer;
+    const u = (k: number) => b.readUInt32LE(at + k * 4);
     return {
       index,
       classIdx: u(0),
@@ -247,28 +319,34 @@ export class DexFile {
   classData(off: number): DexClassData {
     const empty: DexClassData = { staticFields: [], instanceFields: [], directMethods: [], virtualMethods: [] };
     if (off === 0) return empty;
-    const b = this.bytes;
+    const buffer = this.bytes.buffer;
+    const length = buffer.length;
+    this.bytes.need(off, 1, 'class data size');
     let p = off;
-    const sizes: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const [v, next] = b.uleb128(p, 'class data size');
-      sizes.push(v);
-      p = next;
-    }
-    const left = b.length - p;
+    // Unsigned LEB128 at p (at most 5 bytes), advancing p; past the end or too long: malformed.
+    const uleb = (what: string): number => {
+      let result = 0;
+      for (let shift = 0; shift < 35; shift += 7) {
+        if (p >= length) throw malformed('DEX', `${what} runs past the end of the data`, { offset: p });
+        const byte = buffer[p++]!;
+        result |= (byte & 0x7f) << shift;
+        if ((byte & 0x80) === 0) return result >>> 0;
+      }
+      throw malformed('DEX', `${what} is longer than 5 bytes`, { offset: p - 5 });
+    };
+    const sizes = [uleb('class data size'), uleb('class data size'), uleb('class data size'), uleb('class data size')];
+    const left = length - p;
     if (sizes.reduce((a, c) => a + c, 0) * 2 > left)
       throw malformed('DEX', 'class data declares more members than the file holds', { offset: off });
     const members = (count: number, method: boolean): DexMember[] => {
-      const out: DexMember[] = [];
+      const out: DexMember[] = new Array<DexMember>(count);
       let index = 0;
       for (let i = 0; i < count; i++) {
-        const [diff, a] = b.uleb128(p);
-        const [flags, c] = b.uleb128(a);
-        p = c;
-        let codeOff = 0;
-        if (method) [codeOff, p] = b.uleb128(p);
+        const diff = uleb('uleb128');
+        const flags = uleb('uleb128');
+        const codeOff = method ? uleb('uleb128') : 0;
         index = i === 0 ? diff : index + diff;
-        out.push({ index, accessFlags: flags, codeOff });
+        out[i] = { index, accessFlags: flags, codeOff };
       }
       return out;
     };
@@ -311,4 +389,15 @@ export class DexFile {
       return [this.bad('annotations', directoryOff)];
     }
   }
+}
+
+/**
+ * Every DEX section of the file `path` (one for versions 035–040; each of a version 041 container):
+ * the first keeps `path`, a later one is `path#N` (N counting sections from 1).
+ */
+export function openDexSections(path: string, bytes: Buffer): { path: string; file: DexFile }[] {
+  return DexFile.sections(bytes).map((at, i) => ({
+    path: i === 0 ? path : `${path}#${i + 1}`,
+    file: new DexFile(bytes, at),
+  }));
 }
