@@ -44,7 +44,7 @@ function decodeName(
   start: number,
   end: number,
   flags: number,
-  extra: Buffer,
+  extraEnd: number,
   unicode: boolean,
 ): string {
   let ascii = true;
@@ -53,7 +53,12 @@ function decodeName(
   if (ascii && !unicode) return window.toString('latin1', start, end);
   if ((flags & 0x800) !== 0 && !unicode) return window.toString('utf8', start, end);
   const raw = window.subarray(start, end);
-  const decoded = library.getFileNameLowLevel(flags, raw, library.parseExtraFields(extra), true);
+  const decoded = library.getFileNameLowLevel(
+    flags,
+    raw,
+    library.parseExtraFields(window.subarray(end, extraEnd)),
+    true,
+  );
   if ((flags & 0x800) !== 0 || unicode || ascii) return decoded;
   try {
     return strictUtf8.decode(raw);
@@ -82,14 +87,7 @@ function decodeRecord(w: Buffer, o: number): CentralRecord {
     if (id === 0x7075) unicode = true;
     i += 4 + size;
   }
-  const name = decodeName(
-    w,
-    o + FIXED,
-    extraStart,
-    generalPurposeBitFlag,
-    w.subarray(extraStart, extraStart + m),
-    unicode,
-  );
+  const name = decodeName(w, o + FIXED, extraStart, generalPurposeBitFlag, extraStart + m, unicode);
   if (zip64 !== null) {
     let at = 0;
     const wide = (what: string): number => {
