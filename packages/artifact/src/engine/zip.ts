@@ -110,6 +110,20 @@ function structural(error: unknown): ReaError {
 }
 
 const BLOCK = 1 << 20;
+const LOCAL_HEADER = 30;
+/** Room read past a local header's name for its extra field, so most kept entries take one read. */
+const EXTRA_SLACK = 256;
+
+/** Where a local header's entry data starts, with the library's checks and messages. */
+function localDataStart(header: Buffer, offset: number, compressedSize: number, fileSize: number): number {
+  const signature = header.readUInt32LE(0);
+  if (signature !== 0x04034b50) throw new Error(`invalid local file header signature: 0x${signature.toString(16)}`);
+  const start = offset + LOCAL_HEADER + header.readUInt16LE(26) + header.readUInt16LE(28);
+  if (start + compressedSize > fileSize) {
+    throw new Error(`file data overflows file bounds: ${start} + ${compressedSize} > ${fileSize}`);
+  }
+  return start;
+}
 
 /**
  * A random-access reader over a file descriptor with a one-block read cache: central-directory
@@ -155,6 +169,39 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
       });
     };
     fill(0);
+  }
+
+  /** Exactly `length` bytes at `position` in a buffer of their own, bypassing the cache. */
+  exact(position: number, length: number, callback: (error: Error | null, bytes?: Buffer) => void): void {
+    if (position < 0 || position + length > this.size) return callback(new Error('unexpected EOF'));
+    const buffer = Buffer.allocUnsafe(length);
+    const fill = (done: number): void => {
+      if (done === length) return callback(null, buffer);
+      readFd(this.fd, buffer, done, length - done, position + done, (error, bytesRead) => {
+        if (error) return callback(error);
+        if (bytesRead === 0) return callback(new Error('unexpected EOF'));
+        fill(done + bytesRead);
+      });
+    };
+    fill(0);
+  }
+
+  /** A kept entry's local header and data, read together in one exact read (two when its extra field is long). */
+  entry(info: ZipEntryInfo, callback: (error: Error | null, raw?: Buffer) => void): void {
+    const offset = info.localHeaderOffset;
+    const want = Math.min(LOCAL_HEADER + info.nameLength + EXTRA_SLACK + info.compressedSize, this.size - offset);
+    this.exact(offset, Math.max(want, LOCAL_HEADER), (error, bytes) => {
+      if (error || !bytes) return callback(error);
+      let start: number;
+      try {
+        start = localDataStart(bytes, offset, info.compressedSize, this.size);
+      } catch (headerError) {
+        return callback(headerError as Error);
+      }
+      const at = start - offset;
+      if (at + info.compressedSize <= bytes.length) return callback(null, bytes.subarray(at, at + info.compressedSize));
+      this.exact(start, info.compressedSize, callback);
+    });
   }
 
   /** At least `length` bytes at `position`, and up to a block when the file holds them. */
@@ -288,6 +335,14 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
     },
     readSmall(info, transient = false) {
       return new Promise((resolve, reject) => {
+        const file = (zip as unknown as { reader: unknown }).reader;
+        if (!transient && file instanceof CachedFileReader) {
+          // Bytes the caller keeps (an extraction) are read exactly, not through a shared block.
+          file.entry(info, (error, raw) =>
+            error || !raw ? reject(structural(error)) : resolve(decodeSmall(info, raw, null)),
+          );
+          return;
+        }
         const entry = libraryEntry(info);
         const withHeader = zip as unknown as {
           readLocalFileHeader(
