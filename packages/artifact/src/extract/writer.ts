@@ -1,3 +1,4 @@
+import { writeFile as writeFileCallback } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
@@ -66,7 +67,8 @@ export class OutputWriter {
 
   /**
    * Opens an output file. A file that arrives in one chunk (the common case of small entries) is
-   * created, written and closed at commit; a larger one is created at its second chunk and streamed.
+   * created, written and closed in one call at commit; a larger one is created at its second chunk
+   * and streamed.
    */
   open(path: string, executable: boolean): OutputFile {
     const target = this.destination(path);
@@ -98,10 +100,21 @@ export class OutputWriter {
         await writeAll(handle, chunk);
       },
       async commit() {
-        const h = handle ?? (await create());
-        handle = h;
-        if (pending !== null) await writeAll(h, pending);
-        pending = null;
+        if (handle === null) {
+          // One chunk (or none): created, written and closed in one call, without a file handle object.
+          await folder;
+          const data = pending ?? Buffer.alloc(0);
+          pending = null;
+          await new Promise<void>((resolve, reject) =>
+            writeFileCallback(target, data, { flag: 'wx', mode }, (error) => {
+              // Only a name that already existed was not this writer's to remove.
+              if (error && (error as NodeJS.ErrnoException).code !== 'EEXIST') created = true;
+              return error ? reject(error) : resolve();
+            }),
+          );
+          return;
+        }
+        const h = handle;
         handle = null;
         await h.close();
       },
