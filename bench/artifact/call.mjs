@@ -1,6 +1,7 @@
 // One timed call of the built @rea/artifact in a fresh process, after a warm-up call on a tiny archive
 // (so module loading is not timed, as on a warm MCP connection). Prints one JSON line: the call's wall
-// time, the process's RSS before the call and its peak RSS (VmHWM) after it.
+// time, its CPU time (every thread of the process: the caller's and its workers'), the process's RSS
+// before the call and its peak RSS (VmHWM) after it.
 //   node bench/artifact/call.mjs inspect <zip>
 //   node bench/artifact/call.mjs extract <zip> <names file> <parent directory>
 import { execFileSync } from 'node:child_process';
@@ -25,6 +26,7 @@ try {
 }
 
 const before = vm('VmRSS');
+const cpu = process.cpuUsage();
 const start = performance.now();
 if (op === 'inspect') {
   const { coverage, inventory } = await inspectArtifact(zip);
@@ -36,4 +38,5 @@ if (op === 'inspect') {
   if (result.files.length !== select.length) throw new Error(`extracted ${result.files.length} of ${select.length}`);
 }
 const wall = performance.now() - start;
-console.log(JSON.stringify({ wall, rssBefore: before, peakRss: vm('VmHWM') }));
+const used = process.cpuUsage(cpu);
+console.log(JSON.stringify({ wall, cpu: (used.user + used.system) / 1000, rssBefore: before, peakRss: vm('VmHWM') }));

@@ -4,8 +4,11 @@
 //   extract_artifact of 500 selected files against `unzip -q -o <zip> <names> -d <dir>`,
 // each REA call in a fresh process after a warm-up (bench/artifact/call.mjs), with its peak RSS, and a
 // scaling table of the inventory (time and peak memory at 4 archive sizes, with the fitted growth).
-// Ratios are of medians (REA / reference); lower is better. Needs the built @rea/artifact, zip, unzip.
-//   node bench/artifact/machine.mjs [--mb 220] [--entries 6000] [--runs 5]   (--mb: uncompressed bytes gathered)
+// Ratios are of medians (REA / reference), of wall time and of CPU time (every thread); lower is better.
+// The load average is printed beside each row: on a shared machine wall ratios are noisy, CPU ratios less.
+// Needs the built @rea/artifact, zip, unzip.
+//   node bench/artifact/machine.mjs [--mb 220] [--entries 6000] [--runs 5] [--scaling 0]
+//   (--mb: uncompressed bytes gathered; --scaling 0 leaves out the scaling table)
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   accessSync,
@@ -30,6 +33,7 @@ const option = (name, fallback) =>
 const MEGABYTES = option('mb', 220);
 const ENTRIES = option('entries', 6000);
 const RUNS = option('runs', 5);
+const SCALING = option('scaling', 1) !== 0;
 const call = join(dirname(fileURLToPath(import.meta.url)), 'call.mjs');
 const work = mkdtempSync(join(tmpdir(), 'rea-bench-machine-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -74,13 +78,14 @@ function machineFiles(megabytes, entries) {
   return files;
 }
 
-/** Wall ms and peak RSS (bytes) of a reference command, through GNU time. */
+/** Wall ms, CPU ms and peak RSS (bytes) of a reference command, through GNU time. */
 function reference(command, commandArgs) {
   const start = performance.now();
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...commandArgs], { encoding: 'utf8' });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M %U %S', command, ...commandArgs], { encoding: 'utf8' });
   const wall = performance.now() - start;
   if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);
-  return { wall, peakRss: Number(result.stderr.trim().split('\n').pop()) * 1024 };
+  const [kib, user, system] = result.stderr.trim().split('\n').pop().split(' ').map(Number);
+  return { wall, cpu: (user + system) * 1000, peakRss: kib * 1024 };
 }
 
 function rea(...callArgs) {
@@ -103,16 +108,19 @@ function compare(ours, theirs, cleanup = () => {}) {
   return {
     rea: median(a.map((m) => m.wall)),
     ref: median(b.map((m) => m.wall)),
+    reaCpu: median(a.map((m) => m.cpu)),
+    refCpu: median(b.map((m) => m.cpu)),
     reaPeak: median(a.map((m) => m.peakRss)),
     reaGrowth: median(a.map((m) => m.peakRss - m.rssBefore)),
     refPeak: median(b.map((m) => m.peakRss)),
   };
 }
 
-const row = (label, r) =>
+const row = (label, r, loadBefore) =>
   console.log(
-    `${label}: REA ${r.rea.toFixed(0)} ms, peak RSS ${mib(r.reaPeak)} MiB (+${mib(r.reaGrowth)} MiB during the call); ` +
-      `reference ${r.ref.toFixed(0)} ms, ${mib(r.refPeak)} MiB; ratio ${(r.rea / r.ref).toFixed(2)}x wall (median of ${RUNS}, load ${load()})`,
+    `${label}: REA ${r.rea.toFixed(0)} ms wall, ${r.reaCpu.toFixed(0)} ms CPU, peak RSS ${mib(r.reaPeak)} MiB (+${mib(r.reaGrowth)} MiB during the call); ` +
+      `reference ${r.ref.toFixed(0)} ms wall, ${r.refCpu.toFixed(0)} ms CPU, ${mib(r.refPeak)} MiB; ` +
+      `ratio ${(r.rea / r.ref).toFixed(2)}x wall, ${(r.reaCpu / r.refCpu).toFixed(2)}x CPU (median of ${RUNS}; load ${loadBefore} before, ${load()} after)`,
   );
 
 /** Least-squares slope of log(y) against log(x): 1 is linear growth. */
@@ -130,50 +138,12 @@ function growth(xs, ys) {
   return num / den;
 }
 
-try {
-  console.log(`collecting this machine's files (>= ${MEGABYTES} MB, >= ${ENTRIES} files) ... (load ${load()})`);
-  const files = machineFiles(MEGABYTES, ENTRIES);
-  const sizes = [8, 4, 2, 1].map((d) => Math.ceil(files.length / d));
-  const zips = [];
-  for (const count of sizes) {
-    const zip = join(work, `m${count}.zip`);
-    execFileSync('zip', ['-q', '-@', zip], { input: files.slice(0, count).join('\n') });
-    zips.push({ zip, count, bytes: statSync(zip).size });
-  }
-  const full = zips.at(-1);
-  console.log(
-    `ZIP: ${(full.bytes / 1e6).toFixed(1)} MB, ${full.count} files (and ${sizes.slice(0, 3).join(', ')} for scaling)`,
-  );
-
-  row(
-    'inspect_artifact vs unzip -tqq',
-    compare(
-      () => rea('inspect', full.zip),
-      () => reference('unzip', ['-tqq', full.zip]),
-    ),
-  );
-
-  const listed = execFileSync('unzip', ['-Z1', full.zip], { encoding: 'utf8', maxBuffer: 1 << 28 })
-    .trim()
-    .split('\n');
-  const step = Math.max(1, Math.floor(listed.length / 500));
-  const names = listed.filter((_, i) => i % step === 0).slice(0, 500);
-  const namesFile = join(work, 'names.txt');
-  writeFileSync(namesFile, names.join('\n'));
-  const out = join(work, 'out');
-  const selectedBytes = names.reduce((sum, name) => sum + statSync(`/${name}`).size, 0);
-  console.log(`selection: ${names.length} files, ${(selectedBytes / 1e6).toFixed(1)} MB`);
-  row(
-    'extract_artifact (500 files) vs unzip -q -o',
-    compare(
-      () => (mkdirSync(out, { recursive: true }), rea('extract', full.zip, namesFile, out)),
-      () => (mkdirSync(out, { recursive: true }), reference('unzip', ['-q', '-o', full.zip, ...names, '-d', out])),
-      () => rmSync(out, { recursive: true, force: true }),
-    ),
-  );
-
+/** Time and peak memory of the inventory against archive size, with the fitted growth. */
+function scaling(zips) {
   console.log('scaling of inspect_artifact (medians):');
-  console.log('  archive MB | files | REA ms | unzip -t ms | ratio | REA +RSS MiB | REA peak MiB');
+  console.log(
+    '  archive MB | files | REA ms | unzip -t ms | ratio | REA CPU ms | unzip CPU ms | REA +RSS MiB | REA peak MiB',
+  );
   const points = [];
   for (const { zip, count, bytes } of zips) {
     const r = compare(
@@ -183,7 +153,8 @@ try {
     points.push({ bytes, ...r });
     console.log(
       `  ${(bytes / 1e6).toFixed(1).padStart(10)} | ${String(count).padStart(5)} | ${r.rea.toFixed(0).padStart(6)} | ` +
-        `${r.ref.toFixed(0).padStart(11)} | ${(r.rea / r.ref).toFixed(2).padStart(5)} | ${mib(r.reaGrowth).padStart(12)} | ${mib(r.reaPeak).padStart(12)}`,
+        `${r.ref.toFixed(0).padStart(11)} | ${(r.rea / r.ref).toFixed(2).padStart(5)} | ` +
+        `${r.reaCpu.toFixed(0).padStart(10)} | ${r.refCpu.toFixed(0).padStart(12)} | ${mib(r.reaGrowth).padStart(12)} | ${mib(r.reaPeak).padStart(12)}`,
     );
   }
   const xs = points.map((p) => p.bytes);
@@ -200,6 +171,55 @@ try {
         points.map((p) => Math.max(1, p.reaGrowth)),
       ).toFixed(2)}`,
   );
+}
+
+try {
+  console.log(`collecting this machine's files (>= ${MEGABYTES} MB, >= ${ENTRIES} files) ... (load ${load()})`);
+  const files = machineFiles(MEGABYTES, ENTRIES);
+  const sizes = (SCALING ? [8, 4, 2, 1] : [1]).map((d) => Math.ceil(files.length / d));
+  const zips = [];
+  for (const count of sizes) {
+    const zip = join(work, `m${count}.zip`);
+    execFileSync('zip', ['-q', '-@', zip], { input: files.slice(0, count).join('\n') });
+    zips.push({ zip, count, bytes: statSync(zip).size });
+  }
+  const full = zips.at(-1);
+  console.log(
+    `ZIP: ${(full.bytes / 1e6).toFixed(1)} MB, ${full.count} files (and ${sizes.slice(0, -1).join(', ') || 'none'} for scaling)`,
+  );
+
+  let before = load();
+  row(
+    'inspect_artifact vs unzip -tqq',
+    compare(
+      () => rea('inspect', full.zip),
+      () => reference('unzip', ['-tqq', full.zip]),
+    ),
+    before,
+  );
+
+  const listed = execFileSync('unzip', ['-Z1', full.zip], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    .trim()
+    .split('\n');
+  const step = Math.max(1, Math.floor(listed.length / 500));
+  const names = listed.filter((_, i) => i % step === 0).slice(0, 500);
+  const namesFile = join(work, 'names.txt');
+  writeFileSync(namesFile, names.join('\n'));
+  const out = join(work, 'out');
+  const selectedBytes = names.reduce((sum, name) => sum + statSync(`/${name}`).size, 0);
+  console.log(`selection: ${names.length} files, ${(selectedBytes / 1e6).toFixed(1)} MB`);
+  before = load();
+  row(
+    'extract_artifact (500 files) vs unzip -q -o',
+    compare(
+      () => (mkdirSync(out, { recursive: true }), rea('extract', full.zip, namesFile, out)),
+      () => (mkdirSync(out, { recursive: true }), reference('unzip', ['-q', '-o', full.zip, ...names, '-d', out])),
+      () => rmSync(out, { recursive: true, force: true }),
+    ),
+    before,
+  );
+
+  if (SCALING) scaling(zips);
   console.log(`load average: ${load()}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -153,7 +153,19 @@ describe('rea mcp under SIGINT/SIGTERM (issue 15)', () => {
         } else {
           writeLargeZip(join(work, 'big.zip'));
           pending = call('extract_artifact', { path: join(work, 'big.zip') });
-          midway = () => readdirSync(privateTmp).some((name) => name.startsWith('.rea-staging-'));
+          // Midway once the fresh output directory has begun to fill.
+          midway = () =>
+            readdirSync(privateTmp).some(
+              (name) =>
+                name.startsWith('rea-extract-') &&
+                (() => {
+                  try {
+                    return readdirSync(join(privateTmp, name)).length > 0;
+                  } catch {
+                    return false;
+                  }
+                })(),
+            );
         }
         const settled = pending.then(
           () => 'answered',

@@ -16,13 +16,6 @@ const BATCH_ENTRIES = 256;
 /** Batches handed out and not yet consumed, per worker: bounds the results held. */
 const AHEAD_PER_WORKER = 8;
 
-type Settle = {
-  resolve: (result: DigestResult | null) => void;
-  promise: Promise<DigestResult | null>;
-  taken: boolean;
-  settled: boolean;
-};
-
 /** The built worker module, found through this package's manifest (also from a bundle), or null. */
 function workerModule(): string | null {
   try {
@@ -34,15 +27,24 @@ function workerModule(): string | null {
   }
 }
 
-/** Digests of the tasks of one inventory walk, computed ahead on worker threads. */
+type Results = Array<DigestResult | { index: number }>;
+
+/**
+ * Digests of the tasks of one inventory walk, computed ahead on worker threads. Results are kept per
+ * batch; the walk waits, at most once per batch, for the batch that holds its next entry.
+ */
 export class DigestPool {
   private readonly batches: DigestTask[][] = [];
-  private readonly batchOf = new Map<number, number>();
-  private readonly settles = new Map<number, Settle>();
-  private readonly left: number[];
+  /** The batch of each walk position not yet taken, or -1. */
+  private readonly batchOf: Int32Array;
+  private readonly replies: Array<Results | undefined> = [];
+  /** Where the walk's last look-up stopped in each batch's results (both are in walk order). */
+  private readonly cursors: number[] = [];
+  private readonly waiting = new Map<number, Array<() => void>>();
   private dispatched = 0;
-  private whole: ((sha256: string | null) => void) | null = null;
+  /** Batches before this one have been passed by the walk and released. */
   private consumed = 0;
+  private whole: ((sha256: string | null) => void) | null = null;
   private closed = false;
 
   private constructor(
@@ -50,6 +52,7 @@ export class DigestPool {
     private readonly fd: number,
     tasks: readonly DigestTask[],
   ) {
+    this.batchOf = new Int32Array(tasks.length > 0 ? tasks[tasks.length - 1]!.index + 1 : 0).fill(-1);
     let current: DigestTask[] = [];
     let bytes = 0;
     for (const task of tasks) {
@@ -60,10 +63,9 @@ export class DigestPool {
       }
       current.push(task);
       bytes += task.compressedSize;
-      this.batchOf.set(task.index, this.batches.length);
+      this.batchOf[task.index] = this.batches.length;
     }
     if (current.length > 0) this.batches.push(current);
-    this.left = this.batches.map((batch) => batch.length);
     workers.forEach((worker) => {
       worker.on('message', (reply: DigestReply) => this.receive(reply));
       // A worker that fails leaves its entries to the walk's own reader.
@@ -108,38 +110,18 @@ export class DigestPool {
     this.dispatched += 1;
   }
 
-  private settle(index: number): Settle {
-    let entry = this.settles.get(index);
-    if (entry === undefined) {
-      let resolve!: (result: DigestResult | null) => void;
-      const promise = new Promise<DigestResult | null>((r) => (resolve = r));
-      const created: Settle = {
-        promise,
-        taken: false,
-        settled: false,
-        resolve: (result) => {
-          created.settled = true;
-          resolve(result);
-          if (created.taken) this.settles.delete(index);
-        },
-      };
-      entry = created;
-      this.settles.set(index, entry);
-    }
-    return entry;
-  }
-
   private receive(reply: DigestReply): void {
     if ('whole' in reply) {
       this.whole?.(reply.whole);
       this.whole = null;
       return;
     }
-    for (const result of reply.results) {
-      // An entry the walk passed without taking is dropped with its bytes.
-      if (!this.batchOf.has(result.index) && !this.settles.has(result.index)) continue;
-      this.settle(result.index).resolve('sha256' in result ? result : null);
-    }
+    // A batch the walk has passed is dropped with its bytes.
+    if (this.closed || reply.batch < this.consumed) return;
+    this.replies[reply.batch] = reply.results;
+    const waiters = this.waiting.get(reply.batch);
+    this.waiting.delete(reply.batch);
+    waiters?.forEach((wake) => wake());
   }
 
   /** Every pending and future take answers null: the walk reads those entries itself. */
@@ -147,39 +129,44 @@ export class DigestPool {
     this.closed = true;
     this.whole?.(null);
     this.whole = null;
-    for (const entry of [...this.settles.values()]) entry.resolve(null);
-    this.settles.clear();
+    this.replies.length = 0;
+    const waiters = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    waiters.forEach((wake) => wake());
+  }
+
+  /** The result for walk position `index` in a batch's results, or null when the worker left it. */
+  private find(batch: number, index: number): DigestResult | null {
+    const results = this.closed ? undefined : this.replies[batch];
+    if (results === undefined) return null;
+    let at = this.cursors[batch] ?? 0;
+    while (at < results.length && results[at]!.index < index) at += 1;
+    this.cursors[batch] = at;
+    const result = results[at];
+    return result !== undefined && result.index === index && 'sha256' in result ? result : null;
   }
 
   /**
-   * The digest of the entry at walk position `index`: null when the worker did not handle it (the
-   * walk then reads it itself), undefined when it was never a task.
+   * The digest of the entry at walk position `index` (a promise while its batch is still being
+   * worked on): null when the worker did not handle it (the walk then reads it itself), undefined
+   * when it was never a task. Positions are taken in walk order; each is taken once.
    */
-  take(index: number): Promise<DigestResult | null> | undefined {
-    const batch = this.batchOf.get(index);
-    if (batch === undefined) return undefined;
-    const entry = this.settle(index);
-    entry.taken = true;
-    this.batchOf.delete(index);
-    if (entry.settled) this.settles.delete(index);
-    if (this.closed) entry.resolve(null);
-    this.left[batch] = this.left[batch]! - 1;
-    // Batches are consumed in order; each one finished (or passed) lets another be handed out.
-    while (this.consumed < this.batches.length && (this.left[this.consumed] === 0 || this.consumed < batch)) {
-      if (this.left[this.consumed] !== 0) this.release(this.consumed);
+  take(index: number): DigestResult | null | Promise<DigestResult | null> | undefined {
+    const batch = index < this.batchOf.length ? this.batchOf[index]! : -1;
+    if (batch < 0) return undefined;
+    this.batchOf[index] = -1;
+    // Batches are consumed in order; each one passed is released and lets another be handed out.
+    while (this.consumed < batch) {
+      this.replies[this.consumed] = undefined;
       this.consumed += 1;
       this.dispatch();
     }
-    return entry.promise;
-  }
-
-  /** Forgets the results of a batch's entries the walk passed without taking. */
-  private release(batch: number): void {
-    for (const task of this.batches[batch]!) {
-      if (!this.batchOf.delete(task.index)) continue;
-      this.settles.delete(task.index);
-    }
-    this.left[batch] = 0;
+    if (this.closed || this.replies[batch] !== undefined) return this.find(batch, index);
+    return new Promise((resolve) => {
+      const waiters = this.waiting.get(batch) ?? [];
+      waiters.push(() => resolve(this.find(batch, index)));
+      this.waiting.set(batch, waiters);
+    });
   }
 
   /**

@@ -6,8 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { Readable } from 'node:stream';
-import { createInflateRaw, crc32 } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import type { DigestBatch, DigestReply, DigestResult, DigestTask } from './digestMessages.js';
 import { ReusableInflater } from './inflate.js';
 
@@ -86,52 +85,58 @@ function digest(task: DigestTask, block: { start: number; bytes: Buffer } | null
 /** Entries larger than this (either size) are streamed in chunks of this size. */
 const CHUNK = 1 << 20;
 
-/** Reads `length` bytes from `position` a chunk at a time. */
-function* chunks(position: number, length: number): Generator<Buffer> {
-  for (let done = 0; done < length;) {
-    const chunk = readAt(position + done, Math.min(CHUNK, length - done));
-    if (chunk.length === 0) return;
-    done += chunk.length;
-    yield chunk;
-  }
-}
+/** Reused buffers of large entries: their compressed bytes a chunk at a time, and inflated bytes. */
+let largeInput: Buffer = Buffer.alloc(0);
+let largeOutput: Buffer = Buffer.alloc(0);
 
-/** A large entry, streamed through inflation and hashing; null when anything is not as declared. */
-async function digestLarge(task: DigestTask): Promise<DigestResult | null> {
+/**
+ * A large entry, read a chunk at a time through one reused input buffer, inflated through one reused
+ * output buffer, hashed as it goes; null when anything is not as declared.
+ */
+function digestLarge(task: DigestTask): DigestResult | null {
   const header = readAt(task.offset, LOCAL_HEADER);
   if (header.length < LOCAL_HEADER || header.readUInt32LE(0) !== 0x04034b50) return null;
   const dataStart = task.offset + LOCAL_HEADER + header.readUInt16LE(26) + header.readUInt16LE(28);
   if (dataStart + task.compressedSize > fileSize) return null;
-  const source = Readable.from(chunks(dataStart, task.compressedSize), { objectMode: false });
-  const stream = task.method === 8 ? source.pipe(createInflateRaw({ chunkSize: 256 << 10 })) : source;
   const sha = createHash('sha256');
   let crc = 0;
   let size = 0;
-  let head = Buffer.alloc(0);
+  const head = Buffer.alloc(16);
+  let headLength = 0;
   let kept: Buffer[] | null = task.collectUpTo >= task.uncompressedSize ? [] : null;
-  try {
-    for await (const raw of stream) {
-      const chunk = raw as Buffer;
-      size += chunk.length;
-      if (size > task.uncompressedSize) return null;
-      if (head.length < 16) head = Buffer.concat([head, chunk.subarray(0, 16 - head.length)]);
-      if (kept !== null && kept.length === 0 && !task.collectAny && !isContainer(head)) kept = null;
-      kept?.push(chunk);
-      sha.update(chunk);
-      crc = crc32(chunk, crc);
+  const take = (chunk: Buffer): boolean => {
+    size += chunk.length;
+    if (size > task.uncompressedSize) return false;
+    if (headLength < 16) headLength += chunk.copy(head, headLength, 0, Math.min(chunk.length, 16 - headLength));
+    if (kept !== null && kept.length === 0 && !task.collectAny && !isContainer(head.subarray(0, headLength)))
+      kept = null;
+    // The buffers are reused: what is kept is copied.
+    kept?.push(Buffer.from(chunk));
+    sha.update(chunk);
+    crc = crc32(chunk, crc);
+    return true;
+  };
+  if (task.method === 8 && !inflater.begin()) return null;
+  largeInput = grown(largeInput, CHUNK);
+  largeOutput = grown(largeOutput, CHUNK);
+  for (let done = 0; done < task.compressedSize || (task.method === 8 && done === 0);) {
+    const length = Math.min(CHUNK, task.compressedSize - done);
+    const piece = readAt(dataStart + done, length, largeInput);
+    if (piece.length !== length) return null;
+    done += length;
+    if (task.method !== 8) {
+      if (!take(piece)) return null;
+    } else if (inflater.push(piece, done === task.compressedSize, largeOutput.subarray(0, CHUNK), take) === null) {
+      return null;
     }
-  } catch {
-    return null;
-  } finally {
-    source.destroy();
-    stream.destroy();
+    if (length === 0) break;
   }
   if (size !== task.uncompressedSize) return null;
   return {
     index: task.index,
     sha256: sha.digest('hex'),
     crc32: crc >>> 0,
-    head,
+    head: Buffer.from(head.subarray(0, headLength)),
     collected: kept === null ? null : Buffer.concat(kept),
   };
 }
@@ -168,7 +173,7 @@ async function run(message: DigestBatch): Promise<void> {
   const block = small.length > 0 ? span(small) : null;
   const results: Array<DigestResult | { index: number }> = [];
   for (const task of batch.tasks) {
-    const result = isLarge(task) ? await digestLarge(task) : digest(task, block);
+    const result = isLarge(task) ? digestLarge(task) : digest(task, block);
     results.push(result ?? { index: task.index });
   }
   const reply: DigestReply = { batch: batch.batch, results };

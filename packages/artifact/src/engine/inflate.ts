@@ -56,6 +56,48 @@ export class ReusableInflater {
     return output.byteLength - room;
   }
 
+  /**
+   * Starts inflating one raw-deflate stream fed in pieces with {@link push}; false when no engine is
+   * available (the caller then inflates the ordinary way).
+   */
+  begin(): boolean {
+    let engine = this.engine;
+    if (engine === null || engine.destroyed || !engine._handle) engine = this.engine = this.fresh();
+    if (engine === null) return false;
+    engine.reset();
+    return true;
+  }
+
+  /**
+   * Inflates the next piece of the stream begun with {@link begin} through `room` (reused), handing
+   * each filled part of it to `sink` before it is overwritten (a sink answering false stops it). `last` marks the final piece: the
+   * stream must end exactly there. Null when anything is not as expected (a data error, a stream
+   * that ends before its input, or one that does not end with it); otherwise the bytes produced.
+   */
+  push(input: Uint8Array, last: boolean, room: Buffer, sink: (bytes: Buffer) => boolean): number | null {
+    const engine = this.engine;
+    if (engine === null || engine.destroyed || !engine._handle) return null;
+    const handle = engine._handle;
+    const flush = last ? constants.Z_FINISH : constants.Z_NO_FLUSH;
+    let offset = 0;
+    let produced = 0;
+    for (;;) {
+      handle.writeSync(flush, input, offset, input.byteLength - offset, room, 0, room.byteLength);
+      if (engine.destroyed || !engine._handle) {
+        this.engine = null;
+        return null;
+      }
+      const [roomLeft, inputLeft] = engine._writeState! as unknown as [number, number];
+      const made = room.byteLength - roomLeft;
+      if (made > 0 && !sink(room.subarray(0, made))) return null;
+      produced += made;
+      offset = input.byteLength - inputLeft;
+      // A full output may hold more: go on. Otherwise the input is used up, or the stream ended early.
+      if (roomLeft === 0) continue;
+      return inputLeft === 0 ? produced : null;
+    }
+  }
+
   /** Releases the engine. */
   close(): void {
     this.engine?.close();

@@ -4,10 +4,13 @@ import type { Entry, ZipFile } from 'yauzl';
 import { close, fstat, open as openFd, read as readFd } from 'node:fs';
 import { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
+import { isReaError } from '@rea/evidence';
 import type { ReaError } from '@rea/evidence';
 import { malformed } from '../errors.js';
 import { Pacer } from '../layout/cooperative.js';
 import { ReusableInflater } from './inflate.js';
+import { readCentralDirectory } from './zipDirectory.js';
+import type { CentralRecord, Fetch } from './zipDirectory.js';
 
 /** One central-directory entry, decoded but not judged. */
 export interface ZipEntryInfo {
@@ -23,8 +26,8 @@ export interface ZipEntryInfo {
   kind: 'file' | 'directory' | 'symlink' | 'other';
   localHeaderOffset: number;
   nameLength: number;
-  /** The library entry, opaque outside this module. */
-  handle: unknown;
+  /** The general-purpose bit flags of the record. */
+  flags: number;
 }
 
 /** The whole decoded bytes of a small entry, or what contradicted its declared size or encoding. */
@@ -56,10 +59,8 @@ export interface ZipReader {
 
 const S_IFMT = 0o170000;
 
-// Present in yauzl 3 but missing from its published types.
-type NameDecoder = (flags: number, raw: Buffer, extra: Entry['extraFields'], strict: boolean) => string;
-
-function kindOf(entry: Entry, name: string, mode: number | null): ZipEntryInfo['kind'] {
+function kindOf(record: CentralRecord, mode: number | null): ZipEntryInfo['kind'] {
+  const name = record.name;
   if (mode !== null && (mode & S_IFMT) !== 0) {
     const type = mode & S_IFMT;
     if (type === 0o120000) return 'symlink';
@@ -67,55 +68,38 @@ function kindOf(entry: Entry, name: string, mode: number | null): ZipEntryInfo['
     if (type === 0o100000) return name.endsWith('/') ? 'directory' : 'file';
     return 'other';
   }
-  if (name.endsWith('/') || (entry.externalFileAttributes & 0x10) !== 0) return 'directory';
+  if (name.endsWith('/') || (record.externalFileAttributes & 0x10) !== 0) return 'directory';
   return 'file';
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * Decodes an entry name: the UTF-8 flag or Info-ZIP Unicode path field when present; otherwise, like
- * Info-ZIP and macOS, UTF-8 when the bytes are valid UTF-8, and CP437 as the format specifies if not.
- */
-function decodeName(entry: Entry, raw: Buffer): string {
-  const ascii = !raw.some((byte) => byte >= 0x80);
-  const unicodeField = entry.extraFields.some((f) => f.id === 0x7075);
-  // Fast paths: plain ASCII reads the same in every encoding; the UTF-8 flag means UTF-8.
-  if (ascii && !unicodeField) return raw.toString('latin1');
-  if ((entry.generalPurposeBitFlag & 0x800) !== 0 && !unicodeField) return raw.toString('utf8');
-  const decoded = (yauzl as unknown as { getFileNameLowLevel: NameDecoder }).getFileNameLowLevel(
-    entry.generalPurposeBitFlag,
-    raw,
-    entry.extraFields,
-    true,
-  );
-  if ((entry.generalPurposeBitFlag & 0x800) !== 0 || entry.extraFields.some((f) => f.id === 0x7075)) return decoded;
-  if (!raw.some((byte) => byte >= 0x80)) return decoded;
-  try {
-    return strictUtf8.decode(raw);
-  } catch {
-    return decoded;
-  }
+function toInfo(record: CentralRecord): ZipEntryInfo {
+  const madeOnUnix = record.versionMadeBy >> 8 === 3;
+  const mode = madeOnUnix ? record.externalFileAttributes >>> 16 : null;
+  return {
+    name: record.name,
+    crc32: record.crc32,
+    compressedSize: record.compressedSize,
+    uncompressedSize: record.uncompressedSize,
+    compressionMethod: record.compressionMethod,
+    encrypted: (record.generalPurposeBitFlag & 0x1) !== 0,
+    mode,
+    kind: kindOf(record, mode),
+    localHeaderOffset: record.relativeOffsetOfLocalHeader,
+    nameLength: record.nameLength,
+    flags: record.generalPurposeBitFlag,
+  };
 }
 
-function toInfo(entry: Entry): ZipEntryInfo {
-  const raw = entry.fileName as unknown as Buffer;
-  const name = decodeName(entry, raw);
-  const madeOnUnix = entry.versionMadeBy >> 8 === 3;
-  const mode = madeOnUnix ? entry.externalFileAttributes >>> 16 : null;
-  return {
-    name,
-    crc32: entry.crc32 >>> 0,
-    compressedSize: entry.compressedSize,
-    uncompressedSize: entry.uncompressedSize,
-    compressionMethod: entry.compressionMethod,
-    encrypted: entry.isEncrypted(),
-    mode,
-    kind: kindOf(entry, name, mode),
-    localHeaderOffset: entry.relativeOffsetOfLocalHeader,
-    nameLength: raw.length,
-    handle: entry,
-  };
+/** The library's entry for a decoded record (what its local-header and stream readers use). */
+function libraryEntry(info: ZipEntryInfo): Entry {
+  const EntryClass = (yauzl as unknown as { Entry: new () => Entry }).Entry;
+  return Object.assign(new EntryClass(), {
+    generalPurposeBitFlag: info.flags,
+    compressionMethod: info.compressionMethod,
+    compressedSize: info.compressedSize,
+    uncompressedSize: info.uncompressedSize,
+    relativeOffsetOfLocalHeader: info.localHeaderOffset,
+  });
 }
 
 function structural(error: unknown): ReaError {
@@ -126,6 +110,20 @@ function structural(error: unknown): ReaError {
 }
 
 const BLOCK = 1 << 20;
+const LOCAL_HEADER = 30;
+/** Room read past a local header's name for its extra field, so most kept entries take one read. */
+const EXTRA_SLACK = 256;
+
+/** Where a local header's entry data starts, with the library's checks and messages. */
+function localDataStart(header: Buffer, offset: number, compressedSize: number, fileSize: number): number {
+  const signature = header.readUInt32LE(0);
+  if (signature !== 0x04034b50) throw new Error(`invalid local file header signature: 0x${signature.toString(16)}`);
+  const start = offset + LOCAL_HEADER + header.readUInt16LE(26) + header.readUInt16LE(28);
+  if (start + compressedSize > fileSize) {
+    throw new Error(`file data overflows file bounds: ${start} + ${compressedSize} > ${fileSize}`);
+  }
+  return start;
+}
 
 /**
  * A random-access reader over a file descriptor with a one-block read cache: central-directory
@@ -171,6 +169,44 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
       });
     };
     fill(0);
+  }
+
+  /** Exactly `length` bytes at `position` in a buffer of their own, bypassing the cache. */
+  exact(position: number, length: number, callback: (error: Error | null, bytes?: Buffer) => void): void {
+    if (position < 0 || position + length > this.size) return callback(new Error('unexpected EOF'));
+    const buffer = Buffer.allocUnsafe(length);
+    const fill = (done: number): void => {
+      if (done === length) return callback(null, buffer);
+      readFd(this.fd, buffer, done, length - done, position + done, (error, bytesRead) => {
+        if (error) return callback(error);
+        if (bytesRead === 0) return callback(new Error('unexpected EOF'));
+        fill(done + bytesRead);
+      });
+    };
+    fill(0);
+  }
+
+  /** A kept entry's local header and data, read together in one exact read (two when its extra field is long). */
+  entry(info: ZipEntryInfo, callback: (error: Error | null, raw?: Buffer) => void): void {
+    const offset = info.localHeaderOffset;
+    const want = Math.min(LOCAL_HEADER + info.nameLength + EXTRA_SLACK + info.compressedSize, this.size - offset);
+    this.exact(offset, Math.max(want, LOCAL_HEADER), (error, bytes) => {
+      if (error || !bytes) return callback(error);
+      let start: number;
+      try {
+        start = localDataStart(bytes, offset, info.compressedSize, this.size);
+      } catch (headerError) {
+        return callback(headerError as Error);
+      }
+      const at = start - offset;
+      if (at + info.compressedSize <= bytes.length) return callback(null, bytes.subarray(at, at + info.compressedSize));
+      this.exact(start, info.compressedSize, callback);
+    });
+  }
+
+  /** At least `length` bytes at `position`, and up to a block when the file holds them. */
+  window(position: number, length: number, callback: (error: Error | null, bytes?: Buffer) => void): void {
+    this.fetch(position, Math.max(length, Math.min(BLOCK, this.size - position)), callback);
   }
 
   read(
@@ -227,6 +263,21 @@ function openCached(
   });
 }
 
+/** Central-directory windows: views of a buffer source, or cached blocks of the file. */
+function windowOf(source: string | Buffer, zip: ZipFile): Fetch {
+  if (typeof source !== 'string') {
+    return (position, length) =>
+      position + length <= source.length
+        ? Promise.resolve(source.subarray(position))
+        : Promise.reject(new Error('unexpected EOF'));
+  }
+  const reader = (zip as unknown as { reader: CachedFileReader }).reader;
+  return (position, length) =>
+    new Promise((resolve, reject) =>
+      reader.window(position, length, (error, bytes) => (error || !bytes ? reject(error) : resolve(bytes))),
+    );
+}
+
 const OPTIONS = { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true } as const;
 
 /** Opens a ZIP from a path or a buffer; a structural fault is `unsupported_target` (malformed). */
@@ -250,57 +301,31 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
   const state = zip as unknown as { readEntryCursor: number };
   const centralDirectoryOffset = state.readEntryCursor;
   const scratch = new Scratch();
+  const fetch = windowOf(source, zip);
   return {
     entryCount: zip.entryCount,
     centralDirectoryOffset,
-    readEntries(limit, signal) {
+    async readEntries(limit, signal) {
       const pacer = new Pacer(signal);
-      return new Promise((resolve, reject) => {
-        const out: ZipEntryInfo[] = [];
-        if (limit <= 0 || zip.entryCount === 0) return resolve(out);
-        const cleanup = (): void => {
-          zip.removeListener('entry', onEntry);
-          zip.removeListener('end', onEnd);
-          zip.removeListener('error', onError);
-        };
-        const onEntry = (entry: Entry): void => {
-          try {
-            out.push(toInfo(entry));
-          } catch (error) {
-            cleanup();
-            return reject(structural(error));
-          }
-          if (out.length >= limit) {
-            cleanup();
-            resolve(out);
-            return;
-          }
-          pacer.turn('directory').then(
-            () => zip.readEntry(),
-            (error: unknown) => {
-              cleanup();
-              reject(error);
-            },
-          );
-        };
-        const onEnd = (): void => {
-          cleanup();
-          resolve(out);
-        };
-        const onError = (error: Error): void => {
-          cleanup();
-          reject(structural(error));
-        };
-        zip.on('entry', onEntry);
-        zip.on('end', onEnd);
-        zip.on('error', onError);
-        zip.readEntry();
-      });
+      const out: ZipEntryInfo[] = [];
+      try {
+        await readCentralDirectory(
+          fetch,
+          centralDirectoryOffset,
+          Math.min(limit, zip.entryCount),
+          (record) => out.push(toInfo(record)),
+          () => pacer.turn('directory'),
+        );
+      } catch (error) {
+        if (isReaError(error)) throw error;
+        throw structural(error);
+      }
+      return out;
     },
     open(info) {
       return new Promise((resolve, reject) => {
         try {
-          zip.openReadStream(info.handle as Entry, (error, stream) =>
+          zip.openReadStream(libraryEntry(info), (error, stream) =>
             error || !stream ? reject(structural(error)) : resolve(stream),
           );
         } catch (error) {
@@ -310,7 +335,15 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
     },
     readSmall(info, transient = false) {
       return new Promise((resolve, reject) => {
-        const entry = info.handle as Entry;
+        const file = (zip as unknown as { reader: unknown }).reader;
+        if (!transient && file instanceof CachedFileReader) {
+          // Bytes the caller keeps (an extraction) are read exactly, not through a shared block.
+          file.entry(info, (error, raw) =>
+            error || !raw ? reject(structural(error)) : resolve(decodeSmall(info, raw, null)),
+          );
+          return;
+        }
+        const entry = libraryEntry(info);
         const withHeader = zip as unknown as {
           readLocalFileHeader(
             e: Entry,

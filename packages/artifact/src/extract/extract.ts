@@ -18,7 +18,7 @@ import type { Work } from '../layout/cooperative.js';
 import { byPath, sortInSlices } from '../sortInSlices.js';
 import { planCooperatively } from './plan.js';
 import type { PlannedEntry } from './plan.js';
-import { StagedWriter } from './writer.js';
+import { OutputWriter } from './writer.js';
 import { asarPlan, asarReader, zipPlan, zipReader } from './readers.js';
 import type { Reader } from './readers.js';
 import { DEFAULT_EXTRACT_BUDGETS, DEFAULT_MIN_FREE_BYTES, WriteBudget } from './budget.js';
@@ -77,7 +77,7 @@ async function detect(path: string): Promise<'zip' | 'asar'> {
 const WRITE_WINDOW = 32;
 
 async function materialize(
-  writer: StagedWriter,
+  writer: OutputWriter,
   entries: PlannedEntry<unknown>[],
   read: Reader,
   policy: IntegrityPolicy,
@@ -96,7 +96,7 @@ async function materialize(
     for (const entry of entries) {
       await pacer.turn('extraction');
       if (failure !== null) throw failure;
-      if (entry.kind === 'directory') writer.directory(entry.path);
+      if (entry.kind === 'directory') await writer.directory(entry.path);
       if (entry.kind === 'symlink') result.skipped.push({ path: entry.path, reason: 'symlinks are not materialized' });
       if (entry.kind !== 'file') continue;
       const file = writer.open(entry.path, entry.executable);
@@ -303,11 +303,7 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
   const root = await mkdtemp(join(parent, 'rea-extract-')).catch((error: unknown) => {
     throw pathError(parent, error, 'extraction parent directory');
   });
-  const staging = await mkdtemp(join(parent, '.rea-staging-')).catch(async (error: unknown) => {
-    await rm(root, { recursive: true, force: true });
-    throw pathError(parent, error, 'extraction parent directory');
-  });
-  const writer = new StagedWriter(root, staging);
+  const writer = new OutputWriter(root);
   const g: Gathering = {
     signal: options.signal,
     policy,
@@ -358,6 +354,5 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
     throw error;
   } finally {
     for (const close of g.closers.reverse()) await close();
-    await rm(staging, { recursive: true, force: true });
   }
 }

@@ -1,35 +1,32 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
-import type { WriteStream } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
-import { once } from 'node:events';
-import { dirname, join, resolve, sep } from 'node:path';
+import { writeFile as writeFileCallback } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
 import { Buffer } from 'node:buffer';
 import { unsafePath } from '../errors.js';
 
 /** Longest absolute path the file system accepts, in bytes, less its terminating NUL. */
 const PATH_MAX_BYTES = 4095;
 
-/** One file being written: chunks in, then committed (renamed into place) or aborted. */
-export interface StagedFile {
+/** One file being written: chunks in, then committed (complete) or aborted (removed). */
+export interface OutputFile {
   write(chunk: Buffer): Promise<void>;
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
 
 /**
- * Writes files under a fresh output directory. Every file is written to a staging file outside the
- * output directory and renamed into place only when complete, so no partial file is ever presented.
- * The writer never creates symlinks, so no path it writes can be redirected outward.
+ * Writes files under a fresh output directory that this call created and that nothing presents until
+ * every file is complete (on any failure the caller removes the whole directory). Each file is created
+ * exclusively (`wx`: never through an existing name or link), so a file that fails half-written is
+ * this writer's own and is removed by `abort`. The writer never creates symlinks, so no path it writes
+ * can be redirected outward. Folders are made asynchronously, each once.
  */
-export class StagedWriter {
-  private counter = 0;
-  private readonly made = new Set<string>();
+export class OutputWriter {
+  private readonly made = new Map<string, Promise<void>>();
 
-  constructor(
-    readonly root: string,
-    private readonly staging: string,
-  ) {
-    this.made.add(root);
+  constructor(readonly root: string) {
+    this.made.set(root, Promise.resolve());
   }
 
   /**
@@ -47,71 +44,85 @@ export class StagedWriter {
     return target;
   }
 
-  private ensure(directory: string): void {
-    if (this.made.has(directory)) return;
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    for (let at = directory; at.startsWith(this.root) && !this.made.has(at); at = dirname(at)) this.made.add(at);
+  /** Makes `directory` (under the root) once; its parents are made first, each once too. */
+  private ensure(directory: string): Promise<void> {
+    const known = this.made.get(directory);
+    if (known !== undefined) return known;
+    const parent = dirname(directory);
+    const made = (parent.startsWith(this.root) ? this.ensure(parent) : Promise.resolve()).then(async () => {
+      await mkdir(directory, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+    });
+    // A failure is reported by the file that needed the folder; the promise is not left unhandled.
+    made.catch(() => undefined);
+    this.made.set(directory, made);
+    return made;
   }
 
   /** Creates the directory for a logical path (and its parents). */
-  directory(path: string): void {
-    this.ensure(this.destination(path));
+  async directory(path: string): Promise<void> {
+    await this.ensure(this.destination(path));
   }
 
   /**
-   * Opens a staged file. A file that arrives in one chunk is written with one call (the common case of
-   * small entries); a larger one is streamed. `commit` renames it into place.
+   * Opens an output file. A file that arrives in one chunk (the common case of small entries) is
+   * created, written and closed in one call at commit; a larger one is created at its second chunk
+   * and streamed.
    */
-  open(path: string, executable: boolean): StagedFile {
+  open(path: string, executable: boolean): OutputFile {
     const target = this.destination(path);
-    this.ensure(dirname(target));
-    this.counter += 1;
-    const temp = join(this.staging, `${this.counter}.partial`);
+    const folder = this.ensure(dirname(target));
     const mode = executable ? 0o700 : 0o600;
     let pending: Buffer | null = null;
-    let stream: WriteStream | null = null;
-    let failed: Error | null = null;
-    const startStream = async (): Promise<WriteStream> => {
-      const opened = createWriteStream(temp, { flags: 'wx', mode, highWaterMark: 1 << 20 });
-      opened.on('error', (error) => {
-        failed = error;
-      });
-      await once(opened, 'open');
+    let handle: FileHandle | null = null;
+    let created = false;
+    const create = async (): Promise<FileHandle> => {
+      await folder;
+      const opened = await open(target, 'wx', mode);
+      created = true;
       return opened;
     };
-    const push = async (s: WriteStream, chunk: Buffer): Promise<void> => {
-      if (failed) throw failed;
-      if (!s.write(chunk)) await once(s, 'drain');
+    const writeAll = async (h: FileHandle, chunk: Buffer): Promise<void> => {
+      for (let done = 0; done < chunk.length;) done += (await h.write(chunk, done, chunk.length - done)).bytesWritten;
     };
     return {
       async write(chunk) {
-        if (stream === null && pending === null) {
+        if (handle === null && pending === null) {
           pending = chunk;
           return;
         }
-        if (stream === null) {
-          stream = await startStream();
-          await push(stream, pending!);
+        if (handle === null) {
+          handle = await create();
+          await writeAll(handle, pending!);
           pending = null;
         }
-        await push(stream, chunk);
+        await writeAll(handle, chunk);
       },
       async commit() {
-        if (stream === null) {
-          await writeFile(temp, pending ?? Buffer.alloc(0), { flag: 'wx', mode });
-          await rename(temp, target);
+        if (handle === null) {
+          // One chunk (or none): created, written and closed in one call, without a file handle object.
+          await folder;
+          const data = pending ?? Buffer.alloc(0);
+          pending = null;
+          await new Promise<void>((resolve, reject) =>
+            writeFileCallback(target, data, { flag: 'wx', mode }, (error) => {
+              // Only a name that already existed was not this writer's to remove.
+              if (error && (error as NodeJS.ErrnoException).code !== 'EEXIST') created = true;
+              return error ? reject(error) : resolve();
+            }),
+          );
           return;
         }
-        const s: WriteStream = stream;
-        s.end();
-        if (!s.writableFinished) await once(s, 'finish');
-        if (failed) throw failed;
-        await rename(temp, target);
+        const h = handle;
+        handle = null;
+        await h.close();
       },
       async abort() {
-        const s: WriteStream | null = stream;
-        s?.destroy();
-        await rm(temp, { force: true });
+        const h: FileHandle | null = handle;
+        handle = null;
+        await h?.close().catch(() => undefined);
+        if (created) await rm(target, { force: true });
       },
     };
   }

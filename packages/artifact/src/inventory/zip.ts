@@ -154,8 +154,8 @@ export async function readZipEntry(
     onChunk?: (chunk: Buffer) => Promise<void>;
     /** Hash fixed-size blocks too (an ASAR companion checked against its header). */
     blockSize?: number;
-    /** The digest a worker computed ahead (null: it left the entry to this reader). */
-    digested?: Promise<DigestResult | null> | undefined;
+    /** The digest a worker computed ahead, or its promise (null: it left the entry to this reader). */
+    digested?: DigestResult | null | Promise<DigestResult | null> | undefined;
   },
 ): Promise<EntryRead> {
   const base: Base = { path, provenance: 'zip-central-directory', unpacked: false };
@@ -172,7 +172,8 @@ export async function readZipEntry(
         }
       }
     : undefined;
-  const ahead = options.digested === undefined ? null : await options.digested;
+  const digested = options.digested;
+  const ahead = digested instanceof Promise ? await digested : (digested ?? null);
   if (ahead !== null) return checked(info, base, fromWorker(info, ahead, options.collect));
   const digestOptions: DigestOptions = {
     crc32: true,
@@ -232,7 +233,7 @@ async function inventoryEntry(
   prefix: string,
   depth: number,
   byName: ReadonlyMap<string, ZipEntryInfo>,
-  digested: Promise<DigestResult | null> | undefined,
+  digested: DigestResult | null | Promise<DigestResult | null> | undefined,
 ): Promise<void> {
   const inner = logicalPath(info.name);
   const path = nestedPath(prefix, inner);
@@ -350,7 +351,7 @@ export async function inventoryZip(
     if (reader.entryCount > infos.length) state.entryBudget(prefix === '' ? 'the archive' : prefix);
     const byName = new Map<string, ZipEntryInfo>();
     for (const info of infos) {
-      await state.pacer.turn('inventory');
+      if (state.pacer.due()) await state.pacer.turn('inventory');
       byName.set(logicalPath(info.name), info);
     }
     await state.pacer.turn('inventory');
@@ -361,7 +362,7 @@ export async function inventoryZip(
     try {
       const wholeFile = whole !== undefined ? pool?.wholeFileSha256() : undefined;
       for (let index = 0; index < infos.length; index += 1) {
-        await state.pacer.turn('inventory');
+        if (state.pacer.due()) await state.pacer.turn('inventory');
         const digested = pool?.take(index);
         await inventoryEntry(state, reader, infos[index]!, prefix, depth, byName, digested);
       }

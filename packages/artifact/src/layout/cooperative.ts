@@ -61,6 +61,11 @@ export class Pacer {
   /** A pacer for one call's loops, cancelled through `signal`. */
   constructor(private readonly signal: AbortSignal | undefined) {}
 
+  /** True when {@link turn} would yield: the current slice is spent, or the signal aborted. */
+  due(): boolean {
+    return performance.now() - this.sliceStart >= SLICE_MS || this.signal?.aborted === true;
+  }
+
   /** Yields to the event loop when the current slice is spent; throws `cancelled` when aborted. */
   async turn(phase: string): Promise<void> {
     if (performance.now() - this.sliceStart < SLICE_MS && !this.signal?.aborted) return;

@@ -1,0 +1,161 @@
+// Decodes a ZIP central directory straight from its bytes, a window (about a megabyte) at a time, with
+// the library's rules and messages (record signature, strong encryption, extra fields, zip64 sizes,
+// stored sizes) and none of its per-entry reads, buffers, objects and events.
+import yauzl from 'yauzl';
+import type { Entry } from 'yauzl';
+
+/** One central-directory record, decoded but not judged; `decodeName` and `kindOf` finish it. */
+export interface CentralRecord {
+  versionMadeBy: number;
+  generalPurposeBitFlag: number;
+  compressionMethod: number;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  externalFileAttributes: number;
+  relativeOffsetOfLocalHeader: number;
+  name: string;
+  nameLength: number;
+}
+
+/** Reads at least `length` bytes at `position` (more when convenient); rejects `unexpected EOF` short of them. */
+export type Fetch = (position: number, length: number) => Promise<Buffer>;
+
+const SIGNATURE = 0x02014b50;
+const FIXED = 46;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+// Present in yauzl 3 but missing from its published types.
+type NameDecoder = (flags: number, raw: Buffer, extra: Entry['extraFields'], strict: boolean) => string;
+type ExtraParser = (extra: Buffer) => Entry['extraFields'];
+const library = yauzl as unknown as { getFileNameLowLevel: NameDecoder; parseExtraFields: ExtraParser };
+
+function readUInt64LE(buffer: Buffer, offset: number): number {
+  return buffer.readUInt32LE(offset) + 0x100000000 * buffer.readUInt32LE(offset + 4);
+}
+
+/**
+ * An entry name: the UTF-8 flag or Info-ZIP Unicode path field when present; otherwise, like
+ * Info-ZIP and macOS, UTF-8 when the bytes are valid UTF-8, and CP437 as the format specifies if not.
+ */
+function decodeName(
+  window: Buffer,
+  start: number,
+  end: number,
+  flags: number,
+  extraEnd: number,
+  unicode: boolean,
+): string {
+  let ascii = true;
+  for (let i = start; i < end && ascii; i += 1) ascii = window[i]! < 0x80;
+  // Fast paths: plain ASCII reads the same in every encoding; the UTF-8 flag means UTF-8.
+  if (ascii && !unicode) return window.toString('latin1', start, end);
+  if ((flags & 0x800) !== 0 && !unicode) return window.toString('utf8', start, end);
+  const raw = window.subarray(start, end);
+  const decoded = library.getFileNameLowLevel(
+    flags,
+    raw,
+    library.parseExtraFields(window.subarray(end, extraEnd)),
+    true,
+  );
+  if ((flags & 0x800) !== 0 || unicode || ascii) return decoded;
+  try {
+    return strictUtf8.decode(raw);
+  } catch {
+    return decoded;
+  }
+}
+
+/** Decodes the record at `o` of `w` (wholly inside it) whose variable part is `n`, `m`, `k` bytes. */
+function decodeRecord(w: Buffer, o: number): CentralRecord {
+  const generalPurposeBitFlag = w.readUInt16LE(o + 8);
+  const compressionMethod = w.readUInt16LE(o + 10);
+  let compressedSize = w.readUInt32LE(o + 20);
+  let uncompressedSize = w.readUInt32LE(o + 24);
+  const n = w.readUInt16LE(o + 28);
+  const m = w.readUInt16LE(o + 30);
+  let relativeOffsetOfLocalHeader = w.readUInt32LE(o + 42);
+  const extraStart = o + FIXED + n;
+  let zip64: { start: number; size: number } | null = null;
+  let unicode = false;
+  for (let i = 0; i < m - 3;) {
+    const id = w.readUInt16LE(extraStart + i);
+    const size = w.readUInt16LE(extraStart + i + 2);
+    if (i + 4 + size > m) throw new Error('extra field length exceeds extra field buffer size');
+    if (id === 0x0001 && zip64 === null) zip64 = { start: extraStart + i + 4, size };
+    if (id === 0x7075) unicode = true;
+    i += 4 + size;
+  }
+  const name = decodeName(w, o + FIXED, extraStart, generalPurposeBitFlag, extraStart + m, unicode);
+  if (zip64 !== null) {
+    let at = 0;
+    const wide = (what: string): number => {
+      if (at + 8 > zip64!.size) throw new Error(`zip64 extended information extra field does not include ${what}`);
+      const value = readUInt64LE(w, zip64!.start + at);
+      at += 8;
+      return value;
+    };
+    if (uncompressedSize === 0xffffffff) uncompressedSize = wide('uncompressed size');
+    if (compressedSize === 0xffffffff) compressedSize = wide('compressed size');
+    if (relativeOffsetOfLocalHeader === 0xffffffff) relativeOffsetOfLocalHeader = wide('relative header offset');
+  }
+  if (compressionMethod === 0) {
+    const expected = uncompressedSize + ((generalPurposeBitFlag & 0x1) !== 0 ? 12 : 0);
+    if (compressedSize !== expected) {
+      throw new Error(
+        `compressed/uncompressed size mismatch for stored file: ${compressedSize} != ${uncompressedSize}`,
+      );
+    }
+  }
+  return {
+    versionMadeBy: w.readUInt16LE(o + 4),
+    generalPurposeBitFlag,
+    compressionMethod,
+    crc32: w.readUInt32LE(o + 16) >>> 0,
+    compressedSize,
+    uncompressedSize,
+    externalFileAttributes: w.readUInt32LE(o + 38),
+    relativeOffsetOfLocalHeader,
+    name,
+    nameLength: n,
+  };
+}
+
+/**
+ * Decodes `count` records from `start`, handing each to `each`; every `every` records it awaits
+ * `checkpoint` (a turn of the event loop, a cancel). Faults throw the library's own messages.
+ */
+export async function readCentralDirectory(
+  fetch: Fetch,
+  start: number,
+  count: number,
+  each: (record: CentralRecord) => void,
+  checkpoint: () => Promise<void>,
+  every = 256,
+): Promise<void> {
+  let window: Buffer = Buffer.alloc(0);
+  let windowStart = start;
+  let cursor = start;
+  const have = (length: number): boolean => cursor + length <= windowStart + window.length;
+  const load = async (length: number): Promise<void> => {
+    window = await fetch(cursor, length);
+    windowStart = cursor;
+  };
+  for (let read = 0; read < count; read += 1) {
+    if (read % every === every - 1) await checkpoint();
+    if (!have(FIXED)) await load(FIXED);
+    let o = cursor - windowStart;
+    const signature = window.readUInt32LE(o);
+    if (signature !== SIGNATURE)
+      throw new Error(`invalid central directory file header signature: 0x${signature.toString(16)}`);
+    if ((window.readUInt16LE(o + 8) & 0x40) !== 0) throw new Error('strong encryption is not supported');
+    const length = FIXED + window.readUInt16LE(o + 28) + window.readUInt16LE(o + 30) + window.readUInt16LE(o + 32);
+    if (!have(length)) {
+      await load(length);
+      o = 0;
+    }
+    each(decodeRecord(window, o));
+    cursor += length;
+  }
+}
