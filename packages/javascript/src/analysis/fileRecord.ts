@@ -4,7 +4,7 @@
 // script is done (see ../worker/entry.ts) and a heap exhaustion later loses none of them.
 import { createHash } from 'node:crypto';
 import type { BundledModule, Edge, FileModule, JavascriptApplication, SourceModule } from '../schemas.js';
-import { holderOf } from './bundles.js';
+import { holderIndex } from './holders.js';
 import type { RecoveredBundle } from './bundles.js';
 import { builtinOf } from './facts.js';
 import type { FileFacts } from './facts.js';
@@ -161,8 +161,8 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
     out.ipc.push({ node_id, line: i.at.line, column: i.at.column, api: i.api, channel: i.channel });
   for (const d of facts.dynamicCode)
     out.dynamic_code.push({ node_id, line: d.at.line, column: d.at.column, kind: d.kind });
-  // Without bundled modules every site is the file's: no search for the innermost module.
-  const holder = bundle.modules.length === 0 ? () => null : (offset: number) => holderOf(bundle.modules, offset);
+  // The innermost bundled module of each site (none: every site is the file's).
+  const holder = holderIndex(bundle.modules);
   const inner = (offset: number) => {
     const m = holder(offset);
     return m === null ? node_id : bundledNodeId(path, m.moduleId);

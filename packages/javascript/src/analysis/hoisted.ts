@@ -2,7 +2,7 @@
 // hoisted rest) and Rollup's and Vite's (source-map ranges, or the CommonJS wrappers without a map).
 import type { EsNode } from '../engine/parser.js';
 import type { DecodedSourceMap } from '../engine/sourceMap.js';
-import { holderOf } from './bundles.js';
+import { holderIndex } from './holders.js';
 import type { BundlerName, RecoveredBundle, RecoveredModule } from './bundles.js';
 import { commonjsWrappers } from './cjsWrappers.js';
 import { assignMappedExports, hoistingBundler, mappedModules, vitePreloads } from './mapped.js';
@@ -37,7 +37,7 @@ export function parcelBundle(
     map === null
       ? parcelHoisted(program).filter((h) => !modules.some((r) => r.start < h.end && h.start < r.end))
       : mappedBeside(modules, map, text, 'parcel', every);
-  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(hoisted, offset));
+  if (map !== null) assignMappedExports(program, map, holderIndex(hoisted));
   return { bundler: 'parcel', modules: [...modules, ...hoisted], edges };
 }
 
@@ -62,7 +62,7 @@ export function hoistedBundle(
       : { modules: [], edges: [] };
   const bundler = named ?? (wrapped.modules.length > 0 ? 'rollup' : mapped.length >= 2 ? 'source-map' : null);
   if (bundler === null) return { bundler: null, modules: [], edges: [] };
-  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(mapped, offset));
+  if (map !== null) assignMappedExports(program, map, holderIndex(mapped));
   for (const m of wrapped.modules) m.bundler = bundler;
   return {
     bundler,
