@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { analyzeJavascriptApplication } from '@rea/javascript';
 import type { JavascriptApplication } from '@rea/javascript';
-import { rollupBuild, viteBuild } from './helpers/bundlers.js';
+import { build } from 'esbuild';
+import { CHUNKED_SOURCES, rollupBuild, viteBuild } from './helpers/bundlers.js';
 import type { BuiltBundle } from './helpers/bundlers.js';
 
 let tmp: string;
@@ -21,6 +22,15 @@ beforeAll(async () => {
   built.vite = await viteBuild(join(tmp, 'mapped'), { sourcemap: true, minify: true });
   built.viteBare = await viteBuild(join(tmp, 'bare'), { sourcemap: false, minify: false });
   built.viteMinBare = await viteBuild(join(tmp, 'min-bare'), { sourcemap: false, minify: true });
+  // One source compiled to one file with a map (not a bundle): esbuild without bundling.
+  const compiled = join(tmp, 'compiled');
+  await build({
+    entryPoints: [join(CHUNKED_SOURCES, 'lazy.js')],
+    outdir: compiled,
+    sourcemap: true,
+    logLevel: 'silent',
+  });
+  built.compiled = { dir: compiled, chunks: new Map() };
   for (const [name, bundle] of Object.entries(built)) {
     results[name] = (await analyzeJavascriptApplication(bundle.dir)).result;
   }
@@ -83,6 +93,27 @@ describe('Rollup chunks', () => {
     expect(edges).toContain(`${mainModule.node_id} dynamic-import file:${lazy}`);
     expect(edges).toContain(`file:${lazy} import file:${main}`);
     expect(edges).toContain(`file:main.js export-from file:${main}`);
+  });
+
+  it('should list the one module of a chunk that holds one, like the modules of every other chunk', () => {
+    const result = results.rollup!;
+    const lazy = chunkNamed(built.rollup!, 'lazy-');
+    // Rollup's lazy chunk holds lazy.js alone and no marker: the import of the entry chunk names it.
+    expect(withCode(built.rollup!, lazy)).toEqual(['lazy.js']);
+    expect(recovered(result, lazy, '../rollup-src')).toEqual(['lazy.js']);
+    const module = result.bundled_modules.find((m) => m.file === `file:${lazy}`)!;
+    expect(module.bundler).toBe('rollup');
+    expect(module.exports.map((e) => `${e.name}/${e.value_kind}/${e.arity}`)).toEqual(['later/function/2']);
+    // The sites inside it are its own, as they are in chunks of several modules.
+    const fetches = result.effects.filter((e) => e.api === 'fetch' && e.node_id.includes(lazy));
+    expect(fetches.map((e) => e.node_id)).toEqual([module.node_id]);
+  });
+
+  it('should not list the one source of a compiled file that no chunk links to', () => {
+    const result = results.compiled!;
+    expect(result.modules.map((m) => [m.path, m.bundler, m.source_map.source_count])).toEqual([['lazy.js', null, 1]]);
+    expect(result.bundled_modules).toEqual([]);
+    expect(result.effects.map((e) => e.node_id)).toEqual(['file:lazy.js']);
   });
 
   it('should name a chunk by its markers alone when there is no source map, recovering no module', () => {

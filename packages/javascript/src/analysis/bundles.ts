@@ -63,6 +63,11 @@ export interface RecoveredBundle {
   edges: RecoveredEdge[];
   /** Files a Vite preload list loads beside a dynamic import (paths relative to the build's base). */
   preloads?: PreloadDependency[];
+  /**
+   * The one module an unmarked file's source map names (`bundler` null): a chunk of a Rollup or Vite
+   * build holding one module, or a compiled file; which one, the chunks it is linked to tell (chunks.ts).
+   */
+  single?: RecoveredModule;
 }
 
 const MODULE_PATH = /^[\w@.+~-]+(?:\/[\w@.+~-]+)*\.(?:[cm]?[jt]sx?|json|css|vue|svelte)$/;

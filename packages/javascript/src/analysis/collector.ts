@@ -6,7 +6,7 @@ import type { Asset, BundledModule, Edge, FileModule, JavascriptApplication, Sou
 import { nameChunks } from './chunks.js';
 import type { RoleFact } from './electron.js';
 import { bundledNodeId } from './fileRecord.js';
-import type { FileRecord, PendingEdge } from './fileRecord.js';
+import type { FileRecord, PendingEdge, SingleModule } from './fileRecord.js';
 import type { Resolution } from './graph.js';
 
 /** Facts of one kind (strings, URLs, …) kept across the whole application; the rest are counted. */
@@ -28,6 +28,8 @@ export class Collector {
   private readonly bundled: BundledModule[] = [];
   private readonly sources: SourceModule[] = [];
   private readonly pending: PendingEdge[] = [];
+  /** The one-module candidates of unmarked scripts, by file node id (see chunks.ts). */
+  private readonly singles = new Map<string, SingleModule>();
   /** What Electron role assignment reads of each parsed script. */
   readonly roleFiles: NonNullable<FileRecord['role']>[] = [];
   private readonly edges: Edge[] = [];
@@ -73,6 +75,7 @@ export class Collector {
     if (record.unresolvedMap) this.unresolvedMaps += 1;
     if (record.usesElectron) this.usesElectron = true;
     if (record.role !== null) this.roleFiles.push(record.role);
+    if (record.single) this.singles.set(record.module.node_id, record.single);
     for (const item of record.sources) this.sources.push(item);
     for (const item of record.bundled) this.bundled.push(item);
     for (const item of record.pending) this.pending.push(item);
@@ -116,7 +119,7 @@ export class Collector {
       if (resolution.target_kind === 'unresolved' && p.specifier.startsWith('.')) this.unresolvedEdges += 1;
       this.edges.push({ ...base, ...resolution });
     }
-    nameChunks(this.modules, this.bundled, this.edges);
+    nameChunks(this.modules, this.bundled, this.edges, this.singles, this.facts);
   }
 
   /** Marks file modules with their Electron roles. */

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { BundledModule, Edge, FileModule, JavascriptApplication, SourceModule } from '../schemas.js';
 import { holderIndex } from './holders.js';
-import type { RecoveredBundle } from './bundles.js';
+import type { RecoveredBundle, RecoveredModule } from './bundles.js';
 import { builtinOf } from './facts.js';
 import type { FileFacts } from './facts.js';
 import { fileNodeId } from './inventory.js';
@@ -27,6 +27,17 @@ export interface PendingEdge {
 
 type Facts = Pick<JavascriptApplication, 'strings' | 'urls' | 'ipc' | 'dynamic_code' | 'effects' | 'feature_flags'>;
 
+/**
+ * The one module an unmarked script's source map names: listed as a bundled module once the chunks it
+ * is linked to show the script is a chunk (chunks.ts), with the sites inside its span moved to it.
+ */
+export interface SingleModule {
+  module: BundledModule;
+  /** Line (1-based) and column of its first character, and of the character past its last. */
+  from: [number, number];
+  to: [number, number];
+}
+
 /** One script's contribution; see {@link fileRecord}. */
 export interface FileRecord {
   module: FileModule;
@@ -37,6 +48,8 @@ export interface FileRecord {
   facts: Facts;
   usesElectron: boolean;
   unresolvedMap: boolean;
+  /** See {@link SingleModule}; null when the script is not such a candidate. */
+  single: SingleModule | null;
   /** What Electron role assignment reads of a parsed script; null when it was not parsed. */
   role: { path: string; preloads: string[]; loadedPages: string[] } | null;
 }
@@ -133,6 +146,7 @@ export function fileRecord(path: string, parsed: ParsedScript | null, map: Sourc
     facts: { strings: [], urls: [], ipc: [], dynamic_code: [], effects: [], feature_flags: [] },
     usesElectron: parsed?.facts.usesElectron ?? false,
     unresolvedMap: map.status === 'unresolved',
+    single: null,
     role: null,
   };
   if (parsed !== null) addParsed(record, path, parsed);
@@ -228,22 +242,39 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
     record.pending.push({ from, file: path, specifier: preload.path, kind: 'preload', line, column, bundled: null });
   }
   const seen = new Set<string>();
-  for (const m of bundle.modules) {
-    const id = bundledNodeId(path, m.moduleId);
-    if (seen.has(id)) continue;
-    seen.add(id);
+  const listed = (m: RecoveredModule, builtins: Iterable<string>): BundledModule => {
     const text = parsed.text.slice(m.start, m.end);
-    record.bundled.push({
-      node_id: id,
+    return {
+      node_id: bundledNodeId(path, m.moduleId),
       file: node_id,
       bundler: m.bundler,
       module_id: m.moduleId,
       start_line: m.startLine,
       end_line: m.endLine,
       exports: [...(exportsOf.get(m.moduleId) ?? []), ...(m.exports ?? [])],
-      builtins: [...(builtinsOf.get(m.moduleId) ?? [])].sort(),
+      builtins: [...builtins].sort(),
       content_sha256: sha256(text),
       structure_sha256: m.structure ?? sha256(text.replace(/\d+/g, '0')),
-    });
+    };
+  };
+  for (const m of bundle.modules) {
+    const id = bundledNodeId(path, m.moduleId);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    record.bundled.push(listed(m, builtinsOf.get(m.moduleId) ?? []));
+  }
+  const single = bundle.single;
+  if (single !== undefined) {
+    const column = (offset: number) => offset - (parsed.text.lastIndexOf('\n', offset - 1) + 1);
+    const inside = (offset: number) => single.start <= offset && offset < single.end;
+    const builtins = facts.imports
+      .filter((item) => inside(item.at.offset))
+      .map((item) => builtinOf(item.specifier))
+      .filter((b): b is string => b !== null);
+    record.single = {
+      module: listed(single, new Set(builtins)),
+      from: [single.startLine, column(single.start)],
+      to: [single.endLine, column(single.end)],
+    };
   }
 }

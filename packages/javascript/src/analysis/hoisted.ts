@@ -61,8 +61,9 @@ export function hoistedBundle(
       ? commonjsWrappers(program, every)
       : { modules: [], edges: [] };
   const bundler = named ?? (wrapped.modules.length > 0 ? 'rollup' : mapped.length >= 2 ? 'source-map' : null);
-  if (bundler === null) return { bundler: null, modules: [], edges: [] };
-  if (map !== null) assignMappedExports(program, map, holderIndex(mapped));
+  if (map !== null && (bundler !== null || mapped.length === 1)) assignMappedExports(program, map, holderIndex(mapped));
+  if (bundler === null)
+    return { bundler: null, modules: [], edges: [], ...(mapped.length === 1 ? { single: mapped[0]! } : {}) };
   for (const m of wrapped.modules) m.bundler = bundler;
   return {
     bundler,
