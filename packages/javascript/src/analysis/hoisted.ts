@@ -7,6 +7,7 @@ import type { BundlerName, RecoveredBundle, RecoveredModule } from './bundles.js
 import { commonjsWrappers } from './cjsWrappers.js';
 import { assignMappedExports, hoistingBundler, mappedModules, vitePreloads } from './mapped.js';
 import { parcelHoisted, parcelRegistered } from './parcel.js';
+import { assignParcelExports } from './parcelExports.js';
 
 /** The opening of a CommonJS wrapper (cjsWrappers.ts), so files without one are not walked for them. */
 const WRAPPER_HINT =
@@ -37,7 +38,9 @@ export function parcelBundle(
     map === null
       ? parcelHoisted(program).filter((h) => !modules.some((r) => r.start < h.end && h.start < r.end))
       : mappedBeside(modules, map, text, 'parcel', every);
-  if (map !== null) assignMappedExports(program, map, holderIndex(hoisted));
+  const holder = holderIndex(hoisted);
+  if (map !== null) assignMappedExports(program, map, holder);
+  assignParcelExports(program, holder);
   return { bundler: 'parcel', modules: [...modules, ...hoisted], edges };
 }
 
