@@ -91,7 +91,11 @@ describe('Rollup chunks', () => {
     )!;
     const edges = result.edges.map((e) => `${e.from} ${e.kind} ${e.to}`);
     expect(edges).toContain(`${mainModule.node_id} dynamic-import file:${lazy}`);
-    expect(edges).toContain(`file:${lazy} import file:${main}`);
+    // The lazy chunk imports whisper from the entry chunk: from the module using it to the one declaring it.
+    const module = (chunk: string, source: string) =>
+      result.bundled_modules.find((m) => m.file === `file:${chunk}` && m.module_id.endsWith(`/${source}`))!.node_id;
+    expect(edges).toContain(`${module(lazy, 'lazy.js')} import ${module(main, 'util.js')}`);
+    expect(edges).not.toContain(`file:${lazy} import file:${main}`);
     expect(edges).toContain(`file:main.js export-from file:${main}`);
   });
 
@@ -134,6 +138,16 @@ describe('Vite builds', () => {
       [...built.vite!.chunks.keys()].map((c) => [c, 'vite']).sort(),
     );
     expect(new Set(result.bundled_modules.map((m) => m.bundler))).toEqual(new Set(['vite']));
+  });
+
+  it('should resolve the minified import between chunks to the module using it and the one declaring it', () => {
+    const result = results.vite!;
+    const lazy = chunkNamed(built.vite!, 'lazy-');
+    const entry = chunkNamed(built.vite!, 'index-');
+    const module = (chunk: string, source: string) =>
+      result.bundled_modules.find((m) => m.file === `file:${chunk}` && m.module_id.endsWith(`/${source}`))!.node_id;
+    const imports = result.edges.filter((e) => e.kind === 'import').map((e) => `${e.from} ${e.to}`);
+    expect(imports).toEqual([`${module(lazy, 'lazy.js')} ${module(entry, 'util.js')}`]);
   });
 
   it('should give minified declarations their source names from the map', () => {

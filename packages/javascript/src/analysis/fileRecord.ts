@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { BundledModule, Edge, FileModule, JavascriptApplication, SourceModule } from '../schemas.js';
 import { holderIndex } from './holders.js';
 import type { RecoveredBundle, RecoveredModule } from './bundles.js';
+import type { ChunkLinks } from './chunkLinks.js';
 import { builtinOf } from './facts.js';
 import type { FileFacts } from './facts.js';
 import { fileNodeId } from './inventory.js';
@@ -50,6 +51,8 @@ export interface FileRecord {
   unresolvedMap: boolean;
   /** See {@link SingleModule}; null when the script is not such a candidate. */
   single: SingleModule | null;
+  /** See {@link ChunkLinks}; null when the script has no module that exports or imports. */
+  links: ChunkLinks | null;
   /** What Electron role assignment reads of a parsed script; null when it was not parsed. */
   role: { path: string; preloads: string[]; loadedPages: string[] } | null;
 }
@@ -60,6 +63,8 @@ export interface ParsedScript {
   facts: FileFacts;
   bundle: RecoveredBundle;
   text: string;
+  /** What the script exports and imports by module, when it is a chunk (chunkLinks.ts). */
+  links?: ChunkLinks | null;
 }
 
 /** A source map resolution for a script without one. */
@@ -147,6 +152,7 @@ export function fileRecord(path: string, parsed: ParsedScript | null, map: Sourc
     usesElectron: parsed?.facts.usesElectron ?? false,
     unresolvedMap: map.status === 'unresolved',
     single: null,
+    links: null,
     role: null,
   };
   if (parsed !== null) addParsed(record, path, parsed);
@@ -158,6 +164,7 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
   const { module } = record;
   const node_id = module.node_id;
   record.role = { path, preloads: facts.preloads, loadedPages: facts.loadedPages };
+  record.links = parsed.links ?? null;
   if (facts.stringTotal > facts.strings.length) {
     record.unknowns.push({
       scope: node_id,
