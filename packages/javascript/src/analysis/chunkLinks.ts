@@ -3,7 +3,8 @@
 // other exports them from the module that declares each (`export { whisper as w }`). Both sides are
 // read where the chunk is parsed: what each export name is declared by, and which modules use each
 // imported binding; once the edges are resolved, a file-to-file import becomes edges from each module
-// using a binding to the module declaring it.
+// using a binding to the module declaring it. A re-export (`export { r as run } from './main-3f2a.js'`,
+// an entry's facade) leaves from its file, to the modules declaring what it re-exports.
 import type { EsNode } from '../engine/parser.js';
 import type { Edge } from '../schemas.js';
 import type { RecoveredModule } from './bundles.js';
@@ -16,7 +17,7 @@ export interface ChunkLinks {
   /** Chunk export name → id of the module declaring it. */
   exports: Record<string, string>;
   /** Each named import of a relative file: where it is (its edge's position) and who uses each name. */
-  imports: { line: number; column: number; names: { imported: string; users: string[] }[] }[];
+  imports: { line: number; column: number; names: { imported: string; users: string[] }[]; reexport: boolean }[];
 }
 
 const nameOf = (node: EsNode): string => String(node.name ?? node.value);
@@ -39,18 +40,24 @@ function declared(body: EsNode[]): Map<string, number> {
   return found;
 }
 
-/** The {@link ChunkLinks} of a scope-hoisted file whose modules are `modules`, or null when it has none. */
+/** The {@link ChunkLinks} of a scope-hoisted file whose modules are `modules` (a facade has none), or null. */
 export function chunkLinks(program: EsNode, modules: RecoveredModule[], every?: () => void): ChunkLinks | null {
   const hoisted = modules.filter((m) => m.node === null);
-  if (hoisted.length === 0) return null;
   const holder = holderIndex(hoisted);
   const body = program.body as EsNode[];
   const declarations = declared(body);
   const links: ChunkLinks = { exports: {}, imports: [] };
   const users = new Map<string, Set<string>>();
-  const imports: { at: EsNode; names: [string, string][] }[] = [];
+  const imports: { at: EsNode; names: [string, string][]; reexport: boolean }[] = [];
+  const relative = (statement: EsNode) => String((statement.source as EsNode).value).startsWith('.');
   for (const statement of body) {
-    if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
+    if (statement.type === 'ExportNamedDeclaration' && statement.source && relative(statement)) {
+      const names = ((statement.specifiers as EsNode[]) ?? []).map((s): [string, string] => [
+        nameOf(s.local as EsNode),
+        '',
+      ]);
+      if (names.length > 0) imports.push({ at: statement, names, reexport: true });
+    } else if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
       for (const s of (statement.specifiers as EsNode[]) ?? []) {
         const at = declarations.get((s.local as EsNode).name as string);
         const module = at === undefined ? null : holder(at);
@@ -65,7 +72,7 @@ export function chunkLinks(program: EsNode, modules: RecoveredModule[], every?: 
             : [declaration.id as EsNode];
         for (const id of ids) if (id?.type === 'Identifier') links.exports[id.name as string] = module.moduleId;
       }
-    } else if (statement.type === 'ImportDeclaration' && String((statement.source as EsNode).value).startsWith('.')) {
+    } else if (statement.type === 'ImportDeclaration' && hoisted.length > 0 && relative(statement)) {
       const names: [string, string][] = [];
       for (const s of statement.specifiers as EsNode[]) {
         const imported =
@@ -78,7 +85,7 @@ export function chunkLinks(program: EsNode, modules: RecoveredModule[], every?: 
         names.push([imported, (s.local as EsNode).name as string]);
         users.set((s.local as EsNode).name as string, new Set());
       }
-      if (names.length > 0) imports.push({ at: statement, names });
+      if (names.length > 0) imports.push({ at: statement, names, reexport: false });
     }
   }
   if (users.size > 0) {
@@ -98,11 +105,12 @@ export function chunkLinks(program: EsNode, modules: RecoveredModule[], every?: 
       every,
     );
   }
-  for (const { at, names } of imports) {
+  for (const { at, names, reexport } of imports) {
     links.imports.push({
       line: at.loc!.start.line,
       column: at.loc!.start.column,
-      names: names.map(([imported, local]) => ({ imported, users: [...users.get(local)!].sort() })),
+      names: names.map(([imported, local]) => ({ imported, users: reexport ? [] : [...users.get(local)!].sort() })),
+      reexport,
     });
   }
   return links.imports.length > 0 || Object.keys(links.exports).length > 0 ? links : null;
@@ -110,8 +118,9 @@ export function chunkLinks(program: EsNode, modules: RecoveredModule[], every?: 
 
 /**
  * Replaces each resolved `import` of one chunk by another with edges from each module using an
- * imported binding to the module declaring it (modules in `listed` only); the file edge stays when
- * some name is not placed on both sides.
+ * imported binding to the module declaring it, and each `export-from` with edges from its file to the
+ * modules declaring what it re-exports (modules in `listed` only); the file edge stays when some name
+ * is not placed on both sides.
  */
 export function moduleImports(
   edges: Edge[],
@@ -122,7 +131,8 @@ export function moduleImports(
   const out: Edge[] = [];
   for (const edge of edges) {
     const from = fileOf.get(edge.from) ?? edge.from;
-    const importing = edge.kind === 'import' && edge.to !== null ? links.get(from) : undefined;
+    const kind = edge.kind === 'import' || edge.kind === 'export-from';
+    const importing = kind && edge.to !== null ? links.get(from) : undefined;
     const statement = importing?.imports.find((i) => i.line === edge.line && i.column === edge.column);
     const exporting = edge.to === null ? undefined : links.get(edge.to);
     if (statement === undefined || exporting === undefined) {
@@ -134,7 +144,9 @@ export function moduleImports(
     for (const { imported, users } of statement.names) {
       const declaring = exporting.exports[imported];
       const to = declaring === undefined ? null : bundledNodeId(edge.to!.slice('file:'.length), declaring);
-      const using = users.map((u) => bundledNodeId(from.slice('file:'.length), u)).filter((u) => listed.has(u));
+      const using = statement.reexport
+        ? [edge.from]
+        : users.map((u) => bundledNodeId(from.slice('file:'.length), u)).filter((u) => listed.has(u));
       if (to === null || !listed.has(to) || using.length === 0) whole = false;
       else for (const u of using) pairs.add(`${u}\n${to}`);
     }
