@@ -77,6 +77,6 @@ export type {
   ViewCoverage,
 } from './views.js';
 export { AnalysisViewSchema, SummaryViewSchema } from './viewSchema.js';
-export type { ApplicationFacet, SemanticPhaseCoverage } from './viewApplication.js';
+export type { ApplicationFacet, FlagFacet, SemanticPhaseCoverage } from './viewApplication.js';
 export { sealAnalysisView } from './viewEvidence.js';
 export type { SealAnalysisViewOptions } from './viewEvidence.js';

@@ -34,6 +34,19 @@ export const SummaryViewSchema = z.strictObject({
         name: z.string().nullable(),
         version: z.string().nullable(),
         roles: z.array(z.strictObject({ role: z.string(), node_id: z.string() })),
+        feature_flags: z
+          .strictObject({
+            sites: z.number().int().nonnegative(),
+            keys: z.number().int().nonnegative(),
+            top: z.array(
+              z.strictObject({
+                key: z.string(),
+                providers: z.array(z.string()),
+                sites: z.number().int().nonnegative(),
+              }),
+            ),
+          })
+          .describe('Flag checks and keys; top: the keys checked most.'),
       })
       .optional(),
     semantic_coverage: z

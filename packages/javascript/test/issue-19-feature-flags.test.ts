@@ -1,18 +1,27 @@
 // Feature flags: the checks of flag SDKs with the key they name, and environment variables read as
 // flags, in an application's sources and in the same sources bundled and minified by the real esbuild.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { analyzeJavascriptApplication, findModules, moduleSemantics, traceFeature } from '@rea/javascript';
+import { selectAnalysisView } from '@rea/evidence';
+import type { EvidenceRecord } from '@rea/evidence';
+import {
+  analyzeJavascriptApplication,
+  compareVersions,
+  findModules,
+  moduleSemantics,
+  traceFeature,
+} from '@rea/javascript';
 import type { JavascriptApplication } from '@rea/javascript';
 
 const APP = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'flags-app');
 let tmp: string;
 let sources: JavascriptApplication;
 let bundled: JavascriptApplication;
+let nextVersion: JavascriptApplication;
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'rea-js-flags-'));
@@ -32,6 +41,15 @@ beforeAll(async () => {
     logLevel: 'silent',
   });
   bundled = (await analyzeJavascriptApplication(join(tmp, 'dist'))).result;
+  // The next version: one-click-buy no longer checked, button-color checked twice, express-pay new.
+  const next = join(tmp, 'next');
+  cpSync(APP, next, { recursive: true });
+  const checkout = join(next, 'src', 'checkout.js');
+  const text = readFileSync(checkout, 'utf8')
+    .replace("gb.isOn('one-click-buy')", "gb.isOn('express-pay')")
+    .replace('return { cart, color };', "return { cart, color, accent: gb.getFeatureValue('button-color', 'red') };");
+  writeFileSync(checkout, text);
+  nextVersion = (await analyzeJavascriptApplication(next)).result;
 }, 120_000);
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -92,5 +110,46 @@ describe('feature flags', () => {
       ['one-click-buy', 'growthbook', 6],
       ['button-color', 'growthbook', 7],
     ]);
+  });
+
+  it('should compare the flags of two versions: keys added, removed, and checked at more sites', () => {
+    const { feature_flags } = compareVersions(sources, nextVersion);
+    expect(feature_flags).toEqual({
+      added: ['express-pay'],
+      removed: ['one-click-buy'],
+      changed: [
+        {
+          key: 'button-color',
+          before: { providers: ['growthbook'], sites: 1 },
+          after: { providers: ['growthbook'], sites: 2 },
+        },
+      ],
+    });
+  });
+
+  it('should count the flags in the summary and list the keys checked most', () => {
+    const record = {
+      evidence_id: `ev_${'0'.repeat(64)}`,
+      operation: 'analyze_javascript_application',
+      normalized_result: nextVersion,
+      coverage: { status: 'complete', reasons: [] },
+      limitations: [],
+    };
+    const view = selectAnalysisView(record as unknown as EvidenceRecord<unknown>, { view: 'summary' });
+    if (view.view !== 'summary') throw new Error('expected a summary');
+    // Eight checks of seven keys; button-color, checked twice, first.
+    const facet = view.summary.application!.feature_flags;
+    expect([facet.sites, facet.keys]).toEqual([8, 7]);
+    expect(facet.top[0]).toEqual({ key: 'button-color', providers: ['growthbook'], sites: 2 });
+    expect(facet.top.slice(1).map((f) => f.key)).toEqual(
+      [
+        'FEATURE_FAST_SHIPPING',
+        'VITE_ENABLE_BETA_SIDEBAR',
+        'express-pay',
+        'new-checkout-flow',
+        'sidebar-theme',
+        'wide-sidebar',
+      ].sort(),
+    );
   });
 });

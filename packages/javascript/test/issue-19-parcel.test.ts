@@ -98,6 +98,19 @@ describe('Parcel bundles', () => {
     expect(exports('lazy.js')).toEqual(['later']);
   });
 
+  it('should name the exports of hoisted modules by what the bundle exports from their declarations', () => {
+    const shapes = (m: { exports: { name: string; value_kind: string; arity: number | null }[] }) =>
+      m.exports.map((e) => `${e.name}/${e.value_kind}/${e.arity}`).sort();
+    // main.js exports run(name) and VERSION; greet.js exports greet, which no bundle exports by name.
+    const minified = results.minified!;
+    const byHash = minified.bundled_modules.filter((m) => /^[0-9a-f]{16}$/.test(m.module_id));
+    expect(byHash.map(shapes).sort()).toEqual([[], ['VERSION/value/null', 'run/function/1']]);
+    const mapped = results.hoisted!.bundled_modules;
+    const bySource = (file: string) => mapped.find((m) => posix.basename(m.module_id) === file)!;
+    expect(shapes(bySource('main.js'))).toEqual(['VERSION/value/null', 'run/function/1']);
+    expect(shapes(bySource('greet.js'))).toEqual([]);
+  });
+
   it('should follow a runtime require into the bundle that registers the module', () => {
     for (const name of ['hoisted', 'minified', 'table']) {
       const bundle = built[name]!;

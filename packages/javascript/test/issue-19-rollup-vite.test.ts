@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { analyzeJavascriptApplication } from '@rea/javascript';
 import type { JavascriptApplication } from '@rea/javascript';
-import { rollupBuild, viteBuild } from './helpers/bundlers.js';
+import { build } from 'esbuild';
+import { CHUNKED_SOURCES, rollupBuild, viteBuild } from './helpers/bundlers.js';
 import type { BuiltBundle } from './helpers/bundlers.js';
 
 let tmp: string;
@@ -21,6 +22,15 @@ beforeAll(async () => {
   built.vite = await viteBuild(join(tmp, 'mapped'), { sourcemap: true, minify: true });
   built.viteBare = await viteBuild(join(tmp, 'bare'), { sourcemap: false, minify: false });
   built.viteMinBare = await viteBuild(join(tmp, 'min-bare'), { sourcemap: false, minify: true });
+  // One source compiled to one file with a map (not a bundle): esbuild without bundling.
+  const compiled = join(tmp, 'compiled');
+  await build({
+    entryPoints: [join(CHUNKED_SOURCES, 'lazy.js')],
+    outdir: compiled,
+    sourcemap: true,
+    logLevel: 'silent',
+  });
+  built.compiled = { dir: compiled, chunks: new Map() };
   for (const [name, bundle] of Object.entries(built)) {
     results[name] = (await analyzeJavascriptApplication(bundle.dir)).result;
   }
@@ -81,8 +91,37 @@ describe('Rollup chunks', () => {
     )!;
     const edges = result.edges.map((e) => `${e.from} ${e.kind} ${e.to}`);
     expect(edges).toContain(`${mainModule.node_id} dynamic-import file:${lazy}`);
-    expect(edges).toContain(`file:${lazy} import file:${main}`);
-    expect(edges).toContain(`file:main.js export-from file:${main}`);
+    // The lazy chunk imports whisper from the entry chunk: from the module using it to the one declaring it.
+    const module = (chunk: string, source: string) =>
+      result.bundled_modules.find((m) => m.file === `file:${chunk}` && m.module_id.endsWith(`/${source}`))!.node_id;
+    expect(edges).toContain(`${module(lazy, 'lazy.js')} import ${module(main, 'util.js')}`);
+    expect(edges).not.toContain(`file:${lazy} import file:${main}`);
+    // The entry's facade re-exports run and VERSION, both declared by main.js of the entry chunk.
+    const reexports = result.edges
+      .filter((e) => e.from === 'file:main.js' && e.kind === 'export-from')
+      .map((e) => e.to);
+    expect(reexports).toEqual([mainModule.node_id]);
+  });
+
+  it('should list the one module of a chunk that holds one, like the modules of every other chunk', () => {
+    const result = results.rollup!;
+    const lazy = chunkNamed(built.rollup!, 'lazy-');
+    // Rollup's lazy chunk holds lazy.js alone and no marker: the import of the entry chunk names it.
+    expect(withCode(built.rollup!, lazy)).toEqual(['lazy.js']);
+    expect(recovered(result, lazy, '../rollup-src')).toEqual(['lazy.js']);
+    const module = result.bundled_modules.find((m) => m.file === `file:${lazy}`)!;
+    expect(module.bundler).toBe('rollup');
+    expect(module.exports.map((e) => `${e.name}/${e.value_kind}/${e.arity}`)).toEqual(['later/function/2']);
+    // The sites inside it are its own, as they are in chunks of several modules.
+    const fetches = result.effects.filter((e) => e.api === 'fetch' && e.node_id.includes(lazy));
+    expect(fetches.map((e) => e.node_id)).toEqual([module.node_id]);
+  });
+
+  it('should not list the one source of a compiled file that no chunk links to', () => {
+    const result = results.compiled!;
+    expect(result.modules.map((m) => [m.path, m.bundler, m.source_map.source_count])).toEqual([['lazy.js', null, 1]]);
+    expect(result.bundled_modules).toEqual([]);
+    expect(result.effects.map((e) => e.node_id)).toEqual(['file:lazy.js']);
   });
 
   it('should name a chunk by its markers alone when there is no source map, recovering no module', () => {
@@ -103,6 +142,16 @@ describe('Vite builds', () => {
       [...built.vite!.chunks.keys()].map((c) => [c, 'vite']).sort(),
     );
     expect(new Set(result.bundled_modules.map((m) => m.bundler))).toEqual(new Set(['vite']));
+  });
+
+  it('should resolve the minified import between chunks to the module using it and the one declaring it', () => {
+    const result = results.vite!;
+    const lazy = chunkNamed(built.vite!, 'lazy-');
+    const entry = chunkNamed(built.vite!, 'index-');
+    const module = (chunk: string, source: string) =>
+      result.bundled_modules.find((m) => m.file === `file:${chunk}` && m.module_id.endsWith(`/${source}`))!.node_id;
+    const imports = result.edges.filter((e) => e.kind === 'import').map((e) => `${e.from} ${e.to}`);
+    expect(imports).toEqual([`${module(lazy, 'lazy.js')} ${module(entry, 'util.js')}`]);
   });
 
   it('should give minified declarations their source names from the map', () => {

@@ -46,6 +46,7 @@ describe('analyze_javascript_application detail "summary"', () => {
         name: 'notes-app',
         version: '1.2.3',
         roles: result.roles.map((r) => ({ role: r.role, node_id: r.node_id })),
+        feature_flags: expect.objectContaining({ sites: result.feature_flags.length }),
       });
       expect(view.summary.application!.roles.map((r) => r.role).sort()).toEqual(['main', 'preload', 'renderer']);
       expect(view.summary.semantic_coverage!.map((p) => `${p.phase} ${p.status}`)).toEqual([

@@ -8,6 +8,7 @@ import type { IntegrityPolicy } from '@rea/artifact';
 import { parseJavaScript } from '../engine/parser.js';
 import type { Asset, JavascriptApplication } from '../schemas.js';
 import { recoverBundle } from './bundles.js';
+import { chunkLinks } from './chunkLinks.js';
 import { assignRoles } from './electron.js';
 import { collectFacts } from './facts.js';
 import { resolveFromBase, resolveSpecifier } from './graph.js';
@@ -216,7 +217,9 @@ export async function gatherApplication(path: string, options: GatherOptions, si
         'Minified code without a source map: names are those of the bundle.',
       );
     }
-    c.file(fileRecord(script.path, { sourceType: outcome.sourceType, facts, bundle, text }, map));
+    const modules = bundle.single === undefined ? bundle.modules : [...bundle.modules, bundle.single];
+    const links = chunkLinks(outcome.program, modules, () => check('bundles'));
+    c.file(fileRecord(script.path, { sourceType: outcome.sourceType, facts, bundle, text, links }, map));
     if (parsed % 100 === 0) progress(`${parsed} of ${scripts.length} scripts parsed`, 'parse');
   }
   const unparsed = scripts.length - parsed;

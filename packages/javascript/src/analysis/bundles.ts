@@ -16,6 +16,7 @@ import type { ExportShape } from '../schemas.js';
 import { browserifyEdges, browserifyTable } from './browserify.js';
 import type { BrowserifyModule } from './browserify.js';
 import { hoistedBundle, parcelBundle } from './hoisted.js';
+import { holderIndex } from './holders.js';
 import type { PreloadDependency } from './mapped.js';
 import { PARCEL_MARKER } from './parcel.js';
 import { stringValue, walk } from './walk.js';
@@ -62,6 +63,11 @@ export interface RecoveredBundle {
   edges: RecoveredEdge[];
   /** Files a Vite preload list loads beside a dynamic import (paths relative to the build's base). */
   preloads?: PreloadDependency[];
+  /**
+   * The one module an unmarked file's source map names (`bundler` null): a chunk of a Rollup or Vite
+   * build holding one module, or a compiled file; which one, the chunks it is linked to tell (chunks.ts).
+   */
+  single?: RecoveredModule;
 }
 
 const MODULE_PATH = /^[\w@.+~-]+(?:\/[\w@.+~-]+)*\.(?:[cm]?[jt]sx?|json|css|vue|svelte)$/;
@@ -234,7 +240,7 @@ export function recoverBundle(
         ? {
             bundler: parcel ? 'parcel' : 'browserify',
             modules: browserify,
-            edges: browserifyEdges(browserify, calls, (offset) => holderOf(browserify, offset)),
+            edges: browserifyEdges(browserify, calls, holderIndex(browserify)),
           }
         : parcel
           ? parcelBundle(program, text, map, every)
@@ -246,23 +252,26 @@ export function recoverBundle(
 
 type Call = { name: string; arg: string | null; offset: number; line: number; column: number };
 
-/** The innermost module of `modules` holding `offset`, or null. */
-export function holderOf<T extends { start: number; end: number }>(modules: readonly T[], offset: number): T | null {
-  let best: T | null = null;
-  for (const m of modules) {
-    if (m.start <= offset && offset < m.end && (best === null || m.end - m.start < best.end - best.start)) best = m;
-  }
-  return best;
+/** True when `node` is `<module>.exports`, the exports of the module object named `module`. */
+function exportsOf(node: EsNode | undefined, module: EsNode | undefined): boolean {
+  if (node?.type !== 'MemberExpression' || node.computed || module?.type !== 'Identifier') return false;
+  const object = node.object as EsNode;
+  return (node.property as EsNode).name === 'exports' && object.type === 'Identifier' && object.name === module.name;
 }
 
 /**
  * The name of webpack's runtime require function when `callee(args)` is the runtime calling a factory
- * and passing itself: `modules[id](module, module.exports, require)` (webpack 5) or
- * `modules[id].call(module.exports, module, module.exports, require)` (webpack 4).
+ * with a module object, its exports and itself: `modules[id](module, module.exports, require)` (webpack
+ * 5) or `modules[id].call(module.exports, module, module.exports, require)` (webpack 4). Any other
+ * indexed call of three arguments (a table of handlers called as `handlers[type](node, at, buffer)`)
+ * is not the runtime.
  */
 function runtimeRequire(callee: EsNode, args: EsNode[]): string | null {
   if (callee.type !== 'MemberExpression') return null;
-  const last = callee.computed && args.length === 3 ? args[2] : isCall(callee) && args.length === 4 ? args[3] : null;
+  let last: EsNode | undefined;
+  if (callee.computed && args.length === 3 && exportsOf(args[1], args[0])) last = args[2];
+  else if (isCall(callee) && args.length === 4 && exportsOf(args[0], args[1]) && exportsOf(args[2], args[1]))
+    last = args[3];
   return last?.type === 'Identifier' ? (last.name as string) : null;
 }
 
@@ -281,9 +290,10 @@ function isCall(member: EsNode): boolean {
 function webpackBundle(modules: RecoveredModule[], calls: Call[], runtime: ReadonlySet<string>): RecoveredBundle {
   const ids = new Set(modules.map((m) => m.moduleId));
   const edges: RecoveredEdge[] = [];
+  const holderOf = holderIndex(modules);
   for (const call of calls) {
     if (call.arg === null || !ids.has(call.arg)) continue;
-    const holder = holderOf(modules, call.offset);
+    const holder = holderOf(call.offset);
     // Inside a factory: its own require parameter; outside (the entry, inlined in the bootstrap): the runtime's.
     const requires =
       holder === null

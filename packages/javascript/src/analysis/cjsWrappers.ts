@@ -5,7 +5,7 @@
 // module, its id the wrapper's name, and each call of a wrapper an edge to it.
 import type { EsNode } from '../engine/parser.js';
 import type { RecoveredEdge, RecoveredModule } from './bundles.js';
-import { holderOf } from './bundles.js';
+import { holderIndex } from './holders.js';
 import { walk } from './walk.js';
 
 const isFlagSet = (node: EsNode | undefined, flag: string): boolean => {
@@ -64,9 +64,10 @@ export function commonjsWrappers(
     every,
   );
   const ids = new Set(modules.map((m) => m.moduleId));
+  const holderOf = holderIndex(modules);
   const edges = calls
     .filter((call) => ids.has((call.callee as EsNode).name as string))
-    .filter((call) => holderOf(modules, call.start ?? 0)?.moduleId !== (call.callee as EsNode).name)
+    .filter((call) => holderOf(call.start ?? 0)?.moduleId !== (call.callee as EsNode).name)
     .map((call) => {
       const id = (call.callee as EsNode).name as string;
       const { line, column } = call.loc!.start;

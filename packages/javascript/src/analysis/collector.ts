@@ -3,10 +3,12 @@
 import type { Coverage, Limitation } from '@rea/evidence';
 import type { IntegrityContradiction, IntegrityPolicy } from '@rea/artifact';
 import type { Asset, BundledModule, Edge, FileModule, JavascriptApplication, SourceModule } from '../schemas.js';
+import { moduleImports } from './chunkLinks.js';
+import type { ChunkLinks } from './chunkLinks.js';
 import { nameChunks } from './chunks.js';
 import type { RoleFact } from './electron.js';
 import { bundledNodeId } from './fileRecord.js';
-import type { FileRecord, PendingEdge } from './fileRecord.js';
+import type { FileRecord, PendingEdge, SingleModule } from './fileRecord.js';
 import type { Resolution } from './graph.js';
 
 /** Facts of one kind (strings, URLs, …) kept across the whole application; the rest are counted. */
@@ -28,6 +30,10 @@ export class Collector {
   private readonly bundled: BundledModule[] = [];
   private readonly sources: SourceModule[] = [];
   private readonly pending: PendingEdge[] = [];
+  /** The one-module candidates of unmarked scripts, by file node id (see chunks.ts). */
+  private readonly singles = new Map<string, SingleModule>();
+  /** What each chunk exports and imports by module, by file node id (see chunkLinks.ts). */
+  private readonly links = new Map<string, ChunkLinks>();
   /** What Electron role assignment reads of each parsed script. */
   readonly roleFiles: NonNullable<FileRecord['role']>[] = [];
   private readonly edges: Edge[] = [];
@@ -73,6 +79,8 @@ export class Collector {
     if (record.unresolvedMap) this.unresolvedMaps += 1;
     if (record.usesElectron) this.usesElectron = true;
     if (record.role !== null) this.roleFiles.push(record.role);
+    if (record.single) this.singles.set(record.module.node_id, record.single);
+    if (record.links) this.links.set(record.module.node_id, record.links);
     for (const item of record.sources) this.sources.push(item);
     for (const item of record.bundled) this.bundled.push(item);
     for (const item of record.pending) this.pending.push(item);
@@ -116,7 +124,13 @@ export class Collector {
       if (resolution.target_kind === 'unresolved' && p.specifier.startsWith('.')) this.unresolvedEdges += 1;
       this.edges.push({ ...base, ...resolution });
     }
-    nameChunks(this.modules, this.bundled, this.edges);
+    nameChunks(this.modules, this.bundled, this.edges, this.singles, this.facts);
+    if (this.links.size > 0) {
+      const fileOf = new Map(this.bundled.map((m) => [m.node_id, m.file]));
+      const refined = moduleImports(this.edges, this.links, fileOf, new Set(fileOf.keys()));
+      this.edges.length = 0;
+      for (const edge of refined) this.edges.push(edge);
+    }
   }
 
   /** Marks file modules with their Electron roles. */

@@ -4,8 +4,9 @@
 // script is done (see ../worker/entry.ts) and a heap exhaustion later loses none of them.
 import { createHash } from 'node:crypto';
 import type { BundledModule, Edge, FileModule, JavascriptApplication, SourceModule } from '../schemas.js';
-import { holderOf } from './bundles.js';
-import type { RecoveredBundle } from './bundles.js';
+import { holderIndex } from './holders.js';
+import type { RecoveredBundle, RecoveredModule } from './bundles.js';
+import type { ChunkLinks } from './chunkLinks.js';
 import { builtinOf } from './facts.js';
 import type { FileFacts } from './facts.js';
 import { fileNodeId } from './inventory.js';
@@ -27,6 +28,17 @@ export interface PendingEdge {
 
 type Facts = Pick<JavascriptApplication, 'strings' | 'urls' | 'ipc' | 'dynamic_code' | 'effects' | 'feature_flags'>;
 
+/**
+ * The one module an unmarked script's source map names: listed as a bundled module once the chunks it
+ * is linked to show the script is a chunk (chunks.ts), with the sites inside its span moved to it.
+ */
+export interface SingleModule {
+  module: BundledModule;
+  /** Line (1-based) and column of its first character, and of the character past its last. */
+  from: [number, number];
+  to: [number, number];
+}
+
 /** One script's contribution; see {@link fileRecord}. */
 export interface FileRecord {
   module: FileModule;
@@ -37,6 +49,10 @@ export interface FileRecord {
   facts: Facts;
   usesElectron: boolean;
   unresolvedMap: boolean;
+  /** See {@link SingleModule}; null when the script is not such a candidate. */
+  single: SingleModule | null;
+  /** See {@link ChunkLinks}; null when the script has no module that exports or imports. */
+  links: ChunkLinks | null;
   /** What Electron role assignment reads of a parsed script; null when it was not parsed. */
   role: { path: string; preloads: string[]; loadedPages: string[] } | null;
 }
@@ -47,6 +63,8 @@ export interface ParsedScript {
   facts: FileFacts;
   bundle: RecoveredBundle;
   text: string;
+  /** What the script exports and imports by module, when it is a chunk (chunkLinks.ts). */
+  links?: ChunkLinks | null;
 }
 
 /** A source map resolution for a script without one. */
@@ -133,6 +151,8 @@ export function fileRecord(path: string, parsed: ParsedScript | null, map: Sourc
     facts: { strings: [], urls: [], ipc: [], dynamic_code: [], effects: [], feature_flags: [] },
     usesElectron: parsed?.facts.usesElectron ?? false,
     unresolvedMap: map.status === 'unresolved',
+    single: null,
+    links: null,
     role: null,
   };
   if (parsed !== null) addParsed(record, path, parsed);
@@ -144,6 +164,7 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
   const { module } = record;
   const node_id = module.node_id;
   record.role = { path, preloads: facts.preloads, loadedPages: facts.loadedPages };
+  record.links = parsed.links ?? null;
   if (facts.stringTotal > facts.strings.length) {
     record.unknowns.push({
       scope: node_id,
@@ -161,8 +182,8 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
     out.ipc.push({ node_id, line: i.at.line, column: i.at.column, api: i.api, channel: i.channel });
   for (const d of facts.dynamicCode)
     out.dynamic_code.push({ node_id, line: d.at.line, column: d.at.column, kind: d.kind });
-  // Without bundled modules every site is the file's: no search for the innermost module.
-  const holder = bundle.modules.length === 0 ? () => null : (offset: number) => holderOf(bundle.modules, offset);
+  // The innermost bundled module of each site (none: every site is the file's).
+  const holder = holderIndex(bundle.modules);
   const inner = (offset: number) => {
     const m = holder(offset);
     return m === null ? node_id : bundledNodeId(path, m.moduleId);
@@ -228,22 +249,39 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
     record.pending.push({ from, file: path, specifier: preload.path, kind: 'preload', line, column, bundled: null });
   }
   const seen = new Set<string>();
-  for (const m of bundle.modules) {
-    const id = bundledNodeId(path, m.moduleId);
-    if (seen.has(id)) continue;
-    seen.add(id);
+  const listed = (m: RecoveredModule, builtins: Iterable<string>): BundledModule => {
     const text = parsed.text.slice(m.start, m.end);
-    record.bundled.push({
-      node_id: id,
+    return {
+      node_id: bundledNodeId(path, m.moduleId),
       file: node_id,
       bundler: m.bundler,
       module_id: m.moduleId,
       start_line: m.startLine,
       end_line: m.endLine,
       exports: [...(exportsOf.get(m.moduleId) ?? []), ...(m.exports ?? [])],
-      builtins: [...(builtinsOf.get(m.moduleId) ?? [])].sort(),
+      builtins: [...builtins].sort(),
       content_sha256: sha256(text),
       structure_sha256: m.structure ?? sha256(text.replace(/\d+/g, '0')),
-    });
+    };
+  };
+  for (const m of bundle.modules) {
+    const id = bundledNodeId(path, m.moduleId);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    record.bundled.push(listed(m, builtinsOf.get(m.moduleId) ?? []));
+  }
+  const single = bundle.single;
+  if (single !== undefined) {
+    const column = (offset: number) => offset - (parsed.text.lastIndexOf('\n', offset - 1) + 1);
+    const inside = (offset: number) => single.start <= offset && offset < single.end;
+    const builtins = facts.imports
+      .filter((item) => inside(item.at.offset))
+      .map((item) => builtinOf(item.specifier))
+      .filter((b): b is string => b !== null);
+    record.single = {
+      module: listed(single, new Set(builtins)),
+      from: [single.startLine, column(single.start)],
+      to: [single.endLine, column(single.end)],
+    };
   }
 }

@@ -2,11 +2,12 @@
 // hoisted rest) and Rollup's and Vite's (source-map ranges, or the CommonJS wrappers without a map).
 import type { EsNode } from '../engine/parser.js';
 import type { DecodedSourceMap } from '../engine/sourceMap.js';
-import { holderOf } from './bundles.js';
+import { holderIndex } from './holders.js';
 import type { BundlerName, RecoveredBundle, RecoveredModule } from './bundles.js';
 import { commonjsWrappers } from './cjsWrappers.js';
 import { assignMappedExports, hoistingBundler, mappedModules, vitePreloads } from './mapped.js';
 import { parcelHoisted, parcelRegistered } from './parcel.js';
+import { assignParcelExports } from './parcelExports.js';
 
 /** The opening of a CommonJS wrapper (cjsWrappers.ts), so files without one are not walked for them. */
 const WRAPPER_HINT =
@@ -37,7 +38,9 @@ export function parcelBundle(
     map === null
       ? parcelHoisted(program).filter((h) => !modules.some((r) => r.start < h.end && h.start < r.end))
       : mappedBeside(modules, map, text, 'parcel', every);
-  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(hoisted, offset));
+  const holder = holderIndex(hoisted);
+  if (map !== null) assignMappedExports(program, map, holder);
+  assignParcelExports(program, holder);
   return { bundler: 'parcel', modules: [...modules, ...hoisted], edges };
 }
 
@@ -61,8 +64,9 @@ export function hoistedBundle(
       ? commonjsWrappers(program, every)
       : { modules: [], edges: [] };
   const bundler = named ?? (wrapped.modules.length > 0 ? 'rollup' : mapped.length >= 2 ? 'source-map' : null);
-  if (bundler === null) return { bundler: null, modules: [], edges: [] };
-  if (map !== null) assignMappedExports(program, map, (offset) => holderOf(mapped, offset));
+  if (map !== null && (bundler !== null || mapped.length === 1)) assignMappedExports(program, map, holderIndex(mapped));
+  if (bundler === null)
+    return { bundler: null, modules: [], edges: [], ...(mapped.length === 1 ? { single: mapped[0]! } : {}) };
   for (const m of wrapped.modules) m.bundler = bundler;
   return {
     bundler,

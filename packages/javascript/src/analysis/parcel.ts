@@ -120,7 +120,7 @@ export function parcelRegistered(
 const HOISTED = /^\$([0-9a-f]{16})\$/;
 
 /** The statements of the bundle's scope: the body of its wrapping `(() => { … })()`, else the program's. */
-function scopeOf(program: EsNode): EsNode[] {
+export function scopeOf(program: EsNode): EsNode[] {
   const body = program.body as EsNode[];
   const [only] = body.filter((s) => s.type !== 'EmptyStatement');
   const call = only?.type === 'ExpressionStatement' ? (only.expression as EsNode) : null;

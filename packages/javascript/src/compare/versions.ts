@@ -48,7 +48,43 @@ export interface VersionComparison {
   hosts: SetDiff;
   ipc_channels: SetDiff;
   effects: SetDiff;
+  feature_flags: FlagChanges;
   truncated: boolean;
+}
+
+/** How an application uses one flag key: the providers checking it and at how many sites. */
+export interface FlagUse {
+  providers: string[];
+  sites: number;
+}
+
+/** Flag keys checked only after (added), only before (removed), or by other providers or sites (changed). */
+export interface FlagChanges extends SetDiff {
+  changed: { key: string; before: FlagUse; after: FlagUse }[];
+}
+
+function flagUses(app: JavascriptApplication): Map<string, FlagUse> {
+  const uses = new Map<string, FlagUse>();
+  for (const flag of app.feature_flags) {
+    const use = uses.get(flag.key) ?? { providers: [], sites: 0 };
+    use.sites += 1;
+    if (!use.providers.includes(flag.provider)) use.providers = [...use.providers, flag.provider].sort();
+    uses.set(flag.key, use);
+  }
+  return uses;
+}
+
+/** The flag keys added, removed and changed from `before` to `after`. */
+function compareFlags(before: JavascriptApplication, after: JavascriptApplication): FlagChanges {
+  const old = flagUses(before);
+  const now = flagUses(after);
+  const changed: FlagChanges['changed'] = [];
+  for (const [key, use] of [...now].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const previous = old.get(key);
+    if (previous !== undefined && (previous.sites !== use.sites || !same(previous.providers, use.providers)))
+      changed.push({ key, before: previous, after: use });
+  }
+  return { ...setDiff(old.keys(), now.keys()), changed };
 }
 
 function contradicted(app: JavascriptApplication): Set<string> {
@@ -221,6 +257,7 @@ export function compareVersions(before: JavascriptApplication, after: Javascript
     hosts: setDiff(before.hosts, after.hosts),
     ipc_channels: setDiff(channels(before), channels(after)),
     effects: setDiff(effects(before), effects(after)),
+    feature_flags: compareFlags(before, after),
     truncated: false,
   };
   return cut(comparison);
@@ -250,6 +287,7 @@ function cut(c: VersionComparison): VersionComparison {
     hosts: sets(c.hosts),
     ipc_channels: sets(c.ipc_channels),
     effects: sets(c.effects),
+    feature_flags: { ...sets(c.feature_flags), changed: take(c.feature_flags.changed) },
     truncated: false,
   };
   result.truncated = truncated;

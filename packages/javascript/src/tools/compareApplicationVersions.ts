@@ -7,6 +7,7 @@ import { JAVASCRIPT_PROVIDER, javascriptProfile } from './common.js';
 
 const ids = z.array(z.string());
 const SetDiffSchema = z.strictObject({ added: ids, removed: ids });
+const FlagUseSchema = z.strictObject({ providers: ids, sites: z.number().int().nonnegative() });
 
 /** `normalized_result` of `compare_application_versions`. */
 export const VersionComparisonSchema = z.strictObject({
@@ -54,6 +55,9 @@ export const VersionComparisonSchema = z.strictObject({
   hosts: SetDiffSchema,
   ipc_channels: SetDiffSchema,
   effects: SetDiffSchema.describe('"<category> <api>" side-effect kinds.'),
+  feature_flags: SetDiffSchema.extend({
+    changed: z.array(z.strictObject({ key: z.string(), before: FlagUseSchema, after: FlagUseSchema })),
+  }).describe('Flag keys; changed: checked by other providers or at more or fewer sites.'),
   truncated: z.boolean(),
 });
 
@@ -62,7 +66,7 @@ export const compareApplicationVersionsTool = defineTool({
   name: 'compare_application_versions',
   title: 'Compare application versions',
   description:
-    'Compares two analyze_javascript_application Evidence of one app: modules added, removed, changed (matched by path, then content hash, then structure when bundle ids are renumbered), export shapes, assets, dependency versions, strings, URLs, hosts, IPC channels, side effects. Integrity-contradicted modules are unknown, never unchanged.',
+    'Compares two analyze_javascript_application Evidence of one app: modules added, removed, changed (matched by path, then content hash, then structure when bundle ids are renumbered), export shapes, assets, dependency versions, strings, URLs, hosts, IPC channels, side effects, feature flags. Integrity-contradicted modules are unknown, never unchanged.',
   input: z.strictObject({
     before: ApplicationInputSchema.describe('The earlier version: analysis Evidence, inline or retained.'),
     after: ApplicationInputSchema.describe('The later version.'),
