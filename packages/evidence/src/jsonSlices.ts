@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { JsonValue } from './canonicalJson.js';
+import type { JsonValue } from './json.js';
 import { ReaError, throwIfAborted } from './reaError.js';
 
 /** Longest stretch of parsing between two turns of the event loop (ms). */

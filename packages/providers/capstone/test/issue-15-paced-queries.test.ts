@@ -138,8 +138,9 @@ describe('issue 15: Capstone queries turn the event loop and stop at a cancel', 
       });
       const ctx = toolContext({ ...opened, session: { ...opened.session, session: port } }, controller.signal);
       const retained: unknown[] = [];
-      const retain = ctx.context.ledger.retain.bind(ctx.context.ledger);
-      ctx.context.ledger.retain = (record) => (retained.push(record), retain(record));
+      const ledger = ctx.context.ledger!;
+      const retain = ledger.retain.bind(ledger);
+      ledger.retain = (record) => (retained.push(record), retain(record));
       const contract = createNativeTools().find((t) => t.name === tool)!;
       const outcome = await executeTool(contract, input(), ctx.context).then(
         () => null,
