@@ -69,3 +69,71 @@ export async function serverStalls(path) {
     child.kill();
   }
 }
+
+/** The same over Streamable HTTP: a fresh `rea mcp --http 127.0.0.1:0`, one session, requests as POSTs. */
+export async function httpServerStalls(path) {
+  const child = spawn(process.execPath, [bin, 'mcp', '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let text = '';
+      child.stderr.on('data', (chunk) => {
+        text += chunk;
+        const found = /"url":"([^"]+)"/.exec(text) ?? /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(text);
+        if (found) resolve(found[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`rea mcp --http exited (${code}): ${text.slice(0, 500)}`)));
+    });
+    let session = null;
+    let next = 1;
+    const post = async (body) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          ...(session ? { 'mcp-session-id': session } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      session ??= response.headers.get('mcp-session-id');
+      const text = await response.text();
+      const data = text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .filter((line) => line.length > 0);
+      return { message: data.length ? JSON.parse(data.at(-1)) : null, bytes: Buffer.byteLength(text) };
+    };
+    const request = (method, params) => post({ jsonrpc: '2.0', id: next++, method, params });
+    await request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'rea-bench-responsiveness', version: '0' },
+    });
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await request('tools/call', { name: 'binary_session', arguments: {} });
+    let done = false;
+    const heavy = request('tools/call', { name: 'inspect_artifact', arguments: { path } }).then((answer) => {
+      done = true;
+      return answer;
+    });
+    const trips = [];
+    while (!done) {
+      const started = performance.now();
+      await request('tools/call', { name: 'binary_session', arguments: {} });
+      trips.push(performance.now() - started);
+    }
+    const { message, bytes } = await heavy;
+    trips.sort((a, b) => a - b);
+    return {
+      outcome: message?.result?.isError ? JSON.parse(message.result.content[0].text).error.code : 'ok',
+      bytes,
+      pings: trips.length,
+      longest: trips.at(-1) ?? 0,
+      p99: trips[Math.min(trips.length - 1, Math.floor(trips.length * 0.99))] ?? 0,
+    };
+  } finally {
+    child.kill();
+  }
+}

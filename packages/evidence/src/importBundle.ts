@@ -3,10 +3,11 @@ import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { constants } from 'node:buffer';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleEnvelopeSchema, DEFAULT_MAX_BUNDLE_BYTES } from './bundleFormat.js';
-import { canonicalByteLength, parseJson } from './canonicalJson.js';
+import { canonicalByteLength } from './canonicalJson.js';
 import { verifyEvidenceAsync } from './evidence.js';
 import type { EvidenceRecord } from './evidence.js';
 import { fileSystemError } from './fsErrors.js';
+import { parseJsonInSlices } from './jsonSlices.js';
 import { ReaError, isReaError, throwIfAborted } from './reaError.js';
 import { matchesSummaryFilters, parseSummaryFilters, summarizeEvidence } from './summary.js';
 import type { EvidenceSummary, SummaryFilters } from './summary.js';
@@ -107,7 +108,8 @@ function atRecord(error: unknown, index: number): unknown {
 /**
  * Reads and validates a bundle file (see {@link BUNDLE_VERSION}). A file larger than `maxBytes` is
  * refused before it is read, with `resource_constraint` (`details.resource: "file-size"`, `limit`,
- * `observed`). Malformed JSON or a wrong envelope is `invalid_request`; every record is verified as
+ * `observed`). The file is parsed a record at a time (`cancelled`, `details.phase: "bundle parse"`, when
+ * `signal` is aborted meanwhile). Malformed JSON or a wrong envelope is `invalid_request`; every record is verified as
  * `parseEvidence` verifies it, a slice at a time (`cancelled`, `details.phase: "bundle validation"`,
  * when `signal` is aborted meanwhile), and a failing record's error carries `details.record_index`. A missing file is
  * `not_found`. Merge the result into a ledger with `ledger.mergeAsync(bundle.records, signal)`.
@@ -122,7 +124,13 @@ export async function importBundle(path: string, options: ImportBundleOptions = 
   throwIfAborted(signal, 'bundle import');
   const absolute = resolve(path);
   const bytes = await readBounded(absolute, maxBytes, signal);
-  const envelope = BundleEnvelopeSchema.safeParse(parseJson(decode(bytes, absolute)));
+  // Parsed a record at a time, with turns of the event loop (`cancelled`, phase "bundle parse").
+  const parsed = await parseJsonInSlices(bytes, {
+    signal,
+    phase: 'bundle parse',
+    decode: (span) => decode(span, absolute),
+  });
+  const envelope = BundleEnvelopeSchema.safeParse(parsed);
   if (!envelope.success) {
     throw new ReaError('invalid_request', `${absolute} is not an Evidence bundle.`, {
       details: {

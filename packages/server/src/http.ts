@@ -5,6 +5,7 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
 import { ReaError } from '@rea/evidence';
 import { INVALID_REQUEST, checkMessage, frameError, parseFrame } from './frames.js';
 import type { FrameErrorResponse, FrameId, MessageParser } from './frames.js';
+import { sendLargeEventsInSlices, writeResponseBody } from './largeEvents.js';
 import { createConnection } from './server.js';
 import type { ReaServer, ShutdownReport } from './server.js';
 import { runtimeOf } from './runtime.js';
@@ -108,14 +109,10 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
     res.end();
     return;
   }
-  const reader = response.body.getReader();
+  const reader = response.body.getReader() as ReadableStreamDefaultReader<unknown>;
   res.on('close', () => void reader.cancel().catch(() => undefined));
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      res.write(value);
-    }
+    await writeResponseBody(reader, res);
   } catch {
     // The client went away mid-stream.
   }
@@ -247,6 +244,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
         void connection.close();
       },
     });
+    sendLargeEventsInSlices(transport);
     void connection.closed.then(() => {
       if (entry?.timer) clearTimeout(entry.timer);
       if (transport.sessionId && sessions.get(transport.sessionId) === entry) sessions.delete(transport.sessionId);

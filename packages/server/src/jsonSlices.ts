@@ -16,6 +16,21 @@ function isLongArray(node: unknown): node is unknown[] {
   return Array.isArray(node) && node.length > BATCH;
 }
 
+function isLongString(node: unknown): boolean {
+  return typeof node === 'string' && node.length > SEGMENT;
+}
+
+/**
+ * Whether an array item is serialized on its own rather than in a batch: a long array or string, or
+ * an object with such a member (a tool result's `content` item carrying a long text).
+ */
+function isLargeItem(node: unknown): boolean {
+  if (isLongArray(node) || isLongString(node)) return true;
+  if (node === null || typeof node !== 'object' || Array.isArray(node) || !isPlainObject(node)) return false;
+  for (const member of Object.values(node)) if (isLongArray(member) || isLongString(member)) return true;
+  return false;
+}
+
 /**
  * The JSON text of `value`, as `JSON.stringify(value)` would give it (the same JSON value, members in
  * the same order), written without holding the event loop for a large value: objects a member at a
@@ -65,13 +80,13 @@ export async function jsonInSlices(value: unknown): Promise<string[]> {
       for (let i = 0; i < node.length;) {
         if (i > 0) pieces.push(',');
         const item: unknown = node[i];
-        if (isLongArray(item) || (typeof item === 'string' && item.length > SEGMENT)) {
+        if (isLargeItem(item)) {
           // As in an array JSON.stringify writes null for what has no JSON form.
           if (!(await walk(item))) pieces.push('null');
           i += 1;
         } else {
           let stop = i + 1;
-          while (stop < Math.min(i + BATCH, node.length) && !isLongArray(node[stop])) stop += 1;
+          while (stop < Math.min(i + BATCH, node.length) && !isLargeItem(node[stop])) stop += 1;
           pieces.push(JSON.stringify(node.slice(i, stop)).slice(1, -1));
           i = stop;
         }

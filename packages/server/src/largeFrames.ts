@@ -1,12 +1,9 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { writeInChunks } from './chunkedWrite.js';
 import { jsonInSlices } from './jsonSlices.js';
 
 /** A message is written in slices when the text it carries is longer than this (UTF-16 code units). */
 export const LARGE_FRAME_TEXT = 256 * 1024;
-/** Bytes handed to the stream at once when a large frame is written. */
-const WRITE_CHUNK = 1 << 16;
 
 /** The part of an SDK transport that sends. */
 export interface SendingTransport {
@@ -14,7 +11,7 @@ export interface SendingTransport {
 }
 
 /** The length of the text content a result carries (tool results' `content`, resource reads' `contents`). */
-function carriedText(message: unknown): number {
+export function carriedText(message: unknown): number {
   const result = (message as { result?: { content?: unknown; contents?: unknown } } | null)?.result;
   if (result === null || typeof result !== 'object') return 0;
   let length = 0;
@@ -48,21 +45,7 @@ export function sendLargeFramesInSlices(transport: SendingTransport, stream: Wri
     tail = run.catch(() => undefined);
     return run;
   };
-  const write = async (pieces: string[]): Promise<void> => {
-    let chunk = '';
-    const flush = async (): Promise<void> => {
-      if (stream.destroyed || stream.writableEnded) throw new Error('The output stream is closed.');
-      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
-      chunk = '';
-      await nextTurn();
-    };
-    for (const piece of pieces) {
-      chunk += piece;
-      if (chunk.length >= WRITE_CHUNK) await flush();
-    }
-    chunk += '\n';
-    await flush();
-  };
+  const write = (pieces: string[]): Promise<void> => writeInChunks(stream, [...pieces, '\n']);
   (transport as { send: unknown }).send = async (message: unknown, options?: unknown): Promise<void> => {
     if (carriedText(message) <= LARGE_FRAME_TEXT) {
       return pending === 0 ? send(message, options) : enqueue(() => send(message, options));

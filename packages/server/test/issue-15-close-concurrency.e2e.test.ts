@@ -2,9 +2,12 @@
 // close_binary among 50 concurrent calls on one connection, over the real MCP client and a real stdio
 // pipe: every close succeeds (closes are ordered, never cancelled by each other), the short calls
 // answer with their own results, and only the call still running after a close's grace period is
-// cancelled — with the reason saying the session was closed.
+// cancelled — with the reason saying the session was closed. The timing comes from events, not from
+// how loaded the machine is: the closes queue behind an open that waits for a gate, and the gate is
+// removed once every short call has answered, so no short call can still be running when a close's
+// grace period ends (a call that is, is cancelled by design).
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -24,19 +27,32 @@ describe('close_binary among concurrent calls (issue 15)', () => {
     const call = (name: string, args: Record<string, unknown> = {}, options = {}) =>
       client.callTool({ name, arguments: args }, { timeout: 120_000, ...options });
     try {
-      valueOf(await call('open_binary', { path: target }));
       // One call that cannot finish within a close's grace period, running before the burst starts.
       let started!: () => void;
       const running = new Promise<void>((resolve) => (started = resolve));
       const long = call('slow_count', { steps: 10_000, delay_ms: 10 }, { onprogress: () => started() });
       await running;
+      // An open that waits for its gate: the closes of the burst queue behind it.
+      const gate = `${target}.gate`;
+      writeFileSync(gate, '');
+      let waiting!: () => void;
+      const gated = new Promise<void>((resolve) => (waiting = resolve));
+      const opened = call(
+        'open_binary',
+        { path: target },
+        { onprogress: (progress: { message?: string }) => progress.message?.includes('gate') && waiting() },
+      );
+      await gated;
 
       const kinds = Array.from({ length: 50 }, (_, i) =>
         i % 5 === 0 ? 'close_binary' : i % 5 === 1 || i % 5 === 3 ? 'binary_session' : 'slow_count',
       );
-      const results = await Promise.all(
-        kinds.map((kind) => (kind === 'slow_count' ? call(kind, { steps: 2, delay_ms: 5 }) : call(kind))),
-      );
+      const calls = kinds.map((kind) => (kind === 'slow_count' ? call(kind, { steps: 2, delay_ms: 5 }) : call(kind)));
+      // Every short call answers while the closes wait; then the open proceeds, and the closes after it.
+      await Promise.all(calls.filter((_, i) => kinds[i] !== 'close_binary'));
+      unlinkSync(gate);
+      valueOf(await opened);
+      const results = await Promise.all(calls);
       const failures = results
         .map((result, i) => ({ kind: kinds[i], result }) as { kind: string; result: any })
         .filter(({ result }) => result.isError)

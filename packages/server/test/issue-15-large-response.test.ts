@@ -64,6 +64,13 @@ describe('issue 15: a large response is prepared without holding the event loop'
       big,
       { long, list: [long, undefined, () => 1, 3], skipped: undefined, when: new Date(0), n: null },
       [Array.from({ length: 1000 }, (_, i) => ({ i, u: undefined }))],
+      {
+        content: [
+          { type: 'text', text: long },
+          { type: 'text', text: 'short' },
+        ],
+        list: [{ rows: table }],
+      },
       'plain',
       7,
     ];

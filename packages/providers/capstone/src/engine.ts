@@ -2,7 +2,9 @@
  * The only place the Capstone WebAssembly module is loaded. Loading is lazy (on the first decode that
  * needs Capstone), so importing the package or probing it costs nothing.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ReaError } from '@rea/evidence';
@@ -73,7 +75,7 @@ interface WasmInstance {
 }
 interface WasmApi {
   compile(bytes: Uint8Array): Promise<object>;
-  Instance: new (module: object, imports: object) => WasmInstance;
+  instantiate(module: object, imports: object): Promise<WasmInstance>;
   Memory: abstract new (...args: never[]) => WasmMemory;
 }
 const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
@@ -107,22 +109,37 @@ function packageRequire(): NodeJS.Require {
   return ownRequire;
 }
 
+/** What the instantiation hook hands back: the module's memory, and the instantiation under way. */
+interface Captured {
+  memory: WasmMemory | null;
+  /** Called when instantiating fails: the glue would otherwise wait for the hook's callback forever. */
+  fail: (error: unknown) => void;
+}
+
 /**
  * Compiles capstone.wasm ourselves so that its memory can be read directly (emscripten's
- * instantiateWasm hook). Started before the glue is evaluated, so compilation (off the main thread)
- * overlaps it.
+ * instantiateWasm hook). The file is read, compiled and instantiated through promises with a turn of
+ * the event loop between the steps (emscripten waits for the hook's callback), so requests, timers
+ * and cancellation are served while the engine loads. Started before the glue is evaluated, so
+ * compilation overlaps it.
  */
-async function instantiateOptions(captured: { memory: WasmMemory | null }): Promise<object> {
+async function instantiateOptions(captured: Captured): Promise<object> {
   try {
     const wasm = join(dirname(packageRequire().resolve('@alexaltea/capstone-js')), 'capstone.wasm');
-    const compiled = await Wasm.compile(readFileSync(wasm));
+    const compiled = await Wasm.compile(await readFile(wasm));
+    await nextTurn();
     return {
       instantiateWasm(imports: object, receive: (instance: WasmInstance, module: object) => void) {
-        const instance = new Wasm.Instance(compiled, imports);
-        captured.memory =
-          (Object.values(instance.exports).find((e) => e instanceof Wasm.Memory) as WasmMemory | undefined) ?? null;
-        receive(instance, compiled);
-        return instance.exports;
+        void (async () => {
+          await nextTurn();
+          const instance = await Wasm.instantiate(compiled, imports);
+          await nextTurn();
+          captured.memory =
+            (Object.values(instance.exports).find((e) => e instanceof Wasm.Memory) as WasmMemory | undefined) ?? null;
+          receive(instance, compiled);
+        })().catch(captured.fail);
+        // An empty object tells the glue that the instance comes later, through `receive`.
+        return {};
       },
     };
   } catch {
@@ -160,11 +177,16 @@ export function engineFiles(): { glue: string; wasm: string } {
 export function loadEngine(): Promise<LoadedEngine> {
   loading ??= (async () => {
     try {
-      const captured: { memory: WasmMemory | null } = { memory: null };
+      let fail: (error: unknown) => void = () => undefined;
+      const failed = new Promise<never>((_, reject) => (fail = reject));
+      const captured: Captured = { memory: null, fail };
       const options = instantiateOptions(captured);
       // The glue is CommonJS: `require` skips the ESM loader's export scan of its 330 kB source.
       const factory = packageRequire()('@alexaltea/capstone-js') as (options?: object) => Promise<RawModule>;
-      const module = await factory(await options);
+      const resolved = await options;
+      await nextTurn();
+      // A failed instantiation never calls the glue back: its rejection ends the load instead.
+      const module = await Promise.race([factory(resolved), failed]);
       return { module, heap: captured.memory ? new Heap(captured.memory) : null };
     } catch (error) {
       loading = null;

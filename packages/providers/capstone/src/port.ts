@@ -1,6 +1,6 @@
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout } from '@rea/artifact';
-import { NATIVE_CAPABILITIES, createNavigationState, formatAddress, paginate, parseAddress } from '@rea/native';
+import { NATIVE_CAPABILITIES, createNavigationState, formatAddress, parseAddress } from '@rea/native';
 import type {
   CallSite,
   Callees,
@@ -27,6 +27,13 @@ import type { StringRecord } from './analysis/strings.js';
 import type { ProcedureGraph } from './analysis/graph.js';
 import { addressOfName } from './names.js';
 import type { NameIndex } from './names.js';
+import { Pacer } from './analysis/pace.js';
+import { pacedMap, pacedPage } from './paging.js';
+
+/** Instructions decoded at a time when a procedure is disassembled (a turn may follow each batch). */
+export const DECODE_BATCH = 256;
+/** Bytes decoded past a batch's last instruction, so that an instruction longer than its table entry decodes as a whole. */
+const DECODE_MARGIN = 16;
 
 /** What the embedded engine answers. No pseudocode, comments or bookmarks. */
 export const CAPSTONE_CAPABILITIES: readonly NativeCapability[] = NATIVE_CAPABILITIES.filter(
@@ -56,6 +63,8 @@ export class CapstonePort implements NativePort {
     private readonly documentName: string,
     graph: ProcedureGraph,
     private readonly nameIndex: NameIndex,
+    /** The pacer of one query: long listings and disassembly give the event loop turns and stop at a cancel. */
+    private readonly pacerFor: (signal: AbortSignal) => Pacer = (signal) => new Pacer(signal),
   ) {
     this.graph = graph;
     this.stringStarts = Float64Array.from(stringList.map((s) => s.address));
@@ -92,14 +101,9 @@ export class CapstonePort implements NativePort {
 
   async procedures(page: PageRequest, signal: AbortSignal): Promise<Page<ProcedureSummary>> {
     throwIfAborted(signal, 'procedures');
-    const procs = this.discovery.procedures;
-    if (!page.query) {
-      const items = procs.slice(page.offset, page.offset + page.limit).map((p) => this.summary(p));
-      const end = page.offset + items.length;
-      return { items, total: procs.length, next_offset: end < procs.length ? end : null };
-    }
-    const found = paginate(procs, page, (p) => p.name);
-    return { ...found, items: found.items.map((p) => this.summary(p)) };
+    const pacer = this.pacerFor(signal);
+    const found = await pacedPage(this.discovery.procedures, page, (p) => p.name, pacer, 'procedures');
+    return { ...found, items: await pacedMap(found.items, (p) => this.summary(p), pacer, 'procedures') };
   }
 
   async procedure(address: string, signal: AbortSignal): Promise<ProcedureInfo | null> {
@@ -133,15 +137,20 @@ export class CapstonePort implements NativePort {
     const last = Math.min(first + page.limit, hi);
     const items: NativeInstruction[] = [];
     const t = this.discovery.table;
+    const pacer = this.pacerFor(signal);
+    // Decoded a batch at a time, with a turn of the event loop (and a look at the signal) between batches.
+    const stop = t.address[last - 1]! + t.size[last - 1]!;
     let i = first;
     while (i < last) {
+      await pacer.maybe('instructions');
+      const batchEnd = Math.min(last, i + DECODE_BATCH);
       const start = t.address[i]!;
-      const stop = t.address[last - 1]! + t.size[last - 1]!;
-      const bytes = this.layout.readAt(start, stop - start);
+      const batchStop = Math.min(stop, t.address[batchEnd - 1]! + t.size[batchEnd - 1]! + DECODE_MARGIN);
+      const bytes = this.layout.readAt(start, batchStop - start);
       const decoded = bytes ? (await this.decoder.get()).decode(bytes, start) : [];
       let progressed = false;
       for (const d of decoded) {
-        if (i >= last || d.address !== t.address[i]) break;
+        if (i >= batchEnd || d.address !== t.address[i]) break;
         items.push({
           address: hex(d.address),
           size: d.size,
@@ -193,8 +202,9 @@ export class CapstonePort implements NativePort {
 
   async strings(page: PageRequest, signal: AbortSignal): Promise<Page<NativeString>> {
     throwIfAborted(signal, 'strings');
-    const found = paginate(this.stringList, page, (s) => s.value);
-    return { ...found, items: found.items.map((s) => this.stringOut(s)) };
+    const pacer = this.pacerFor(signal);
+    const found = await pacedPage(this.stringList, page, (s) => s.value, pacer, 'strings');
+    return { ...found, items: await pacedMap(found.items, (s) => this.stringOut(s), pacer, 'strings') };
   }
 
   async stringAt(address: string, signal: AbortSignal): Promise<NativeString | null> {
@@ -207,7 +217,7 @@ export class CapstonePort implements NativePort {
 
   async names(page: PageRequest, signal: AbortSignal): Promise<Page<NativeName>> {
     throwIfAborted(signal, 'names');
-    return paginate(this.nameIndex.list, page, (n) => n.name);
+    return pacedPage(this.nameIndex.list, page, (n) => n.name, this.pacerFor(signal), 'names');
   }
 
   async nameAt(address: string, signal: AbortSignal): Promise<string | null> {

@@ -1,0 +1,26 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/** Bytes handed to a stream at once when a large message is written. */
+export const WRITE_CHUNK = 1 << 16;
+
+/**
+ * Writes `pieces` (a message's text, in order) to `stream` a chunk of about {@link WRITE_CHUNK} at a
+ * time, waiting for `drain` when the stream asks to and giving the event loop a turn between chunks,
+ * so that requests arriving meanwhile are read and served. Throws when the stream closes first.
+ */
+export async function writeInChunks(stream: Writable, pieces: readonly string[]): Promise<void> {
+  let chunk = '';
+  const flush = async (): Promise<void> => {
+    if (stream.destroyed || stream.writableEnded) throw new Error('The output stream is closed.');
+    if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+    chunk = '';
+    await nextTurn();
+  };
+  for (const piece of pieces) {
+    chunk += piece;
+    if (chunk.length >= WRITE_CHUNK) await flush();
+  }
+  if (chunk.length > 0) await flush();
+}
