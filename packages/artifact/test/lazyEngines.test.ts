@@ -31,11 +31,15 @@ describe('importing @rea/artifact', () => {
     expect(loaded.filter((file) => /^(engine|inventory|extract)\//.test(file))).toEqual([]);
   });
 
-  it('should import yauzl in exactly one module, the ZIP seam', () => {
+  it('should import yauzl only in the ZIP seam: engine/zip.ts and the directory decoder only it imports', () => {
     const all = staticGraph(join(src, 'inventory', 'inspect.ts'));
     const importers = [...all]
       .filter(([, specifiers]) => specifiers.includes('yauzl'))
       .map(([file]) => file.slice(src.length + 1));
-    expect(importers).toEqual(['engine/zip.ts']);
+    expect(importers.sort()).toEqual(['engine/zip.ts', 'engine/zipDirectory.ts']);
+    const directoryImporters = [...all]
+      .filter(([, specifiers]) => specifiers.includes('./zipDirectory.js'))
+      .map(([file]) => file.slice(src.length + 1));
+    expect(directoryImporters).toEqual(['engine/zip.ts']);
   });
 });
