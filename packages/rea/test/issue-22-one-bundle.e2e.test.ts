@@ -66,9 +66,19 @@ async function trace(file: string): Promise<{ atList: string[]; afterCall: strin
 
 const under = (urls: string[], pattern: RegExp) => urls.filter((url) => pattern.test(url));
 
-/** Whether a loaded bundle file holds the DevTools Protocol description chrome-remote-interface ships. */
-const holdsDevToolsProtocol = (url: string) =>
-  /\bdomain"?:\s*"Accessibility"/.test(readFileSync(fileURLToPath(url), 'utf8'));
+/** Text only the bundled engine libraries of the browser provider hold, by library. */
+const BROWSER_ENGINES: Array<[string, RegExp]> = [
+  // chrome-remote-interface's DevTools Protocol description (half a megabyte of object literal).
+  ['chrome-remote-interface', /\bdomain"?:\s*"Accessibility"/],
+  // pngjs's decoder.
+  ['pngjs', /Invalid file signature/],
+];
+
+/** The browser engine libraries a loaded bundle file holds. */
+const enginesIn = (url: string) => {
+  const text = readFileSync(fileURLToPath(url), 'utf8');
+  return BROWSER_ENGINES.filter(([, marker]) => marker.test(text)).map(([name]) => name);
+};
 
 describe('rea mcp start-up and first call', () => {
   let traced: { atList: string[]; afterCall: string[]; tools: number };
@@ -95,10 +105,10 @@ describe('rea mcp start-up and first call', () => {
   });
 
   it('should not evaluate a browser engine library for a call that drives no browser', () => {
-    // The bundle holds chrome-remote-interface (and its half-megabyte protocol description) for the
-    // browser tools; binary_session loads the browser provider but connects to no browser.
+    // The bundle holds chrome-remote-interface and pngjs for the browser tools; binary_session loads
+    // the browser provider but connects to no browser and decodes no image.
     const { afterCall } = traced;
     expect(afterCall.some((url) => /\/chunk-[A-Z0-9]+\.js$/.test(url))).toBe(true);
-    expect(afterCall.filter(holdsDevToolsProtocol)).toEqual([]);
+    expect(afterCall.flatMap(enginesIn)).toEqual([]);
   });
 });
