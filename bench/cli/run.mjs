@@ -1,24 +1,32 @@
 // Start-up cost of the `rea` executable against plain Node.js, in the same run: `rea --version` and
 // `rea --help` must answer without loading the CLI, the catalog or any provider. Also times a command
-// that does load the catalog (`rea --llms`), for scale, and the fixed cost of a whole analysis of a
-// small system binary (`rea analyze /usr/bin/ls`) against `objdump -d` on the same file.
+// that does load the catalog (`rea --llms`), for scale, and whole analyses of system binaries
+// (`rea analyze <binary> --format json`, by default /usr/bin/ls, 150 KB, and /usr/bin/bash, 1.3 MB)
+// against `objdump -d` on the same files.
+// With --baseline <dist/bin.js of another build> (e.g. a copy of main's packages/rea kept beside this
+// one), that build's `rea analyze` runs interleaved with this one's, and each analysis is also given
+// as a ratio to it.
 // Reports medians of wall time and of CPU time (user + system of the process, steadier than wall time
-// on a shared machine), peak RSS, and ratios to `node -e 0` and to `objdump -d`; then the load average.
+// on a shared machine), peak RSS, and ratios to `node -e 0`, to `objdump -d` and to the baseline; then
+// the load average.
 // Targets: `rea --version` and `rea --help` within 3x `node -e 0`; `rea analyze` of a 150 KB binary
-// within 0.25 s.
-// Usage: node bench/cli/run.mjs [--runs N] [--binary PATH]
+// within 0.25 s; of a 1.3 MB binary within 2x `objdump -d`.
+// Usage: node bench/cli/run.mjs [--runs N] [--binary PATH]... [--baseline PATH]
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 
+const argv = process.argv.slice(2);
 const option = (name, fallback) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : fallback;
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : fallback;
 };
 const runs = Number(option('--runs', 21));
-const binary = option('--binary', '/usr/bin/ls');
+const given = argv.flatMap((a, i) => (a === '--binary' ? [argv[i + 1]] : []));
+const binaries = given.length > 0 ? given : ['/usr/bin/ls', '/usr/bin/bash'].filter((path) => existsSync(path));
+const baseline = option('--baseline', null);
 const bin = join(dirname(createRequire(import.meta.url).resolve('rea-mcp/package.json')), 'dist', 'bin.js');
 // GNU time reports the CPU time and peak RSS of the process it runs; without it only wall time is shown.
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
@@ -39,13 +47,17 @@ function time(command, args) {
 }
 
 const node = process.execPath;
+const analyze = (path, script) => [node, [script, 'analyze', path, '--format', 'json', '--quiet']];
 const cases = [
   ['node -e 0', node, ['-e', '0']],
   ['rea --version', node, [bin, '--version']],
   ['rea --help', node, [bin, '--help']],
   ['rea --llms (loads the catalog)', node, [bin, '--llms']],
-  [`objdump -d ${binary}`, 'objdump', ['-d', binary]],
-  [`rea analyze ${binary}`, node, [bin, 'analyze', binary, '--quiet']],
+  ...binaries.flatMap((path) => [
+    [`objdump -d ${path}`, 'objdump', ['-d', path]],
+    [`rea analyze ${path}`, ...analyze(path, bin)],
+    ...(baseline ? [[`baseline analyze ${path}`, ...analyze(path, baseline)]] : []),
+  ]),
 ];
 const samples = new Map(cases.map(([name]) => [name, []]));
 // Interleave the cases so that machine load affects them alike.
@@ -57,17 +69,20 @@ for (let i = 0; i < runs; i += 1) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const stat = (name, key) => median(samples.get(name).map((s) => s[key]));
+const ratio = (a, b) => (a === null || b === null ? 'n/a' : (a / Math.max(b, 10)).toFixed(2));
 const base = stat('node -e 0', 'ms');
 const baseCpu = stat('node -e 0', 'cpu');
-const objdump = `objdump -d ${binary}`;
-console.log(`runs: ${runs} (interleaved); bin: ${bin}`);
+console.log(`runs: ${runs} (interleaved); bin: ${bin}${baseline ? `; baseline: ${baseline}` : ''}`);
 for (const [name] of cases) {
   const m = stat(name, 'ms');
   const cpu = stat(name, 'cpu');
   const rss = Math.max(...samples.get(name).map((s) => s.rss ?? 0));
-  const versus = name.startsWith('rea analyze')
-    ? `${(m / stat(objdump, 'ms')).toFixed(2)}x ${objdump} wall, ${(cpu / Math.max(stat(objdump, 'cpu'), 10)).toFixed(1)}x CPU`
-    : `${(m / base).toFixed(2)}x node -e 0 wall${cpu === null ? '' : `, ${(cpu / Math.max(baseCpu, 10)).toFixed(2)}x CPU`}`;
+  const path = / analyze (\S+)$/.exec(name)?.[1];
+  const objdump = path ? `objdump -d ${path}` : null;
+  const versus = objdump
+    ? `${ratio(m, stat(objdump, 'ms'))}x objdump wall, ${ratio(cpu, stat(objdump, 'cpu'))}x CPU; ` +
+      `${ratio(m, base)}x node -e 0 wall`
+    : `${ratio(m, base)}x node -e 0 wall, ${ratio(cpu, baseCpu)}x CPU`;
   console.log(
     `${name.padEnd(34)} median ${m.toFixed(1).padStart(7)} ms` +
       (cpu === null
@@ -76,14 +91,32 @@ for (const [name] of cases) {
       `   ${versus}`,
   );
 }
+if (baseline) {
+  for (const path of binaries) {
+    const [now, before] = [`rea analyze ${path}`, `baseline analyze ${path}`];
+    console.log(
+      `this build / baseline, analyze ${path}: ${ratio(stat(now, 'ms'), stat(before, 'ms'))}x wall, ` +
+        `${ratio(stat(now, 'cpu'), stat(before, 'cpu'))}x CPU`,
+    );
+  }
+}
 const worst = Math.max(stat('rea --version', 'ms'), stat('rea --help', 'ms'));
 console.log(`target: --version/--help within 3x node -e 0 (150 ms vs 50 ms): ${worst / base <= 3 ? 'met' : 'NOT met'}`);
-const analyze = stat(`rea analyze ${binary}`, 'ms');
-const analyzeCpu = stat(`rea analyze ${binary}`, 'cpu');
-console.log(
-  `target: rea analyze of a 150 KB binary within 250 ms: ${analyze <= 250 ? 'met' : 'NOT met'} (wall ${analyze.toFixed(0)} ms` +
-    `${analyzeCpu === null ? '' : `, CPU ${analyzeCpu.toFixed(0)} ms`}; fixed cost over the --version floor ${(analyze - stat('rea --version', 'ms')).toFixed(0)} ms)`,
-);
+const [small, large] = binaries;
+if (small) {
+  const wall = stat(`rea analyze ${small}`, 'ms');
+  const cpu = stat(`rea analyze ${small}`, 'cpu');
+  console.log(
+    `target: rea analyze of ${small} (a 150 KB binary) within 250 ms: ${wall <= 250 ? 'met' : 'NOT met'} (wall ${wall.toFixed(0)} ms` +
+      `${cpu === null ? '' : `, CPU ${cpu.toFixed(0)} ms`}; fixed cost over the --version floor ${(wall - stat('rea --version', 'ms')).toFixed(0)} ms)`,
+  );
+}
+if (large) {
+  const times = stat(`rea analyze ${large}`, 'ms') / stat(`objdump -d ${large}`, 'ms');
+  console.log(
+    `target: rea analyze of ${large} within 2x objdump -d: ${times <= 2 ? 'met' : 'NOT met'} (${times.toFixed(2)}x wall)`,
+  );
+}
 console.log(
   `load average at the end: ${loadavg()
     .map((l) => l.toFixed(2))

@@ -7,7 +7,11 @@
 // CPU time (user + system) each server used up to its complete tools/list, steadier than wall time on a
 // shared machine.
 //
-//   node tools/build.mjs && node bench/server/run.mjs [runs]
+// With --baseline <dist/bin.js of another build> (e.g. a copy of main's packages/rea kept beside this
+// one), that build runs interleaved with this one as a third server, and the start-up and first-call
+// figures are also given as ratios of this build to it; --no-playwright leaves @playwright/mcp out.
+//
+//   node tools/build.mjs && node bench/server/run.mjs [runs] [--baseline PATH] [--no-playwright]
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -16,13 +20,29 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const require = createRequire(import.meta.url);
-const runs = Number(process.argv[2] ?? 20);
+const argv = process.argv.slice(2);
+const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const runs = Number(argv.find((a, i) => /^\d+$/.test(a) && !/^--/.test(argv[i - 1] ?? '')) ?? 20);
+const baselineBin = option('--baseline');
+const withPlaywright = !argv.includes('--no-playwright');
 const reaBin = join(dirname(require.resolve('rea-mcp/package.json')), 'dist', 'bin.js');
 const playwrightBin = join(dirname(require.resolve('@playwright/mcp/package.json')), 'cli.js');
 
 const servers = [
   { name: 'rea mcp', command: process.execPath, args: [reaBin, 'mcp'], firstCall: 'binary_session' },
-  { name: '@playwright/mcp', command: process.execPath, args: [playwrightBin, '--headless', '--isolated'] },
+  ...(baselineBin
+    ? [
+        {
+          name: 'rea mcp (baseline)',
+          command: process.execPath,
+          args: [baselineBin, 'mcp'],
+          firstCall: 'binary_session',
+        },
+      ]
+    : []),
+  ...(withPlaywright
+    ? [{ name: '@playwright/mcp', command: process.execPath, args: [playwrightBin, '--headless', '--isolated'] }]
+    : []),
 ];
 
 /** CPU time (user + system) the process has used so far, in ms (clock ticks of 10 ms). */
@@ -152,7 +172,9 @@ const summary = servers.map((server) => {
     list_rss: Math.max(...list.map((s) => s.listRss ?? 0)),
   };
 });
-const [rea, playwright] = summary;
+const rea = summary.find((row) => row.server === 'rea mcp');
+const playwright = summary.find((row) => row.server === '@playwright/mcp');
+const baseline = summary.find((row) => row.server === 'rea mcp (baseline)');
 console.log(`spawn → initialize → tools/list, median of ${runs} cold starts each (interleaved)`);
 for (const row of summary) {
   console.log(
@@ -160,10 +182,20 @@ for (const row of summary) {
       `tools/list ${row.tools_list_bytes} bytes (${Math.round(row.tools_list_bytes / row.tools)} per tool)  peak RSS ${mib(row.peak_rss)}`,
   );
 }
-console.log(
-  `  ratio rea / playwright: ${(rea.median_ms / playwright.median_ms).toFixed(2)}× wall (target ≤ 0.6×, and < 500 ms), ` +
-    `${(rea.cpu_ms / playwright.cpu_ms).toFixed(2)}× CPU time to the list`,
-);
+if (playwright)
+  console.log(
+    `  ratio rea / playwright: ${(rea.median_ms / playwright.median_ms).toFixed(2)}× wall (target ≤ 0.6×, and < 500 ms), ` +
+      `${(rea.cpu_ms / playwright.cpu_ms).toFixed(2)}× CPU time to the list`,
+  );
+if (baseline) {
+  const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+  console.log(
+    `  ratio rea / baseline: start-up ${ratio(rea.median_ms, baseline.median_ms)}× wall, ${ratio(rea.cpu_ms, baseline.cpu_ms)}× CPU; ` +
+      `first call ${ratio(rea.first_call_ms, baseline.first_call_ms)}× wall (${rea.first_call_ms} vs ${baseline.first_call_ms} ms), ` +
+      `${ratio(rea.first_call_cpu_ms, baseline.first_call_cpu_ms)}× CPU (${rea.first_call_cpu_ms} vs ${baseline.first_call_cpu_ms} ms); ` +
+      `peak RSS ${mib(rea.peak_rss)} vs ${mib(baseline.peak_rss)}`,
+  );
+}
 console.log(
   `  load average at the end: ${loadavg()
     .map((l) => l.toFixed(2))

@@ -2,7 +2,7 @@
 // start-up part of rea's bundle alone; the call path (dist/mcpCalls.js), @rea/evidence, @rea/provider-kit
 // and the providers load on the first tools/call from the same bundle's chunks, sharing its one zod,
 // never from the installed packages' hundreds of separate modules.
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -66,22 +66,49 @@ async function trace(file: string): Promise<{ atList: string[]; afterCall: strin
 
 const under = (urls: string[], pattern: RegExp) => urls.filter((url) => pattern.test(url));
 
+/** Text only the bundled engine libraries of the browser provider hold, by library. */
+const BROWSER_ENGINES: Array<[string, RegExp]> = [
+  // chrome-remote-interface's DevTools Protocol description (half a megabyte of object literal).
+  ['chrome-remote-interface', /\bdomain"?:\s*"Accessibility"/],
+  // pngjs's decoder.
+  ['pngjs', /Invalid file signature/],
+];
+
+/** The browser engine libraries a loaded bundle file holds. */
+const enginesIn = (url: string) => {
+  const text = readFileSync(fileURLToPath(url), 'utf8');
+  return BROWSER_ENGINES.filter(([, marker]) => marker.test(text)).map(([name]) => name);
+};
+
 describe('rea mcp start-up and first call', () => {
-  it('should answer tools/list from the start-up chunks and the first call from the same bundle', async () => {
+  let traced: { atList: string[]; afterCall: string[]; tools: number };
+  beforeAll(async () => {
     await withTempDir(async (dir) => {
-      const { atList, afterCall, tools } = await trace(join(dir, 'modules.txt'));
-      expect(tools).toBeGreaterThan(30);
-      const rea = `file://${join(here, '..', 'dist')}/`;
-      // Before any tool call: this package's bundle and the precomputed catalog, nothing of the call path.
-      expect(atList.filter((url) => !url.startsWith(rea))).toEqual([]);
-      expect(under(atList, /\/mcpCalls\.js$/)).toEqual([]);
-      expect(atList.length).toBeLessThanOrEqual(24);
-      // The first call loads the call path from the bundle: nothing from another package's dist/ and no
-      // second zod from node_modules.
-      expect(afterCall.filter((url) => !url.startsWith(rea))).toEqual([]);
-      expect(under(afterCall, /\/mcpCalls\.js$/)).toEqual([`${rea}mcpCalls.js`]);
-      expect(afterCall.length).toBeLessThanOrEqual(80);
-      expect(new Set(afterCall).size).toBe(afterCall.length);
+      traced = await trace(join(dir, 'modules.txt'));
     });
   }, 120_000);
+
+  it('should answer tools/list from the start-up chunks and the first call from the same bundle', () => {
+    const { atList, afterCall, tools } = traced;
+    expect(tools).toBeGreaterThan(30);
+    const rea = `file://${join(here, '..', 'dist')}/`;
+    // Before any tool call: this package's bundle and the precomputed catalog, nothing of the call path.
+    expect(atList.filter((url) => !url.startsWith(rea))).toEqual([]);
+    expect(under(atList, /\/mcpCalls\.js$/)).toEqual([]);
+    expect(atList.length).toBeLessThanOrEqual(24);
+    // The first call loads the call path from the bundle: nothing from another package's dist/ and no
+    // second zod from node_modules.
+    expect(afterCall.filter((url) => !url.startsWith(rea))).toEqual([]);
+    expect(under(afterCall, /\/mcpCalls\.js$/)).toEqual([`${rea}mcpCalls.js`]);
+    expect(afterCall.length).toBeLessThanOrEqual(80);
+    expect(new Set(afterCall).size).toBe(afterCall.length);
+  });
+
+  it('should not evaluate a browser engine library for a call that drives no browser', () => {
+    // The bundle holds chrome-remote-interface and pngjs for the browser tools; binary_session loads
+    // the browser provider but connects to no browser and decodes no image.
+    const { afterCall } = traced;
+    expect(afterCall.some((url) => /\/chunk-[A-Z0-9]+\.js$/.test(url))).toBe(true);
+    expect(afterCall.flatMap(enginesIn)).toEqual([]);
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * The only place chrome-remote-interface is loaded: a DevTools Protocol connection to one WebSocket
- * URL (a browser or a page), narrowed to what the provider uses.
+ * URL (a browser or a page), narrowed to what the provider uses. The library (with its half-megabyte
+ * protocol description and its WebSocket client) is imported on the first connection, not with the
+ * provider: a process that lists or calls other tools never evaluates it.
  */
-import CDP from 'chrome-remote-interface';
 import { markInternalScript } from '../internalScript.js';
 
 /** Parameters of a DevTools event or result, as JSON. */
@@ -28,6 +29,7 @@ interface RawClient {
 
 /** Connects to a DevTools WebSocket URL (`ws://127.0.0.1:<port>/devtools/...`). */
 export async function connectCdp(webSocketUrl: string): Promise<CdpConnection> {
+  const { default: CDP } = await import('chrome-remote-interface');
   const client = (await CDP({ target: webSocketUrl, local: true })) as RawClient;
   let closed = false;
   const gone: Array<() => void> = [];

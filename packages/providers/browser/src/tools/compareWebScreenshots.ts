@@ -3,8 +3,6 @@ import { ReaError, RetainedEvidenceRefSchema } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { ToolContext } from '@rea/provider-kit';
 import { resolveSide } from '../compare/sides.js';
-import { diffImages } from '../engine/png.js';
-import { readPng, writePng } from '../screenshot/files.js';
 import { ScreenshotComparisonSchema, WebScreenshotSchema } from '../screenshot/schema.js';
 import { BROWSER_PROVIDER, browserProfile } from './common.js';
 
@@ -43,9 +41,12 @@ export const compareWebScreenshotsTool = defineTool({
   ],
   effects: { ...RECORDS_EVIDENCE, writesFilesystem: true },
   produces: 'evidence',
-  run: (input, context) => {
+  run: async (input, context) => {
     const before = sidePath(input.before, 'before', context);
     const after = sidePath(input.after, 'after', context);
+    // The PNG codec (pngjs, pixelmatch) loads with the first comparison, not with the provider.
+    const { diffImages } = await import('../engine/png.js');
+    const { readPng, writePng } = await import('../screenshot/files.js');
     const a = readPng(before.path, 'before');
     const b = readPng(after.path, 'after');
     if (a.width !== b.width || a.height !== b.height) {
@@ -65,7 +66,7 @@ export const compareWebScreenshotsTool = defineTool({
     const { differing, diff } = diffImages(a, b, input.threshold);
     const written = writePng(diff, input.diff_path ?? null);
     const total = a.width * a.height;
-    return Promise.resolve({
+    return {
       subject: null,
       provider: BROWSER_PROVIDER,
       analysis_profile: browserProfile('screenshot-compare', { threshold: input.threshold }),
@@ -92,6 +93,6 @@ export const compareWebScreenshotsTool = defineTool({
       locations: [],
       evidence_links: [before.evidenceId, after.evidenceId].filter((id): id is string => id !== null),
       ...(written.directory ? { local: { diff_directory: written.directory } } : {}),
-    });
+    };
   },
 });
