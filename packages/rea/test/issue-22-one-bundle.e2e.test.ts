@@ -66,12 +66,14 @@ async function trace(file: string): Promise<{ atList: string[]; afterCall: strin
 
 const under = (urls: string[], pattern: RegExp) => urls.filter((url) => pattern.test(url));
 
-/** Text only the bundled engine libraries of the browser provider hold, by library. */
+/** Text only the bundled engine libraries of the browser and JavaScript providers hold, by library. */
 const BROWSER_ENGINES: Array<[string, RegExp]> = [
   // chrome-remote-interface's DevTools Protocol description (half a megabyte of object literal).
   ['chrome-remote-interface', /\bdomain"?:\s*"Accessibility"/],
   // pngjs's decoder.
   ['pngjs', /Invalid file signature/],
+  // meriyah's scanner (the JavaScript analysis's parser).
+  ['meriyah', /Unterminated template literal/],
 ];
 
 /** The browser engine libraries a loaded bundle file holds. */
@@ -104,9 +106,10 @@ describe('rea mcp start-up and first call', () => {
     expect(new Set(afterCall).size).toBe(afterCall.length);
   });
 
-  it('should not evaluate a browser engine library for a call that drives no browser', () => {
-    // The bundle holds chrome-remote-interface and pngjs for the browser tools; binary_session loads
-    // the browser provider but connects to no browser and decodes no image.
+  it('should not evaluate a browser or JavaScript engine library for a call that uses neither', () => {
+    // The bundle holds chrome-remote-interface and pngjs for the browser tools and meriyah for the
+    // JavaScript analysis; binary_session loads both providers but connects to no browser, decodes no
+    // image and parses no script.
     const { afterCall } = traced;
     expect(afterCall.some((url) => /\/chunk-[A-Z0-9]+\.js$/.test(url))).toBe(true);
     expect(afterCall.flatMap(enginesIn)).toEqual([]);

@@ -11,8 +11,9 @@ import { bundledNodeId } from './fileRecord.js';
 import type { FileRecord, PendingEdge, SingleModule } from './fileRecord.js';
 import type { Resolution } from './graph.js';
 
-/** Facts of one kind (strings, URLs, …) kept across the whole application; the rest are counted. */
-export const MAX_FACTS_PER_KIND = 50_000;
+import { MAX_FACTS_PER_KIND } from '../limits.js';
+
+export { MAX_FACTS_PER_KIND };
 
 type Phase = JavascriptApplication['phases'][number];
 

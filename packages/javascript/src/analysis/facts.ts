@@ -7,10 +7,9 @@ import { FlagSites } from './flags.js';
 import type { FlagSite } from './flags.js';
 import { memberPath, stringValue, walk } from './walk.js';
 
-/** Longest string literal kept whole; longer values are cut and marked truncated. */
-export const MAX_STRING_LENGTH = 256;
-/** String literals kept per file; the rest are counted in a per-file unknown. */
-export const MAX_STRINGS_PER_FILE = 2_000;
+import { MAX_STRINGS_PER_FILE, MAX_STRING_LENGTH } from '../limits.js';
+
+export { MAX_STRINGS_PER_FILE, MAX_STRING_LENGTH };
 
 const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith('_')));
 const URL_PATTERN = /\b(?:https?|wss?|ftp|file):\/\/[^\s"'`<>()\\]+/g;

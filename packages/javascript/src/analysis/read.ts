@@ -9,8 +9,9 @@ import type { Coverage, Limitation } from '@rea/evidence';
 import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import type { ArtifactEntry, IntegrityContradiction, IntegrityPolicy } from '@rea/artifact';
 
-/** Files larger than this are inventoried but not read (a per-file unknown). */
-export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+import { MAX_FILE_BYTES } from '../limits.js';
+
+export { MAX_FILE_BYTES };
 
 /** What the analysis reads of an application. */
 export interface ApplicationInput {

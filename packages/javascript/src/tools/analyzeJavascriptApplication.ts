@@ -2,11 +2,15 @@ import { z } from 'zod';
 import { SummaryViewSchema } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool, requireRetention, retainAndSummarize } from '@rea/provider-kit';
 import { IntegrityPolicySchema } from '@rea/artifact';
-import { MAX_STRING_LENGTH, MAX_STRINGS_PER_FILE } from '../analysis/facts.js';
-import { MAX_FACTS_PER_KIND } from '../analysis/collector.js';
-import { MAX_FILE_BYTES } from '../analysis/read.js';
+import {
+  DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_HEAP_MB,
+  MAX_FACTS_PER_KIND,
+  MAX_FILE_BYTES,
+  MAX_STRINGS_PER_FILE,
+  MAX_STRING_LENGTH,
+} from '../limits.js';
 import { JavascriptApplicationSchema } from '../schemas.js';
-import { DEFAULT_MAX_DURATION_MS, DEFAULT_MAX_HEAP_MB, analyzeInWorker } from '../worker/owner.js';
 import { JAVASCRIPT_PROVIDER, javascriptProfile } from './common.js';
 
 const InputSchema = z.strictObject({
@@ -63,6 +67,8 @@ export const analyzeJavascriptApplicationTool = defineTool({
   async run(input, context) {
     const ledger = context.ledger;
     if (input.detail === 'summary') requireRetention(ledger);
+    // The worker's owner brings the analysis and its parser: loaded with the first analysis, not with the tool.
+    const { analyzeInWorker } = await import('../worker/owner.js');
     const outcome = await analyzeInWorker(input.path, {
       integrityPolicy: input.integrity_policy,
       signal: context.signal,

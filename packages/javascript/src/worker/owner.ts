@@ -14,10 +14,9 @@ import { keepFinished, scriptAt } from '../analysis/hardBound.js';
 import type { HardBound } from '../analysis/hardBound.js';
 import type { WorkerMessage, WorkerRequest } from './messages.js';
 
-/** Default heap limit of an analysis worker, in MiB. */
-export const DEFAULT_MAX_HEAP_MB = 2048;
-/** Default deadline of an analysis, in ms (ten minutes). */
-export const DEFAULT_MAX_DURATION_MS = 600_000;
+import { DEFAULT_MAX_DURATION_MS, DEFAULT_MAX_HEAP_MB } from '../limits.js';
+
+export { DEFAULT_MAX_DURATION_MS, DEFAULT_MAX_HEAP_MB };
 
 /** Options of {@link analyzeInWorker}. */
 export interface WorkerAnalysisOptions {
