@@ -69,9 +69,17 @@ describe('the owned browser of a session', () => {
     expect(sessionBrowser(resources)).toEqual(browser);
 
     const ending = createSessionResources();
-    await resources.closeAll();
-    expect(gone(browser)).toBe(true);
+    const closing = resources;
     resources = ending;
+    // Ended and accounted for: nothing is reported remaining, and the browser's processes and profile are
+    // gone (its helper processes, orphaned when it is killed, are reaped by the host's init meanwhile).
+    expect(await closing.closeAll()).toEqual([]);
+    for (let i = 0; i < 400 && !gone(browser); i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect({
+      launcher: processAlive(browser.pid),
+      profile: existsSync(browser.profile),
+      users: processesUsing(browser.profile),
+    }).toEqual({ launcher: false, profile: false, users: [] });
   }, 180_000);
 
   it("should start a new browser for the next call when the kept one dies, removing the dead one's profile", async () => {
