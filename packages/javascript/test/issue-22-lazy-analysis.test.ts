@@ -1,32 +1,15 @@
 // Creating the provider and describing its tools must not load the parser and the analysis: they load
 // with the first analysis (a first call of any other tool of the server paid for them).
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staticImportGraph } from '@rea/test-helpers';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
-/** Modules reachable from `entry` through static imports (dynamic `import()` is not followed). */
-function staticGraph(entry: string): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  const queue = [entry];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (graph.has(file)) continue;
-    const text = readFileSync(file, 'utf8');
-    const specifiers = [...text.matchAll(/^(?:import|export)\s(?!type\b)[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]!);
-    graph.set(file, specifiers);
-    for (const specifier of specifiers) {
-      if (specifier.startsWith('.')) queue.push(join(dirname(file), specifier.replace(/\.js$/, '.ts')));
-    }
-  }
-  return graph;
-}
-
 describe('issue 22: the JavaScript provider loads its analysis with the first analysis', () => {
   it('should reach neither the parser, the source-map reader nor the analysis from the provider', () => {
-    const graph = staticGraph(join(src, 'provider.ts'));
+    const graph = staticImportGraph(join(src, 'provider.ts'));
     const external = new Set([...graph.values()].flat().filter((s) => !s.startsWith('.')));
     expect(external.has('meriyah')).toBe(false);
     expect(external.has('@jridgewell/trace-mapping')).toBe(false);

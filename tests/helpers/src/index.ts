@@ -20,3 +20,4 @@ export { runNativeToolsOnRealEngine } from './realEngine.js';
 export type { RealEngineRun } from './realEngine.js';
 export { bridgeOpenOptions, standinWorkspace } from './bridge.js';
 export { turnProbe } from './turns.js';
+export { staticImportGraph } from './staticImports.js';

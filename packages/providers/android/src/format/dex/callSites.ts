@@ -9,7 +9,7 @@ import type { DexFile } from './file.js';
 const TYPE_CALL_SITE_ID = 0x0007;
 const TYPE_METHOD_HANDLE = 0x0008;
 /** Method handle types 0–3 access a field; 4–8 invoke a method. */
-const HANDLE_TYPES = [
+export const HANDLE_TYPES = [
   'static-put',
   'static-get',
   'instance-put',

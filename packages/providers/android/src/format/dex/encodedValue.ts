@@ -1,6 +1,7 @@
 // encoded_value and encoded_annotation of the DEX format (static field values, annotation elements,
 // call-site link arguments), decoded to tagged values, and their text as a listing shows it.
 import { malformed } from '../bytes.js';
+import { HANDLE_TYPES } from './callSites.js';
 import type { DexFile } from './file.js';
 
 /** Nesting of arrays and annotations past which a value is `malformed`. */
@@ -23,18 +24,6 @@ export interface DexAnnotationValue {
   type: string;
   elements: { name: string; value: DexValue }[];
 }
-
-const HANDLE_TYPES = [
-  'static-put',
-  'static-get',
-  'instance-put',
-  'instance-get',
-  'invoke-static',
-  'invoke-instance',
-  'invoke-constructor',
-  'invoke-direct',
-  'invoke-interface',
-];
 
 /** The text of method handle `index` of `dex` (`invoke-static Lc;->m(I)V`), read from its map_list. */
 export function methodHandleText(dex: DexFile, index: number): string {
