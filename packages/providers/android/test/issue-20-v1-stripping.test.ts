@@ -9,9 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifySignatures } from '../src/signing/verify.js';
-import { SAMPLES } from './support.js';
+import { signGoldenApk } from './support.js';
 
-const APKSIG = `${SAMPLES}/signing/apksig`;
 let dir: string;
 let signed: string;
 
@@ -28,19 +27,7 @@ function stripBlock(apk: Buffer): Buffer {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rea-android-strip-'));
-  signed = join(dir, 'signed.apk');
-  execFileSync('apksigner', [
-    'sign',
-    '--key',
-    `${APKSIG}/rsa-2048.pk8`,
-    '--cert',
-    `${APKSIG}/rsa-2048.x509.pem`,
-    '--min-sdk-version',
-    '18',
-    '--out',
-    signed,
-    `${APKSIG}/golden-aligned-in.apk`,
-  ]);
+  signed = signGoldenApk(join(dir, 'signed.apk'));
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

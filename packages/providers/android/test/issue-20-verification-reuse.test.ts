@@ -2,15 +2,14 @@
 // read and CRC-checked: an entry whose bytes contradict its CRC is not among them, so v1 still reads
 // it (and fails) as apksigner does. The JAR manifest reader splits LF, CR LF and lone CR lines alike.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectAndroidPackageTool } from '../src/index.js';
 import { parseJarManifest } from '../src/signing/jarManifest.js';
-import { SAMPLES, runTool } from './support.js';
+import { runTool, signGoldenApk } from './support.js';
 
-const APKSIG = `${SAMPLES}/signing/apksig`;
 let dir: string;
 let signed: string;
 
@@ -20,19 +19,7 @@ interface Report {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rea-android-reuse-'));
-  signed = join(dir, 'signed.apk');
-  execFileSync('apksigner', [
-    'sign',
-    '--key',
-    `${APKSIG}/rsa-2048.pk8`,
-    '--cert',
-    `${APKSIG}/rsa-2048.x509.pem`,
-    '--min-sdk-version',
-    '18',
-    '--out',
-    signed,
-    `${APKSIG}/golden-aligned-in.apk`,
-  ]);
+  signed = signGoldenApk(join(dir, 'signed.apk'));
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -23,3 +23,23 @@ export function output(command: string, args: string[]): string {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
 }
+
+/** The signing samples (keys, certificates, APKs) of Debian's androguard package. */
+export const APKSIG = `${SAMPLES}/signing/apksig`;
+
+/** Signs the apksig golden APK with the sample RSA 2048 key (v1, v2, v3 for min SDK 18) into `out`. */
+export function signGoldenApk(out: string): string {
+  execFileSync('apksigner', [
+    'sign',
+    '--key',
+    `${APKSIG}/rsa-2048.pk8`,
+    '--cert',
+    `${APKSIG}/rsa-2048.x509.pem`,
+    '--min-sdk-version',
+    '18',
+    '--out',
+    out,
+    `${APKSIG}/golden-aligned-in.apk`,
+  ]);
+  return out;
+}
