@@ -23,6 +23,12 @@ navigator.serviceWorker.register('/sw/worker.js', { scope: '/sw/' })
   .then(() => navigator.serviceWorker.ready).then(() => { document.title = 'ready'; });
 </script>`;
 
+// /held.html answers only when released: a tab sent there stays between documents until then.
+const held = {
+  requested: false,
+  release: (): void => undefined,
+};
+
 let server: Awaited<ReturnType<typeof servePages>>;
 let shared: { endpoint: string; supervisor: ProcessSupervisor };
 
@@ -41,6 +47,11 @@ beforeAll(async () => {
       body: "<!doctype html><title>eval</title><script>eval('window.x = 1');</script>",
     },
     '/frame.html': { type: 'text/html', body: '<!doctype html><title>inner</title><p>frame</p>' },
+    '/held.html': (_req, res) => {
+      held.requested = true;
+      held.release = () =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>held</title>');
+    },
     '/sw/': { type: 'text/html', body: SW_PAGE },
     '/sw/worker.js': { type: 'text/javascript', body: "self.addEventListener('install', () => self.skipWaiting());" },
   });
@@ -138,15 +149,36 @@ describe('a loopback endpoint', () => {
     for (let i = 0; i < 200; i++) {
       const listed = evidence(await call(listBrowserTargetsTool, { endpoint }));
       const target = (
-        listed.normalized_result as unknown as { targets: Array<{ id: string; url: string }> }
+        listed.normalized_result as unknown as { targets: Array<{ id: string; title: string }> }
       ).targets.find((t) => t.id === tab.id);
-      if (target?.url.endsWith('/frame.html')) break;
+      // The listing names a tab's URL as soon as it starts navigating; the title comes with the document.
+      if (target?.title === 'inner') break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const page = evidence(await call(inspectWebPageTool, { endpoint, target_id: tab.id })).normalized_result;
     expect(page.target).toEqual({ id: tab.id, type: 'page' });
     expect(page.document).toMatchObject({ url: `${server.origin}/frame.html`, title: 'inner' });
     expect(page.resources.map((r) => r.url)).toContain(`${server.origin}/frame.html`);
+  }, 90_000);
+
+  it('should say so when the target is still navigating to the URL it lists', async () => {
+    const { endpoint } = shared;
+    const created = await fetch(`${endpoint}/json/new?${encodeURIComponent(`${server.origin}/held.html`)}`, {
+      method: 'PUT',
+    });
+    const tab = (await created.json()) as { id: string };
+    try {
+      for (let i = 0; i < 200 && !held.requested; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(held.requested).toBe(true);
+      const record = evidence(await call(inspectWebPageTool, { endpoint, target_id: tab.id }));
+      expect(record.normalized_result.document.url).toBe('about:blank');
+      const pending = record.limitations.filter((l) => l.kind === 'load-incomplete');
+      expect(pending).toHaveLength(1);
+      expect(pending[0]!.message).toContain(`navigating to ${server.origin}/held.html`);
+    } finally {
+      held.release();
+      await fetch(`${endpoint}/json/close/${tab.id}`);
+    }
   }, 90_000);
 
   it('should report the service worker a tab registered, with its script URL, scope and state', async () => {

@@ -188,6 +188,18 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
       'csp-headers-unknown',
       'Response headers of a page loaded before REA attached are not known: only meta CSP is listed.',
     );
+  // Attached as it was, the target may be between documents: the listing names where it is going.
+  if (
+    !input.fresh &&
+    facts &&
+    (facts.ready !== 'complete' || (input.target.url !== '' && input.target.url !== facts.url))
+  )
+    steps.limit(
+      'load-incomplete',
+      input.target.url !== facts.url
+        ? `The target was navigating to ${input.target.url} when observed; the document reported is the one it still showed (${facts.url}).`
+        : `The page was still loading (document.readyState "${facts.ready}") when observed; what had loaded is reported.`,
+    );
   if (recording.consoleStopped)
     steps.limit(
       'console-flood',

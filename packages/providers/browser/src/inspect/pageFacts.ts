@@ -2,6 +2,8 @@
 export interface PageFacts {
   url: string;
   title: string;
+  /** `document.readyState`. */
+  ready: string;
   secure: boolean;
   elements: number;
   outline: Array<{ depth: number; tag: string; id: string | null; classes: string[] }>;
@@ -28,7 +30,7 @@ export function pageFactsExpression(maxNodes: number, values: boolean): string {
       outline.push({ depth, tag: n.localName, id: n.id || null, classes: Array.from(n.classList).slice(0, 4) }); n = walk.nextNode(); } }
   const styles = Array.from(document.styleSheets).slice(0, 500).map((s) => ({ url: s.href, inline: !s.href,
     size: s.href ? null : (s.ownerNode && s.ownerNode.textContent ? s.ownerNode.textContent.length : 0) }));
-  return { url: location.href, title: document.title, secure: isSecureContext, elements: document.getElementsByTagName('*').length,
+  return { url: location.href, title: document.title, ready: document.readyState, secure: isSecureContext, elements: document.getElementsByTagName('*').length,
     outline, csp: Array.from(document.querySelectorAll('meta[http-equiv="Content-Security-Policy" i]')).map((m) => cut(m.content)),
     styles, local: storage('localStorage'), session: storage('sessionStorage') };
 })()`;
