@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import { throwIfAborted } from '@rea/evidence';
+import { acceptance } from './acceptance.js';
 
 /** Arrays longer than this are validated a batch of items at a time. */
 const LONG = 2048;
@@ -31,6 +32,8 @@ function splittableArray(schema: unknown): z.ZodArray | null {
  * members that are objects holding such tables (a few levels deep) are judged the same way, member by
  * member; the rest of the object is validated in one go, first, so that a wrong union option is rejected
  * before its tables are read. Returns the issues of the first failure (paths from the root), or null.
+ * A value is first judged by its schema's {@link acceptance} (no output is built); zod's parse runs
+ * only where that does not accept, and its verdict and issues stand.
  */
 export async function validateCooperatively(
   schema: z.ZodType,
@@ -74,11 +77,17 @@ export async function validateCooperatively(
   }
   for (const key of long) {
     const items = value[key] as unknown[];
-    const batch = z.array(splittableArray(shape[key])!.element as z.ZodType);
+    const element = splittableArray(shape[key])!.element as z.ZodType;
+    const accepts = acceptance(element);
+    const batch = z.array(element);
     let sliceStart = performance.now();
     for (let at = 0; at < items.length; at += BATCH) {
-      const checked = batch.safeParse(items.slice(at, at + BATCH));
-      if (!checked.success) {
+      // zod's parse is asked only for a batch the quick judgement does not accept (for its issues).
+      const end = Math.min(items.length, at + BATCH);
+      let accepted = true;
+      for (let i = at; i < end && accepted; i += 1) accepted = accepts(items[i]);
+      const checked = accepted ? null : batch.safeParse(items.slice(at, end));
+      if (checked !== null && !checked.success) {
         return checked.error.issues.map((issue) => {
           const [index, ...path] = issue.path;
           return { ...issue, path: [key, (index as number) + at, ...path] };
@@ -111,6 +120,7 @@ function hasLongArray(value: Record<string, unknown>, depth: number): boolean {
 }
 
 function plain(schema: z.ZodType, value: unknown): ValidationIssues {
+  if (acceptance(schema)(value)) return null;
   const checked = schema.safeParse(value);
   return checked.success ? null : checked.error.issues;
 }
