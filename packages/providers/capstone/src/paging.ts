@@ -45,3 +45,20 @@ export async function pacedMap<T, U>(
   }
   return out;
 }
+
+/**
+ * The page of the rows numbered 0 to `count` - 1 that `page` asks for without a query, as
+ * {@link pacedPage} computes it over those numbers, without listing them; null when the offset or
+ * limit is not a non-negative integer (the caller lists the rows and asks {@link pacedPage}).
+ */
+export function pageOfCount(count: number, page: PageRequest): Page<number> | null {
+  const { offset, limit } = page;
+  if (page.query || !Number.isSafeInteger(offset) || offset < 0 || !(limit >= 0) || !Number.isInteger(limit))
+    return null;
+  const first = Math.min(offset, count);
+  const end = Math.min(offset + limit, count);
+  const items: number[] = [];
+  for (let i = first; i < end; i += 1) items.push(i);
+  const next = offset + items.length;
+  return { items, total: count, next_offset: next < count ? next : null };
+}

@@ -23,12 +23,12 @@ import type {
 import type { DecoderSource } from './engine.js';
 import type { Discovery, ProcedureRecord } from './analysis/discovery.js';
 import { lowerBound } from './analysis/sweep.js';
-import type { StringRecord } from './analysis/strings.js';
+import type { StringTable } from './analysis/strings.js';
 import type { ProcedureGraph } from './analysis/graph.js';
 import { addressOfName } from './names.js';
 import type { NameIndex } from './names.js';
 import { Pacer } from './analysis/pace.js';
-import { pacedMap, pacedPage } from './paging.js';
+import { pacedMap, pacedPage, pageOfCount } from './paging.js';
 
 /** Instructions decoded at a time when a procedure is disassembled (a turn may follow each batch). */
 export const DECODE_BATCH = 256;
@@ -53,13 +53,12 @@ export class CapstonePort implements NativePort {
   readonly capabilities: ReadonlySet<NativeCapability> = new Set(CAPSTONE_CAPABILITIES);
   readonly navigation: NavigationState;
   private readonly graph: ProcedureGraph;
-  private readonly stringStarts: Float64Array;
 
   constructor(
     private readonly layout: BinaryLayout,
     private readonly decoder: DecoderSource,
     private readonly discovery: Discovery,
-    private readonly stringList: StringRecord[],
+    private readonly stringTable: StringTable,
     private readonly documentName: string,
     graph: ProcedureGraph,
     private readonly nameIndex: NameIndex,
@@ -67,7 +66,6 @@ export class CapstonePort implements NativePort {
     private readonly pacerFor: (signal: AbortSignal) => Pacer = (signal) => new Pacer(signal),
   ) {
     this.graph = graph;
-    this.stringStarts = Float64Array.from(stringList.map((s) => s.address));
     this.navigation = createNavigationState(documentName, layout.entry === null ? null : hex(layout.entry));
   }
 
@@ -196,23 +194,33 @@ export class CapstonePort implements NativePort {
     return this.graph.referencesWithin(this.required(procedure));
   }
 
-  private stringOut(s: StringRecord): NativeString {
+  private stringOut(i: number): NativeString {
+    const s = this.stringTable.record(i);
     return { address: hex(s.address), value: s.value, encoding: s.encoding, section: s.section };
   }
 
   async strings(page: PageRequest, signal: AbortSignal): Promise<Page<NativeString>> {
     throwIfAborted(signal, 'strings');
     const pacer = this.pacerFor(signal);
-    const found = await pacedPage(this.stringList, page, (s) => s.value, pacer, 'strings');
-    return { ...found, items: await pacedMap(found.items, (s) => this.stringOut(s), pacer, 'strings') };
+    const table = this.stringTable;
+    // Strings are numbered rows of the table; only a search decodes them all (to match their text).
+    const found =
+      pageOfCount(table.count, page) ??
+      (await pacedPage(
+        Array.from({ length: table.count }, (_, i) => i),
+        page,
+        (i) => table.value(i),
+        pacer,
+        'strings',
+      ));
+    return { ...found, items: await pacedMap(found.items, (i) => this.stringOut(i), pacer, 'strings') };
   }
 
   async stringAt(address: string, signal: AbortSignal): Promise<NativeString | null> {
     throwIfAborted(signal, 'strings');
     const a = toOffset(address);
-    const i = lowerBound(this.stringStarts, a);
-    const s = this.stringList[i];
-    return s && s.address === a ? this.stringOut(s) : null;
+    const i = lowerBound(this.stringTable.addresses, a);
+    return i < this.stringTable.count && this.stringTable.addresses[i] === a ? this.stringOut(i) : null;
   }
 
   async names(page: PageRequest, signal: AbortSignal): Promise<Page<NativeName>> {

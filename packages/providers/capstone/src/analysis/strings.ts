@@ -1,7 +1,7 @@
 import type { BinaryLayout } from '@rea/artifact';
 import { CHECK_MASK, Pacer } from './pace.js';
 
-/** One string found in a data section. */
+/** One string found in a data section (as {@link StringTable.record} gives it). */
 export interface StringRecord {
   address: number;
   value: string;
@@ -23,6 +23,97 @@ function printable(b: number): boolean {
   return PRINTABLE[b] === 1;
 }
 
+/** A section's name and bytes (a view of the file: strings are decoded from it when asked for). */
+interface StringSection {
+  name: string;
+  text: Buffer;
+}
+
+/**
+ * The strings of a binary in address order, as columns: where each starts in its section and how many
+ * bytes it spans, decoded only when a string is asked for. Each costs 20 bytes instead of an object
+ * and its text (about 100 bytes on average), so a large binary's tens of thousands of strings stay
+ * small.
+ */
+export class StringTable {
+  constructor(
+    /** How many strings the table holds. */
+    readonly count: number,
+    /** Each string's address, ascending (unless the search stopped at {@link MAX_STRINGS}). */
+    readonly addresses: Float64Array,
+    private readonly offsets: Uint32Array,
+    private readonly lengths: Uint32Array,
+    /** Each string's section (an index into `sections`) and encoding (1 for UTF-16LE): section * 2 + wide. */
+    private readonly kinds: Uint32Array,
+    private readonly sections: readonly StringSection[],
+  ) {}
+
+  /** The text of string `i`. */
+  value(i: number): string {
+    const section = this.sections[this.kinds[i]! >>> 1]!;
+    const offset = this.offsets[i]!;
+    return section.text.toString(this.kinds[i]! & 1 ? 'utf16le' : 'latin1', offset, offset + this.lengths[i]!);
+  }
+
+  /** String `i` as a record. */
+  record(i: number): StringRecord {
+    return {
+      address: this.addresses[i]!,
+      value: this.value(i),
+      encoding: this.kinds[i]! & 1 ? 'utf-16le' : 'ascii',
+      section: this.sections[this.kinds[i]! >>> 1]!.name,
+    };
+  }
+}
+
+/** The columns of a {@link StringTable} while strings are found: typed, doubled when full. */
+class StringColumns {
+  count = 0;
+  private addresses = new Float64Array(1024);
+  private offsets = new Uint32Array(1024);
+  private lengths = new Uint32Array(1024);
+  private kinds = new Uint32Array(1024);
+
+  push(address: number, offset: number, length: number, kind: number): void {
+    if (this.count === this.addresses.length) {
+      const grow = <T extends Float64Array | Uint32Array>(old: T): T => {
+        const next = new (old.constructor as new (n: number) => T)(old.length * 2);
+        next.set(old);
+        return next;
+      };
+      this.addresses = grow(this.addresses);
+      this.offsets = grow(this.offsets);
+      this.lengths = grow(this.lengths);
+      this.kinds = grow(this.kinds);
+    }
+    const i = this.count++;
+    this.addresses[i] = address;
+    this.offsets[i] = offset;
+    this.lengths[i] = length;
+    this.kinds[i] = kind;
+  }
+
+  /** The table, in address order (ties in the order found) unless `sorted` is false. */
+  table(sections: readonly StringSection[], sorted: boolean): StringTable {
+    const n = this.count;
+    const addresses = this.addresses;
+    let ascending = true;
+    for (let i = 1; i < n && ascending; i += 1) ascending = addresses[i - 1]! <= addresses[i]!;
+    let pick = <T extends Float64Array | Uint32Array>(column: T): T => column.slice(0, n) as T;
+    if (sorted && !ascending) {
+      const order = new Uint32Array(n);
+      for (let i = 0; i < n; i += 1) order[i] = i;
+      order.sort((a, b) => addresses[a]! - addresses[b]! || a - b);
+      pick = (column) => {
+        const out = new (column.constructor as new (length: number) => typeof column)(n);
+        for (let i = 0; i < n; i += 1) out[i] = column[order[i]!]!;
+        return out;
+      };
+    }
+    return new StringTable(n, pick(addresses), pick(this.offsets), pick(this.lengths), pick(this.kinds), sections);
+  }
+}
+
 /**
  * NUL-terminated printable ASCII runs (and, on PE, UTF-16LE runs) of at least {@link MIN_STRING}
  * characters in allocated, non-executable sections with file bytes.
@@ -31,15 +122,18 @@ export async function findStrings(
   layout: BinaryLayout,
   signal: AbortSignal,
   pacer: Pacer = new Pacer(signal),
-): Promise<{ strings: StringRecord[]; truncated: boolean }> {
-  const strings: StringRecord[] = [];
+): Promise<{ strings: StringTable; truncated: boolean }> {
+  const found = new StringColumns();
+  const sections: StringSection[] = [];
   const wide = layout.format === 'pe';
   for (const section of layout.sections) {
     if (!section.flags.alloc || section.flags.execute || section.fileSize === 0 || section.address === 0) continue;
     const bytes = layout.readAt(section.address, Math.min(section.size, section.fileSize));
     if (!bytes) continue;
-    // One view over the section: each string is decoded from it without copying its bytes first.
+    // One view over the section: each string is decoded from it when asked for.
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const ascii = sections.length * 2;
+    sections.push({ name: section.name, text });
     // The byte after the section counts as a NUL terminator.
     const length = bytes.length;
     let start = -1;
@@ -51,13 +145,8 @@ export async function findStrings(
         continue;
       }
       if (b === 0 && start >= 0 && i - start >= MIN_STRING) {
-        strings.push({
-          address: section.address + start,
-          value: text.toString('latin1', start, i),
-          encoding: 'ascii',
-          section: section.name,
-        });
-        if (strings.length >= MAX_STRINGS) return { strings, truncated: true };
+        found.push(section.address + start, start, i - start, ascii);
+        if (found.count >= MAX_STRINGS) return { strings: found.table(sections, false), truncated: true };
       }
       start = -1;
     }
@@ -72,18 +161,12 @@ export async function findStrings(
           continue;
         }
         if (start >= 0 && lo === 0 && hi === 0 && (i - start) / 2 >= MIN_STRING) {
-          strings.push({
-            address: section.address + start,
-            value: text.toString('utf16le', start, i),
-            encoding: 'utf-16le',
-            section: section.name,
-          });
-          if (strings.length >= MAX_STRINGS) return { strings, truncated: true };
+          found.push(section.address + start, start, i - start, ascii + 1);
+          if (found.count >= MAX_STRINGS) return { strings: found.table(sections, false), truncated: true };
         }
         start = -1;
       }
     }
   }
-  strings.sort((a, b) => a.address - b.address);
-  return { strings, truncated: false };
+  return { strings: found.table(sections, true), truncated: false };
 }

@@ -1,0 +1,79 @@
+/*
+ * An open keeps every string it finds for list_strings and string lookups. They are kept as columns
+ * (address, place in the section, length, section and encoding) and decoded from the file's bytes
+ * when asked for, instead of as an object and a JavaScript string each: tens of thousands of strings
+ * in a large binary cost about 20 bytes each instead of over a hundred. This holds the strings found
+ * exactly as the search defines them (ASCII and, in PE, UTF-16LE runs, in address order across
+ * sections given out of order) and the JavaScript heap they take under 40 bytes a string. The modules
+ * are internal, so they are imported from the package source.
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { BinaryLayout, LayoutSection } from '@rea/artifact';
+import { findStrings } from '../src/analysis/strings.js';
+
+/** A layout holding only `sections` (name, address, bytes): all that the string search reads. */
+function layoutOf(format: 'elf' | 'pe', sections: Array<[string, number, Buffer]>): BinaryLayout {
+  const layoutSections: LayoutSection[] = sections.map(([name, address, bytes]) => ({
+    name,
+    address,
+    offset: 0,
+    size: bytes.length,
+    fileSize: bytes.length,
+    type: 'data',
+    flags: { alloc: true, write: false, execute: false },
+  }));
+  const readAt = (address: number, length: number) => {
+    const hit = sections.find(([, start, bytes]) => address >= start && address + length <= start + bytes.length);
+    return hit ? hit[2].subarray(address - hit[1], address - hit[1] + length) : null;
+  };
+  return { format, sections: layoutSections, readAt } as unknown as BinaryLayout;
+}
+
+const signal = new AbortController().signal;
+
+describe('issue 22: strings are kept as columns and decoded when asked for', () => {
+  it('should find ASCII and UTF-16LE strings in address order with their sections', async () => {
+    const ascii = Buffer.from('\0\0hello world\0abc\0four\0tail-run', 'latin1');
+    const wide = Buffer.concat([Buffer.from('\0\0', 'latin1'), Buffer.from('Wide text\0', 'utf16le'), ascii]);
+    // Sections listed out of address order: the strings come back sorted by address.
+    const layout = layoutOf('pe', [
+      ['.rdata', 0x5000, wide],
+      ['.data', 0x1000, ascii],
+    ]);
+    const { strings, truncated } = await findStrings(layout, signal);
+    expect(truncated).toBe(false);
+    const records = Array.from({ length: strings.count }, (_, i) => strings.record(i));
+    expect(records).toEqual([
+      { address: 0x1002, value: 'hello world', encoding: 'ascii', section: '.data' },
+      { address: 0x1012, value: 'four', encoding: 'ascii', section: '.data' },
+      // The end of a section ends its last run.
+      { address: 0x1017, value: 'tail-run', encoding: 'ascii', section: '.data' },
+      { address: 0x5002, value: 'Wide text', encoding: 'utf-16le', section: '.rdata' },
+      { address: 0x5018, value: 'hello world', encoding: 'ascii', section: '.rdata' },
+      { address: 0x5028, value: 'four', encoding: 'ascii', section: '.rdata' },
+      { address: 0x502d, value: 'tail-run', encoding: 'ascii', section: '.rdata' },
+    ]);
+    expect(Array.from(strings.addresses)).toEqual(records.map((r) => r.address));
+    // ELF has no UTF-16 search.
+    const elf = await findStrings(layoutOf('elf', [['.rodata', 0x5000, wide]]), signal);
+    expect(elf.strings.count).toBe(3);
+  });
+
+  it('should hold 200,000 strings in under 40 bytes of JavaScript heap each', async () => {
+    const count = 200_000;
+    const bytes = Buffer.alloc(count * 16);
+    for (let i = 0; i < count; i += 1) bytes.write(`s${String(i).padStart(14, '0')}`, i * 16, 'latin1');
+    const layout = layoutOf('elf', [['.rodata', 0x10_0000, bytes]]);
+    const before = process.memoryUsage().heapUsed;
+    const { strings } = await findStrings(layout, signal);
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(strings.count).toBe(count);
+    expect(strings.record(123_456)).toEqual({
+      address: 0x10_0000 + 123_456 * 16,
+      value: 's00000000123456',
+      encoding: 'ascii',
+      section: '.rodata',
+    });
+    expect(grown / count).toBeLessThan(40);
+  });
+});
