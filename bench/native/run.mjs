@@ -22,6 +22,8 @@
 // contender (A B C A B C ...), for a before/after comparison on the same load. Place it inside
 // packages/providers/capstone (e.g. .tmp/base/dist, compiled from `git archive <rev> src`) so that its
 // imports resolve.
+// Each worker process runs with V8's young generation as `rea` runs it (kept at its initial size, see
+// packages/rea/src/bin.ts); a --previous build's workers run with V8's default, as `rea` did before.
 // Usage: node bench/native/run.mjs [--runs N] [--scaling] [--previous dist] [binary ...]
 //   (default: 1-5 MB system binaries)
 import { spawnSync } from 'node:child_process';
@@ -30,6 +32,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { printScaling } from './scaling.mjs';
 
 const self = fileURLToPath(import.meta.url);
@@ -53,6 +56,8 @@ async function overview(port, signal) {
 
 async function worker(file, warm, dist) {
   // Child: one open with the embedded engine and the overview (and, with warm, a second open), then a JSON report.
+  // The young generation as `rea` keeps it (this build only; a previous build ran with V8's default).
+  if (dist === '-') setFlagsFromString('--semi-space-growth-factor=1');
   const { createCapstoneProvider } = await import(
     dist === '-' ? '@rea/provider-capstone' : pathToFileURL(join(dist, 'index.js')).href
   );
