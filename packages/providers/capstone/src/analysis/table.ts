@@ -6,6 +6,12 @@ import { Flow, RefKind } from './classify.js';
  */
 export type AddressColumn = Uint32Array | Float64Array;
 
+/** Targets and referenced addresses: 32-bit in an image below 2^32, else doubles. */
+type ValueColumn = Uint32Array | Float64Array;
+
+/** In a 32-bit value column, the mark of a value kept in the table's map of wide values. */
+const WIDE = 0xffff_ffff;
+
 /** The number of set bits in a 32-bit word. */
 export function popcount(word: number): number {
   let x = word - ((word >>> 1) & 0x55555555);
@@ -34,7 +40,7 @@ export function addressOrNaN(value: number): number {
  * An instruction has a branch target or a referenced address, never both (a direct transfer names
  * no other address), and about a third of instructions have either: those values are stored densely,
  * in instruction order, and found through a bitmap of the instructions that have one with a running
- * count per 32 instructions. Each instruction so costs 7 bytes (11 above 2^32) plus 8 per value and a
+ * count per 32 instructions. Each instruction so costs 7 bytes plus 4 per value (11 and 8 above 2^32) and a
  * quarter byte of index, where one double per instruction took 8.
  */
 export class InstructionTable {
@@ -48,8 +54,13 @@ export class InstructionTable {
     private readonly hasValue: Uint32Array,
     /** The number of values before instruction `32w`, for word `w`. */
     private readonly valueRank: Uint32Array,
-    /** The values, in instruction order: a direct transfer's target, else the referenced address. */
-    private readonly values: Float64Array,
+    /**
+     * The values, in instruction order: a direct transfer's target, else the referenced address. In
+     * an image below 2^32 they are 32-bit, and a value that does not fit (a 64-bit constant loaded as
+     * an immediate) reads as {@link WIDE} there and is kept in `wide` by its place in `values`.
+     */
+    private readonly values: ValueColumn,
+    private readonly wide: ReadonlyMap<number, number>,
     /** How many instructions Capstone decoded (the rest were measured by the fast x86 reader). */
     readonly engineDecoded: number,
   ) {}
@@ -60,7 +71,9 @@ export class InstructionTable {
     const word = this.hasValue[w]!;
     const bit = 1 << (i & 31);
     if ((word & bit) === 0) return Number.NaN;
-    return this.values[this.valueRank[w]! + popcount(word & (bit - 1))]!;
+    const at = this.valueRank[w]! + popcount(word & (bit - 1));
+    const value = this.values[at]!;
+    return value === WIDE && this.values instanceof Uint32Array ? this.wide.get(at)! : value;
   }
 
   /** The target of instruction `i` when it is a direct transfer, else NaN. */
@@ -79,7 +92,8 @@ export class InstructionTable {
     return (
       this.count * (this.address.BYTES_PER_ELEMENT + 3) +
       words * 8 +
-      this.values.length * Float64Array.BYTES_PER_ELEMENT
+      this.values.length * this.values.BYTES_PER_ELEMENT +
+      this.wide.size * 16
     );
   }
 }
@@ -104,9 +118,11 @@ export class Columns {
   private refKind: Uint8Array;
   private hasValue: Uint32Array;
   private valueRank: Uint32Array;
-  private values: Float64Array;
+  private values: ValueColumn;
+  /** Values that do not fit a 32-bit value column, by their place in it. */
+  private readonly wide = new Map<number, number>();
 
-  /** Columns for about `capacity` instructions; 32-bit addresses when `narrow`. */
+  /** Columns for about `capacity` instructions; 32-bit addresses and values when `narrow`. */
   constructor(capacity: number, narrow: boolean) {
     const n = Math.max(32, capacity);
     this.address = narrow ? new Uint32Array(n) : new Float64Array(n);
@@ -116,7 +132,8 @@ export class Columns {
     this.hasValue = new Uint32Array(Math.ceil(n / 32));
     this.valueRank = new Uint32Array(Math.ceil(n / 32));
     // Typical code has a value on about a third of its instructions.
-    this.values = new Float64Array(Math.max(32, Math.ceil(n / 2)));
+    const values = Math.max(32, Math.ceil(n / 2));
+    this.values = narrow ? new Uint32Array(values) : new Float64Array(values);
   }
 
   /** Appends one instruction (in address order). */
@@ -138,7 +155,11 @@ export class Columns {
     }
     if (value === value) {
       if (this.valueCount === this.values.length) this.values = grown(this.values, this.values.length * 2);
-      this.values[this.valueCount++] = value;
+      const at = this.valueCount++;
+      if (value >= WIDE && this.values instanceof Uint32Array) {
+        this.values[at] = WIDE;
+        this.wide.set(at, value);
+      } else this.values[at] = value;
       this.hasValue[i >>> 5]! |= 1 << (i & 31);
     }
     this.count = i + 1;
@@ -167,6 +188,7 @@ export class Columns {
       this.hasValue.subarray(0, words),
       this.valueRank.subarray(0, words),
       this.values.subarray(0, this.valueCount),
+      this.wide,
       engineDecoded,
     );
   }
