@@ -1,37 +1,45 @@
 // An APK or app bundle read straight from its ZIP: the central directory lists the entries, and only
 // the entries the analysis needs (manifest, resource table, DEX, signatures, XML resources) are
 // inflated, CRC-checked and hashed. The other entries are listed as declared, not read.
-import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
-import { isReaError, throwIfAborted } from '@rea/evidence';
+import { open } from 'node:fs/promises';
+import { isReaError } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { openZipEntries } from '@rea/artifact';
 import type { ArtifactEntry, ZipEntries, ZipEntryRecord } from '@rea/artifact';
+import { chunkedHashes, decodeSigningBlock, locateSigningBlock } from '../format/signingBlock.js';
+import type { SigningBlock } from '../format/signingBlock.js';
+import { digestFile } from '../signing/fileDigests.js';
+import { CheckFailed } from '../signing/result.js';
 import type { LoadedPackage } from './load.js';
-import {
-  EntryBudget,
-  MAX_ENTRY_BYTES,
-  MAX_TOTAL_BYTES,
-  assembleUnits,
-  signingBlockOf,
-  unitOf,
-  wanted,
-} from './units.js';
+import { EntryBudget, MAX_ENTRY_BYTES, MAX_TOTAL_BYTES, assembleUnits, unitOf, wanted } from './units.js';
 import type { UnitPlace } from './units.js';
 
 const AAB_MANIFEST = /^([^/]+)\/manifest\/AndroidManifest\.xml$/;
 
-/** SHA-256 of the whole file, read through one reused buffer (fresh chunks cost more than the hash). */
-async function fileSha256(path: string, signal: AbortSignal | undefined): Promise<string> {
-  const hash = createHash('sha256');
-  const buffer = Buffer.allocUnsafe(1 << 20);
+/**
+ * The APK Signing Block of the file at `path` (for an APK) and, in one read of the file, its SHA-256
+ * and the content digests its v2/v3 signers sign (kept for their verification).
+ */
+async function signingAndDigests(
+  path: string,
+  apk: boolean,
+  signal: AbortSignal | undefined,
+): Promise<{ block: SigningBlock | null; sha256: string; size: number; chunked: Map<string, Buffer> }> {
   const handle = await open(path, 'r');
   try {
-    for (;;) {
-      throwIfAborted(signal, 'hashing');
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) return hash.digest('hex');
-      hash.update(buffer.subarray(0, bytesRead));
+    const { size } = await handle.stat();
+    const located = apk ? await locateSigningBlock(handle, size) : null;
+    const block = apk ? decodeSigningBlock(located) : null;
+    const hashes = block === null ? [] : chunkedHashes(block);
+    const where = located !== null && typeof located !== 'string' ? located : null;
+    try {
+      const digests = await digestFile(handle, size, where, hashes, true, signal);
+      return { block, sha256: digests.sha256!, size, chunked: digests.chunked };
+    } catch (error) {
+      if (!(error instanceof CheckFailed)) throw error;
+      // The directory promises more than the file holds: verification says so when it recomputes.
+      const digests = await digestFile(handle, size, null, [], true, signal);
+      return { block, sha256: digests.sha256!, size, chunked: new Map() };
     }
   } finally {
     await handle.close();
@@ -99,12 +107,17 @@ function choose(zip: ZipEntries, units: readonly UnitPlace[], limitations: Limit
 /**
  * Reads an APK or app bundle from its central directory, inflating only the entries analyzed; null
  * when `path` is not a readable ZIP holding one (the caller then inventories it in full, which also
- * gives the typed error of a malformed or foreign container).
+ * gives the typed error of a malformed or foreign container). `opened` is the ZIP at `path` opened
+ * already (its directory is not read again; the caller closes it).
  */
-export async function loadZipDirectly(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage | null> {
+export async function loadZipDirectly(
+  path: string,
+  signal: AbortSignal | undefined,
+  opened?: ZipEntries,
+): Promise<LoadedPackage | null> {
   let zip: ZipEntries;
   try {
-    zip = await openZipEntries(path, signal ? { signal } : {});
+    zip = opened ?? (await openZipEntries(path, signal ? { signal } : {}));
   } catch (error) {
     if (isReaError(error) && error.code === 'cancelled') throw error;
     return null;
@@ -114,8 +127,8 @@ export async function loadZipDirectly(path: string, signal: AbortSignal | undefi
     if (places === null) return null;
     const limitations: Limitation[] = [];
     const select = choose(zip, places.units, limitations);
-    const [sha256, read] = await Promise.all([
-      fileSha256(path, signal),
+    const [whole, read] = await Promise.all([
+      signingAndDigests(path, places.format === 'apk', signal),
       zip.read(select, {
         maxEntryBytes: MAX_ENTRY_BYTES,
         maxTotalBytes: MAX_TOTAL_BYTES,
@@ -144,14 +157,15 @@ export async function loadZipDirectly(path: string, signal: AbortSignal | undefi
     });
     const contents = new Map([...read.contents].map(([p, c]) => [p, c.bytes]));
     return {
-      subject: { format: 'zip', sha256, size: (await stat(path)).size },
+      subject: { format: 'zip', sha256: whole.sha256, size: whole.size },
       format: places.format,
       units: assembleUnits(places.units, contents, entries),
-      signingBlock: places.format === 'apk' ? await signingBlockOf(path) : null,
+      signingBlock: whole.block,
       limitations,
       read: contents,
+      contentDigests: whole.chunked,
     };
   } finally {
-    zip.close();
+    if (opened === undefined) zip.close();
   }
 }
