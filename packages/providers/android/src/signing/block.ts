@@ -15,6 +15,7 @@ import {
 import type { LocatedBlock, ReadAt } from '../format/signingBlock.js';
 import { ALGORITHMS, signatureMatches } from './algorithms.js';
 import { digestFile } from './fileDigests.js';
+import { checkLineage } from './lineage.js';
 import { CheckFailed, outcome } from './result.js';
 import type { SchemeVerification } from './result.js';
 
@@ -90,6 +91,7 @@ async function verifyScheme(
         if (!signatureMatches(s.id, key, signer.signedData, s.value))
           throw new CheckFailed(`${who}: the signature (0x${s.id.toString(16)}) does not match its signed data`);
       }
+      if (signer.lineage !== null) checkLineage(signer.lineage, first, who);
       const chunked = signer.digests.filter((d) => ALGORITHMS[d.id]?.chunked);
       if (chunked.length === 0)
         return outcome(scheme, 'unsupported', 'only verity digests, which are not recomputed', count);
