@@ -15,6 +15,7 @@ import {
 import type { LocatedBlock, ReadAt } from '../format/signingBlock.js';
 import { ALGORITHMS, signatureMatches } from './algorithms.js';
 import { digestFile } from './fileDigests.js';
+import { blockSignerSdk } from './sdk.js';
 import { checkLineage } from './lineage.js';
 import { CheckFailed, outcome } from './result.js';
 import type { SchemeVerification } from './result.js';
@@ -27,6 +28,8 @@ interface Signer {
   certificates: Buffer[];
   /** A v3 signer's proof-of-rotation attribute value (its key-rotation lineage), or null. */
   lineage: Buffer | null;
+  /** The SDK range a v3 signer declares, else null. */
+  declared: { min: number; max: number } | null;
 }
 
 function signersOf(b: Bytes, v3: boolean, start: number, end: number): Signer[] {
@@ -53,6 +56,7 @@ function signersOf(b: Bytes, v3: boolean, start: number, end: number): Signer[] 
     }
     return {
       lineage,
+      declared: v3 ? { min: b.u32(csEnd), max: b.u32(csEnd + 4) } : null,
       signedData: b.buffer.subarray(sd, sdEnd),
       signatures: pairs(sg, sgEnd),
       publicKey: b.buffer.subarray(pk, pkEnd),
@@ -65,7 +69,7 @@ function signersOf(b: Bytes, v3: boolean, start: number, end: number): Signer[] 
 async function verifyScheme(
   file: ReadAt,
   block: LocatedBlock,
-  scheme: SchemeVerification['scheme'],
+  scheme: Exclude<SchemeVerification['scheme'], 'v1'>,
   range: { start: number; end: number },
   cache: Map<string, Buffer>,
   signal: AbortSignal | undefined,
@@ -106,7 +110,14 @@ async function verifyScheme(
         if (!actual.equals(d.value)) throw new CheckFailed(`${who}: the contents digest does not match the file`);
       }
     }
-    return outcome(scheme, 'verified', null, count);
+    const accepted = signers.map((s) =>
+      blockSignerSdk(
+        scheme,
+        s.signatures.map((g) => g.id),
+        s.declared,
+      ),
+    );
+    return outcome(scheme, 'verified', null, count, accepted);
   } catch (error) {
     if (error instanceof CheckFailed) return outcome(scheme, 'failed', error.message, count);
     if (isReaError(error) && error.code === 'cancelled') throw error;

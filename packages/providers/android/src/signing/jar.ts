@@ -8,9 +8,11 @@ import { zipEnd } from '../format/signingBlock.js';
 import type { ReadAt } from '../format/signingBlock.js';
 import { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from '../package/units.js';
 import { digestsOf, parseJarManifest } from './jarManifest.js';
-import type { JarManifest } from './jarManifest.js';
+import type { JarManifest, JarSection } from './jarManifest.js';
 import { isPlain, readPlainEntries } from './jarEntries.js';
 import { verifyPkcs7 } from './pkcs7.js';
+import { v1SignerSdk } from './sdk.js';
+import type { SdkRange } from './sdk.js';
 import { CheckFailed, outcome } from './result.js';
 import type { SchemeVerification } from './result.js';
 
@@ -25,6 +27,11 @@ const BATCH_BYTES = 64 * 1024 * 1024;
 
 function matches(hash: string, bytes: Buffer, base64: string): boolean {
   return createHash(hash).update(bytes).digest('base64') === base64;
+}
+
+/** True when `section` gives a SHA-1 digest (what Android reads of a JAR signature below API 18). */
+function hasSha1(section: JarSection, suffix = ''): boolean {
+  return digestsOf(section, suffix).some(([h]) => h === 'sha1');
 }
 
 /** The manifest entries a .SF covers, after checking its digests of the manifest. */
@@ -100,12 +107,15 @@ export async function verifyJar(
     const manifestBytes = head.get(MANIFEST)!;
     const manifest = parseJarManifest(manifestBytes);
     if (manifest.duplicates.length > 0) throw new CheckFailed(`the manifest lists ${manifest.duplicates[0]} twice`);
-    let signers = 0;
+    const accepted: SdkRange[] = [];
     let covered: Set<string> | undefined;
+    const manifestSha1 = [...manifest.entries.values()].every((e) => hasSha1(e));
     for (const pair of pairs) {
       const sfBytes = head.get(pair.sf)!;
-      signers += verifyPkcs7(head.get(pair.block)!, sfBytes);
       const sf = parseJarManifest(sfBytes);
+      const sha1 = manifestSha1 && (hasSha1(sf.main, '-manifest') || [...sf.entries.values()].every((e) => hasSha1(e)));
+      for (const s of verifyPkcs7(head.get(pair.block)!, sfBytes))
+        accepted.push(v1SignerSdk(s.digest, s.signature, sha1));
       for (const id of (sf.main.attributes.get('x-android-apk-signed') ?? '').split(',')) {
         const scheme = STRIPPABLE[id.trim()];
         if (scheme !== undefined && !blocks.has(scheme))
@@ -152,7 +162,7 @@ export async function verifyJar(
       const limit = end === null || end.cd === 0xffffffff ? size : end.cd;
       await readPlainEntries(file, signed.filter(fast), limit, signal, check);
     }
-    return outcome('v1', 'verified', null, signers);
+    return outcome('v1', 'verified', null, accepted.length, accepted);
   } catch (error) {
     if (error instanceof CheckFailed) return outcome('v1', 'failed', error.message, pairs.length);
     if (isReaError(error) && error.code === 'cancelled') throw error;
