@@ -12,6 +12,7 @@ import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import type { ArtifactEntry, ZipEntries } from '@rea/artifact';
 import type { SigningBlock } from '../format/signingBlock.js';
 import { loadZipDirectly } from './direct.js';
+import type { TableInFile } from './lazyTable.js';
 import { fileSystemError, loadFolder } from './folder.js';
 import { EntryBudget, MAX_ENTRY_BYTES, assembleUnits, signingBlockOf, unitOf, wanted } from './units.js';
 import type { UnitPlace } from './units.js';
@@ -28,6 +29,8 @@ export interface LoadedUnit {
   manifestIsProto: boolean;
   /** resources.arsc, or an app bundle module's resources.pb. */
   resources: Buffer | null;
+  /** A large stored resources.arsc left in the file and CRC-checked there (`resources` is then null). */
+  resourcesAt: TableInFile | null;
   dex: { path: string; bytes: Buffer }[];
   signatureBlocks: { path: string; bytes: Buffer }[];
   /** Compiled XML resources (res/xml*), by their path inside the unit. */
@@ -74,6 +77,7 @@ async function loadDex(path: string, signal: AbortSignal | undefined): Promise<L
         manifest: null,
         manifestIsProto: false,
         resources: null,
+        resourcesAt: null,
         dex: [{ path: 'classes.dex', bytes }],
         signatureBlocks: [],
         xmlResources: new Map(),

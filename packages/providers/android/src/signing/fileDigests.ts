@@ -4,6 +4,7 @@
 // (whose directory offset reads as the block's), each section cut into 1 MiB chunks.
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { throwIfAborted } from '@rea/evidence';
 import type { LocatedBlock, ReadAt } from '../format/signingBlock.js';
 import { CheckFailed } from './result.js';
@@ -16,12 +17,15 @@ export interface FileDigests {
   sha256: string | null;
   /** The APK Signature Scheme content digest per hash asked for (empty without a signing block). */
   chunked: Map<string, Buffer>;
+  /** CRC-32 of the bytes in the range asked for (an entry's data), or null when none was. */
+  crc32: number | null;
 }
 
 /**
- * Reads the file once and computes its SHA-256 when `whole` is set, and the chunked content digest
- * for each of `hashes` when it has a signing block (`block`). A file shorter than its ZIP directory
- * says is a {@link CheckFailed}; an aborted `signal` is `cancelled`.
+ * Reads the file once and computes its SHA-256 when `whole` is set, the chunked content digest for
+ * each of `hashes` when it has a signing block (`block`), and the CRC-32 of the bytes in `crcRange`
+ * (which must lie outside the block). A file shorter than its ZIP directory says is a
+ * {@link CheckFailed}; an aborted `signal` is `cancelled`.
  */
 export async function digestFile(
   file: ReadAt,
@@ -30,7 +34,9 @@ export async function digestFile(
   hashes: readonly string[],
   whole: boolean,
   signal: AbortSignal | undefined,
+  crcRange: { start: number; end: number } | null = null,
 ): Promise<FileDigests> {
+  let crc = 0;
   const file256 = whole ? createHash('sha256') : null;
   const chunked = block === null ? [] : hashes.map((hash) => ({ hash, digests: [] as Buffer[] }));
   const buffer = Buffer.allocUnsafe(CHUNK);
@@ -42,7 +48,7 @@ export async function digestFile(
   };
   /** Reads [from, to) in chunks cut from `from`, each fed to the whole-file hash and, if `sign`, signed. */
   const section = async (from: number, to: number, sign: boolean): Promise<void> => {
-    if (!sign && file256 === null) return;
+    if (!sign && file256 === null && crcRange === null) return;
     for (let at = from; at < to;) {
       throwIfAborted(signal, 'hashing');
       const want = Math.min(CHUNK, to - at);
@@ -51,6 +57,8 @@ export async function digestFile(
       const chunk = buffer.subarray(0, want);
       file256?.update(chunk);
       if (sign) signed(chunk);
+      if (crcRange !== null && at < crcRange.end && at + want > crcRange.start)
+        crc = crc32(chunk.subarray(Math.max(0, crcRange.start - at), Math.min(want, crcRange.end - at)), crc);
       at += want;
     }
   };
@@ -69,7 +77,7 @@ export async function digestFile(
   }
   const out = new Map<string, Buffer>();
   for (const c of chunked) out.set(c.hash, top(c.hash, c.digests));
-  return { sha256: file256?.digest('hex') ?? null, chunked: out };
+  return { sha256: file256?.digest('hex') ?? null, chunked: out, crc32: crcRange === null ? null : crc >>> 0 };
 }
 
 function top(hash: string, digests: readonly Buffer[]): Buffer {

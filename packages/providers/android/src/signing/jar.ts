@@ -136,12 +136,16 @@ export async function verifyJar(
       if (!present.has(name) && !name.endsWith('/'))
         throw new CheckFailed(`the manifest lists ${name}, which is not in the archive`);
     }
-    const check = (path: string, bytes: Buffer): void => {
+    const hashesOf = (path: string) => digestsOf(manifest.entries.get(path)!).map(([h]) => h);
+    /** Checks the manifest's digests of `path` against `digestOf(hash)` (base64) of its bytes. */
+    const checkDigests = (path: string, digestOf: (hash: string) => string): void => {
       const digests = digestsOf(manifest.entries.get(path)!);
       if (digests.length === 0) throw new CheckFailed(`the manifest gives ${path} no digest`);
-      if (!digests.every(([h, v]) => matches(h, bytes, v)))
+      if (!digests.every(([h, v]) => digestOf(h) === v))
         throw new CheckFailed(`the digest of ${path} does not match its bytes`);
     };
+    const check = (path: string, bytes: Buffer) =>
+      checkDigests(path, (h) => createHash(h).update(bytes).digest('base64'));
     // Plain entries are read through one window of the file when it is at hand; the rest (and all of
     // them otherwise) through the ZIP reader, a batch at a time.
     const fast = (e: ZipEntryRecord) => file !== undefined && !known.has(e.path) && isPlain(e);
@@ -160,7 +164,7 @@ export async function verifyJar(
       const { size } = await file.stat();
       const end = await zipEnd(file, size);
       const limit = end === null || end.cd === 0xffffffff ? size : end.cd;
-      await readPlainEntries(file, signed.filter(fast), limit, signal, check);
+      await readPlainEntries(file, signed.filter(fast), limit, signal, hashesOf, checkDigests);
     }
     return outcome('v1', 'verified', null, accepted.length, accepted);
   } catch (error) {

@@ -1,7 +1,9 @@
-// The bytes of many small ZIP entries for v1 digest checks, read in local-header order through one
-// reused window of the file and inflated one by one: no stream, no copy kept past its check. Only plain
+// The digests of many ZIP entries for v1 checks, read in local-header order through one reused window
+// of the file and inflated one by one (a large stored entry hashed as it passes): no stream, no copy
+// kept past its check. Only plain
 // entries take this way (a file with a safe, unique path, stored or deflated, not encrypted); the
 // listing they come from has had its layout checked (no overlaps, no data past the directory).
+import { createHash } from 'node:crypto';
 import { inflateRawSync, crc32 } from 'node:zlib';
 import { throwIfAborted } from '@rea/evidence';
 import type { ZipEntryRecord } from '@rea/artifact';
@@ -43,18 +45,28 @@ function windowOver(file: ReadAt, limit: number) {
   };
 }
 
+/** The digest (base64) of `bytes` for each of `hashes`. */
+function digests(hashes: readonly string[], chunks: (update: (chunk: Buffer) => void) => Promise<void>) {
+  const hashers = hashes.map((h) => [h, createHash(h)] as const);
+  return chunks((chunk) => {
+    for (const [, hasher] of hashers) hasher.update(chunk);
+  }).then(() => new Map(hashers.map(([h, hasher]) => [h, hasher.digest('base64')])));
+}
+
 /**
- * Calls `each` with the bytes of every entry of `entries` (all {@link isPlain}) of the ZIP in `file`
- * whose entry data ends before `limit`, in local-header order; the bytes are valid during the call
- * only. Bytes that contradict their declared CRC-32 or size, or cannot be inflated, fail with the
- * integrity mismatch; a bad local header fails as malformed.
+ * Calls `each` with a digest function of every entry of `entries` (all {@link isPlain}) of the ZIP in
+ * `file` whose entry data ends before `limit`, in local-header order: `digestOf(hash)` is the base64
+ * digest of the entry's bytes for each of `hashesOf(path)`. A large stored entry is hashed as it is
+ * read through the window, never held whole. Bytes that contradict their declared CRC-32 or size, or
+ * cannot be inflated, fail with the integrity mismatch; a bad local header fails as malformed.
  */
 export async function readPlainEntries(
   file: ReadAt,
   entries: readonly ZipEntryRecord[],
   limit: number,
   signal: AbortSignal | undefined,
-  each: (path: string, bytes: Buffer) => void,
+  hashesOf: (path: string) => string[],
+  each: (path: string, digestOf: (hash: string) => string) => void,
 ): Promise<void> {
   const at = windowOver(file, limit);
   const ordered = [...entries].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
@@ -66,6 +78,21 @@ export async function readPlainEntries(
         `The zip data is malformed: entry ${JSON.stringify(entry.path)} has no valid local header.`,
       );
     const data = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+    if (entry.compressionMethod === 0 && entry.compressedSize > WINDOW) {
+      let crc = 0;
+      const found = await digests(hashesOf(entry.path), async (update) => {
+        for (let p = data; p < data + entry.compressedSize;) {
+          throwIfAborted(signal, 'verifying');
+          const chunk = await at(p, Math.min(WINDOW, data + entry.compressedSize - p), entry.path);
+          crc = crc32(chunk, crc);
+          update(chunk);
+          p += chunk.length;
+        }
+      });
+      checkCrc(entry, crc >>> 0);
+      each(entry.path, (h) => found.get(h) ?? '');
+      continue;
+    }
     const raw = await at(data, entry.compressedSize, entry.path);
     let bytes: Buffer;
     if (entry.compressionMethod === 0) bytes = raw;
@@ -82,11 +109,14 @@ export async function readPlainEntries(
       throw new CheckFailed(
         `Integrity mismatch at ${entry.path}: declared size ${entry.size} bytes, observed ${bytes.length} bytes.`,
       );
-    const crc = crc32(bytes) >>> 0;
-    if (crc !== entry.crc32)
-      throw new CheckFailed(
-        `Integrity mismatch at ${entry.path}: declared crc32 ${hex(entry.crc32)}, observed ${hex(crc)}.`,
-      );
-    each(entry.path, bytes);
+    checkCrc(entry, crc32(bytes) >>> 0);
+    each(entry.path, (h) => createHash(h).update(bytes).digest('base64'));
   }
+}
+
+function checkCrc(entry: ZipEntryRecord, observed: number): void {
+  if (observed !== entry.crc32)
+    throw new CheckFailed(
+      `Integrity mismatch at ${entry.path}: declared crc32 ${hex(entry.crc32)}, observed ${hex(observed)}.`,
+    );
 }
