@@ -136,10 +136,16 @@ export async function verifyJar(
       if (!present.has(name) && !name.endsWith('/'))
         throw new CheckFailed(`the manifest lists ${name}, which is not in the archive`);
     }
-    const hashesOf = (path: string) => digestsOf(manifest.entries.get(path)!).map(([h]) => h);
+    const declared = new Map<string, [string, string][]>();
+    const digestsFor = (path: string) => {
+      let d = declared.get(path);
+      if (d === undefined) declared.set(path, (d = digestsOf(manifest.entries.get(path)!)));
+      return d;
+    };
+    const hashesOf = (path: string) => digestsFor(path).map(([h]) => h);
     /** Checks the manifest's digests of `path` against `digestOf(hash)` (base64) of its bytes. */
     const checkDigests = (path: string, digestOf: (hash: string) => string): void => {
-      const digests = digestsOf(manifest.entries.get(path)!);
+      const digests = digestsFor(path);
       if (digests.length === 0) throw new CheckFailed(`the manifest gives ${path} no digest`);
       if (!digests.every(([h, v]) => digestOf(h) === v))
         throw new CheckFailed(`the digest of ${path} does not match its bytes`);

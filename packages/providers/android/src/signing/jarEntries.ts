@@ -98,7 +98,9 @@ export async function readPlainEntries(
     if (entry.compressionMethod === 0) bytes = raw;
     else {
       try {
-        bytes = inflateRawSync(raw, { maxOutputLength: Math.max(1, entry.size + 1) });
+        // One output chunk of about the declared size: no spare 16 KiB chunk per small entry.
+        const chunkSize = Math.max(64, Math.min(entry.size + 1, WINDOW));
+        bytes = inflateRawSync(raw, { chunkSize, maxOutputLength: Math.max(1, entry.size + 1) });
       } catch (error) {
         throw new CheckFailed(
           `Integrity mismatch at ${entry.path}: declared crc32 ${hex(entry.crc32)}, observed undecodable data (${(error as Error).message}).`,
