@@ -1,9 +1,14 @@
 // One measured REA run in a fresh Node process (start-up counted, as it is for aapt and dexdump).
 // Usage: node child.mjs manifest <apk> | node child.mjs dex <dex> | node child.mjs start-up (imports only)
+// [dist]: another build's packages/providers/android/dist to run instead of the workspace's.
 import { readFileSync } from 'node:fs';
-import { DexFile, inspectAndroidPackageTool } from '@rea/provider-android';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const [mode, path] = process.argv.slice(2);
+const [mode, path, dist] = process.argv.slice(2);
+const { DexFile, inspectAndroidPackageTool } = await import(
+  dist ? pathToFileURL(join(dist, 'index.js')).href : '@rea/provider-android'
+);
 const noop = () => undefined;
 const context = { signal: new AbortController().signal, progress: { report: noop } };
 if (mode === 'start-up') {

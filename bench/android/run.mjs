@@ -1,18 +1,31 @@
 // @rea/provider-android benchmark against the reference tools on the same input in the same run:
-//   manifest: inspect_android_package (whole package: inventory through @rea/artifact, manifest,
-//     resources, signing, DEX counts) vs `aapt dump badging`, on the largest APK available;
+//   manifest: inspect_android_package (whole package: central directory, manifest, resources, signing
+//     with every scheme verified, DEX counts) vs `aapt dump badging`, on the largest APK available;
 //   DEX listing: every class and method with its prototype (DexFile) vs `dexdump`, on the largest DEX.
 // Each contender runs in its own process (start-up counted for all), interleaved run by run; ratios
-// are of medians; peak RSS from GNU time. Also in process: the decoders alone on bytes in memory.
-// Usage: node bench/android/run.mjs [apk] [dex]
+// are of medians, CPU time (user + system) beside wall time; peak RSS from GNU time. Also in process:
+// the decoders alone on bytes in memory.
+// --previous <dist>: a previous build's packages/providers/android/dist, interleaved as one more
+// contender in both races, for a before/after comparison on the same load. Place it inside
+// packages/providers/android (e.g. .tmp/base/dist) so that its imports resolve.
+// Usage: node bench/android/run.mjs [--runs N] [--previous dist] [apk] [dex]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DexFile, ResourceTable, parseBinaryXml } from '@rea/provider-android';
 
-const RUNS = 7;
+const args = process.argv.slice(2);
+function option(name, fallback) {
+  const at = args.indexOf(name);
+  if (at === -1) return fallback;
+  const [, value] = args.splice(at, 2);
+  return value;
+}
+const RUNS = Number(option('--runs', '7'));
+const previousOption = option('--previous', null);
+const previous = previousOption === null ? null : resolve(previousOption);
 const here = dirname(fileURLToPath(import.meta.url));
 const SAMPLES = '/usr/share/doc/androguard/examples';
 
@@ -38,8 +51,8 @@ function largest(ext) {
   return best?.path ?? null;
 }
 
-const apk = process.argv[2] ?? largest('.apk');
-const dex = process.argv[3] ?? largest('.dex');
+const apk = args[0] ?? largest('.apk');
+const dex = args[1] ?? largest('.dex');
 for (const tool of ['aapt', 'dexdump']) {
   if (spawnSync(tool, ['-h'], { stdio: 'ignore' }).error) {
     console.log(`skipped: ${tool} is not installed`);
@@ -71,8 +84,8 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 function race(contenders) {
   const samples = contenders.map(() => ({ wall: [], rss: [], cpu: [] }));
   for (let i = 0; i < RUNS; i++) {
-    contenders.forEach(([, command, args], k) => {
-      const { wall, rss, cpu } = once(command, args);
+    contenders.forEach(([, command, argv], k) => {
+      const { wall, rss, cpu } = once(command, argv);
       samples[k].wall.push(wall);
       samples[k].rss.push(rss);
       samples[k].cpu.push(cpu);
@@ -95,17 +108,21 @@ for (const path of [apk, dex]) spawnSync('cat', [path], { stdio: 'ignore' });
 const child = join(here, 'child.mjs');
 console.log(`APK: ${apk} (${(statSync(apk).size / 1e6).toFixed(1)} MB)`);
 console.log(`DEX: ${dex} (${(statSync(dex).size / 1e6).toFixed(1)} MB)`);
+if (previous !== null) console.log(`previous build: ${previous}`);
 // Start-up alone (Node.js, then importing the provider's index with its dependencies) is measured as
 // a contender of its own, so that the work is the fresh-process figure less this one.
-const [aapt, reaManifest, startUp, bareNode] = race([
+const before = previous === null ? [] : [previous];
+const [aapt, reaManifest, startUp, bareNode, previousManifest] = race([
   ['aapt', 'aapt', ['dump', 'badging', apk]],
   ['rea', process.execPath, [child, 'manifest', apk]],
   ['start-up', process.execPath, [child, 'start-up']],
   ['node', process.execPath, ['-e', '0']],
+  ...before.map((dist) => ['previous', process.execPath, [child, 'manifest', apk, dist]]),
 ]);
-const [dexdump, reaDex] = race([
+const [dexdump, reaDex, previousDex] = race([
   ['dexdump', 'dexdump', [dex]],
   ['rea', process.execPath, [child, 'dex', dex]],
+  ...before.map((dist) => ['previous', process.execPath, [child, 'dex', dex, dist]]),
 ]);
 const manifestBytes = execFileSync('unzip', ['-p', apk, 'AndroidManifest.xml']);
 const arscBytes = execFileSync('unzip', ['-p', apk, 'resources.arsc'], { maxBuffer: 1 << 30 });
@@ -136,6 +153,12 @@ row('aapt dump badging', aapt);
 row('REA inspect_android_package, fresh process', reaManifest, aapt);
 row('dexdump (classes, fields, methods)', dexdump);
 row('REA DEX class+method listing, fresh process', reaDex, dexdump);
+if (previous !== null) {
+  row('previous build: inspect_android_package', previousManifest, aapt);
+  row('previous build: DEX listing', previousDex, dexdump);
+  row('this build / previous: inspect_android_package', reaManifest, previousManifest);
+  row('this build / previous: DEX listing', reaDex, previousDex);
+}
 row('node -e 0', bareNode);
 row('start-up: node + import @rea/provider-android', startUp);
 const less = (a, b) => ({ wall: a.wall - b.wall, cpu: a.cpu - b.cpu, rss: a.rss });

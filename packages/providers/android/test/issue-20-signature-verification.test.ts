@@ -28,6 +28,8 @@ function apksigner(apk: string, scheme: keyof typeof SDK): boolean {
   return new RegExp(`^Verified using ${scheme} scheme .*: true$`, 'm').test(run.stdout);
 }
 
+const base = (scheme: string, status: string, signers: number) => ({ unit: '', scheme, status, reason: null, signers });
+
 async function statuses(apk: string): Promise<Record<string, string>> {
   const result = await verifySignatures(apk, undefined);
   return Object.fromEntries(result.map((r: SchemeVerification) => [r.scheme, r.status]));
@@ -76,10 +78,11 @@ describe('signature verification', () => {
       { path: signed },
     );
     expect(normalized_result.signature_verification).toEqual([
-      { unit: '', scheme: 'v1', status: 'verified', reason: null, signers: 1 },
-      { unit: '', scheme: 'v2', status: 'verified', reason: null, signers: 1 },
-      { unit: '', scheme: 'v3', status: 'verified', reason: null, signers: 1 },
-      { unit: '', scheme: 'v3.1', status: 'absent', reason: null, signers: 0 },
+      // The API levels accepting each signer's algorithms: see issue-20-sdk-acceptance.test.ts.
+      { ...base('v1', 'verified', 1), accepted_sdk: [{ min_sdk: 18, max_sdk: null }] },
+      { ...base('v2', 'verified', 1), accepted_sdk: [{ min_sdk: 24, max_sdk: null }] },
+      { ...base('v3', 'verified', 1), accepted_sdk: [{ min_sdk: 28, max_sdk: null }] },
+      { ...base('v3.1', 'absent', 0), accepted_sdk: [] },
     ]);
   }, 120_000);
 

@@ -60,20 +60,11 @@ function packedLetters(a: number, b: number): string {
 function localeAt(bytes: Bytes, config: number): string {
   const size = bytes.u32(config, 'configuration size');
   if (size < 12) return '';
-  const language = bytes.slice(config + 8, 2);
-  const country = bytes.slice(config + 10, 2);
-  const lang =
-    language[0] === 0
-      ? ''
-      : (language[0]! & 0x80) !== 0
-        ? packedLetters(language[0]!, language[1]!)
-        : language.toString('latin1');
-  const region =
-    country[0] === 0
-      ? ''
-      : (country[0]! & 0x80) !== 0
-        ? packedLetters(country[0]!, country[1]!)
-        : country.toString('latin1');
+  // Two letters, or three packed into two bytes when the first has its top bit set.
+  const code = (a: number, b: number) =>
+    a === 0 ? '' : (a & 0x80) !== 0 ? packedLetters(a, b) : String.fromCharCode(a, b);
+  const lang = code(bytes.u8(config + 8), bytes.u8(config + 9));
+  const region = code(bytes.u8(config + 10), bytes.u8(config + 11));
   return region === '' ? lang : `${lang}-${region}`;
 }
 
@@ -107,11 +98,12 @@ export class ResourceTable {
   truncated = false;
   private readonly bytes: Bytes;
 
-  constructor(buffer: Buffer) {
-    const bytes = new Bytes(buffer, 'resources.arsc');
+  /** `source`: the table's bytes, or a view of them read on demand (see ./fileBytes.ts). */
+  constructor(source: Buffer | Bytes) {
+    const bytes = Buffer.isBuffer(source) ? new Bytes(source, 'resources.arsc') : source;
     this.bytes = bytes;
     if (bytes.u16(0, 'table header') !== TABLE_TYPE) throw malformed('resources.arsc', 'not a resource table');
-    const end = Math.min(bytes.u32(4, 'table size'), buffer.length);
+    const end = Math.min(bytes.u32(4, 'table size'), bytes.length);
     let strings: StringPool | null = null;
     let at = bytes.u16(2, 'table header size');
     let chunks = 0;

@@ -57,6 +57,11 @@ export class Bytes {
     return this.buffer.subarray(offset, offset + size);
   }
 
+  /** The bytes [start, end) (checked by the caller) decoded as `encoding`. */
+  text(encoding: 'utf8' | 'utf16le' | 'latin1', start: number, end: number): string {
+    return this.buffer.toString(encoding, start, end);
+  }
+
   /** Unsigned LEB128 of at most 5 bytes: `[value, next offset]`. */
   uleb128(offset: number, what = 'uleb128'): [number, number] {
     let result = 0;

@@ -89,7 +89,7 @@ export function prefixed(b: Bytes, at: number, end: number): [number, number] {
 }
 
 /** The additional attribute of a v3 signer holding its proof of rotation. */
-const PROOF_OF_ROTATION = 0x3ba06f8c;
+export const PROOF_OF_ROTATION = 0x3ba06f8c;
 /** Capability flags of a lineage node, lowest bit first. */
 const CAPABILITIES = ['installed-data', 'shared-uid', 'permission', 'rollback', 'auth'];
 
@@ -139,7 +139,7 @@ function signersOf(b: Bytes, scheme: string, start: number, end: number): BlockS
 }
 
 /** Where the ZIP's end record and central directory are, or null when there is no end record. */
-async function zipEnd(file: ReadAt, size: number): Promise<{ cd: number; eocd: number } | null> {
+export async function zipEnd(file: ReadAt, size: number): Promise<{ cd: number; eocd: number } | null> {
   const tail = Math.min(size, 65_535 + 22);
   const buffer = Buffer.alloc(tail);
   await file.read(buffer, 0, tail, size - tail);
@@ -203,8 +203,12 @@ export function blockPairs(buffer: Buffer, problems: string[]): { id: number; st
  * ../signing/block.ts). A block that cannot be decoded is reported in `problems`, never thrown.
  */
 export async function readSigningBlock(file: ReadAt, size: number): Promise<SigningBlock> {
+  return decodeSigningBlock(await locateSigningBlock(file, size));
+}
+
+/** Decodes a block as {@link locateSigningBlock} found it (see {@link readSigningBlock}). */
+export function decodeSigningBlock(located: LocatedBlock | string | null): SigningBlock {
   const none: SigningBlock = { present: false, schemes: [], signers: [], other_blocks: [], problems: [] };
-  const located = await locateSigningBlock(file, size);
   if (located === null) return none;
   if (typeof located === 'string') return { ...none, present: true, problems: [located] };
   const b = new Bytes(located.buffer, 'APK Signing Block');
@@ -221,6 +225,19 @@ export async function readSigningBlock(file: ReadAt, size: number): Promise<Sign
     } else if (id !== 0x42726577) {
       out.other_blocks.push(`0x${id.toString(16)}`);
     }
+  }
+  return out;
+}
+
+/** The hashes of the chunked (not verity) content digests that the signers of `block` declare. */
+export function chunkedHashes(block: SigningBlock): string[] {
+  const names = new Set(block.signers.flatMap((s) => s.digests.map((d) => d.algorithm)));
+  const out: string[] = [];
+  for (const [hash, suffix] of [
+    ['sha256', 'with SHA2-256'],
+    ['sha512', 'with SHA2-512'],
+  ] as const) {
+    if ([...names].some((n) => n.endsWith(suffix))) out.push(hash);
   }
   return out;
 }

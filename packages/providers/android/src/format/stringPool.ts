@@ -68,7 +68,7 @@ export class StringPool {
     length(); // length in UTF-16 units, not needed
     const byteLength = length();
     if (p + byteLength > this.end) return null;
-    return this.bytes.buffer.toString('utf8', p, p + byteLength);
+    return this.bytes.text('utf8', p, p + byteLength);
   }
 
   private utf16At(at: number): string | null {
@@ -80,6 +80,6 @@ export class StringPool {
       p += 2;
     }
     if (p + units * 2 > this.end) return null;
-    return this.bytes.buffer.toString('utf16le', p, p + units * 2);
+    return this.bytes.text('utf16le', p, p + units * 2);
   }
 }

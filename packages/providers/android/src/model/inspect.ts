@@ -1,7 +1,9 @@
+import { closeSync, openSync } from 'node:fs';
 import type { Limitation } from '@rea/evidence';
 import { isReaError } from '@rea/evidence';
 import { parseBinaryXml } from '../format/axml.js';
 import { ResourceTable } from '../format/arsc.js';
+import { FileBytes } from '../format/fileBytes.js';
 import { parseProtoXml } from '../format/protoXml.js';
 import { ProtoResourceTable } from '../format/protoTable.js';
 import type { ResourceSummary } from '../format/arsc.js';
@@ -50,15 +52,34 @@ function why(error: unknown): string {
 
 /** Decodes one unit; any part that cannot be decoded becomes a limitation and a null/empty field. */
 export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitReport {
+  // A resource table left in the file is read from it while the unit is decoded.
+  let fd: number | null = null;
+  try {
+    if (unit.resources === null && unit.resourcesAt !== null) fd = openSync(unit.resourcesAt.file, 'r');
+  } catch (error) {
+    limitations.push({ kind: 'resources-unreadable', message: why(error) });
+  }
+  try {
+    return inspectOpenUnit(unit, limitations, fd);
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+function inspectOpenUnit(unit: LoadedUnit, limitations: Limitation[], fd: number | null): UnitReport {
   const scope = unit.name === '' ? undefined : unit.name;
   const note = (kind: string, message: string, at?: string) => {
     const where = at ?? scope;
     limitations.push(where === undefined ? { kind, message } : { kind, message, scope: where });
   };
   let table: ResourceTable | ProtoResourceTable | null = null;
-  if (unit.resources !== null) {
+  const at = unit.resourcesAt;
+  const source =
+    unit.resources ?? (fd !== null && at !== null ? new FileBytes(fd, at.offset, at.size, 'resources.arsc') : null);
+  if (source !== null) {
     try {
-      table = unit.manifestIsProto ? new ProtoResourceTable(unit.resources) : new ResourceTable(unit.resources);
+      table =
+        unit.manifestIsProto && Buffer.isBuffer(source) ? new ProtoResourceTable(source) : new ResourceTable(source);
       if (table.truncated)
         note('resources-cut', 'The resource table has more type chunks than are indexed; later ones are not read.');
     } catch (error) {

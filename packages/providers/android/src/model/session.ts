@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReaError } from '@rea/evidence';
+import type { ZipEntries } from '@rea/artifact';
 import { openDexSections } from '../format/dex/file.js';
 import type { DexFile } from '../format/dex/file.js';
 import { loadPackage } from '../package/load.js';
@@ -26,8 +27,13 @@ let cached: { key: string; value: OpenedPackage } | null = null;
 /**
  * Loads and indexes the package at `path`, reusing the last one when the same file (path, size and
  * modification time) is asked for again; only one package is kept, so memory stays bounded by one.
+ * `opened`: the ZIP at `path` opened already (see {@link loadPackage}).
  */
-export async function openPackage(path: string, signal: AbortSignal | undefined): Promise<OpenedPackage> {
+export async function openPackage(
+  path: string,
+  signal: AbortSignal | undefined,
+  opened?: ZipEntries,
+): Promise<OpenedPackage> {
   const info = await stat(path).catch(() => null);
   if (info === null) {
     throw new ReaError('not_found', `No file or directory at ${path}.`, { details: { path, reason: 'missing' } });
@@ -42,7 +48,7 @@ export async function openPackage(path: string, signal: AbortSignal | undefined)
   }
   if (cached?.key === key) return cached.value;
   cached = null;
-  const loaded = await loadPackage(path, signal);
+  const loaded = await loadPackage(path, signal, opened);
   const dex: OpenedPackage['dex'] = [];
   const unreadable: OpenedPackage['unreadable'] = [];
   const classes = new Map<string, ClassSite>();

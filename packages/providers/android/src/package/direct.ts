@@ -1,37 +1,64 @@
 // An APK or app bundle read straight from its ZIP: the central directory lists the entries, and only
 // the entries the analysis needs (manifest, resource table, DEX, signatures, XML resources) are
 // inflated, CRC-checked and hashed. The other entries are listed as declared, not read.
-import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
-import { isReaError, throwIfAborted } from '@rea/evidence';
+import { open } from 'node:fs/promises';
+import { isReaError } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { openZipEntries } from '@rea/artifact';
 import type { ArtifactEntry, ZipEntries, ZipEntryRecord } from '@rea/artifact';
+import { chunkedHashes, decodeSigningBlock, locateSigningBlock, zipEnd } from '../format/signingBlock.js';
+import type { SigningBlock } from '../format/signingBlock.js';
+import { digestFile } from '../signing/fileDigests.js';
+import { CheckFailed } from '../signing/result.js';
+import { dataRange, lazyTable } from './lazyTable.js';
+import type { TableInFile } from './lazyTable.js';
 import type { LoadedPackage } from './load.js';
-import {
-  EntryBudget,
-  MAX_ENTRY_BYTES,
-  MAX_TOTAL_BYTES,
-  assembleUnits,
-  signingBlockOf,
-  unitOf,
-  wanted,
-} from './units.js';
+import { EntryBudget, MAX_ENTRY_BYTES, MAX_TOTAL_BYTES, assembleUnits, unitOf, wanted } from './units.js';
 import type { UnitPlace } from './units.js';
 
 const AAB_MANIFEST = /^([^/]+)\/manifest\/AndroidManifest\.xml$/;
+const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 
-/** SHA-256 of the whole file, read through one reused buffer (fresh chunks cost more than the hash). */
-async function fileSha256(path: string, signal: AbortSignal | undefined): Promise<string> {
-  const hash = createHash('sha256');
-  const buffer = Buffer.allocUnsafe(1 << 20);
+/** What the one read of the file gives (see {@link signingAndDigests}). */
+interface WholeFile {
+  block: SigningBlock | null;
+  sha256: string;
+  size: number;
+  chunked: Map<string, Buffer>;
+  /** Where the resource table left in the file lies, with the CRC-32 observed of it. */
+  table: { offset: number; size: number; crc32: number } | null;
+}
+
+/**
+ * The APK Signing Block of the file at `path` (for an APK) and, in one read of the file, its SHA-256,
+ * the content digests its v2/v3 signers sign (kept for their verification) and the CRC-32 of the
+ * resource table entry `table` (left in the file).
+ */
+async function signingAndDigests(
+  path: string,
+  apk: boolean,
+  table: ZipEntryRecord | null,
+  signal: AbortSignal | undefined,
+): Promise<WholeFile> {
   const handle = await open(path, 'r');
   try {
-    for (;;) {
-      throwIfAborted(signal, 'hashing');
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) return hash.digest('hex');
-      hash.update(buffer.subarray(0, bytesRead));
+    const { size } = await handle.stat();
+    const located = apk ? await locateSigningBlock(handle, size) : null;
+    const block = apk ? decodeSigningBlock(located) : null;
+    const hashes = block === null ? [] : chunkedHashes(block);
+    const where = located !== null && typeof located !== 'string' ? located : null;
+    const range =
+      table === null ? null : await dataRange(handle, table, where?.start ?? (await zipEnd(handle, size))?.cd ?? size);
+    const found = (crc32: number | null) =>
+      range === null || crc32 === null ? null : { offset: range.start, size: range.end - range.start, crc32 };
+    try {
+      const digests = await digestFile(handle, size, where, hashes, true, signal, range);
+      return { block, sha256: digests.sha256!, size, chunked: digests.chunked, table: found(digests.crc32) };
+    } catch (error) {
+      if (!(error instanceof CheckFailed)) throw error;
+      // The directory promises more than the file holds: verification says so when it recomputes.
+      const digests = await digestFile(handle, size, null, [], true, signal, range);
+      return { block, sha256: digests.sha256!, size, chunked: new Map(), table: found(digests.crc32) };
     }
   } finally {
     await handle.close();
@@ -99,12 +126,17 @@ function choose(zip: ZipEntries, units: readonly UnitPlace[], limitations: Limit
 /**
  * Reads an APK or app bundle from its central directory, inflating only the entries analyzed; null
  * when `path` is not a readable ZIP holding one (the caller then inventories it in full, which also
- * gives the typed error of a malformed or foreign container).
+ * gives the typed error of a malformed or foreign container). `opened` is the ZIP at `path` opened
+ * already (its directory is not read again; the caller closes it).
  */
-export async function loadZipDirectly(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage | null> {
+export async function loadZipDirectly(
+  path: string,
+  signal: AbortSignal | undefined,
+  opened?: ZipEntries,
+): Promise<LoadedPackage | null> {
   let zip: ZipEntries;
   try {
-    zip = await openZipEntries(path, signal ? { signal } : {});
+    zip = opened ?? (await openZipEntries(path, signal ? { signal } : {}));
   } catch (error) {
     if (isReaError(error) && error.code === 'cancelled') throw error;
     return null;
@@ -114,24 +146,43 @@ export async function loadZipDirectly(path: string, signal: AbortSignal | undefi
     if (places === null) return null;
     const limitations: Limitation[] = [];
     const select = choose(zip, places.units, limitations);
-    const [sha256, read] = await Promise.all([
-      fileSha256(path, signal),
-      zip.read(select, {
+    const table = places.format === 'apk' ? lazyTable(zip.entries, select) : null;
+    const readEntries = (paths: string[]) =>
+      zip.read(paths, {
         maxEntryBytes: MAX_ENTRY_BYTES,
         maxTotalBytes: MAX_TOTAL_BYTES,
         integrityPolicy: 'record-and-continue',
         hash: false,
         ...(signal ? { signal } : {}),
-      }),
+      });
+    const [whole, read] = await Promise.all([
+      signingAndDigests(path, places.format === 'apk', table, signal),
+      readEntries(select.filter((p) => p !== table?.path)),
     ]);
-    for (const c of read.contradictions) {
+    const contradictions: { path: string; algorithm: string; declared: string; observed: string }[] = [
+      ...read.contradictions,
+    ];
+    let inFile: TableInFile | null = null;
+    if (table !== null && whole.table === null) {
+      // Its data could not be placed from its local header: read it the ordinary way.
+      const rest = await readEntries([table.path]);
+      for (const [p, c] of rest.contents) read.contents.set(p, c);
+      contradictions.push(...rest.contradictions);
+    } else if (table !== null && whole.table !== null) {
+      const { crc32 } = whole.table;
+      if (crc32 === table.crc32) inFile = { file: path, offset: whole.table.offset, size: table.size };
+      else
+        contradictions.push({ path: table.path, algorithm: 'crc32', declared: hex(table.crc32), observed: hex(crc32) });
+    }
+    const isRead = (p: string) => read.contents.has(p) || (inFile !== null && p === table?.path);
+    for (const c of contradictions) {
       limitations.push({
         kind: 'integrity-contradicted',
         message: `Its bytes contradict their declared ${c.algorithm} (${c.declared}, observed ${c.observed}); not analyzed.`,
         scope: c.path,
       });
     }
-    const unread = zip.entries.filter((e) => e.kind === 'file' && !read.contents.has(e.path)).length;
+    const unread = zip.entries.filter((e) => e.kind === 'file' && !isRead(e.path)).length;
     if (unread > 0) {
       limitations.push({
         kind: 'entries-not-verified',
@@ -140,18 +191,21 @@ export async function loadZipDirectly(path: string, signal: AbortSignal | undefi
     }
     const entries = zip.entries.map((e) => {
       const content = read.contents.get(e.path);
-      return artifactEntry(e, content !== undefined, content?.sha256 ?? null);
+      return artifactEntry(e, isRead(e.path), content?.sha256 ?? null);
     });
     const contents = new Map([...read.contents].map(([p, c]) => [p, c.bytes]));
+    const units = assembleUnits(places.units, contents, entries);
+    if (inFile !== null) units[0]!.resourcesAt = inFile;
     return {
-      subject: { format: 'zip', sha256, size: (await stat(path)).size },
+      subject: { format: 'zip', sha256: whole.sha256, size: whole.size },
       format: places.format,
-      units: assembleUnits(places.units, contents, entries),
-      signingBlock: places.format === 'apk' ? await signingBlockOf(path) : null,
+      units,
+      signingBlock: whole.block,
       limitations,
       read: contents,
+      contentDigests: whole.chunked,
     };
   } finally {
-    zip.close();
+    if (opened === undefined) zip.close();
   }
 }

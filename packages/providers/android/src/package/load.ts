@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { extractArtifact, inspectArtifact } from '@rea/artifact';
-import type { ArtifactEntry } from '@rea/artifact';
+import type { ArtifactEntry, ZipEntries } from '@rea/artifact';
 import type { SigningBlock } from '../format/signingBlock.js';
 import { loadZipDirectly } from './direct.js';
+import type { TableInFile } from './lazyTable.js';
 import { fileSystemError, loadFolder } from './folder.js';
 import { EntryBudget, MAX_ENTRY_BYTES, assembleUnits, signingBlockOf, unitOf, wanted } from './units.js';
 import type { UnitPlace } from './units.js';
@@ -28,6 +29,8 @@ export interface LoadedUnit {
   manifestIsProto: boolean;
   /** resources.arsc, or an app bundle module's resources.pb. */
   resources: Buffer | null;
+  /** A large stored resources.arsc left in the file and CRC-checked there (`resources` is then null). */
+  resourcesAt: TableInFile | null;
   dex: { path: string; bytes: Buffer }[];
   signatureBlocks: { path: string; bytes: Buffer }[];
   /** Compiled XML resources (res/xml*), by their path inside the unit. */
@@ -47,6 +50,11 @@ export interface LoadedPackage {
    * path; signature verification reuses them instead of reading them again. Absent for sets and DEX.
    */
   read?: ReadonlyMap<string, Buffer>;
+  /**
+   * The APK Signature Scheme content digests of the file at the package's path, by hash, computed in
+   * the same read as its SHA-256; signature verification reuses them. Absent for sets and DEX.
+   */
+  contentDigests?: ReadonlyMap<string, Buffer>;
 }
 
 async function loadDex(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage> {
@@ -69,6 +77,7 @@ async function loadDex(path: string, signal: AbortSignal | undefined): Promise<L
         manifest: null,
         manifestIsProto: false,
         resources: null,
+        resourcesAt: null,
         dex: [{ path: 'classes.dex', bytes }],
         signatureBlocks: [],
         xmlResources: new Map(),
@@ -96,15 +105,20 @@ async function isDex(path: string): Promise<boolean> {
 /**
  * Reads an APK, an AAB, a split-APK set (XAPK, APKS, a ZIP or folder of APKs) or a DEX file.
  * Errors are those of @rea/artifact (`not_found`, `unsupported_target`, `artifact_integrity_mismatch`,
- * `cancelled`, …); a container holding no Android package is `unsupported_target`.
+ * `cancelled`, …); a container holding no Android package is `unsupported_target`. `opened` is the ZIP
+ * at `path` opened already by the caller (who closes it): its central directory is not read again.
  */
-export async function loadPackage(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage> {
+export async function loadPackage(
+  path: string,
+  signal: AbortSignal | undefined,
+  opened?: ZipEntries,
+): Promise<LoadedPackage> {
   if (await isDex(path)) return loadDex(path, signal);
   const info = await stat(path).catch((error: unknown) => {
     throw fileSystemError(error, path, 'read');
   });
   if (info.isDirectory()) return loadFolder(path, signal);
-  const direct = await loadZipDirectly(path, signal);
+  const direct = await loadZipDirectly(path, signal, opened);
   if (direct !== null) return direct;
   const outcome = await inspectArtifact(path, {
     integrityPolicy: 'record-and-continue',

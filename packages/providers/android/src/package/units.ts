@@ -99,6 +99,7 @@ export function assembleUnits(
       manifestIsProto: u.aabModule !== null,
       resources:
         contents.get(u.aabModule === null ? `${u.prefix}resources.arsc` : `${u.aabModule}/resources.pb`) ?? null,
+      resourcesAt: null,
       dex: mine
         .filter(([p]) => /(?:^|\/)classes\d*\.dex$/.test(inner(p)))
         .map(([p, bytes]) => ({ path: p, bytes }))

@@ -1,68 +1,24 @@
 // v2 / v3 / v3.1 verification (APK Signature Scheme): each signer's signatures over its signed data
 // with its public key (which must be its first certificate's), and the digests it signs recomputed
-// over the file: the ZIP entries before the block, the central directory and the end record (whose
-// directory offset reads as the block's), in 1 MiB chunks.
-import { X509Certificate, constants, createHash, createPublicKey, verify } from 'node:crypto';
-import { isReaError, throwIfAborted } from '@rea/evidence';
+// over the file (see ./fileDigests.ts) unless the caller computed them already.
+import { X509Certificate, createPublicKey } from 'node:crypto';
+import { isReaError } from '@rea/evidence';
 import { Bytes } from '../format/bytes.js';
-import { SCHEMES, blockPairs, locateSigningBlock, prefixed, sequence } from '../format/signingBlock.js';
+import {
+  PROOF_OF_ROTATION,
+  SCHEMES,
+  blockPairs,
+  locateSigningBlock,
+  prefixed,
+  sequence,
+} from '../format/signingBlock.js';
 import type { LocatedBlock, ReadAt } from '../format/signingBlock.js';
+import { ALGORITHMS, signatureMatches } from './algorithms.js';
+import { digestFile } from './fileDigests.js';
+import { blockSignerSdk } from './sdk.js';
+import { checkLineage } from './lineage.js';
 import { CheckFailed, outcome } from './result.js';
 import type { SchemeVerification } from './result.js';
-
-const CHUNK = 1024 * 1024;
-
-/** Signature algorithm id → hash, key padding and whether its digest is the plain chunked one. */
-const ALGORITHMS: Readonly<Record<number, { hash: string; pss?: number; chunked: boolean }>> = {
-  0x0101: { hash: 'sha256', pss: 32, chunked: true },
-  0x0102: { hash: 'sha512', pss: 64, chunked: true },
-  0x0103: { hash: 'sha256', chunked: true },
-  0x0104: { hash: 'sha512', chunked: true },
-  0x0201: { hash: 'sha256', chunked: true },
-  0x0202: { hash: 'sha512', chunked: true },
-  0x0301: { hash: 'sha256', chunked: true },
-  0x0421: { hash: 'sha256', chunked: false },
-  0x0423: { hash: 'sha256', chunked: false },
-  0x0425: { hash: 'sha256', chunked: false },
-};
-
-/** The chunked digest of the signed parts of the file, per hash. */
-async function contentDigest(
-  file: ReadAt,
-  block: LocatedBlock,
-  hash: string,
-  signal: AbortSignal | undefined,
-): Promise<Buffer> {
-  const eocd = Buffer.alloc((await file.stat()).size - block.eocd);
-  await file.read(eocd, 0, eocd.length, block.eocd);
-  eocd.writeUInt32LE(block.start, 16);
-  const sections: ([number, number] | Buffer)[] = [[0, block.start], [block.cd, block.eocd], eocd];
-  const digests: Buffer[] = [];
-  const buffer = Buffer.alloc(CHUNK);
-  const prefix = Buffer.alloc(5);
-  for (const section of sections) {
-    const length = Buffer.isBuffer(section) ? section.length : section[1] - section[0];
-    for (let at = 0; at < length; at += CHUNK) {
-      throwIfAborted(signal, 'verifying');
-      const n = Math.min(CHUNK, length - at);
-      let chunk: Buffer;
-      if (Buffer.isBuffer(section)) chunk = section.subarray(at, at + n);
-      else {
-        const { bytesRead } = await file.read(buffer, 0, n, section[0] + at);
-        if (bytesRead !== n) throw new CheckFailed('the file is shorter than its ZIP directory says');
-        chunk = buffer.subarray(0, n);
-      }
-      prefix[0] = 0xa5;
-      prefix.writeUInt32LE(n, 1);
-      digests.push(createHash(hash).update(prefix).update(chunk).digest());
-    }
-  }
-  prefix[0] = 0x5a;
-  prefix.writeUInt32LE(digests.length, 1);
-  const top = createHash(hash).update(prefix);
-  for (const d of digests) top.update(d);
-  return top.digest();
-}
 
 interface Signer {
   signedData: Buffer;
@@ -70,6 +26,10 @@ interface Signer {
   publicKey: Buffer;
   digests: { id: number; value: Buffer }[];
   certificates: Buffer[];
+  /** A v3 signer's proof-of-rotation attribute value (its key-rotation lineage), or null. */
+  lineage: Buffer | null;
+  /** The SDK range a v3 signer declares, else null. */
+  declared: { min: number; max: number } | null;
 }
 
 function signersOf(b: Bytes, v3: boolean, start: number, end: number): Signer[] {
@@ -88,7 +48,15 @@ function signersOf(b: Bytes, v3: boolean, start: number, end: number): Signer[] 
     const [cs, csEnd] = prefixed(b, dgEnd, sdEnd);
     if (v3 && (b.u32(csEnd) !== b.u32(sdEnd) || b.u32(csEnd + 4) !== b.u32(sdEnd + 4)))
       throw new CheckFailed('the SDK range of a signer differs from the one it signs');
+    let lineage: Buffer | null = null;
+    if (v3 && csEnd + 12 <= sdEnd) {
+      const [aa, aaEnd] = prefixed(b, csEnd + 8, sdEnd);
+      for (const [as, ae] of sequence(b, aa, aaEnd))
+        if (ae - as >= 4 && b.u32(as) === PROOF_OF_ROTATION) lineage = b.buffer.subarray(as + 4, ae);
+    }
     return {
+      lineage,
+      declared: v3 ? { min: b.u32(csEnd), max: b.u32(csEnd + 4) } : null,
       signedData: b.buffer.subarray(sd, sdEnd),
       signatures: pairs(sg, sgEnd),
       publicKey: b.buffer.subarray(pk, pkEnd),
@@ -101,7 +69,7 @@ function signersOf(b: Bytes, v3: boolean, start: number, end: number): Signer[] 
 async function verifyScheme(
   file: ReadAt,
   block: LocatedBlock,
-  scheme: SchemeVerification['scheme'],
+  scheme: Exclude<SchemeVerification['scheme'], 'v1'>,
   range: { start: number; end: number },
   cache: Map<string, Buffer>,
   signal: AbortSignal | undefined,
@@ -124,22 +92,32 @@ async function verifyScheme(
       if (signer.signatures.map((s) => s.id).join() !== signer.digests.map((d) => d.id).join())
         throw new CheckFailed(`${who}: the signature and digest algorithm lists differ`);
       for (const s of known) {
-        const alg = ALGORITHMS[s.id]!;
-        const options = alg.pss ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: alg.pss } : key;
-        if (!verify(alg.hash, signer.signedData, options, s.value))
+        if (!signatureMatches(s.id, key, signer.signedData, s.value))
           throw new CheckFailed(`${who}: the signature (0x${s.id.toString(16)}) does not match its signed data`);
       }
+      if (signer.lineage !== null) checkLineage(signer.lineage, first, who);
       const chunked = signer.digests.filter((d) => ALGORITHMS[d.id]?.chunked);
       if (chunked.length === 0)
         return outcome(scheme, 'unsupported', 'only verity digests, which are not recomputed', count);
       for (const d of chunked) {
         const hash = ALGORITHMS[d.id]!.hash;
         let actual = cache.get(hash);
-        if (actual === undefined) cache.set(hash, (actual = await contentDigest(file, block, hash, signal)));
+        if (actual === undefined) {
+          const size = (await file.stat()).size;
+          actual = (await digestFile(file, size, block, [hash], false, signal)).chunked.get(hash)!;
+          cache.set(hash, actual);
+        }
         if (!actual.equals(d.value)) throw new CheckFailed(`${who}: the contents digest does not match the file`);
       }
     }
-    return outcome(scheme, 'verified', null, count);
+    const accepted = signers.map((s) =>
+      blockSignerSdk(
+        scheme,
+        s.signatures.map((g) => g.id),
+        s.declared,
+      ),
+    );
+    return outcome(scheme, 'verified', null, count, accepted);
   } catch (error) {
     if (error instanceof CheckFailed) return outcome(scheme, 'failed', error.message, count);
     if (isReaError(error) && error.code === 'cancelled') throw error;
@@ -147,15 +125,22 @@ async function verifyScheme(
   }
 }
 
-/** v2, v3 and v3.1 outcomes of the APK in `file` (`absent` for each scheme its block lacks). */
-export async function verifySigningBlock(file: ReadAt, signal: AbortSignal | undefined): Promise<SchemeVerification[]> {
+/**
+ * v2, v3 and v3.1 outcomes of the APK in `file` (`absent` for each scheme its block lacks). `digests`
+ * holds content digests of this file computed already, by hash (see {@link digestFile}).
+ */
+export async function verifySigningBlock(
+  file: ReadAt,
+  signal: AbortSignal | undefined,
+  digests: ReadonlyMap<string, Buffer> = new Map(),
+): Promise<SchemeVerification[]> {
   const located = await locateSigningBlock(file, (await file.stat()).size);
   const schemes = ['v2', 'v3', 'v3.1'] as const;
   if (located === null) return schemes.map((s) => outcome(s, 'absent'));
   if (typeof located === 'string') return schemes.map((s) => outcome(s, 'failed', located));
   const problems: string[] = [];
   const pairs = blockPairs(located.buffer, problems);
-  const cache = new Map<string, Buffer>();
+  const cache = new Map<string, Buffer>(digests);
   const out: SchemeVerification[] = [];
   for (const scheme of schemes) {
     const pair = pairs.find((p) => SCHEMES[p.id] === scheme);

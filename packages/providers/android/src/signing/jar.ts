@@ -3,11 +3,16 @@
 // the signature files must be covered.
 import { createHash } from 'node:crypto';
 import { isReaError, throwIfAborted } from '@rea/evidence';
-import type { ZipEntries } from '@rea/artifact';
+import type { ZipEntries, ZipEntryRecord } from '@rea/artifact';
+import { zipEnd } from '../format/signingBlock.js';
+import type { ReadAt } from '../format/signingBlock.js';
 import { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from '../package/units.js';
 import { digestsOf, parseJarManifest } from './jarManifest.js';
-import type { JarManifest } from './jarManifest.js';
+import type { JarManifest, JarSection } from './jarManifest.js';
+import { isPlain, readPlainEntries } from './jarEntries.js';
 import { verifyPkcs7 } from './pkcs7.js';
+import { v1SignerSdk } from './sdk.js';
+import type { SdkRange } from './sdk.js';
 import { CheckFailed, outcome } from './result.js';
 import type { SchemeVerification } from './result.js';
 
@@ -22,6 +27,11 @@ const BATCH_BYTES = 64 * 1024 * 1024;
 
 function matches(hash: string, bytes: Buffer, base64: string): boolean {
   return createHash(hash).update(bytes).digest('base64') === base64;
+}
+
+/** True when `section` gives a SHA-1 digest (what Android reads of a JAR signature below API 18). */
+function hasSha1(section: JarSection, suffix = ''): boolean {
+  return digestsOf(section, suffix).some(([h]) => h === 'sha1');
 }
 
 /** The manifest entries a .SF covers, after checking its digests of the manifest. */
@@ -45,13 +55,15 @@ function coveredBy(sfName: string, sf: JarManifest, manifestBytes: Buffer, manif
  * `unsupported` past the read budgets, else `verified` or `failed` with the first failing check.
  * Entries in `known` (read whole and CRC-checked already, by path) are taken from there. A signature
  * file whose `X-Android-APK-Signed` names APK Signature Scheme v2 or v3 fails unless that scheme's block
- * is in `blocks` (`v2`, `v3`): the newer signature was stripped to fall back on this one.
+ * is in `blocks` (`v2`, `v3`): the newer signature was stripped to fall back on this one. `file` is
+ * the ZIP's bytes (a file or a buffer reader): given, its plain entries are read from it in one pass.
  */
 export async function verifyJar(
   zip: ZipEntries,
   signal: AbortSignal | undefined,
   known: ReadonlyMap<string, Buffer> = new Map(),
   blocks: ReadonlySet<string> = new Set(),
+  file?: ReadAt,
 ): Promise<SchemeVerification> {
   const files = zip.entries.filter((e) => e.kind === 'file');
   const present = new Set(files.map((e) => e.path));
@@ -95,12 +107,15 @@ export async function verifyJar(
     const manifestBytes = head.get(MANIFEST)!;
     const manifest = parseJarManifest(manifestBytes);
     if (manifest.duplicates.length > 0) throw new CheckFailed(`the manifest lists ${manifest.duplicates[0]} twice`);
-    let signers = 0;
+    const accepted: SdkRange[] = [];
     let covered: Set<string> | undefined;
+    const manifestSha1 = [...manifest.entries.values()].every((e) => hasSha1(e));
     for (const pair of pairs) {
       const sfBytes = head.get(pair.sf)!;
-      signers += verifyPkcs7(head.get(pair.block)!, sfBytes);
       const sf = parseJarManifest(sfBytes);
+      const sha1 = manifestSha1 && (hasSha1(sf.main, '-manifest') || [...sf.entries.values()].every((e) => hasSha1(e)));
+      for (const s of verifyPkcs7(head.get(pair.block)!, sfBytes))
+        accepted.push(v1SignerSdk(s.digest, s.signature, sha1));
       for (const id of (sf.main.attributes.get('x-android-apk-signed') ?? '').split(',')) {
         const scheme = STRIPPABLE[id.trim()];
         if (scheme !== undefined && !blocks.has(scheme))
@@ -121,22 +136,43 @@ export async function verifyJar(
       if (!present.has(name) && !name.endsWith('/'))
         throw new CheckFailed(`the manifest lists ${name}, which is not in the archive`);
     }
-    for (let at = 0; at < signed.length;) {
+    const declared = new Map<string, [string, string][]>();
+    const digestsFor = (path: string) => {
+      let d = declared.get(path);
+      if (d === undefined) declared.set(path, (d = digestsOf(manifest.entries.get(path)!)));
+      return d;
+    };
+    const hashesOf = (path: string) => digestsFor(path).map(([h]) => h);
+    /** Checks the manifest's digests of `path` against `digestOf(hash)` (base64) of its bytes. */
+    const checkDigests = (path: string, digestOf: (hash: string) => string): void => {
+      const digests = digestsFor(path);
+      if (digests.length === 0) throw new CheckFailed(`the manifest gives ${path} no digest`);
+      if (!digests.every(([h, v]) => digestOf(h) === v))
+        throw new CheckFailed(`the digest of ${path} does not match its bytes`);
+    };
+    const check = (path: string, bytes: Buffer) =>
+      checkDigests(path, (h) => createHash(h).update(bytes).digest('base64'));
+    // Plain entries are read through one window of the file when it is at hand; the rest (and all of
+    // them otherwise) through the ZIP reader, a batch at a time.
+    const fast = (e: ZipEntryRecord) => file !== undefined && !known.has(e.path) && isPlain(e);
+    const slow = signed.filter((e) => !fast(e));
+    for (let at = 0; at < slow.length;) {
       throwIfAborted(signal, 'verifying');
       const batch: string[] = [];
       let bytes = 0;
-      while (at < signed.length && (batch.length === 0 || bytes + signed[at]!.size <= BATCH_BYTES)) {
-        bytes += signed[at]!.size;
-        batch.push(signed[at++]!.path);
+      while (at < slow.length && (batch.length === 0 || bytes + slow[at]!.size <= BATCH_BYTES)) {
+        bytes += slow[at]!.size;
+        batch.push(slow[at++]!.path);
       }
-      for (const [path, bytes] of await read(batch)) {
-        const digests = digestsOf(manifest.entries.get(path)!);
-        if (digests.length === 0) throw new CheckFailed(`the manifest gives ${path} no digest`);
-        if (!digests.every(([h, v]) => matches(h, bytes, v)))
-          throw new CheckFailed(`the digest of ${path} does not match its bytes`);
-      }
+      for (const [path, bytes] of await read(batch)) check(path, bytes);
     }
-    return outcome('v1', 'verified', null, signers);
+    if (file !== undefined) {
+      const { size } = await file.stat();
+      const end = await zipEnd(file, size);
+      const limit = end === null || end.cd === 0xffffffff ? size : end.cd;
+      await readPlainEntries(file, signed.filter(fast), limit, signal, hashesOf, checkDigests);
+    }
+    return outcome('v1', 'verified', null, accepted.length, accepted);
   } catch (error) {
     if (error instanceof CheckFailed) return outcome('v1', 'failed', error.message, pairs.length);
     if (isReaError(error) && error.code === 'cancelled') throw error;

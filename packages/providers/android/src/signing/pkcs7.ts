@@ -57,11 +57,11 @@ function issuerAndSerial(cert: Buffer): { issuer: string; serial: Buffer } {
 }
 
 /**
- * Verifies the PKCS #7 block `block` over the signature file `signed`. Returns the number of signers;
- * throws {@link CheckFailed} naming the first signer that does not verify (or a structure that cannot
- * be read, or no signer at all).
+ * Verifies the PKCS #7 block `block` over the signature file `signed`. Returns each signer's digest
+ * and signature algorithm OIDs; throws {@link CheckFailed} naming the first signer that does not
+ * verify (or a structure that cannot be read, or no signer at all).
  */
-export function verifyPkcs7(block: Buffer, signed: Buffer): number {
+export function verifyPkcs7(block: Buffer, signed: Buffer): { digest: string; signature: string }[] {
   let root: DerNode;
   let children: DerNode[];
   try {
@@ -82,7 +82,7 @@ export function verifyPkcs7(block: Buffer, signed: Buffer): number {
   if (infos === undefined || infos.tag !== 0x31) throw new CheckFailed('the SignedData has no signer infos');
   const signers = derChildren(block, infos);
   if (signers.length === 0) throw new CheckFailed('the SignedData has no signer');
-  signers.forEach((info, n) => {
+  return signers.map((info, n) => {
     const [, sid, digestAlg, ...rest] = derChildren(block, info);
     if (sid === undefined || digestAlg === undefined || sid.tag !== 0x30)
       throw new CheckFailed(`signer ${n + 1}: unsupported signer identifier`);
@@ -111,7 +111,8 @@ export function verifyPkcs7(block: Buffer, signed: Buffer): number {
       data = Buffer.from(bytesOf(block, attrs));
       data[0] = 0x31; // signed over as a SET OF, not as the [0] IMPLICIT it is stored as
     }
-    const sigHash = HASH_BY_SIGNATURE_OID[oidText(block, derChildren(block, sigAlg)[0]!)] ?? hash;
+    const signatureOid = oidText(block, derChildren(block, sigAlg)[0]!);
+    const sigHash = HASH_BY_SIGNATURE_OID[signatureOid] ?? hash;
     let ok: boolean;
     try {
       ok = verify(sigHash, data, new X509Certificate(cert).publicKey, block.subarray(signature.content, signature.end));
@@ -119,6 +120,6 @@ export function verifyPkcs7(block: Buffer, signed: Buffer): number {
       throw new CheckFailed(`signer ${n + 1}: ${(error as Error).message}`);
     }
     if (!ok) throw new CheckFailed(`signer ${n + 1}: the signature does not match the signature file`);
+    return { digest: digestOid, signature: signatureOid };
   });
-  return signers.length;
 }

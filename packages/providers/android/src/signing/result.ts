@@ -1,3 +1,5 @@
+import type { SdkRange } from './sdk.js';
+
 /** The outcome of checking one signature scheme of a package. */
 export interface SchemeVerification {
   scheme: 'v1' | 'v2' | 'v3' | 'v3.1';
@@ -10,6 +12,11 @@ export interface SchemeVerification {
   reason: string | null;
   /** Signers examined. */
   signers: number;
+  /**
+   * Per signer of a verified scheme, the Android API levels that accept its signature algorithms (see
+   * ./sdk.ts); empty unless `verified`.
+   */
+  accepted_sdk: SdkRange[];
 }
 
 /** A scheme outcome. */
@@ -18,8 +25,9 @@ export function outcome(
   status: SchemeVerification['status'],
   reason: string | null = null,
   signers = 0,
+  accepted: SdkRange[] = [],
 ): SchemeVerification {
-  return { scheme, status, reason, signers };
+  return { scheme, status, reason, signers, accepted_sdk: status === 'verified' ? accepted : [] };
 }
 
 /** A failed check: thrown inside a verifier and turned into a `failed` outcome with its message. */

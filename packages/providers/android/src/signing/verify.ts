@@ -5,6 +5,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isReaError } from '@rea/evidence';
 import { openZipEntries } from '@rea/artifact';
+import type { ZipEntries } from '@rea/artifact';
 import { bufferReader, readSigningBlock } from '../format/signingBlock.js';
 import type { ReadAt, SigningBlock } from '../format/signingBlock.js';
 import { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from '../package/units.js';
@@ -15,7 +16,12 @@ import type { SchemeVerification } from './result.js';
 
 export type { SchemeVerification } from './result.js';
 
-async function withReader<T>(source: string | Buffer, use: (reader: ReadAt) => Promise<T>): Promise<T> {
+async function withReader<T>(
+  source: string | Buffer,
+  given: ReadAt | undefined,
+  use: (reader: ReadAt) => Promise<T>,
+): Promise<T> {
+  if (given !== undefined) return use(given);
   if (Buffer.isBuffer(source)) return use(bufferReader(source));
   const file = await open(source, 'r');
   try {
@@ -25,34 +31,61 @@ async function withReader<T>(source: string | Buffer, use: (reader: ReadAt) => P
   }
 }
 
+/** What a caller that has read parts of the APK already hands to {@link verifySignatures}. */
+export interface VerificationReuse {
+  /** Entries of the ZIP read whole and CRC-checked already, by path: they are not read again. */
+  known?: ReadonlyMap<string, Buffer>;
+  /** The ZIP opened already (its central directory is not read again; the caller closes it). */
+  zip?: ZipEntries;
+  /** The file opened already, for the signing block and its digests (the caller closes it). */
+  file?: ReadAt;
+  /** APK Signature Scheme content digests of the file computed already, by hash. */
+  digests?: ReadonlyMap<string, Buffer>;
+}
+
 /**
- * Verifies every signature scheme of the ZIP at `source` (a path, or an APK's bytes). `known` holds
- * entries of that ZIP already read whole and CRC-checked, by path: they are not read again. A source
- * that is not a readable ZIP reports v1 as failed with why; cancellation is `cancelled`.
+ * Opens the ZIP at `path` for {@link loadPackage} and {@link verifySignatures} to share, or returns
+ * undefined when it is not a file holding a readable ZIP (they then read it their own way).
+ */
+export async function openZipForReuse(path: string, signal: AbortSignal | undefined): Promise<ZipEntries | undefined> {
+  try {
+    return await openZipEntries(path, signal ? { signal } : {});
+  } catch (error) {
+    if (isReaError(error) && error.code === 'cancelled') throw error;
+    return undefined;
+  }
+}
+
+/**
+ * Verifies every signature scheme of the ZIP at `source` (a path, or an APK's bytes), reusing what
+ * `reuse` holds. A source that is not a readable ZIP reports v1 as failed with why; cancellation is
+ * `cancelled`.
  */
 export async function verifySignatures(
   source: string | Buffer,
   signal: AbortSignal | undefined,
-  known: ReadonlyMap<string, Buffer> = new Map(),
+  reuse: VerificationReuse = {},
 ): Promise<SchemeVerification[]> {
-  const blocks = await withReader(source, (reader) => verifySigningBlock(reader, signal));
-  // The schemes whose blocks are present: a JAR signature naming another is stripped of it otherwise.
-  const present = new Set(blocks.filter((b) => b.status !== 'absent').map((b) => b.scheme));
-  let v1: SchemeVerification;
-  try {
-    const zip = await openZipEntries(source, signal ? { signal } : {});
+  return withReader(source, reuse.file, async (reader) => {
+    const blocks = await verifySigningBlock(reader, signal, reuse.digests);
+    // The schemes whose blocks are present: a JAR signature naming another is stripped of it otherwise.
+    const present = new Set(blocks.filter((b) => b.status !== 'absent').map((b) => b.scheme));
+    let v1: SchemeVerification;
     try {
-      v1 = zip.complete
-        ? await verifyJar(zip, signal, known, present)
-        : outcome('v1', 'unsupported', 'too many entries to list');
-    } finally {
-      zip.close();
+      const zip = reuse.zip ?? (await openZipEntries(source, signal ? { signal } : {}));
+      try {
+        v1 = zip.complete
+          ? await verifyJar(zip, signal, reuse.known, present, reader)
+          : outcome('v1', 'unsupported', 'too many entries to list');
+      } finally {
+        if (reuse.zip === undefined) zip.close();
+      }
+    } catch (error) {
+      if (isReaError(error) && error.code === 'cancelled') throw error;
+      v1 = outcome('v1', 'failed', (error as Error).message);
     }
-  } catch (error) {
-    if (isReaError(error) && error.code === 'cancelled') throw error;
-    v1 = outcome('v1', 'failed', (error as Error).message);
-  }
-  return [v1, ...blocks];
+    return [v1, ...blocks];
+  });
 }
 
 /** The signing of one APK inside a set. */
@@ -74,7 +107,7 @@ export async function verifyNested(
 ): Promise<NestedSigning[]> {
   const one = async (source: string | Buffer, unit: string): Promise<NestedSigning> => ({
     unit,
-    signing_block: await withReader(source, async (r) => readSigningBlock(r, (await r.stat()).size)),
+    signing_block: await withReader(source, undefined, async (r) => readSigningBlock(r, (await r.stat()).size)),
     verification: await verifySignatures(source, signal),
   });
   const unreadable = (unit: string, why: string): NestedSigning => ({

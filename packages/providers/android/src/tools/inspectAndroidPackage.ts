@@ -1,8 +1,10 @@
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import type { ZipEntries } from '@rea/artifact';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { inspectPackage } from '../model/inspect.js';
 import { openPackage } from '../model/session.js';
-import { verifyNested, verifySignatures } from '../signing/verify.js';
+import { openZipForReuse, verifyNested, verifySignatures } from '../signing/verify.js';
 import type { SchemeVerification } from '../signing/verify.js';
 import { AndroidPackageSchema } from './schemas.js';
 import { PathInput, androidEvidence } from './common.js';
@@ -19,25 +21,38 @@ export const inspectAndroidPackageTool = defineTool({
   effects: RECORDS_EVIDENCE,
   produces: 'evidence',
   async run(input, context) {
-    const pkg = await openPackage(input.path, context.signal);
-    const { limitations, ...report } = inspectPackage(pkg.loaded);
-    const { format, subject } = pkg.loaded;
-    let verification: (SchemeVerification & { unit: string })[] | null = null;
-    if ((format === 'apk' || format === 'aab') && subject.format === 'zip') {
-      verification = (await verifySignatures(input.path, context.signal, pkg.loaded.read)).map((v) => ({
-        unit: '',
-        ...v,
-      }));
-    } else if (format === 'apk-set') {
-      const names = report.units.filter((u) => u.kind === 'apk').map((u) => u.name);
-      const nested = await verifyNested(input.path, subject.format, names, context.signal);
-      verification = nested.flatMap((n) => n.verification.map((v) => ({ unit: n.unit, ...v })));
-      for (const n of nested) {
-        const unit = report.units.find((u) => u.name === n.unit);
-        if (unit !== undefined) unit.signing_block = n.signing_block;
-      }
+    // One listing of the ZIP's central directory serves the package load and the v1 verification.
+    const info = await stat(input.path).catch(() => null);
+    const zip = info?.isFile() ? await openZipForReuse(input.path, context.signal) : undefined;
+    try {
+      return await inspect(input.path, zip, context.signal);
+    } finally {
+      zip?.close();
     }
-    const result = { ...report, signature_verification: verification };
-    return { ...androidEvidence(pkg, 'package', {}, result, limitations), local: { path: input.path } };
   },
 });
+
+async function inspect(path: string, zip: ZipEntries | undefined, signal: AbortSignal | undefined) {
+  const pkg = await openPackage(path, signal, zip);
+  const { limitations, ...report } = inspectPackage(pkg.loaded);
+  const { format, subject } = pkg.loaded;
+  let verification: (SchemeVerification & { unit: string })[] | null = null;
+  if ((format === 'apk' || format === 'aab') && subject.format === 'zip') {
+    const reuse = {
+      ...(pkg.loaded.read ? { known: pkg.loaded.read } : {}),
+      ...(pkg.loaded.contentDigests ? { digests: pkg.loaded.contentDigests } : {}),
+      ...(zip ? { zip } : {}),
+    };
+    verification = (await verifySignatures(path, signal, reuse)).map((v) => ({ unit: '', ...v }));
+  } else if (format === 'apk-set') {
+    const names = report.units.filter((u) => u.kind === 'apk').map((u) => u.name);
+    const nested = await verifyNested(path, subject.format, names, signal);
+    verification = nested.flatMap((n) => n.verification.map((v) => ({ unit: n.unit, ...v })));
+    for (const n of nested) {
+      const unit = report.units.find((u) => u.name === n.unit);
+      if (unit !== undefined) unit.signing_block = n.signing_block;
+    }
+  }
+  const result = { ...report, signature_verification: verification };
+  return { ...androidEvidence(pkg, 'package', {}, result, limitations), local: { path } };
+}

@@ -140,6 +140,11 @@ export const AndroidPackageSchema = z.strictObject({
         status: z.enum(['verified', 'failed', 'absent', 'unsupported']),
         reason: s,
         signers: z.number().int(),
+        accepted_sdk: z
+          .array(z.strictObject({ min_sdk: n, max_sdk: n }))
+          .describe(
+            'Per signer of a verified scheme: Android API levels accepting its signature algorithms (min null: none; max null: unbounded).',
+          ),
       }),
     )
     .nullable()
