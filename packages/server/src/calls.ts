@@ -18,11 +18,11 @@ import { createProgressReporter, createProviderRegistry, executeTool } from '@re
 import type { AnyToolContract, Availability, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
 import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
 import { advertiseCatalog } from './advertise.js';
-import { effectsOf } from './effects.js';
+import { availabilityEntry } from './availability.js';
 import { STALE_MESSAGE, STALE_REMEDIATION, staleness } from './catalogCheck.js';
 import { readEvidence } from './evidenceRead.js';
 import { attachHost } from './host.js';
-import type { ServerHost, ServerIdentity, ToolAvailabilityEntry } from './host.js';
+import type { ServerHost, ServerIdentity } from './host.js';
 import { MCP_LEVEL_OF } from './logGate.js';
 import type { LogGate } from './logGate.js';
 import { forwarding } from './logger.js';
@@ -161,36 +161,6 @@ function clientFeaturesOf(server: Server): Set<ClientFeature> {
   if (capabilities.sampling) features.add('sampling');
   if (capabilities.roots) features.add('roots');
   return features;
-}
-
-/** One tool's entry of `binary_session`'s tool_availability, from its contract or its facts. */
-function availabilityEntry(
-  tool: Pick<AnyToolContract, 'name' | 'effects' | 'clientFeatures'>,
-  availability: Availability,
-  features: ReadonlySet<ClientFeature>,
-): ToolAvailabilityEntry {
-  const missing = tool.clientFeatures.required.filter((feature: ClientFeature) => !features.has(feature));
-  const available = availability.available && missing.length === 0;
-  return {
-    name: tool.name,
-    available,
-    reason: availability.available
-      ? missing.length > 0
-        ? `the client did not negotiate: ${missing.join(', ')}`
-        : null
-      : availability.reason,
-    remediation: availability.available
-      ? missing.length > 0
-        ? 'Use a client that supports the listed MCP features.'
-        : null
-      : availability.remediation,
-    client_features: {
-      required: [...tool.clientFeatures.required],
-      optional: [...tool.clientFeatures.optional],
-      missing,
-    },
-    effects: effectsOf(tool),
-  };
 }
 
 function connection(
