@@ -3,6 +3,7 @@
 // rea when they changed, then writes the product catalog, the tool reference and the agent skill:
 //
 //   packages/rea/src/generated/advertisedFull.ts, advertisedCompact.ts   what `rea mcp` advertises
+//   packages/rea/src/generated/toolFacts.ts                              the tools-only providers' tool facts
 //   packages/rea/src/help.ts                                             `rea --help`
 //   docs/public/product-catalog.json                                     the machine-readable catalog
 //   docs/tools.md                                                        the tool reference
@@ -18,7 +19,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { renderAdvertised, renderHelp } from './generate/advertised.mjs';
+import { renderAdvertised, renderHelp, renderToolFacts } from './generate/advertised.mjs';
 import { renderProductCatalog } from './generate/catalog.mjs';
 import { renderConfiguration } from './generate/configuration.mjs';
 import { renderToolReference } from './generate/reference.mjs';
@@ -33,6 +34,7 @@ const REA_SOURCES = [
   ['packages/rea/src/generated/advertisedFull.ts', (code) => renderAdvertised(code, 'full')],
   ['packages/rea/src/generated/advertisedCompact.ts', (code) => renderAdvertised(code, 'compact')],
   ['packages/rea/src/help.ts', renderHelp],
+  ['packages/rea/src/generated/toolFacts.ts', renderToolFacts],
 ];
 const DOCUMENTS = [
   ['docs/public/product-catalog.json', renderProductCatalog, { raw: true }],
@@ -76,7 +78,7 @@ async function loadCode() {
   for (const provider of providers) for (const tool of provider.tools()) owners.set(tool.name, provider.name);
   // Every variable REA reads: its own settings and each default provider's.
   const settings = kit.describeSettings([...kit.BUILT_IN_SETTINGS, ...kit.providerSettings(providers)]);
-  return { rea, schema, tools, owners, settings };
+  return { rea, schema, kit, providers, tools, owners, settings };
 }
 
 /** Renders one file in the repository's formatting. */
@@ -112,7 +114,7 @@ let code = await loadCode();
 const changedSources = await settle(REA_SOURCES, code);
 if (!check && changedSources.length > 0) {
   // The documents describe what rea runs: rebuild it with the new sources first.
-  runBuild('rea');
+  runBuild('rea-mcp');
   code = await loadCode();
 }
 const changedDocuments = await settle(DOCUMENTS, code);

@@ -35,6 +35,7 @@ export type {
   HighPcodeOp,
   UnresolvedTransfer,
 } from './port.js';
+export { nativeAvailability } from './availability.js';
 export { createNativeTools } from './tools/index.js';
 export { FunctionDossierSchema, NATIVE_VIEW_FACETS } from './tools/dossier.js';
 export type { FunctionDossier } from './tools/dossier.js';

@@ -8,6 +8,8 @@
 export { EFFECT_FLAGS, NO_EFFECTS, RECORDS_EVIDENCE, deriveAnnotations, validateEffects } from './effects.js';
 export type { ToolAnnotations, ToolEffects } from './effects.js';
 export { defineTool, executeTool, invalidInput, outputCheckedByExecution, rootObjects, sortCatalog } from './tool.js';
+export { toolFactsMismatch, toolFactsOf } from './facts.js';
+export type { ToolFacts } from './facts.js';
 export { validateCooperatively } from './validateResult.js';
 export type { ValidationIssues } from './validateResult.js';
 export type {

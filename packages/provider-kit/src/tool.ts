@@ -150,11 +150,14 @@ export function defineTool<I extends z.ZodType, R extends z.ZodType>(
     annotations: deriveAnnotations(definition.effects),
     clientFeatures: { required, optional },
     output,
-    availability: definition.availability ?? (() => ({ available: true as const })),
+    availability: definition.availability ?? ALWAYS_AVAILABLE,
   }) as ToolContract<I, R>;
   defined.add(contract);
   return contract;
 }
+
+/** The availability of a tool that declares none: available whatever the session. */
+export const ALWAYS_AVAILABLE = (): Availability => ({ available: true });
 
 /** The contracts {@link defineTool} made (frozen, their output derived from their result schema). */
 const defined = new WeakSet<object>();

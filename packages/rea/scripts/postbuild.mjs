@@ -59,7 +59,8 @@ const englishZodMessagesOnly = {
  */
 function callPathModule(file) {
   const server = relative(serverDist, file);
-  if (!server.startsWith('..')) return /^(calls|session|respond|budget|tools[\\/]index)\.js$/.test(server);
+  if (!server.startsWith('..'))
+    return /^(calls|session|respond|budget|catalog|availability|tools[\\/]index)\.js$/.test(server);
   const own = relative(dist, file);
   if (!own.startsWith('..')) return /^(defaults|generated[\\/].*)\.js$/.test(own);
   // A provider's settings modules (dist/settings.js, or one folder down such as dist/device/settings.js) hold

@@ -1,6 +1,8 @@
 import { ReaError } from '@rea/evidence';
 import { NATIVE_PORT, sortCatalog } from '@rea/provider-kit';
-import type { AnyToolContract, Provider } from '@rea/provider-kit';
+import type { AnyToolContract, Provider, ToolFacts } from '@rea/provider-kit';
+import { nativeAvailability } from '@rea/native/core';
+import type { DeferredTools } from '@rea/server/serve';
 
 /** One default provider: its id and kind, the package it comes from, and how to create it. */
 interface ProviderEntry {
@@ -170,6 +172,59 @@ export async function createProvidersFor(
     (entry) => entry.kind === 'deep' || (entry.tools ?? []).some((name) => wanted.has(name)),
   );
   return createProviders(entries, created);
+}
+
+/**
+ * The default providers the MCP server needs from its first tool call: the deep providers (a target may
+ * be opened with any of them, and binary_session lists them), reusing and recording those in `created`.
+ */
+export async function createDeepProvidersReusing(created: Map<string, Provider>): Promise<Provider[]> {
+  return createProviders(
+    DEFAULT_PROVIDERS.filter((entry) => entry.kind === 'deep'),
+    created,
+  );
+}
+
+/**
+ * The tools the MCP server knows by their facts (packages/rea/src/generated/toolFacts.ts) until the
+ * first call of one of them: the composition's native tools, and each tools-only default provider whose
+ * facts were generated, imported then (reusing and recording it in `created`). So binary_session and the
+ * other providers' tools load none of them; a package that cannot be loaded fails that call with
+ * `internal` and is tried again by the next.
+ */
+export async function createDeferredTools(created: Map<string, Provider>): Promise<DeferredTools[]> {
+  const { COMPOSITION_TOOL_FACTS, DEFERRED_TOOL_FACTS } = await import('./generated/toolFacts.js');
+  const providers = DEFAULT_PROVIDERS.filter((entry) => entry.kind === 'tools' && entry.id in DEFERRED_TOOL_FACTS);
+  // The composition's tools in two groups by their availability, each loading exactly its own tools.
+  const composition = (facts: readonly ToolFacts[]) => async () => {
+    const names = new Set(facts.map((tool) => tool.name));
+    return (await createCompositionTools()).filter((tool) => names.has(tool.name));
+  };
+  const { always, native } = COMPOSITION_TOOL_FACTS;
+  return [
+    { provider: null, tools: always, load: composition(always) },
+    { provider: null, tools: native, availability: nativeAvailability, load: composition(native) },
+    ...providers.map((entry): DeferredTools => ({
+      provider: entry.id,
+      tools: DEFERRED_TOOL_FACTS[entry.id]!,
+      load: async () => {
+        const existing = created.get(entry.id);
+        if (existing) return existing;
+        let provider: Provider;
+        try {
+          provider = await entry.create();
+        } catch (error) {
+          const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
+          throw new ReaError('internal', `${entry.packageName} could not be loaded: ${cause}`, {
+            details: { reason: 'provider-load-failed', provider_id: entry.id },
+            remediation: `Reinstall REA (npm install rea-mcp) so that ${entry.packageName} is complete.`,
+          });
+        }
+        created.set(entry.id, provider);
+        return provider;
+      },
+    })),
+  ];
 }
 
 async function createProviders(entries: readonly ProviderEntry[], created: Map<string, Provider>): Promise<Provider[]> {

@@ -68,12 +68,15 @@ export function createReaHost(options: { script?: string | undefined } = {}): Cl
       // REA's settings and every default provider's, validated now: an invalid value fails the start.
       const config = readConfig(process.env, DEFAULT_PROVIDER_SETTINGS);
       const serverOptions = {
+        // The deep providers load with the first tool call; the composition's tools and each tools-only
+        // provider with the first call of one of their tools.
         load: async () => {
-          const [list, composition] = await Promise.all([
-            loadProviders(),
-            defaults().then((module) => module.createCompositionTools()),
+          const module = await defaults();
+          const [list, deferred] = await Promise.all([
+            module.createDeepProvidersReusing(created),
+            module.createDeferredTools(created),
           ]);
-          return { providers: list, tools: composition };
+          return { providers: list, deferred };
         },
         advertised: await loadAdvertisedCatalog(config.mcpInputSchemaProfile),
         config,

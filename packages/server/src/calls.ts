@@ -13,23 +13,24 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CallToolRequest, Server, ServerContext } from '@modelcontextprotocol/server';
 import { ReaError, isReaError, normalizeError, sealEvidence, throwIfAborted } from '@rea/evidence';
-import type { Diagnostic, EvidenceRecord, JsonObject, ProviderIdentity, SessionLedger } from '@rea/evidence';
-import { createProgressReporter, createProviderRegistry, executeTool, sortCatalog } from '@rea/provider-kit';
-import type { AnyToolContract, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
+import type { Diagnostic, EvidenceRecord, JsonObject, SessionLedger } from '@rea/evidence';
+import { createProgressReporter, createProviderRegistry, executeTool } from '@rea/provider-kit';
+import type { AnyToolContract, Availability, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
 import type { AdvertisedCatalog, SchemaProfile } from '@rea/schema';
 import { advertiseCatalog } from './advertise.js';
-import { effectsOf } from './effects.js';
+import { availabilityEntry } from './availability.js';
 import { STALE_MESSAGE, STALE_REMEDIATION, staleness } from './catalogCheck.js';
 import { readEvidence } from './evidenceRead.js';
 import { attachHost } from './host.js';
-import type { ServerHost, ServerIdentity, ToolAvailabilityEntry } from './host.js';
+import type { ServerHost, ServerIdentity } from './host.js';
 import { MCP_LEVEL_OF } from './logGate.js';
 import type { LogGate } from './logGate.js';
 import { forwarding } from './logger.js';
 import type { LogForwarder } from './logger.js';
 import { checkOutput, encodeFailure, encodeSuccess } from './respond.js';
 import type { ToolResult } from './respond.js';
-import type { Catalog, Runtime } from './runtime.js';
+import { createCatalog } from './catalog.js';
+import type { Catalog, DeferredTools, Runtime } from './runtime.js';
 import { ConnectionSession } from './session.js';
 import type { DisposeReport } from './session.js';
 
@@ -107,36 +108,26 @@ function sdkVersionOf(): string {
   return sdkVersion;
 }
 
-const toolProviders = new WeakMap<ProviderRegistry, Map<string, ProviderIdentity>>();
-
-/** The identity of the provider that contributes `contract`, or null for the server's own tools. */
-function providerOfTool(registry: ProviderRegistry, contract: AnyToolContract): ProviderIdentity | null {
-  let byTool = toolProviders.get(registry);
-  if (!byTool) {
-    byTool = new Map();
-    for (const provider of registry.providers) {
-      const identity = { id: provider.id, name: provider.name, version: provider.version };
-      for (const tool of provider.tools()) byTool.set(tool.name, identity);
-    }
-    toolProviders.set(registry, byTool);
-  }
-  return byTool.get(contract.name) ?? null;
-}
-
 /** The server's tools plus the composition's, sorted (the server's tool contracts load here, once). */
-async function catalogOf(registry: ProviderRegistry, extra: readonly AnyToolContract[]): Promise<Catalog> {
+async function catalogOf(
+  runtime: Runtime,
+  registry: ProviderRegistry,
+  extra: readonly AnyToolContract[],
+  deferred: readonly DeferredTools[] = [],
+): Promise<Catalog> {
   const { SERVER_TOOLS } = await import('./tools/index.js');
-  const contracts = sortCatalog([...SERVER_TOOLS, ...extra, ...registry.tools()]);
-  return { registry, contracts, byName: new Map(contracts.map((contract) => [contract.name, contract])) };
+  const contracts = [...SERVER_TOOLS, ...extra, ...registry.tools()];
+  return createCatalog(registry, contracts, deferred, runtime.logger);
 }
 
 async function loadCatalog(runtime: Runtime): Promise<Catalog> {
   const { options, logger, config } = runtime;
-  if (options.providers) return catalogOf(createProviderRegistry(options.providers), options.tools ?? []);
+  if (options.providers) return catalogOf(runtime, createProviderRegistry(options.providers), options.tools ?? []);
   let catalog: Catalog;
   try {
     const composition = await options.load!();
-    catalog = await catalogOf(createProviderRegistry(composition.providers), composition.tools ?? []);
+    const registry = createProviderRegistry(composition.providers);
+    catalog = await catalogOf(runtime, registry, composition.tools ?? [], composition.deferred);
   } catch (error) {
     logger.error('the tool composition failed to load', { message: (error as Error).message });
     throw new ReaError('internal', `The tool composition failed to load: ${(error as Error).message}`, {
@@ -144,9 +135,8 @@ async function loadCatalog(runtime: Runtime): Promise<Catalog> {
       remediation: 'Check the installation (reinstall the package), then restart the server.',
     });
   }
-  const names = catalog.contracts.map((contract) => contract.name);
   const precomputed = options.advertised;
-  const stale = precomputed ? staleness(precomputed, names, config.mcpInputSchemaProfile) : null;
+  const stale = precomputed ? staleness(precomputed, catalog.names, config.mcpInputSchemaProfile) : null;
   if (stale) {
     logger.error(STALE_MESSAGE, stale);
     throw new ReaError('internal', STALE_MESSAGE, { details: stale, remediation: STALE_REMEDIATION });
@@ -213,10 +203,14 @@ function connection(
     toolAvailability: () => {
       const features = clientFeaturesOf(server);
       const availabilityContext = { session: session.view(), platform: process.platform };
-      return runtime.loaded().contracts.map((contract): ToolAvailabilityEntry => {
-        let availability;
+      const catalog = runtime.loaded();
+      return catalog.names.map((name) => {
+        // A deferred tool not loaded yet answers from its facts and the availability check it declares.
+        const deferred = catalog.deferred(name);
+        const tool = catalog.contract(name) ?? { ...deferred!.facts, availability: deferred!.availability };
+        let availability: Availability;
         try {
-          availability = contract.availability(availabilityContext);
+          availability = tool.availability ? tool.availability(availabilityContext) : { available: true };
         } catch (error) {
           availability = {
             available: false as const,
@@ -224,28 +218,7 @@ function connection(
             remediation: 'Report this defect.',
           };
         }
-        const missing = contract.clientFeatures.required.filter((feature: ClientFeature) => !features.has(feature));
-        const available = availability.available && missing.length === 0;
-        return {
-          name: contract.name,
-          available,
-          reason: availability.available
-            ? missing.length > 0
-              ? `the client did not negotiate: ${missing.join(', ')}`
-              : null
-            : availability.reason,
-          remediation: availability.available
-            ? missing.length > 0
-              ? 'Use a client that supports the listed MCP features.'
-              : null
-            : availability.remediation,
-          client_features: {
-            required: [...contract.clientFeatures.required],
-            optional: [...contract.clientFeatures.optional],
-            missing,
-          },
-          effects: effectsOf(contract),
-        };
+        return availabilityEntry(tool, availability, features);
       });
     },
     viewProvider: () => ({ id: 'rea-views', name: 'REA analysis views', version: serverVersionOf() }),
@@ -318,8 +291,9 @@ function connection(
     const callLogger = forwarding(runtime.localLogger, new Set<LogForwarder>([toClient]));
     const run = async (): Promise<ToolResult> => {
       try {
-        // The first call loads the composition (once); tools/list and initialize never need it.
-        const contract = (await runtime.catalog()).byName.get(name);
+        // The first call loads the composition (once); tools/list and initialize never need it. A tool
+        // of a deferred provider loads that provider (once) with its first call.
+        const contract = await (await runtime.catalog()).resolve(name);
         if (!contract) {
           throw new ReaError('not_found', `No tool is named ${name}.`, {
             details: { reason: 'unknown-tool', tool: name },
@@ -337,7 +311,7 @@ function connection(
             logger: callLogger,
             ledger: session.ledger,
             clientFeatures: clientFeaturesOf(server),
-            supervisor: session.callSupervisor(name, providerOfTool(runtime.loaded().registry, contract)),
+            supervisor: session.callSupervisor(name, runtime.loaded().providerOf(name)),
             sessionResources: session.resources,
           },
           host,
@@ -392,6 +366,6 @@ function connection(
 /** The call path, as ./runtime.js loads it. */
 export const callPath: CallPath = {
   loadCatalog,
-  advertise: (catalog, profile) => advertiseCatalog(catalog.contracts, profile),
+  advertise: async (catalog, profile) => advertiseCatalog(await catalog.resolveAll(), profile),
   connection,
 };

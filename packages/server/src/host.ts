@@ -28,6 +28,7 @@ export interface ServerHost {
   session: ConnectionSession;
   registry: ProviderRegistry;
   config: ReaConfig;
+  /** The tool contracts loaded so far (a deferred provider's tools join when it loads). */
   contracts: readonly AnyToolContract[];
   advertised(): Promise<AdvertisedCatalog>;
   identity(): ServerIdentity;

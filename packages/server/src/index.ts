@@ -7,7 +7,7 @@
  */
 export { createReaServer } from './server.js';
 export type { ReaServer, ShutdownReport } from './server.js';
-export type { ReaServerOptions } from './runtime.js';
+export type { DeferredTools, ReaServerOptions, ServerComposition } from './runtime.js';
 export { runStdioServer } from './stdio.js';
 export type { StdioServerHandle, StdioServerOptions } from './stdio.js';
 export { isLoopbackHost, runHttpServer } from './http.js';

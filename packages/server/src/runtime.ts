@@ -10,9 +10,11 @@ import type {
   ProviderRegistry,
   ReaConfig,
   SettingsDeclaration,
+  ToolFacts,
 } from '@rea/provider-kit';
 import type { AdvertisedCatalog } from '@rea/schema';
 import { ReaError } from '@rea/evidence';
+import type { ProviderIdentity } from '@rea/evidence';
 import type { CallPath } from './calls.js';
 import { STALE_MESSAGE, STALE_REMEDIATION, staleness } from './catalogCheck.js';
 import { createStderrLogger, forwarding } from './logger.js';
@@ -25,6 +27,29 @@ export interface ServerComposition {
   providers: readonly Provider[];
   /** Extra tool contracts beyond the server's own and the providers'. */
   tools?: readonly AnyToolContract[];
+  /**
+   * Tools known by their facts until the first call of one of them loads them: a tools-only provider's
+   * or extra tools. `initialize`, `tools/list`, `binary_session` and the other tools load none of them.
+   */
+  deferred?: readonly DeferredTools[];
+}
+
+/**
+ * Tools the server knows by their facts until the first call of one of them loads them: those of a
+ * tools-only provider (created then; it joins no registry, as it is no analysis engine) or extra tools
+ * of the composition. Once loaded, the provider's id and the tools' facts and availability check must be
+ * exactly the declared ones; otherwise that call fails with `internal` (`details.reason:
+ * "stale-tool-facts"`), logged, and the next call tries again.
+ */
+export interface DeferredTools {
+  /** The id of the tools-only provider contributing them, or null for extra tools of the composition. */
+  provider: string | null;
+  /** The facts of every one of them (`toolFactsOf` of @rea/provider-kit). */
+  tools: readonly ToolFacts[];
+  /** The availability check every one of them declares; without it, each is always available. */
+  availability?: AnyToolContract['availability'];
+  /** Loads them: the provider, or (`provider: null`) the tools. Called once, again after a failure. */
+  load(): Promise<Provider | readonly AnyToolContract[]>;
 }
 
 /**
@@ -73,11 +98,28 @@ export interface ReaServerOptions {
   advertised?: AdvertisedCatalog;
 }
 
-/** The static catalog of a server: the provider registry and every tool contract, sorted. */
+/**
+ * The static catalog of a server: the provider registry and every tool, sorted by name. Deferred
+ * tools are known by their facts until {@link Catalog.resolve} loads them.
+ */
 export interface Catalog {
   registry: ProviderRegistry;
-  contracts: readonly AnyToolContract[];
-  byName: ReadonlyMap<string, AnyToolContract>;
+  /** Every tool name, sorted. */
+  names: readonly string[];
+  /** The contracts loaded so far, sorted: every tool but the deferred ones not loaded yet. */
+  readonly contracts: readonly AnyToolContract[];
+  /** True when the catalog has a tool of this name, loaded or not. */
+  has(name: string): boolean;
+  /** The loaded contract of this name, or undefined. */
+  contract(name: string): AnyToolContract | undefined;
+  /** The facts and availability check of a deferred tool not loaded yet, or undefined. */
+  deferred(name: string): { facts: ToolFacts; availability: AnyToolContract['availability'] | null } | undefined;
+  /** The identity of the (loaded) provider contributing this tool; null for the server's and extra tools. */
+  providerOf(name: string): ProviderIdentity | null;
+  /** The contract of this name, loading it first when deferred; undefined for an unknown name. */
+  resolve(name: string): Promise<AnyToolContract | undefined>;
+  /** Every contract, sorted, loading every deferred tool. */
+  resolveAll(): Promise<readonly AnyToolContract[]>;
 }
 
 /** What every connection of one server shares: the static catalog, settings and logging. */
@@ -187,7 +229,7 @@ export function runtimeOf(options: ReaServerOptions): Runtime {
         details: { reason: 'catalog-not-loaded' },
       });
     },
-    knownToolCount: () => current?.contracts.length ?? precomputed?.tools.length ?? eagerToolCount,
+    knownToolCount: () => current?.names.length ?? precomputed?.tools.length ?? eagerToolCount,
     logger,
     localLogger,
     forwarders,

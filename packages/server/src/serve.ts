@@ -8,7 +8,7 @@
  */
 export { createReaServer } from './server.js';
 export type { ReaServer, ShutdownReport } from './server.js';
-export type { Catalog, ReaServerOptions, ServerComposition } from './runtime.js';
+export type { Catalog, DeferredTools, ReaServerOptions, ServerComposition } from './runtime.js';
 export { runStdioServer } from './stdio.js';
 export type { StdioServerHandle, StdioServerOptions } from './stdio.js';
 export { isLoopbackHost, runHttpServer } from './http.js';

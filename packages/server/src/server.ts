@@ -105,7 +105,7 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
   const isKnownTool = async (name: string): Promise<boolean | null> => {
     try {
       if (options.advertised?.tools.some((tool) => tool.name === name)) return true;
-      return (await runtime.catalog()).byName.has(name);
+      return (await runtime.catalog()).has(name);
     } catch {
       return null;
     }

@@ -2,34 +2,14 @@ import { z } from 'zod';
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation, Location } from '@rea/evidence';
 import { NATIVE_PORT, RECORDS_EVIDENCE, alternativesFor, defineTool, portSession } from '@rea/provider-kit';
-import type { AvailabilityContext, Availability, Observation, ToolContext, ToolEffects } from '@rea/provider-kit';
+import type { Observation, ToolContext, ToolEffects } from '@rea/provider-kit';
 import { parseAddress } from '../address.js';
 import { isNativePort } from '../port.js';
+import { nativeAvailability } from '../availability.js';
 import type { NativeCapability, NativePort, Page, ProcedureInfo } from '../port.js';
 
 /** Effects of a native read: it records Evidence in the session and changes nothing else. */
 export const READ_EFFECTS: ToolEffects = RECORDS_EVIDENCE;
-
-/** Availability of every native tool: a target bound to a native-analysis provider. */
-export function nativeAvailability(context: AvailabilityContext): Availability {
-  const binding = context.session.binding;
-  if (binding === null) {
-    return {
-      available: false,
-      reason: 'no native target is open',
-      remediation: 'Open a native binary with open_binary first.',
-    };
-  }
-  if (!isNativePort(portSession(binding, NATIVE_PORT))) {
-    return {
-      available: false,
-      reason: `the bound provider ${binding.provider.id} does not offer native analysis`,
-      remediation:
-        'Open the target with a provider of the native port (binary_session lists them as analysis_provider_candidates).',
-    };
-  }
-  return { available: true };
-}
 
 /** The bound port, or `target_unavailable` when none is bound (availability normally catches this first). */
 export function portOf(context: ToolContext): NativePort {
@@ -176,4 +156,4 @@ export const nativeBase = {
   produces: 'evidence' as const,
 };
 
-export { defineTool, z };
+export { defineTool, nativeAvailability, z };

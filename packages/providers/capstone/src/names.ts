@@ -1,5 +1,5 @@
 import type { BinaryLayout } from '@rea/artifact';
-import { formatAddress } from '@rea/native';
+import { formatAddress } from '@rea/native/core';
 import type { NativeName } from '@rea/native';
 import type { Discovery } from './analysis/discovery.js';
 import { CHECK_MASK } from './analysis/pace.js';

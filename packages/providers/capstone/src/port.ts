@@ -1,6 +1,6 @@
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout } from '@rea/artifact';
-import { NATIVE_CAPABILITIES, createNavigationState, formatAddress, parseAddress } from '@rea/native';
+import { NATIVE_CAPABILITIES, createNavigationState, formatAddress, parseAddress } from '@rea/native/core';
 import type {
   CallSite,
   Callees,

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
-import { parseBinaryLayoutAsync } from '@rea/artifact';
 import type { BinaryLayout } from '@rea/artifact';
 import type { NativePort } from '@rea/native';
 import { NATIVE_PORT, settingsOf, withDeadline } from '@rea/provider-kit';
@@ -106,6 +105,8 @@ async function analyse(
   // Parsed in slices with turns of the event loop between them: a symbol table of hundreds of
   // thousands of entries must not hold the loop, and a cancel must take effect meanwhile.
   report('parsing the layout');
+  // The layout parser (and the rest of @rea/artifact) loads with the first open, not with the provider.
+  const { parseBinaryLayoutAsync } = await import('@rea/artifact');
   const layout = await parseBinaryLayoutAsync(bytes, { signal });
   report('analysing the code');
   if (layout.format === 'macho-fat') {

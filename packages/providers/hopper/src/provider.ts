@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createAnalysisProfile } from '@rea/evidence';
-import { NATIVE_CAPABILITIES } from '@rea/native';
+import { NATIVE_CAPABILITIES } from '@rea/native/core';
 import type { NativeCapability } from '@rea/native';
 import { BRIDGE_PROTOCOL, createBridgeProvider } from '@rea/native/bridge';
 import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';

@@ -1,5 +1,5 @@
 import type { BinaryLayout } from '@rea/artifact';
-import { formatAddress } from '@rea/native';
+import { formatAddress } from '@rea/native/core';
 import type {
   BasicBlock,
   CallSite,

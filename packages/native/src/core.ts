@@ -1,0 +1,39 @@
+/**
+ * @rea/native/core — every export of this module is public API.
+ *
+ * The native-analysis port, the canonical address format and the availability every native tool
+ * shares, without the tool contracts: what a deep provider implementing the port imports, so that
+ * loading one does not build the native tools (also exported by `@rea/native`).
+ */
+export { AddressSchema, formatAddress, parseAddress } from './address.js';
+export type { NativeAddress } from './address.js';
+export { NATIVE_CAPABILITIES, createNavigationState, isNativePort, paginate } from './port.js';
+export type {
+  AddressComments,
+  BasicBlock,
+  Bookmark,
+  CallSite,
+  Callees,
+  ControlFlow,
+  FlowEdge,
+  NativeCapability,
+  NativeDocument,
+  NativeInstruction,
+  NativeName,
+  NativePort,
+  NativeReference,
+  NativeReferences,
+  NativeSegment,
+  NativeString,
+  NavigationPosition,
+  NavigationState,
+  Page,
+  PageRequest,
+  ProcedureInfo,
+  ProcedureSource,
+  ProcedureSummary,
+  Pseudocode,
+  HighPcodeOp,
+  UnresolvedTransfer,
+} from './port.js';
+export { nativeAvailability } from './availability.js';
