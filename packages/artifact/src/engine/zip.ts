@@ -1,7 +1,7 @@
 // The one module that talks to yauzl. Everything else sees ZipReader and ZipEntryInfo.
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
-import { close, fstat, open as openFd, read as readFd } from 'node:fs';
+import { close, fstat, open as openFd, read as readFd, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import { isReaError } from '@rea/evidence';
@@ -110,6 +110,21 @@ function structural(error: unknown): ReaError {
 }
 
 const BLOCK = 1 << 20;
+
+/**
+ * Exactly `length` bytes at `position`, read synchronously: a read of at most a block (or of one small
+ * entry) from a file that is usually in the page cache costs less than the thread-pool round trip of
+ * an asynchronous read, and loops that make many of them give the event loop its turns (a Pacer).
+ */
+function readExactly(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  for (let done = 0; done < length;) {
+    const read = readSync(fd, buffer, done, length - done, position + done);
+    if (read === 0) throw new Error('unexpected EOF');
+    done += read;
+  }
+  return buffer;
+}
 const LOCAL_HEADER = 30;
 /** Room read past a local header's name for its extra field, so most kept entries take one read. */
 const EXTRA_SLACK = 256;
@@ -154,36 +169,29 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
       callback(new Error('unexpected EOF'));
       return;
     }
-    const buffer = Buffer.allocUnsafe(want);
-    const fill = (done: number): void => {
-      if (done === want) {
-        this.block = buffer;
-        this.blockStart = position;
-        callback(null, buffer.subarray(0, length));
-        return;
-      }
-      readFd(this.fd, buffer, done, want - done, position + done, (error, bytesRead) => {
-        if (error) return callback(error);
-        if (bytesRead === 0) return callback(new Error('unexpected EOF'));
-        fill(done + bytesRead);
-      });
-    };
-    fill(0);
+    let buffer: Buffer;
+    try {
+      buffer = readExactly(this.fd, position, want);
+    } catch (error) {
+      queueMicrotask(() => callback(error as Error));
+      return;
+    }
+    this.block = buffer;
+    this.blockStart = position;
+    queueMicrotask(() => callback(null, buffer.subarray(0, length)));
   }
 
   /** Exactly `length` bytes at `position` in a buffer of their own, bypassing the cache. */
   exact(position: number, length: number, callback: (error: Error | null, bytes?: Buffer) => void): void {
     if (position < 0 || position + length > this.size) return callback(new Error('unexpected EOF'));
-    const buffer = Buffer.allocUnsafe(length);
-    const fill = (done: number): void => {
-      if (done === length) return callback(null, buffer);
-      readFd(this.fd, buffer, done, length - done, position + done, (error, bytesRead) => {
-        if (error) return callback(error);
-        if (bytesRead === 0) return callback(new Error('unexpected EOF'));
-        fill(done + bytesRead);
-      });
-    };
-    fill(0);
+    let buffer: Buffer;
+    try {
+      buffer = readExactly(this.fd, position, length);
+    } catch (error) {
+      queueMicrotask(() => callback(error as Error));
+      return;
+    }
+    queueMicrotask(() => callback(null, buffer));
   }
 
   /** A kept entry's local header and data, read together in one exact read (two when its extra field is long). */

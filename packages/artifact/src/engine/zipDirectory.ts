@@ -31,8 +31,18 @@ type NameDecoder = (flags: number, raw: Buffer, extra: Entry['extraFields'], str
 type ExtraParser = (extra: Buffer) => Entry['extraFields'];
 const library = yauzl as unknown as { getFileNameLowLevel: NameDecoder; parseExtraFields: ExtraParser };
 
+// Field reads on bytes already known to lie inside the window: plain index arithmetic, without the
+// bounds checks and argument validation of Buffer's readers (a decoded record is bounds-checked whole).
+function u16(w: Buffer, o: number): number {
+  return w[o]! | (w[o + 1]! << 8);
+}
+
+function u32(w: Buffer, o: number): number {
+  return (w[o]! | (w[o + 1]! << 8) | (w[o + 2]! << 16)) + w[o + 3]! * 0x1000000;
+}
+
 function readUInt64LE(buffer: Buffer, offset: number): number {
-  return buffer.readUInt32LE(offset) + 0x100000000 * buffer.readUInt32LE(offset + 4);
+  return u32(buffer, offset) + 0x100000000 * u32(buffer, offset + 4);
 }
 
 /**
@@ -69,19 +79,19 @@ function decodeName(
 
 /** Decodes the record at `o` of `w` (wholly inside it) whose variable part is `n`, `m`, `k` bytes. */
 function decodeRecord(w: Buffer, o: number): CentralRecord {
-  const generalPurposeBitFlag = w.readUInt16LE(o + 8);
-  const compressionMethod = w.readUInt16LE(o + 10);
-  let compressedSize = w.readUInt32LE(o + 20);
-  let uncompressedSize = w.readUInt32LE(o + 24);
-  const n = w.readUInt16LE(o + 28);
-  const m = w.readUInt16LE(o + 30);
-  let relativeOffsetOfLocalHeader = w.readUInt32LE(o + 42);
+  const generalPurposeBitFlag = u16(w, o + 8);
+  const compressionMethod = u16(w, o + 10);
+  let compressedSize = u32(w, o + 20);
+  let uncompressedSize = u32(w, o + 24);
+  const n = u16(w, o + 28);
+  const m = u16(w, o + 30);
+  let relativeOffsetOfLocalHeader = u32(w, o + 42);
   const extraStart = o + FIXED + n;
   let zip64: { start: number; size: number } | null = null;
   let unicode = false;
   for (let i = 0; i < m - 3;) {
-    const id = w.readUInt16LE(extraStart + i);
-    const size = w.readUInt16LE(extraStart + i + 2);
+    const id = u16(w, extraStart + i);
+    const size = u16(w, extraStart + i + 2);
     if (i + 4 + size > m) throw new Error('extra field length exceeds extra field buffer size');
     if (id === 0x0001 && zip64 === null) zip64 = { start: extraStart + i + 4, size };
     if (id === 0x7075) unicode = true;
@@ -109,13 +119,13 @@ function decodeRecord(w: Buffer, o: number): CentralRecord {
     }
   }
   return {
-    versionMadeBy: w.readUInt16LE(o + 4),
+    versionMadeBy: u16(w, o + 4),
     generalPurposeBitFlag,
     compressionMethod,
-    crc32: w.readUInt32LE(o + 16) >>> 0,
+    crc32: u32(w, o + 16),
     compressedSize,
     uncompressedSize,
-    externalFileAttributes: w.readUInt32LE(o + 38),
+    externalFileAttributes: u32(w, o + 38),
     relativeOffsetOfLocalHeader,
     name,
     nameLength: n,
@@ -146,11 +156,11 @@ export async function readCentralDirectory(
     if (read % every === every - 1) await checkpoint();
     if (!have(FIXED)) await load(FIXED);
     let o = cursor - windowStart;
-    const signature = window.readUInt32LE(o);
+    const signature = u32(window, o);
     if (signature !== SIGNATURE)
       throw new Error(`invalid central directory file header signature: 0x${signature.toString(16)}`);
-    if ((window.readUInt16LE(o + 8) & 0x40) !== 0) throw new Error('strong encryption is not supported');
-    const length = FIXED + window.readUInt16LE(o + 28) + window.readUInt16LE(o + 30) + window.readUInt16LE(o + 32);
+    if ((u16(window, o + 8) & 0x40) !== 0) throw new Error('strong encryption is not supported');
+    const length = FIXED + u16(window, o + 28) + u16(window, o + 30) + u16(window, o + 32);
     if (!have(length)) {
       await load(length);
       o = 0;

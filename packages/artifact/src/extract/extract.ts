@@ -16,7 +16,7 @@ import { bufferSource, fileSource } from '../source.js';
 import { Pacer, runCooperatively } from '../layout/cooperative.js';
 import type { Work } from '../layout/cooperative.js';
 import { byPath, sortInSlices } from '../sortInSlices.js';
-import { planCooperatively } from './plan.js';
+import { planCooperatively, selectCooperatively } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { OutputWriter } from './writer.js';
 import { asarPlan, asarReader, zipPlan, zipReader } from './readers.js';
@@ -73,7 +73,7 @@ async function detect(path: string): Promise<'zip' | 'asar'> {
   }
 }
 
-/** Commits in flight at once: small files are written on the thread pool while the next is decoded. */
+/** Commits in flight at once: a streamed file is closed on the thread pool while the next is decoded. */
 const WRITE_WINDOW = 32;
 
 async function materialize(
@@ -96,7 +96,7 @@ async function materialize(
     for (const entry of entries) {
       await pacer.turn('extraction');
       if (failure !== null) throw failure;
-      if (entry.kind === 'directory') await writer.directory(entry.path);
+      if (entry.kind === 'directory') writer.directory(entry.path);
       if (entry.kind === 'symlink') result.skipped.push({ path: entry.path, reason: 'symlinks are not materialized' });
       if (entry.kind !== 'file') continue;
       const file = writer.open(entry.path, entry.executable);
@@ -245,7 +245,9 @@ async function gather(
     g.closers.push(() => reader.close());
     if (reader.entryCount > infos.length) throw tooMany(reader.entryCount);
     if (wanted) {
-      const entries = await planIn(await zipPlan(reader, infos, g.signal), direct, prefix, g.signal);
+      // Only the selected entries are prepared and judged: a few files of a large archive cost those files.
+      const chosen = await selectCooperatively(infos, (info) => logicalPath(info.name), direct, g.signal);
+      const entries = await planIn(await zipPlan(reader, chosen, g.signal), direct, prefix, g.signal);
       g.jobs.push({ entries, read: zipReader(reader, g.signal) });
     }
     for (const [name, inner] of nested) {
