@@ -80,7 +80,6 @@ describe('inventory of a large ZIP on worker threads', () => {
       const pool = await DigestPool.start(file, tasks);
       try {
         expect(pool).not.toBeNull();
-        const whole = pool!.wholeFileSha256();
         const lying = new Set(['big/bad-crc.bin', 'big/short.bin', 'small/bad-crc.txt']);
         const refused = new Set(['small/too-short.txt', 'small/too-long.txt', 'big/short.bin']);
         let handled = 0;
@@ -106,7 +105,6 @@ describe('inventory of a large ZIP on worker threads', () => {
           expect(result!.collected === null).toBe(!['lib/inner.zip', 'link'].includes(info.name));
         }
         expect(handled).toBeGreaterThan(240);
-        await expect(whole).resolves.toBe(sha(readFileSync(file)));
       } finally {
         await pool?.close();
         reader.close();

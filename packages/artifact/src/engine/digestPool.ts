@@ -7,14 +7,25 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import {
+  RECORD_BYTES,
+  RECORD_CRC32,
+  RECORD_HANDLED,
+  RECORD_HEAD,
+  RECORD_HEAD_LENGTH,
+  RECORD_SHA256,
+  packTasks,
+} from './digestMessages.js';
 import type { DigestBatch, DigestReply, DigestResult, DigestTask } from './digestMessages.js';
 
 /** Compressed bytes one batch covers (more when a single entry is larger). */
 const BATCH_BYTES = 1 << 20;
 /** Entries one batch covers at most. */
 const BATCH_ENTRIES = 256;
-/** Batches handed out and not yet consumed, per worker: bounds the results held. */
-const AHEAD_PER_WORKER = 8;
+/** Batches handed out and not yet consumed, in all: bounds the results held. */
+const AHEAD = 16;
+/** Batches queued at one worker at most (one at work, one waiting): the next goes to whichever is free. */
+const QUEUED_PER_WORKER = 2;
 
 /** The built worker module, found through this package's manifest (also from a bundle), or null. */
 function workerModule(): string | null {
@@ -27,7 +38,11 @@ function workerModule(): string | null {
   }
 }
 
-type Results = Array<DigestResult | { index: number }>;
+/** One batch's results as received: its records, and the bytes kept by walk position. */
+interface Results {
+  records: Buffer;
+  collected: Map<number, Uint8Array>;
+}
 
 /**
  * Digests of the tasks of one inventory walk, computed ahead on worker threads. Results are kept per
@@ -36,23 +51,39 @@ type Results = Array<DigestResult | { index: number }>;
 export class DigestPool {
   private readonly batches: DigestTask[][] = [];
   /** The batch of each walk position not yet taken, or -1. */
-  private readonly batchOf: Int32Array;
+  private batchOf = new Int32Array(0);
+  /** The place of each walk position within its batch. */
+  private slotOf = new Int32Array(0);
   private readonly replies: Array<Results | undefined> = [];
-  /** Where the walk's last look-up stopped in each batch's results (both are in walk order). */
-  private readonly cursors: number[] = [];
   private readonly waiting = new Map<number, Array<() => void>>();
   private dispatched = 0;
+  /** Batches handed to each worker and not yet answered. */
+  private readonly queued: number[];
   /** Batches before this one have been passed by the walk and released. */
   private consumed = 0;
-  private whole: ((sha256: string | null) => void) | null = null;
   private closed = false;
+  private closing: Promise<void> | null = null;
 
   private constructor(
     private readonly workers: Worker[],
     private readonly fd: number,
-    tasks: readonly DigestTask[],
   ) {
+    this.queued = workers.map(() => 0);
+    workers.forEach((worker, at) => {
+      worker.on('message', (reply: DigestReply) => {
+        this.queued[at] = this.queued[at]! - 1;
+        this.receive(reply);
+        this.dispatch();
+      });
+      // A worker that fails leaves its entries to the walk's own reader.
+      worker.on('error', () => this.abandon());
+    });
+  }
+
+  /** Hands the workers `tasks` (in walk order), once; batches go out as the walk consumes results. */
+  assign(tasks: readonly DigestTask[]): this {
     this.batchOf = new Int32Array(tasks.length > 0 ? tasks[tasks.length - 1]!.index + 1 : 0).fill(-1);
+    this.slotOf = new Int32Array(this.batchOf.length);
     let current: DigestTask[] = [];
     let bytes = 0;
     for (const task of tasks) {
@@ -61,26 +92,24 @@ export class DigestPool {
         current = [];
         bytes = 0;
       }
+      this.slotOf[task.index] = current.length;
       current.push(task);
       bytes += task.compressedSize;
       this.batchOf[task.index] = this.batches.length;
     }
     if (current.length > 0) this.batches.push(current);
-    workers.forEach((worker) => {
-      worker.on('message', (reply: DigestReply) => this.receive(reply));
-      // A worker that fails leaves its entries to the walk's own reader.
-      worker.on('error', () => this.abandon());
-    });
-    for (let i = 0; i < workers.length * AHEAD_PER_WORKER; i += 1) this.dispatch();
+    this.dispatch();
+    return this;
   }
 
   /**
-   * Starts workers for `tasks` (in walk order) over the file at `path`, or resolves to null when no
-   * worker module is available (the walk then reads every entry itself).
+   * Starts the workers over the file at `path` before their tasks are known (they start while the
+   * central directory is read), or resolves to null when the file is smaller than `minimumSize` or
+   * no worker module is available (the walk then reads every entry itself).
    */
-  static async start(path: string, tasks: readonly DigestTask[]): Promise<DigestPool | null> {
+  static async launch(path: string, minimumSize = 0): Promise<DigestPool | null> {
     const module = workerModule();
-    if (module === null || tasks.length === 0) return null;
+    if (module === null) return null;
     const { fd, size } = await new Promise<{ fd: number; size: number }>((resolve, reject) =>
       open(path, 'r', (error, fd) => {
         if (error) return reject(error);
@@ -90,6 +119,10 @@ export class DigestPool {
         });
       }),
     );
+    if (size < minimumSize) {
+      await new Promise<void>((resolve) => close(fd, () => resolve()));
+      return null;
+    }
     const count = Math.max(1, Math.min(2, availableParallelism()));
     const workers = Array.from(
       { length: count },
@@ -100,25 +133,39 @@ export class DigestPool {
         }),
     );
     // The descriptor is closed by close(), once the workers are gone.
-    return new DigestPool(workers, fd, tasks);
+    return new DigestPool(workers, fd);
   }
 
+  /** Starts workers for `tasks` (in walk order) over the file at `path`; see {@link launch}. */
+  static async start(path: string, tasks: readonly DigestTask[]): Promise<DigestPool | null> {
+    if (tasks.length === 0) return null;
+    return (await DigestPool.launch(path))?.assign(tasks) ?? null;
+  }
+
+  /**
+   * Hands out the next batches, each to the worker with the fewest queued, while the window ahead of
+   * the walk has room: a worker that falls behind (descheduled on a busy machine) holds up at most
+   * the batches queued at it, and the other takes the rest.
+   */
   private dispatch(): void {
-    if (this.closed || this.dispatched >= this.batches.length) return;
-    const batch: DigestBatch = { batch: this.dispatched, tasks: this.batches[this.dispatched]! };
-    this.workers[this.dispatched % this.workers.length]!.postMessage(batch);
-    this.dispatched += 1;
+    while (!this.closed && this.dispatched < this.batches.length && this.dispatched < this.consumed + AHEAD) {
+      let at = 0;
+      for (let i = 1; i < this.workers.length; i += 1) if (this.queued[i]! < this.queued[at]!) at = i;
+      if (this.queued[at]! >= QUEUED_PER_WORKER) return;
+      const batch: DigestBatch = { batch: this.dispatched, tasks: packTasks(this.batches[this.dispatched]!) };
+      this.workers[at]!.postMessage(batch, [batch.tasks.buffer as ArrayBuffer]);
+      this.queued[at] = this.queued[at]! + 1;
+      this.dispatched += 1;
+    }
   }
 
   private receive(reply: DigestReply): void {
-    if ('whole' in reply) {
-      this.whole?.(reply.whole);
-      this.whole = null;
-      return;
-    }
     // A batch the walk has passed is dropped with its bytes.
     if (this.closed || reply.batch < this.consumed) return;
-    this.replies[reply.batch] = reply.results;
+    this.replies[reply.batch] = {
+      records: Buffer.from(reply.records),
+      collected: new Map(reply.collected),
+    };
     const waiters = this.waiting.get(reply.batch);
     this.waiting.delete(reply.batch);
     waiters?.forEach((wake) => wake());
@@ -127,8 +174,6 @@ export class DigestPool {
   /** Every pending and future take answers null: the walk reads those entries itself. */
   private abandon(): void {
     this.closed = true;
-    this.whole?.(null);
-    this.whole = null;
     this.replies.length = 0;
     const waiters = [...this.waiting.values()].flat();
     this.waiting.clear();
@@ -139,11 +184,16 @@ export class DigestPool {
   private find(batch: number, index: number): DigestResult | null {
     const results = this.closed ? undefined : this.replies[batch];
     if (results === undefined) return null;
-    let at = this.cursors[batch] ?? 0;
-    while (at < results.length && results[at]!.index < index) at += 1;
-    this.cursors[batch] = at;
-    const result = results[at];
-    return result !== undefined && result.index === index && 'sha256' in result ? result : null;
+    const records = results.records;
+    const at = this.slotOf[index]! * RECORD_BYTES;
+    if (at + RECORD_BYTES > records.length || records[at + RECORD_HANDLED] !== 1) return null;
+    return {
+      index,
+      sha256: records.toString('hex', at + RECORD_SHA256, at + RECORD_SHA256 + 32),
+      crc32: records.readUInt32LE(at + RECORD_CRC32),
+      head: records.subarray(at + RECORD_HEAD, at + RECORD_HEAD + records[at + RECORD_HEAD_LENGTH]!),
+      collected: results.collected.get(index) ?? null,
+    };
   }
 
   /**
@@ -159,8 +209,8 @@ export class DigestPool {
     while (this.consumed < batch) {
       this.replies[this.consumed] = undefined;
       this.consumed += 1;
-      this.dispatch();
     }
+    this.dispatch();
     if (this.closed || this.replies[batch] !== undefined) return this.find(batch, index);
     return new Promise((resolve) => {
       const waiters = this.waiting.get(batch) ?? [];
@@ -169,22 +219,13 @@ export class DigestPool {
     });
   }
 
-  /**
-   * The SHA-256 of the whole file, computed by the last worker between its batches; null when the
-   * pool was closed first.
-   */
-  wholeFileSha256(): Promise<string | null> {
-    if (this.closed) return Promise.resolve(null);
-    const promise = new Promise<string | null>((resolve) => (this.whole = resolve));
-    const message: DigestBatch = { whole: true };
-    this.workers[this.workers.length - 1]!.postMessage(message);
-    return promise;
-  }
-
-  /** Stops the workers and closes the file; pending takes answer null. */
-  async close(): Promise<void> {
-    this.abandon();
-    await Promise.all(this.workers.map((worker) => worker.terminate()));
-    await new Promise<void>((resolve) => close(this.fd, () => resolve()));
+  /** Stops the workers and closes the file, once (a second call waits for the first); pending takes answer null. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.abandon();
+      await Promise.all(this.workers.map((worker) => worker.terminate()));
+      await new Promise<void>((resolve) => close(this.fd, () => resolve()));
+    })();
+    return this.closing;
   }
 }

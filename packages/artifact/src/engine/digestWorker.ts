@@ -7,7 +7,16 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import type { DigestBatch, DigestReply, DigestResult, DigestTask } from './digestMessages.js';
+import {
+  RECORD_BYTES,
+  RECORD_CRC32,
+  RECORD_HANDLED,
+  RECORD_HEAD,
+  RECORD_HEAD_LENGTH,
+  RECORD_SHA256,
+  unpackTasks,
+} from './digestMessages.js';
+import type { DigestBatch, DigestReply, DigestTask } from './digestMessages.js';
 import { ReusableInflater } from './inflate.js';
 
 const { fd, fileSize } = workerData as { fd: number; fileSize: number };
@@ -56,7 +65,15 @@ function slice(block: { start: number; bytes: Buffer } | null, position: number,
   return readAt(position, length);
 }
 
-function digest(task: DigestTask, block: { start: number; bytes: Buffer } | null): DigestResult | null {
+/** What one entry observed, as {@link record} writes it. */
+interface Observed {
+  sha256: Buffer;
+  crc32: number;
+  head: Buffer;
+  collected: Uint8Array | null;
+}
+
+function digest(task: DigestTask, block: { start: number; bytes: Buffer } | null): Observed | null {
   const header = slice(block, task.offset, LOCAL_HEADER);
   if (header.length < LOCAL_HEADER || header.readUInt32LE(0) !== 0x04034b50) return null;
   const dataStart = task.offset + LOCAL_HEADER + header.readUInt16LE(26) + header.readUInt16LE(28);
@@ -71,15 +88,24 @@ function digest(task: DigestTask, block: { start: number; bytes: Buffer } | null
     bytes = output.subarray(0, produced);
   }
   if (bytes.length !== task.uncompressedSize) return null;
-  const head = Buffer.from(bytes.subarray(0, 16));
+  const head = bytes.subarray(0, 16);
   const keep = bytes.length <= task.collectUpTo && (task.collectAny || isContainer(head));
   return {
-    index: task.index,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: createHash('sha256').update(bytes).digest(),
     crc32: crc32(bytes) >>> 0,
     head,
-    collected: keep ? Buffer.from(bytes) : null,
+    // A copy with a buffer of its own (never a view of a shared pool), sent as it is.
+    collected: keep ? new Uint8Array(bytes) : null,
   };
+}
+
+/** Writes one entry's record at `at` of `records`. */
+function record(records: Buffer, at: number, observed: Observed): void {
+  records[at + RECORD_HANDLED] = 1;
+  records[at + RECORD_HEAD_LENGTH] = observed.head.length;
+  records.writeUInt32LE(observed.crc32, at + RECORD_CRC32);
+  observed.sha256.copy(records, at + RECORD_SHA256);
+  observed.head.copy(records, at + RECORD_HEAD);
 }
 
 /** Entries larger than this (either size) are streamed in chunks of this size. */
@@ -93,7 +119,7 @@ let largeOutput: Buffer = Buffer.alloc(0);
  * A large entry, read a chunk at a time through one reused input buffer, inflated through one reused
  * output buffer, hashed as it goes; null when anything is not as declared.
  */
-function digestLarge(task: DigestTask): DigestResult | null {
+function digestLarge(task: DigestTask): Observed | null {
   const header = readAt(task.offset, LOCAL_HEADER);
   if (header.length < LOCAL_HEADER || header.readUInt32LE(0) !== 0x04034b50) return null;
   const dataStart = task.offset + LOCAL_HEADER + header.readUInt16LE(26) + header.readUInt16LE(28);
@@ -133,11 +159,10 @@ function digestLarge(task: DigestTask): DigestResult | null {
   }
   if (size !== task.uncompressedSize) return null;
   return {
-    index: task.index,
-    sha256: sha.digest('hex'),
+    sha256: sha.digest(),
     crc32: crc >>> 0,
-    head: Buffer.from(head.subarray(0, headLength)),
-    collected: kept === null ? null : Buffer.concat(kept),
+    head: head.subarray(0, headLength),
+    collected: kept === null ? null : new Uint8Array(Buffer.concat(kept)),
   };
 }
 
@@ -149,39 +174,22 @@ function isContainer(head: Buffer): boolean {
 
 const isLarge = (task: DigestTask): boolean => task.compressedSize > CHUNK || task.uncompressedSize > CHUNK;
 
-/** The SHA-256 of the whole file, read a chunk at a time into one buffer. */
-function wholeFile(): string {
-  const sha = createHash('sha256');
-  const buffer = Buffer.allocUnsafe(CHUNK);
-  for (let position = 0; position < fileSize;) {
-    const chunk = readAt(position, Math.min(CHUNK, fileSize - position), buffer);
-    if (chunk.length === 0) break;
-    sha.update(chunk);
-    position += chunk.length;
-  }
-  return sha.digest('hex');
-}
-
-async function run(message: DigestBatch): Promise<void> {
-  if ('whole' in message) {
-    const reply: DigestReply = { whole: wholeFile() };
-    parentPort!.postMessage(reply);
-    return;
-  }
-  const batch = message;
-  const small = batch.tasks.filter((task) => !isLarge(task));
+function run(message: DigestBatch): void {
+  const tasks = unpackTasks(message.tasks);
+  const small = tasks.filter((task) => !isLarge(task));
   const block = small.length > 0 ? span(small) : null;
-  const results: Array<DigestResult | { index: number }> = [];
-  for (const task of batch.tasks) {
-    const result = isLarge(task) ? digestLarge(task) : digest(task, block);
-    results.push(result ?? { index: task.index });
-  }
-  const reply: DigestReply = { batch: batch.batch, results };
-  parentPort!.postMessage(reply);
+  // Zeroed: an entry left to the owner reads as not handled.
+  const records = Buffer.alloc(tasks.length * RECORD_BYTES);
+  const collected: Array<[number, Uint8Array]> = [];
+  tasks.forEach((task, slot) => {
+    const observed = isLarge(task) ? digestLarge(task) : digest(task, block);
+    if (observed === null) return;
+    record(records, slot * RECORD_BYTES, observed);
+    if (observed.collected !== null) collected.push([task.index, observed.collected]);
+  });
+  const reply: DigestReply = { batch: message.batch, records: records.buffer as ArrayBuffer, collected };
+  parentPort!.postMessage(reply, [reply.records]);
 }
 
 // Batches are answered in the order they arrive, one at a time.
-let queue = Promise.resolve();
-parentPort!.on('message', (batch: DigestBatch) => {
-  queue = queue.then(() => run(batch));
-});
+parentPort!.on('message', (batch: DigestBatch) => run(batch));
