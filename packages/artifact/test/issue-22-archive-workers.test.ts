@@ -137,4 +137,20 @@ describe('inventory of a large ZIP on worker threads', () => {
       expect(threads()).toBe(before);
     });
   });
+  it('ends the workers it started beside the central directory when that directory is refused', async () => {
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'bad-directory.zip');
+      const bytes = buildZip(specs());
+      // The first central-directory record (where the end record says) no longer has its signature.
+      bytes.write('XXXX', bytes.readUInt32LE(bytes.length - 22 + 16), 'latin1');
+      writeFileSync(file, bytes);
+      const before = threads();
+      digestWorkerThreshold.bytes = 0;
+      await expect(inspectArtifact(file)).rejects.toMatchObject({
+        code: 'unsupported_target',
+        message: expect.stringMatching(/central directory file header signature/),
+      });
+      expect(threads()).toBe(before);
+    });
+  });
 });
