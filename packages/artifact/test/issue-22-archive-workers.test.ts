@@ -153,4 +153,37 @@ describe('inventory of a large ZIP on worker threads', () => {
       expect(threads()).toBe(before);
     });
   });
+  it("digests batches on the walk's own thread exactly as its worker does", async () => {
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'many.zip');
+      // Small entries of every kind, many batches of them (a batch holds at most 256).
+      const small = specs().filter((spec) => !spec.name.startsWith('big/'));
+      const more = Array.from({ length: 900 }, (_, i) => ({ ...small[i % small.length]!, name: `more/${i}` }));
+      writeFileSync(file, buildZip([...small, ...more]));
+      const { reader, infos } = await readDirectory(file, 10_000);
+      digestWorkerThreshold.bytes = 0;
+      const tasks = digestWorkerTasks(infos, 1 << 20);
+      const byWorkers = await DigestPool.start(file, tasks);
+      const helped = await DigestPool.start(file, tasks);
+      try {
+        let local = 0;
+        // This thread takes every batch it may before the workers answer theirs.
+        while (helped!.help()) local += 1;
+        expect(local).toBeGreaterThan(0);
+        for (let index = 0; index < infos.length; index += 1) {
+          const [expected, actual] = await Promise.all([byWorkers!.take(index), helped!.take(index)]);
+          expect(
+            actual === null || actual === undefined ? actual : { ...actual, head: Buffer.from(actual.head) },
+          ).toEqual(
+            expected === null || expected === undefined ? expected : { ...expected, head: Buffer.from(expected.head) },
+          );
+          while (helped!.help()) local += 1;
+        }
+      } finally {
+        await byWorkers?.close();
+        await helped?.close();
+        reader.close();
+      }
+    });
+  });
 });

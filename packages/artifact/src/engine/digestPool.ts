@@ -1,12 +1,14 @@
-// Reads, inflates and hashes the small entries of a large ZIP on worker threads, one per core (at
-// most two), ahead of the inventory walk that consumes the results in order. The walk's own thread
-// only parses the directory and keeps the books, so inflating and hashing use every core and the
-// event loop stays free.
+// Reads, inflates and hashes the entries of a large ZIP ahead of the inventory walk that consumes the
+// results in order: on worker threads (one per core beyond the first, at most two) and, while the
+// walk would otherwise wait for them, on the walk's own thread a batch at a time, so every core
+// inflates and hashes while only one worker pays for its start.
 import { close, existsSync, fstat, open } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { batchDigester, isLarge } from './batchDigest.js';
+import type { DigestedBatch } from './batchDigest.js';
 import {
   RECORD_BYTES,
   RECORD_CRC32,
@@ -23,7 +25,7 @@ const BATCH_BYTES = 1 << 20;
 /** Entries one batch covers at most. */
 const BATCH_ENTRIES = 256;
 /** Batches handed out and not yet consumed, in all: bounds the results held. */
-const AHEAD = 16;
+const AHEAD = 24;
 /** Batches queued at one worker at most (one at work, one waiting): the next goes to whichever is free. */
 const QUEUED_PER_WORKER = 2;
 
@@ -57,6 +59,10 @@ export class DigestPool {
   private readonly replies: Array<Results | undefined> = [];
   private readonly waiting = new Map<number, Array<() => void>>();
   private dispatched = 0;
+  /** The batch being filled by {@link add}, its compressed bytes, and the tasks added in all. */
+  private current: DigestTask[] = [];
+  private currentBytes = 0;
+  private count = 0;
   /** Batches handed to each worker and not yet answered. */
   private readonly queued: number[];
   /** Batches before this one have been passed by the walk and released. */
@@ -67,6 +73,7 @@ export class DigestPool {
   private constructor(
     private readonly workers: Worker[],
     private readonly fd: number,
+    private readonly local: (tasks: readonly DigestTask[]) => DigestedBatch,
   ) {
     this.queued = workers.map(() => 0);
     workers.forEach((worker, at) => {
@@ -80,26 +87,59 @@ export class DigestPool {
     });
   }
 
-  /** Hands the workers `tasks` (in walk order), once; batches go out as the walk consumes results. */
-  assign(tasks: readonly DigestTask[]): this {
-    this.batchOf = new Int32Array(tasks.length > 0 ? tasks[tasks.length - 1]!.index + 1 : 0).fill(-1);
-    this.slotOf = new Int32Array(this.batchOf.length);
-    let current: DigestTask[] = [];
-    let bytes = 0;
+  /**
+   * Hands the workers more tasks (in walk order, after those already added): each batch goes out once
+   * it is complete, as the window ahead of the walk allows.
+   */
+  add(tasks: readonly DigestTask[]): void {
     for (const task of tasks) {
-      if (current.length >= BATCH_ENTRIES || (current.length > 0 && bytes + task.compressedSize > BATCH_BYTES)) {
-        this.batches.push(current);
-        current = [];
-        bytes = 0;
+      if (
+        this.current.length >= BATCH_ENTRIES ||
+        (this.current.length > 0 && this.currentBytes + task.compressedSize > BATCH_BYTES)
+      ) {
+        this.batches.push(this.current);
+        this.current = [];
+        this.currentBytes = 0;
       }
-      this.slotOf[task.index] = current.length;
-      current.push(task);
-      bytes += task.compressedSize;
-      this.batchOf[task.index] = this.batches.length;
+      this.place(task.index, this.batches.length, this.current.length);
+      this.current.push(task);
+      this.currentBytes += task.compressedSize;
+      this.count += 1;
     }
-    if (current.length > 0) this.batches.push(current);
+    this.dispatch();
+  }
+
+  /** No more tasks: the last batch goes out as it is. */
+  seal(): this {
+    if (this.current.length > 0) this.batches.push(this.current);
+    this.current = [];
     this.dispatch();
     return this;
+  }
+
+  /** Hands the workers all of `tasks` (in walk order) at once. */
+  assign(tasks: readonly DigestTask[]): this {
+    this.add(tasks);
+    return this.seal();
+  }
+
+  /** How many tasks were added. */
+  get size(): number {
+    return this.count;
+  }
+
+  private place(index: number, batch: number, slot: number): void {
+    if (index >= this.batchOf.length) {
+      const length = Math.max(index + 1, 2 * this.batchOf.length, 1024);
+      const batchOf = new Int32Array(length).fill(-1);
+      batchOf.set(this.batchOf);
+      const slotOf = new Int32Array(length);
+      slotOf.set(this.slotOf);
+      this.batchOf = batchOf;
+      this.slotOf = slotOf;
+    }
+    this.batchOf[index] = batch;
+    this.slotOf[index] = slot;
   }
 
   /**
@@ -123,7 +163,7 @@ export class DigestPool {
       await new Promise<void>((resolve) => close(fd, () => resolve()));
       return null;
     }
-    const count = Math.max(1, Math.min(2, availableParallelism()));
+    const count = Math.max(1, Math.min(2, availableParallelism() - 1));
     const workers = Array.from(
       { length: count },
       () =>
@@ -133,7 +173,7 @@ export class DigestPool {
         }),
     );
     // The descriptor is closed by close(), once the workers are gone.
-    return new DigestPool(workers, fd);
+    return new DigestPool(workers, fd, batchDigester(fd, size));
   }
 
   /** Starts workers for `tasks` (in walk order) over the file at `path`; see {@link launch}. */
@@ -178,6 +218,27 @@ export class DigestPool {
     const waiters = [...this.waiting.values()].flat();
     this.waiting.clear();
     waiters.forEach((wake) => wake());
+  }
+
+  /**
+   * Digests the next batch not yet handed out on this thread (synchronously, a few milliseconds),
+   * when it holds no large entry and the window ahead of the walk has room; false when there is no
+   * such batch, and the caller waits for the workers (or does other work).
+   */
+  help(): boolean {
+    if (this.closed || this.dispatched >= this.batches.length || this.dispatched >= this.consumed + AHEAD) return false;
+    const tasks = this.batches[this.dispatched]!;
+    if (tasks.some(isLarge)) return false;
+    const batch = this.dispatched;
+    this.dispatched += 1;
+    try {
+      const { records, collected } = this.local(tasks);
+      this.receive({ batch, records: records.buffer as ArrayBuffer, collected });
+    } catch {
+      // A batch this thread could not read is left to the walk's own reader, with the rest.
+      this.abandon();
+    }
+    return true;
   }
 
   /** The result for walk position `index` in a batch's results, or null when the worker left it. */

@@ -4,18 +4,22 @@
 import yauzl from 'yauzl';
 import type { Entry } from 'yauzl';
 
-/** One central-directory record, decoded but not judged; `decodeName` and `kindOf` finish it. */
-export interface CentralRecord {
-  versionMadeBy: number;
-  generalPurposeBitFlag: number;
-  compressionMethod: number;
+/** One central-directory entry, decoded but not judged. */
+export interface ZipEntryInfo {
+  /** Decoded name with backslashes kept as written (judged by the caller). */
+  name: string;
   crc32: number;
   compressedSize: number;
   uncompressedSize: number;
-  externalFileAttributes: number;
-  relativeOffsetOfLocalHeader: number;
-  name: string;
+  compressionMethod: number;
+  encrypted: boolean;
+  /** Unix mode when the entry was made on Unix, else null. */
+  mode: number | null;
+  kind: 'file' | 'directory' | 'symlink' | 'other';
+  localHeaderOffset: number;
   nameLength: number;
+  /** The general-purpose bit flags of the record. */
+  flags: number;
 }
 
 /** Reads at least `length` bytes at `position` (more when convenient); rejects `unexpected EOF` short of them. */
@@ -77,8 +81,22 @@ function decodeName(
   }
 }
 
+const S_IFMT = 0o170000;
+
+function kindOf(name: string, mode: number | null, attributes: number): ZipEntryInfo['kind'] {
+  if (mode !== null && (mode & S_IFMT) !== 0) {
+    const type = mode & S_IFMT;
+    if (type === 0o120000) return 'symlink';
+    if (type === 0o040000) return 'directory';
+    if (type === 0o100000) return name.endsWith('/') ? 'directory' : 'file';
+    return 'other';
+  }
+  if (name.endsWith('/') || (attributes & 0x10) !== 0) return 'directory';
+  return 'file';
+}
+
 /** Decodes the record at `o` of `w` (wholly inside it) whose variable part is `n`, `m`, `k` bytes. */
-function decodeRecord(w: Buffer, o: number): CentralRecord {
+function decodeRecord(w: Buffer, o: number): ZipEntryInfo {
   const generalPurposeBitFlag = u16(w, o + 8);
   const compressionMethod = u16(w, o + 10);
   let compressedSize = u32(w, o + 20);
@@ -118,17 +136,21 @@ function decodeRecord(w: Buffer, o: number): CentralRecord {
       );
     }
   }
+  // One object per entry, built once: a large directory makes tens of thousands of them.
+  const attributes = u32(w, o + 38);
+  const mode = w[o + 5] === 3 ? attributes >>> 16 : null;
   return {
-    versionMadeBy: u16(w, o + 4),
-    generalPurposeBitFlag,
-    compressionMethod,
+    name,
     crc32: u32(w, o + 16),
     compressedSize,
     uncompressedSize,
-    externalFileAttributes: u32(w, o + 38),
-    relativeOffsetOfLocalHeader,
-    name,
+    compressionMethod,
+    encrypted: (generalPurposeBitFlag & 0x1) !== 0,
+    mode,
+    kind: kindOf(name, mode, attributes),
+    localHeaderOffset: relativeOffsetOfLocalHeader,
     nameLength: n,
+    flags: generalPurposeBitFlag,
   };
 }
 
@@ -140,7 +162,7 @@ export async function readCentralDirectory(
   fetch: Fetch,
   start: number,
   count: number,
-  each: (record: CentralRecord) => void,
+  each: (info: ZipEntryInfo) => void,
   checkpoint: () => Promise<void>,
   every = 256,
 ): Promise<void> {

@@ -10,7 +10,7 @@ import type { ArtifactEntry, PackageType } from '../schemas.js';
 import type { InventoryState } from './state.js';
 import { considerNested } from './nested.js';
 import type { CompanionReader } from './asarEntry.js';
-import { digestWorkerTasks, digestWorkerThreshold } from './digestTasks.js';
+import { digestWorkerTasksIn, digestWorkerThreshold } from './digestTasks.js';
 import { DigestPool } from '../engine/digestPool.js';
 import { WholeFileHasher } from '../engine/wholeFile.js';
 import type { DigestResult } from '../engine/digestMessages.js';
@@ -24,27 +24,23 @@ const MAX_LINK_BYTES = 4096;
  * reaches into the central directory (declared sizes that lie).
  */
 export function checkLayout(infos: readonly ZipEntryInfo[], centralDirectoryOffset: number): void {
-  const span = (info: ZipEntryInfo) => ({
-    name: info.name,
-    start: info.localHeaderOffset,
-    end: info.localHeaderOffset + 30 + info.nameLength + info.compressedSize,
-  });
+  const end = (info: ZipEntryInfo): number => info.localHeaderOffset + 30 + info.nameLength + info.compressedSize;
   // Archives are almost always written in directory order: then no sort is needed (a stable sort
-  // would keep that order), and the check is one linear pass.
+  // would keep that order), and the check is one linear pass over the entries themselves.
   let ordered = true;
   for (let i = 1; i < infos.length && ordered; i += 1)
     ordered = infos[i]!.localHeaderOffset >= infos[i - 1]!.localHeaderOffset;
-  const spans = ordered ? infos.map(span) : infos.map(span).sort((a, b) => a.start - b.start);
-  for (let i = 0; i < spans.length; i += 1) {
-    const span = spans[i]!;
-    if (span.end > centralDirectoryOffset) {
-      throw malformed('zip', `entry ${JSON.stringify(span.name)} declares data reaching past the central directory`, {
-        path: span.name,
+  const sorted = ordered ? infos : [...infos].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
+  for (let i = 0; i < sorted.length; i += 1) {
+    const info = sorted[i]!;
+    if (end(info) > centralDirectoryOffset) {
+      throw malformed('zip', `entry ${JSON.stringify(info.name)} declares data reaching past the central directory`, {
+        path: info.name,
       });
     }
-    const next = spans[i + 1];
-    if (next !== undefined && span.end > next.start) {
-      throw malformed('zip', `entries ${JSON.stringify(span.name)} and ${JSON.stringify(next.name)} overlap`, {
+    const next = sorted[i + 1];
+    if (next !== undefined && end(info) > next.localHeaderOffset) {
+      throw malformed('zip', `entries ${JSON.stringify(info.name)} and ${JSON.stringify(next.name)} overlap`, {
         path: next.name,
         problem: 'overlapping-entries',
       });
@@ -57,11 +53,12 @@ export async function readDirectory(
   source: string | Buffer,
   limit: number,
   signal?: AbortSignal,
+  progress?: (infos: readonly ZipEntryInfo[]) => void,
 ): Promise<{ reader: ZipReader; infos: ZipEntryInfo[] }> {
   const reader = await openZip(source);
   const pacer = new Pacer(signal);
   try {
-    const infos = await reader.readEntries(Math.min(limit, reader.entryCount), signal);
+    const infos = await reader.readEntries(Math.min(limit, reader.entryCount), signal, progress);
     // The layout check sorts every entry: after a long read it starts on a fresh slice.
     await pacer.turn('directory');
     checkLayout(infos, reader.centralDirectoryOffset);
@@ -97,7 +94,7 @@ function inventoryEntry(
   info: ZipEntryInfo,
   prefix: string,
   depth: number,
-  byName: ReadonlyMap<string, ZipEntryInfo>,
+  byName: () => ReadonlyMap<string, ZipEntryInfo>,
   digested: DigestResult | null | undefined,
 ): Promise<void> | undefined {
   const inner = logicalPath(info.name);
@@ -189,13 +186,13 @@ function inventoryEntry(
 function companionIn(
   state: InventoryState,
   reader: ZipReader,
-  byName: ReadonlyMap<string, ZipEntryInfo>,
+  byName: () => ReadonlyMap<string, ZipEntryInfo>,
   archive: string,
   prefix: string,
 ): CompanionReader {
   return async (segments, blockSize) => {
     const name = `${archive}.unpacked/${segments.join('/')}`;
-    const info = byName.get(name);
+    const info = byName().get(name);
     if (info === undefined || info.kind !== 'file' || info.encrypted) return null;
     if (info.compressionMethod !== 0 && info.compressionMethod !== 8) return null;
     if (!state.mayRead(info.uncompressedSize)) return null;
@@ -221,40 +218,61 @@ export async function inventoryZip(
   whole?: WholeFileDigest,
 ): Promise<PackageType | null> {
   // A large archive on disk is inflated and hashed on worker threads ahead of the walk; they start
-  // while the central directory is read.
-  const launching = typeof source === 'string' ? DigestPool.launch(source, digestWorkerThreshold.bytes) : null;
+  // while the central directory is read, and take its entries as they are decoded.
+  const launching =
+    typeof source === 'string' ? DigestPool.launch(source, digestWorkerThreshold.bytes).catch(() => null) : null;
+  let started: DigestPool | null = null;
+  void launching?.then((pool) => (started = pool));
+  let given = 0;
+  const feed = (decoded: readonly ZipEntryInfo[]): void => {
+    if (started === null) return;
+    started.add(digestWorkerTasksIn(decoded, given, decoded.length, state.budgets.max_nested_bytes));
+    given = decoded.length;
+  };
   let directory: Awaited<ReturnType<typeof readDirectory>>;
   try {
-    directory = await readDirectory(source, state.remainingEntries(), state.signal);
+    directory = await readDirectory(source, state.remainingEntries(), state.signal, feed);
   } catch (error) {
-    await (await launching?.catch(() => null))?.close();
+    await (await launching)?.close();
     throw error;
   }
   const { reader, infos } = directory;
-  const launched = (await launching?.catch(() => null)) ?? null;
+  const launched = (await launching) ?? null;
   let hasher: WholeFileHasher | null = null;
   try {
+    let pool: DigestPool | null = null;
+    if (launched !== null) {
+      started = launched;
+      feed(infos);
+      pool = launched.seal();
+      // Nothing for the workers (every entry a folder, say): they stop, and the walk reads the rest.
+      if (pool.size === 0) {
+        await pool.close();
+        pool = null;
+      }
+    }
     if (reader.entryCount > infos.length) state.entryBudget(prefix === '' ? 'the archive' : prefix);
-    const byName = new Map<string, ZipEntryInfo>();
+    const names = new Set<string>();
     for (const info of infos) {
       if (state.pacer.due()) await state.pacer.turn('inventory');
-      byName.set(logicalPath(info.name), info);
+      names.add(logicalPath(info.name));
     }
     await state.pacer.turn('inventory');
-    const packageType = packageTypeFromNames(new Set(byName.keys()));
-    const tasks = launched !== null ? digestWorkerTasks(infos, state.budgets.max_nested_bytes) : [];
-    // Too little for the workers to pay for themselves: they stop, and the walk reads every entry.
-    if (launched !== null && tasks.length === 0) await launched.close();
-    const pool = launched !== null && tasks.length > 0 ? launched.assign(tasks) : null;
+    const packageType = packageTypeFromNames(names);
+    // Entries by path are needed only to find an ASAR's unpacked companions: made on first use.
+    let paths: Map<string, ZipEntryInfo> | null = null;
+    const byName = (): ReadonlyMap<string, ZipEntryInfo> =>
+      (paths ??= new Map(infos.map((info) => [logicalPath(info.name), info])));
     hasher = pool !== null && whole !== undefined ? WholeFileHasher.open(source as string) : null;
     for (let index = 0; index < infos.length; index += 1) {
       if (state.pacer.due()) await state.pacer.turn('inventory');
       let digested = pool?.take(index);
       if (digested instanceof Promise) {
-        // While the workers are behind, the whole file is hashed a megabyte a turn.
+        // While its batch is on its way, this thread digests the batches after it itself, or else
+        // hashes the whole file, a step a turn.
         let arrived = false;
         digested = digested.then((result) => ((arrived = true), result));
-        while (hasher !== null && !arrived && hasher.step()) {
+        while (!arrived && (pool!.help() || (hasher !== null && hasher.step()))) {
           await nextTurn();
           throwIfAborted(state.signal, 'inventory');
         }

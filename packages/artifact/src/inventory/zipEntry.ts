@@ -66,7 +66,9 @@ export function fromWorker(
   result: DigestResult,
   collect: { upTo: number; containersOnly: boolean } | undefined,
 ): Digest {
-  const head = Buffer.from(result.head.buffer, result.head.byteOffset, result.head.byteLength);
+  const head = Buffer.isBuffer(result.head)
+    ? result.head
+    : Buffer.from(result.head.buffer, result.head.byteOffset, result.head.byteLength);
   const bytes = result.collected;
   const keep =
     bytes !== null &&
