@@ -74,7 +74,7 @@ async function detect(path: string): Promise<'zip' | 'asar'> {
   }
 }
 
-/** Commits in flight at once: a streamed file is closed on the thread pool while the next is decoded. */
+/** Commits in flight at once: small files are written on the thread pool while the next is decoded. */
 const WRITE_WINDOW = 32;
 
 async function materialize(
@@ -97,7 +97,7 @@ async function materialize(
     for (const entry of entries) {
       await pacer.turn('extraction');
       if (failure !== null) throw failure;
-      if (entry.kind === 'directory') writer.directory(entry.path);
+      if (entry.kind === 'directory') await writer.directory(entry.path);
       if (entry.kind === 'symlink') result.skipped.push({ path: entry.path, reason: 'symlinks are not materialized' });
       if (entry.kind !== 'file') continue;
       const file = writer.open(entry.path, entry.executable);

@@ -1,5 +1,5 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { writeFile as writeFileCallback } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { Buffer } from 'node:buffer';
@@ -20,15 +20,13 @@ export interface OutputFile {
  * every file is complete (on any failure the caller removes the whole directory). Each file is created
  * exclusively (`wx`: never through an existing name or link), so a file that fails half-written is
  * this writer's own and is removed by `abort`. The writer never creates symlinks, so no path it writes
- * can be redirected outward. Folders are made once each.
+ * can be redirected outward. Folders are made asynchronously, each once.
  */
 export class OutputWriter {
-  /** Folders made (or found) under the root, and why a folder could not be made. */
-  private readonly made = new Set<string>();
-  private readonly failed = new Map<string, unknown>();
+  private readonly made = new Map<string, Promise<void>>();
 
   constructor(readonly root: string) {
-    this.made.add(root);
+    this.made.set(root, Promise.resolve());
   }
 
   /**
@@ -46,49 +44,41 @@ export class OutputWriter {
     return target;
   }
 
-  /**
-   * Makes `directory` (under the root) once, its parents first, synchronously: one system call each,
-   * without a thread-pool round trip. A folder that could not be made fails every file that needs it.
-   */
-  private ensure(directory: string): void {
-    if (this.made.has(directory)) return;
-    const failure = this.failed.get(directory);
-    if (failure !== undefined) throw failure;
-    try {
-      const parent = dirname(directory);
-      if (parent !== directory && parent.startsWith(this.root)) this.ensure(parent);
-      try {
-        mkdirSync(directory, { mode: 0o700 });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-    } catch (error) {
-      this.failed.set(directory, error);
-      throw error;
-    }
-    this.made.add(directory);
+  /** Makes `directory` (under the root) once; its parents are made first, each once too. */
+  private ensure(directory: string): Promise<void> {
+    const known = this.made.get(directory);
+    if (known !== undefined) return known;
+    const parent = dirname(directory);
+    const made = (parent.startsWith(this.root) ? this.ensure(parent) : Promise.resolve()).then(async () => {
+      await mkdir(directory, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+    });
+    // A failure is reported by the file that needed the folder; the promise is not left unhandled.
+    made.catch(() => undefined);
+    this.made.set(directory, made);
+    return made;
   }
 
   /** Creates the directory for a logical path (and its parents). */
-  directory(path: string): void {
-    this.ensure(this.destination(path));
+  async directory(path: string): Promise<void> {
+    await this.ensure(this.destination(path));
   }
 
   /**
    * Opens an output file. A file that arrives in one chunk (the common case of small entries) is
-   * created, written and closed at commit, synchronously; a larger one is created at its second chunk
+   * created, written and closed in one call at commit; a larger one is created at its second chunk
    * and streamed.
    */
   open(path: string, executable: boolean): OutputFile {
     const target = this.destination(path);
-    const folder = dirname(target);
+    const folder = this.ensure(dirname(target));
     const mode = executable ? 0o700 : 0o600;
     let pending: Buffer | null = null;
     let handle: FileHandle | null = null;
     let created = false;
-    const ensureFolder = (): void => this.ensure(folder);
     const create = async (): Promise<FileHandle> => {
-      ensureFolder();
+      await folder;
       const opened = await open(target, 'wx', mode);
       created = true;
       return opened;
@@ -111,18 +101,17 @@ export class OutputWriter {
       },
       async commit() {
         if (handle === null) {
-          // One chunk (or none): created, written and closed synchronously (three system calls, no
-          // file handle object and no thread-pool round trips); a chunk is at most about a megabyte.
-          ensureFolder();
+          // One chunk (or none): created, written and closed in one call, without a file handle object.
+          await folder;
           const data = pending ?? Buffer.alloc(0);
           pending = null;
-          const fd = openSync(target, 'wx', mode);
-          created = true;
-          try {
-            for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done);
-          } finally {
-            closeSync(fd);
-          }
+          await new Promise<void>((resolve, reject) =>
+            writeFileCallback(target, data, { flag: 'wx', mode }, (error) => {
+              // Only a name that already existed was not this writer's to remove.
+              if (error && (error as NodeJS.ErrnoException).code !== 'EEXIST') created = true;
+              return error ? reject(error) : resolve();
+            }),
+          );
           return;
         }
         const h = handle;
