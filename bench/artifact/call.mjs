@@ -1,7 +1,7 @@
 // One timed call of the built @rea/artifact in a fresh process, after a warm-up call on a tiny archive
 // (so module loading is not timed, as on a warm MCP connection). Prints one JSON line: the call's wall
 // time, its CPU time (every thread of the process: the caller's and its workers'), the process's RSS
-// before the call and its peak RSS (VmHWM) after it.
+// before the call and its peak RSS (VmHWM) after it. REA_ARTIFACT names another build's dist/index.js.
 //   node bench/artifact/call.mjs inspect <zip>
 //   node bench/artifact/call.mjs extract <zip> <names file> <parent directory>
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { extractArtifact, inspectArtifact } from '@rea/artifact';
+const { extractArtifact, inspectArtifact } = await import(process.env.REA_ARTIFACT ?? '@rea/artifact');
 
 const [op, zip, namesFile, parent] = process.argv.slice(2);
 const vm = (field) =>

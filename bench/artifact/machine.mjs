@@ -6,8 +6,11 @@
 // scaling table of the inventory (time and peak memory at 4 archive sizes, with the fitted growth).
 // Ratios are of medians (REA / reference), of wall time and of CPU time (every thread); lower is better.
 // The load average is printed beside each row: on a shared machine wall ratios are noisy, CPU ratios less.
+// With --baseline (the dist/index.js of another build of @rea/artifact, e.g. a worktree of an earlier
+// commit), that build runs too, interleaved with the others on the same inputs, and every row and the
+// scaling table give its figures beside the current build's ("before").
 // Needs the built @rea/artifact, zip, unzip.
-//   node bench/artifact/machine.mjs [--mb 220] [--entries 6000] [--runs 5] [--scaling 0]
+//   node bench/artifact/machine.mjs [--mb 220] [--entries 6000] [--runs 5] [--scaling 0] [--baseline <index.js>]
 //   (--mb: uncompressed bytes gathered; --scaling 0 leaves out the scaling table)
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -34,6 +37,7 @@ const MEGABYTES = option('mb', 220);
 const ENTRIES = option('entries', 6000);
 const RUNS = option('runs', 5);
 const SCALING = option('scaling', 1) !== 0;
+const BASELINE = args.includes('--baseline') ? args[args.indexOf('--baseline') + 1] : null;
 const call = join(dirname(fileURLToPath(import.meta.url)), 'call.mjs');
 const work = mkdtempSync(join(tmpdir(), 'rea-bench-machine-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -89,39 +93,62 @@ function reference(command, commandArgs) {
 }
 
 function rea(...callArgs) {
-  const result = spawnSync(process.execPath, [call, ...callArgs], { encoding: 'utf8' });
+  return reaOf(undefined, ...callArgs);
+}
+
+/** One call of the build at `module` (the current build when undefined), in a fresh process. */
+function reaOf(module, ...callArgs) {
+  const env = module === undefined ? process.env : { ...process.env, REA_ARTIFACT: module };
+  const result = spawnSync(process.execPath, [call, ...callArgs], { encoding: 'utf8', env });
   if (result.status !== 0) throw new Error(`REA call failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop());
 }
 
-/** Interleaved runs (alternating who goes first); medians of wall and of REA's peak RSS above its start. */
-function compare(ours, theirs, cleanup = () => {}) {
+/**
+ * Interleaved runs (alternating who goes first; the baseline build, when given, between them);
+ * medians of wall, CPU and of REA's peak RSS above its start.
+ */
+function compare(ours, theirs, cleanup = () => {}, before = null) {
   const a = [];
   const b = [];
+  const c = [];
+  const order = before === null ? ['a', 'b'] : ['a', 'c', 'b'];
   for (let run = 0; run < RUNS; run += 1) {
-    for (const who of run % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
+    for (const who of run % 2 === 0 ? order : [...order].reverse()) {
       if (who === 'a') a.push(ours());
-      else b.push(theirs());
+      else if (who === 'b') b.push(theirs());
+      else c.push(before());
       cleanup();
     }
   }
+  const of = (xs) => ({
+    rea: median(xs.map((m) => m.wall)),
+    reaCpu: median(xs.map((m) => m.cpu)),
+    reaPeak: median(xs.map((m) => m.peakRss)),
+    reaGrowth: median(xs.map((m) => m.peakRss - m.rssBefore)),
+  });
   return {
-    rea: median(a.map((m) => m.wall)),
+    ...of(a),
     ref: median(b.map((m) => m.wall)),
-    reaCpu: median(a.map((m) => m.cpu)),
     refCpu: median(b.map((m) => m.cpu)),
-    reaPeak: median(a.map((m) => m.peakRss)),
-    reaGrowth: median(a.map((m) => m.peakRss - m.rssBefore)),
     refPeak: median(b.map((m) => m.peakRss)),
+    before: c.length > 0 ? of(c) : null,
   };
 }
 
-const row = (label, r, loadBefore) =>
+const row = (label, r, loadBefore) => {
   console.log(
     `${label}: REA ${r.rea.toFixed(0)} ms wall, ${r.reaCpu.toFixed(0)} ms CPU, peak RSS ${mib(r.reaPeak)} MiB (+${mib(r.reaGrowth)} MiB during the call); ` +
       `reference ${r.ref.toFixed(0)} ms wall, ${r.refCpu.toFixed(0)} ms CPU, ${mib(r.refPeak)} MiB; ` +
       `ratio ${(r.rea / r.ref).toFixed(2)}x wall, ${(r.reaCpu / r.refCpu).toFixed(2)}x CPU (median of ${RUNS}; load ${loadBefore} before, ${load()} after)`,
   );
+  const b = r.before;
+  if (b !== null)
+    console.log(
+      `  before (baseline build, same runs): REA ${b.rea.toFixed(0)} ms wall, ${b.reaCpu.toFixed(0)} ms CPU, peak RSS ${mib(b.reaPeak)} MiB (+${mib(b.reaGrowth)} MiB); ` +
+        `ratio ${(b.rea / r.ref).toFixed(2)}x wall, ${(b.reaCpu / r.refCpu).toFixed(2)}x CPU`,
+    );
+};
 
 /** Least-squares slope of log(y) against log(x): 1 is linear growth. */
 function growth(xs, ys) {
@@ -142,19 +169,27 @@ function growth(xs, ys) {
 function scaling(zips) {
   console.log('scaling of inspect_artifact (medians):');
   console.log(
-    '  archive MB | files | REA ms | unzip -t ms | ratio | REA CPU ms | unzip CPU ms | REA +RSS MiB | REA peak MiB',
+    '  archive MB | files | REA ms | unzip -t ms | ratio | REA CPU ms | unzip CPU ms | REA +RSS MiB | REA peak MiB' +
+      (BASELINE ? ' | before ms | before ratio | before CPU ms | before +RSS MiB' : ''),
   );
   const points = [];
   for (const { zip, count, bytes } of zips) {
     const r = compare(
       () => rea('inspect', zip),
       () => reference('unzip', ['-tqq', zip]),
+      undefined,
+      BASELINE ? () => reaOf(BASELINE, 'inspect', zip) : null,
     );
     points.push({ bytes, ...r });
+    const b = r.before;
     console.log(
       `  ${(bytes / 1e6).toFixed(1).padStart(10)} | ${String(count).padStart(5)} | ${r.rea.toFixed(0).padStart(6)} | ` +
         `${r.ref.toFixed(0).padStart(11)} | ${(r.rea / r.ref).toFixed(2).padStart(5)} | ` +
-        `${r.reaCpu.toFixed(0).padStart(10)} | ${r.refCpu.toFixed(0).padStart(12)} | ${mib(r.reaGrowth).padStart(12)} | ${mib(r.reaPeak).padStart(12)}`,
+        `${r.reaCpu.toFixed(0).padStart(10)} | ${r.refCpu.toFixed(0).padStart(12)} | ${mib(r.reaGrowth).padStart(12)} | ${mib(r.reaPeak).padStart(12)}` +
+        (b
+          ? ` | ${b.rea.toFixed(0).padStart(9)} | ${(b.rea / r.ref).toFixed(2).padStart(12)} | ` +
+            `${b.reaCpu.toFixed(0).padStart(13)} | ${mib(b.reaGrowth).padStart(15)}`
+          : ''),
     );
   }
   const xs = points.map((p) => p.bytes);
@@ -169,7 +204,16 @@ function scaling(zips) {
       ).toFixed(2)}, REA memory during the call ${growth(
         xs,
         points.map((p) => Math.max(1, p.reaGrowth)),
-      ).toFixed(2)}`,
+      ).toFixed(2)}` +
+      (BASELINE
+        ? `; before: REA time ${growth(
+            xs,
+            points.map((p) => p.before.rea),
+          ).toFixed(2)}, REA memory during the call ${growth(
+            xs,
+            points.map((p) => Math.max(1, p.before.reaGrowth)),
+          ).toFixed(2)}`
+        : ''),
   );
 }
 
@@ -194,6 +238,8 @@ try {
     compare(
       () => rea('inspect', full.zip),
       () => reference('unzip', ['-tqq', full.zip]),
+      undefined,
+      BASELINE ? () => reaOf(BASELINE, 'inspect', full.zip) : null,
     ),
     before,
   );
@@ -215,6 +261,9 @@ try {
       () => (mkdirSync(out, { recursive: true }), rea('extract', full.zip, namesFile, out)),
       () => (mkdirSync(out, { recursive: true }), reference('unzip', ['-q', '-o', full.zip, ...names, '-d', out])),
       () => rmSync(out, { recursive: true, force: true }),
+      BASELINE
+        ? () => (mkdirSync(out, { recursive: true }), reaOf(BASELINE, 'extract', full.zip, namesFile, out))
+        : null,
     ),
     before,
   );

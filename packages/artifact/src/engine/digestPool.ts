@@ -1,20 +1,33 @@
-// Reads, inflates and hashes the small entries of a large ZIP on worker threads, one per core (at
-// most two), ahead of the inventory walk that consumes the results in order. The walk's own thread
-// only parses the directory and keeps the books, so inflating and hashing use every core and the
-// event loop stays free.
+// Reads, inflates and hashes the entries of a large ZIP ahead of the inventory walk that consumes the
+// results in order: on worker threads (one per core beyond the first, at most two) and, while the
+// walk would otherwise wait for them, on the walk's own thread a batch at a time, so every core
+// inflates and hashes while only one worker pays for its start.
 import { close, existsSync, fstat, open } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { batchDigester, isLarge } from './batchDigest.js';
+import type { DigestedBatch } from './batchDigest.js';
+import {
+  RECORD_BYTES,
+  RECORD_CRC32,
+  RECORD_HANDLED,
+  RECORD_HEAD,
+  RECORD_HEAD_LENGTH,
+  RECORD_SHA256,
+  packTasks,
+} from './digestMessages.js';
 import type { DigestBatch, DigestReply, DigestResult, DigestTask } from './digestMessages.js';
 
 /** Compressed bytes one batch covers (more when a single entry is larger). */
 const BATCH_BYTES = 1 << 20;
 /** Entries one batch covers at most. */
 const BATCH_ENTRIES = 256;
-/** Batches handed out and not yet consumed, per worker: bounds the results held. */
-const AHEAD_PER_WORKER = 8;
+/** Batches handed out and not yet consumed, in all: bounds the results held. */
+const AHEAD = 24;
+/** Batches queued at one worker at most (one at work, one waiting): the next goes to whichever is free. */
+const QUEUED_PER_WORKER = 2;
 
 /** The built worker module, found through this package's manifest (also from a bundle), or null. */
 function workerModule(): string | null {
@@ -27,7 +40,11 @@ function workerModule(): string | null {
   }
 }
 
-type Results = Array<DigestResult | { index: number }>;
+/** One batch's results as received: its records, and the bytes kept by walk position. */
+interface Results {
+  records: Buffer;
+  collected: Map<number, Uint8Array>;
+}
 
 /**
  * Digests of the tasks of one inventory walk, computed ahead on worker threads. Results are kept per
@@ -36,51 +53,103 @@ type Results = Array<DigestResult | { index: number }>;
 export class DigestPool {
   private readonly batches: DigestTask[][] = [];
   /** The batch of each walk position not yet taken, or -1. */
-  private readonly batchOf: Int32Array;
+  private batchOf = new Int32Array(0);
+  /** The place of each walk position within its batch. */
+  private slotOf = new Int32Array(0);
   private readonly replies: Array<Results | undefined> = [];
-  /** Where the walk's last look-up stopped in each batch's results (both are in walk order). */
-  private readonly cursors: number[] = [];
   private readonly waiting = new Map<number, Array<() => void>>();
   private dispatched = 0;
+  /** The batch being filled by {@link add}, its compressed bytes, and the tasks added in all. */
+  private current: DigestTask[] = [];
+  private currentBytes = 0;
+  private count = 0;
+  /** Batches handed to each worker and not yet answered. */
+  private readonly queued: number[];
   /** Batches before this one have been passed by the walk and released. */
   private consumed = 0;
-  private whole: ((sha256: string | null) => void) | null = null;
   private closed = false;
+  private closing: Promise<void> | null = null;
 
   private constructor(
     private readonly workers: Worker[],
     private readonly fd: number,
-    tasks: readonly DigestTask[],
+    private readonly local: (tasks: readonly DigestTask[]) => DigestedBatch,
   ) {
-    this.batchOf = new Int32Array(tasks.length > 0 ? tasks[tasks.length - 1]!.index + 1 : 0).fill(-1);
-    let current: DigestTask[] = [];
-    let bytes = 0;
-    for (const task of tasks) {
-      if (current.length >= BATCH_ENTRIES || (current.length > 0 && bytes + task.compressedSize > BATCH_BYTES)) {
-        this.batches.push(current);
-        current = [];
-        bytes = 0;
-      }
-      current.push(task);
-      bytes += task.compressedSize;
-      this.batchOf[task.index] = this.batches.length;
-    }
-    if (current.length > 0) this.batches.push(current);
-    workers.forEach((worker) => {
-      worker.on('message', (reply: DigestReply) => this.receive(reply));
+    this.queued = workers.map(() => 0);
+    workers.forEach((worker, at) => {
+      worker.on('message', (reply: DigestReply) => {
+        this.queued[at] = this.queued[at]! - 1;
+        this.receive(reply);
+        this.dispatch();
+      });
       // A worker that fails leaves its entries to the walk's own reader.
       worker.on('error', () => this.abandon());
     });
-    for (let i = 0; i < workers.length * AHEAD_PER_WORKER; i += 1) this.dispatch();
   }
 
   /**
-   * Starts workers for `tasks` (in walk order) over the file at `path`, or resolves to null when no
-   * worker module is available (the walk then reads every entry itself).
+   * Hands the workers more tasks (in walk order, after those already added): each batch goes out once
+   * it is complete, as the window ahead of the walk allows.
    */
-  static async start(path: string, tasks: readonly DigestTask[]): Promise<DigestPool | null> {
+  add(tasks: readonly DigestTask[]): void {
+    for (const task of tasks) {
+      if (
+        this.current.length >= BATCH_ENTRIES ||
+        (this.current.length > 0 && this.currentBytes + task.compressedSize > BATCH_BYTES)
+      ) {
+        this.batches.push(this.current);
+        this.current = [];
+        this.currentBytes = 0;
+      }
+      this.place(task.index, this.batches.length, this.current.length);
+      this.current.push(task);
+      this.currentBytes += task.compressedSize;
+      this.count += 1;
+    }
+    this.dispatch();
+  }
+
+  /** No more tasks: the last batch goes out as it is. */
+  seal(): this {
+    if (this.current.length > 0) this.batches.push(this.current);
+    this.current = [];
+    this.dispatch();
+    return this;
+  }
+
+  /** Hands the workers all of `tasks` (in walk order) at once. */
+  assign(tasks: readonly DigestTask[]): this {
+    this.add(tasks);
+    return this.seal();
+  }
+
+  /** How many tasks were added. */
+  get size(): number {
+    return this.count;
+  }
+
+  private place(index: number, batch: number, slot: number): void {
+    if (index >= this.batchOf.length) {
+      const length = Math.max(index + 1, 2 * this.batchOf.length, 1024);
+      const batchOf = new Int32Array(length).fill(-1);
+      batchOf.set(this.batchOf);
+      const slotOf = new Int32Array(length);
+      slotOf.set(this.slotOf);
+      this.batchOf = batchOf;
+      this.slotOf = slotOf;
+    }
+    this.batchOf[index] = batch;
+    this.slotOf[index] = slot;
+  }
+
+  /**
+   * Starts the workers over the file at `path` before their tasks are known (they start while the
+   * central directory is read), or resolves to null when the file is smaller than `minimumSize` or
+   * no worker module is available (the walk then reads every entry itself).
+   */
+  static async launch(path: string, minimumSize = 0): Promise<DigestPool | null> {
     const module = workerModule();
-    if (module === null || tasks.length === 0) return null;
+    if (module === null) return null;
     const { fd, size } = await new Promise<{ fd: number; size: number }>((resolve, reject) =>
       open(path, 'r', (error, fd) => {
         if (error) return reject(error);
@@ -90,7 +159,11 @@ export class DigestPool {
         });
       }),
     );
-    const count = Math.max(1, Math.min(2, availableParallelism()));
+    if (size < minimumSize) {
+      await new Promise<void>((resolve) => close(fd, () => resolve()));
+      return null;
+    }
+    const count = Math.max(1, Math.min(2, availableParallelism() - 1));
     const workers = Array.from(
       { length: count },
       () =>
@@ -100,25 +173,39 @@ export class DigestPool {
         }),
     );
     // The descriptor is closed by close(), once the workers are gone.
-    return new DigestPool(workers, fd, tasks);
+    return new DigestPool(workers, fd, batchDigester(fd, size));
   }
 
+  /** Starts workers for `tasks` (in walk order) over the file at `path`; see {@link launch}. */
+  static async start(path: string, tasks: readonly DigestTask[]): Promise<DigestPool | null> {
+    if (tasks.length === 0) return null;
+    return (await DigestPool.launch(path))?.assign(tasks) ?? null;
+  }
+
+  /**
+   * Hands out the next batches, each to the worker with the fewest queued, while the window ahead of
+   * the walk has room: a worker that falls behind (descheduled on a busy machine) holds up at most
+   * the batches queued at it, and the other takes the rest.
+   */
   private dispatch(): void {
-    if (this.closed || this.dispatched >= this.batches.length) return;
-    const batch: DigestBatch = { batch: this.dispatched, tasks: this.batches[this.dispatched]! };
-    this.workers[this.dispatched % this.workers.length]!.postMessage(batch);
-    this.dispatched += 1;
+    while (!this.closed && this.dispatched < this.batches.length && this.dispatched < this.consumed + AHEAD) {
+      let at = 0;
+      for (let i = 1; i < this.workers.length; i += 1) if (this.queued[i]! < this.queued[at]!) at = i;
+      if (this.queued[at]! >= QUEUED_PER_WORKER) return;
+      const batch: DigestBatch = { batch: this.dispatched, tasks: packTasks(this.batches[this.dispatched]!) };
+      this.workers[at]!.postMessage(batch, [batch.tasks.buffer as ArrayBuffer]);
+      this.queued[at] = this.queued[at]! + 1;
+      this.dispatched += 1;
+    }
   }
 
   private receive(reply: DigestReply): void {
-    if ('whole' in reply) {
-      this.whole?.(reply.whole);
-      this.whole = null;
-      return;
-    }
     // A batch the walk has passed is dropped with its bytes.
     if (this.closed || reply.batch < this.consumed) return;
-    this.replies[reply.batch] = reply.results;
+    this.replies[reply.batch] = {
+      records: Buffer.from(reply.records),
+      collected: new Map(reply.collected),
+    };
     const waiters = this.waiting.get(reply.batch);
     this.waiting.delete(reply.batch);
     waiters?.forEach((wake) => wake());
@@ -127,23 +214,47 @@ export class DigestPool {
   /** Every pending and future take answers null: the walk reads those entries itself. */
   private abandon(): void {
     this.closed = true;
-    this.whole?.(null);
-    this.whole = null;
     this.replies.length = 0;
     const waiters = [...this.waiting.values()].flat();
     this.waiting.clear();
     waiters.forEach((wake) => wake());
   }
 
+  /**
+   * Digests the next batch not yet handed out on this thread (synchronously, a few milliseconds),
+   * when it holds no large entry and the window ahead of the walk has room; false when there is no
+   * such batch, and the caller waits for the workers (or does other work).
+   */
+  help(): boolean {
+    if (this.closed || this.dispatched >= this.batches.length || this.dispatched >= this.consumed + AHEAD) return false;
+    const tasks = this.batches[this.dispatched]!;
+    if (tasks.some(isLarge)) return false;
+    const batch = this.dispatched;
+    this.dispatched += 1;
+    try {
+      const { records, collected } = this.local(tasks);
+      this.receive({ batch, records: records.buffer as ArrayBuffer, collected });
+    } catch {
+      // A batch this thread could not read is left to the walk's own reader, with the rest.
+      this.abandon();
+    }
+    return true;
+  }
+
   /** The result for walk position `index` in a batch's results, or null when the worker left it. */
   private find(batch: number, index: number): DigestResult | null {
     const results = this.closed ? undefined : this.replies[batch];
     if (results === undefined) return null;
-    let at = this.cursors[batch] ?? 0;
-    while (at < results.length && results[at]!.index < index) at += 1;
-    this.cursors[batch] = at;
-    const result = results[at];
-    return result !== undefined && result.index === index && 'sha256' in result ? result : null;
+    const records = results.records;
+    const at = this.slotOf[index]! * RECORD_BYTES;
+    if (at + RECORD_BYTES > records.length || records[at + RECORD_HANDLED] !== 1) return null;
+    return {
+      index,
+      sha256: records.toString('hex', at + RECORD_SHA256, at + RECORD_SHA256 + 32),
+      crc32: records.readUInt32LE(at + RECORD_CRC32),
+      head: records.subarray(at + RECORD_HEAD, at + RECORD_HEAD + records[at + RECORD_HEAD_LENGTH]!),
+      collected: results.collected.get(index) ?? null,
+    };
   }
 
   /**
@@ -159,8 +270,8 @@ export class DigestPool {
     while (this.consumed < batch) {
       this.replies[this.consumed] = undefined;
       this.consumed += 1;
-      this.dispatch();
     }
+    this.dispatch();
     if (this.closed || this.replies[batch] !== undefined) return this.find(batch, index);
     return new Promise((resolve) => {
       const waiters = this.waiting.get(batch) ?? [];
@@ -169,22 +280,13 @@ export class DigestPool {
     });
   }
 
-  /**
-   * The SHA-256 of the whole file, computed by the last worker between its batches; null when the
-   * pool was closed first.
-   */
-  wholeFileSha256(): Promise<string | null> {
-    if (this.closed) return Promise.resolve(null);
-    const promise = new Promise<string | null>((resolve) => (this.whole = resolve));
-    const message: DigestBatch = { whole: true };
-    this.workers[this.workers.length - 1]!.postMessage(message);
-    return promise;
-  }
-
-  /** Stops the workers and closes the file; pending takes answer null. */
-  async close(): Promise<void> {
-    this.abandon();
-    await Promise.all(this.workers.map((worker) => worker.terminate()));
-    await new Promise<void>((resolve) => close(this.fd, () => resolve()));
+  /** Stops the workers and closes the file, once (a second call waits for the first); pending takes answer null. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.abandon();
+      await Promise.all(this.workers.map((worker) => worker.terminate()));
+      await new Promise<void>((resolve) => close(this.fd, () => resolve()));
+    })();
+    return this.closing;
   }
 }

@@ -4,6 +4,7 @@
 // caller inflates that entry the ordinary way, which describes the fault exactly.
 import { constants, createInflateRaw } from 'node:zlib';
 import type { InflateRaw } from 'node:zlib';
+import { types } from 'node:util';
 
 /** The synchronous handle of a zlib engine (present in every supported Node.js release). */
 interface SyncHandle {
@@ -27,7 +28,7 @@ export class ReusableInflater {
     const engine = createInflateRaw() as Engine;
     // A failed write destroys the engine and reports the error on a later tick; it is not needed.
     engine.on('error', () => undefined);
-    if (typeof engine._handle?.writeSync !== 'function' || !(engine._writeState instanceof Uint32Array)) {
+    if (typeof engine._handle?.writeSync !== 'function' || !types.isUint32Array(engine._writeState)) {
       engine.close();
       return null;
     }

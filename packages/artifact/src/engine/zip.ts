@@ -1,7 +1,7 @@
 // The one module that talks to yauzl. Everything else sees ZipReader and ZipEntryInfo.
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
-import { close, fstat, open as openFd, read as readFd } from 'node:fs';
+import { close, fstat, open as openFd, read as readFd, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import { isReaError } from '@rea/evidence';
@@ -10,25 +10,9 @@ import { malformed } from '../errors.js';
 import { Pacer } from '../layout/cooperative.js';
 import { ReusableInflater } from './inflate.js';
 import { readCentralDirectory } from './zipDirectory.js';
-import type { CentralRecord, Fetch } from './zipDirectory.js';
+import type { Fetch, ZipEntryInfo } from './zipDirectory.js';
 
-/** One central-directory entry, decoded but not judged. */
-export interface ZipEntryInfo {
-  /** Decoded name with backslashes kept as written (judged by the caller). */
-  name: string;
-  crc32: number;
-  compressedSize: number;
-  uncompressedSize: number;
-  compressionMethod: number;
-  encrypted: boolean;
-  /** Unix mode when the entry was made on Unix, else null. */
-  mode: number | null;
-  kind: 'file' | 'directory' | 'symlink' | 'other';
-  localHeaderOffset: number;
-  nameLength: number;
-  /** The general-purpose bit flags of the record. */
-  flags: number;
-}
+export type { ZipEntryInfo } from './zipDirectory.js';
 
 /** The whole decoded bytes of a small entry, or what contradicted its declared size or encoding. */
 export type SmallRead =
@@ -46,7 +30,12 @@ export interface ZipReader {
    * milliseconds (a cached directory otherwise decodes in one go) and throwing `cancelled` when
    * `signal` is aborted.
    */
-  readEntries(limit: number, signal?: AbortSignal): Promise<ZipEntryInfo[]>;
+  readEntries(
+    limit: number,
+    signal?: AbortSignal,
+    /** Called now and then with the entries decoded so far (the same array, growing). */
+    progress?: (infos: readonly ZipEntryInfo[]) => void,
+  ): Promise<ZipEntryInfo[]>;
   /** The decoded (inflated) bytes of an entry; sizes are asserted while streaming. */
   open(entry: ZipEntryInfo): Promise<Readable>;
   /**
@@ -55,39 +44,6 @@ export interface ZipReader {
    */
   readSmall(entry: ZipEntryInfo, transient?: boolean): Promise<SmallRead>;
   close(): void;
-}
-
-const S_IFMT = 0o170000;
-
-function kindOf(record: CentralRecord, mode: number | null): ZipEntryInfo['kind'] {
-  const name = record.name;
-  if (mode !== null && (mode & S_IFMT) !== 0) {
-    const type = mode & S_IFMT;
-    if (type === 0o120000) return 'symlink';
-    if (type === 0o040000) return 'directory';
-    if (type === 0o100000) return name.endsWith('/') ? 'directory' : 'file';
-    return 'other';
-  }
-  if (name.endsWith('/') || (record.externalFileAttributes & 0x10) !== 0) return 'directory';
-  return 'file';
-}
-
-function toInfo(record: CentralRecord): ZipEntryInfo {
-  const madeOnUnix = record.versionMadeBy >> 8 === 3;
-  const mode = madeOnUnix ? record.externalFileAttributes >>> 16 : null;
-  return {
-    name: record.name,
-    crc32: record.crc32,
-    compressedSize: record.compressedSize,
-    uncompressedSize: record.uncompressedSize,
-    compressionMethod: record.compressionMethod,
-    encrypted: (record.generalPurposeBitFlag & 0x1) !== 0,
-    mode,
-    kind: kindOf(record, mode),
-    localHeaderOffset: record.relativeOffsetOfLocalHeader,
-    nameLength: record.nameLength,
-    flags: record.generalPurposeBitFlag,
-  };
 }
 
 /** The library's entry for a decoded record (what its local-header and stream readers use). */
@@ -110,6 +66,21 @@ function structural(error: unknown): ReaError {
 }
 
 const BLOCK = 1 << 20;
+
+/**
+ * Exactly `length` bytes at `position`, read synchronously: a read of at most a block (or of one small
+ * entry) from a file that is usually in the page cache costs less than the thread-pool round trip of
+ * an asynchronous read, and loops that make many of them give the event loop its turns (a Pacer).
+ */
+function readExactly(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  for (let done = 0; done < length;) {
+    const read = readSync(fd, buffer, done, length - done, position + done);
+    if (read === 0) throw new Error('unexpected EOF');
+    done += read;
+  }
+  return buffer;
+}
 const LOCAL_HEADER = 30;
 /** Room read past a local header's name for its extra field, so most kept entries take one read. */
 const EXTRA_SLACK = 256;
@@ -154,36 +125,29 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
       callback(new Error('unexpected EOF'));
       return;
     }
-    const buffer = Buffer.allocUnsafe(want);
-    const fill = (done: number): void => {
-      if (done === want) {
-        this.block = buffer;
-        this.blockStart = position;
-        callback(null, buffer.subarray(0, length));
-        return;
-      }
-      readFd(this.fd, buffer, done, want - done, position + done, (error, bytesRead) => {
-        if (error) return callback(error);
-        if (bytesRead === 0) return callback(new Error('unexpected EOF'));
-        fill(done + bytesRead);
-      });
-    };
-    fill(0);
+    let buffer: Buffer;
+    try {
+      buffer = readExactly(this.fd, position, want);
+    } catch (error) {
+      queueMicrotask(() => callback(error as Error));
+      return;
+    }
+    this.block = buffer;
+    this.blockStart = position;
+    queueMicrotask(() => callback(null, buffer.subarray(0, length)));
   }
 
   /** Exactly `length` bytes at `position` in a buffer of their own, bypassing the cache. */
   exact(position: number, length: number, callback: (error: Error | null, bytes?: Buffer) => void): void {
     if (position < 0 || position + length > this.size) return callback(new Error('unexpected EOF'));
-    const buffer = Buffer.allocUnsafe(length);
-    const fill = (done: number): void => {
-      if (done === length) return callback(null, buffer);
-      readFd(this.fd, buffer, done, length - done, position + done, (error, bytesRead) => {
-        if (error) return callback(error);
-        if (bytesRead === 0) return callback(new Error('unexpected EOF'));
-        fill(done + bytesRead);
-      });
-    };
-    fill(0);
+    let buffer: Buffer;
+    try {
+      buffer = readExactly(this.fd, position, length);
+    } catch (error) {
+      queueMicrotask(() => callback(error as Error));
+      return;
+    }
+    queueMicrotask(() => callback(null, buffer));
   }
 
   /** A kept entry's local header and data, read together in one exact read (two when its extra field is long). */
@@ -305,7 +269,7 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
   return {
     entryCount: zip.entryCount,
     centralDirectoryOffset,
-    async readEntries(limit, signal) {
+    async readEntries(limit, signal, progress) {
       const pacer = new Pacer(signal);
       const out: ZipEntryInfo[] = [];
       try {
@@ -313,8 +277,11 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
           fetch,
           centralDirectoryOffset,
           Math.min(limit, zip.entryCount),
-          (record) => out.push(toInfo(record)),
-          () => pacer.turn('directory'),
+          (info) => out.push(info),
+          () => {
+            progress?.(out);
+            return pacer.turn('directory');
+          },
         );
       } catch (error) {
         if (isReaError(error)) throw error;

@@ -4,18 +4,22 @@
 import yauzl from 'yauzl';
 import type { Entry } from 'yauzl';
 
-/** One central-directory record, decoded but not judged; `decodeName` and `kindOf` finish it. */
-export interface CentralRecord {
-  versionMadeBy: number;
-  generalPurposeBitFlag: number;
-  compressionMethod: number;
+/** One central-directory entry, decoded but not judged. */
+export interface ZipEntryInfo {
+  /** Decoded name with backslashes kept as written (judged by the caller). */
+  name: string;
   crc32: number;
   compressedSize: number;
   uncompressedSize: number;
-  externalFileAttributes: number;
-  relativeOffsetOfLocalHeader: number;
-  name: string;
+  compressionMethod: number;
+  encrypted: boolean;
+  /** Unix mode when the entry was made on Unix, else null. */
+  mode: number | null;
+  kind: 'file' | 'directory' | 'symlink' | 'other';
+  localHeaderOffset: number;
   nameLength: number;
+  /** The general-purpose bit flags of the record. */
+  flags: number;
 }
 
 /** Reads at least `length` bytes at `position` (more when convenient); rejects `unexpected EOF` short of them. */
@@ -31,8 +35,18 @@ type NameDecoder = (flags: number, raw: Buffer, extra: Entry['extraFields'], str
 type ExtraParser = (extra: Buffer) => Entry['extraFields'];
 const library = yauzl as unknown as { getFileNameLowLevel: NameDecoder; parseExtraFields: ExtraParser };
 
+// Field reads on bytes already known to lie inside the window: plain index arithmetic, without the
+// bounds checks and argument validation of Buffer's readers (a decoded record is bounds-checked whole).
+function u16(w: Buffer, o: number): number {
+  return w[o]! | (w[o + 1]! << 8);
+}
+
+function u32(w: Buffer, o: number): number {
+  return (w[o]! | (w[o + 1]! << 8) | (w[o + 2]! << 16)) + w[o + 3]! * 0x1000000;
+}
+
 function readUInt64LE(buffer: Buffer, offset: number): number {
-  return buffer.readUInt32LE(offset) + 0x100000000 * buffer.readUInt32LE(offset + 4);
+  return u32(buffer, offset) + 0x100000000 * u32(buffer, offset + 4);
 }
 
 /**
@@ -67,21 +81,35 @@ function decodeName(
   }
 }
 
+const S_IFMT = 0o170000;
+
+function kindOf(name: string, mode: number | null, attributes: number): ZipEntryInfo['kind'] {
+  if (mode !== null && (mode & S_IFMT) !== 0) {
+    const type = mode & S_IFMT;
+    if (type === 0o120000) return 'symlink';
+    if (type === 0o040000) return 'directory';
+    if (type === 0o100000) return name.endsWith('/') ? 'directory' : 'file';
+    return 'other';
+  }
+  if (name.endsWith('/') || (attributes & 0x10) !== 0) return 'directory';
+  return 'file';
+}
+
 /** Decodes the record at `o` of `w` (wholly inside it) whose variable part is `n`, `m`, `k` bytes. */
-function decodeRecord(w: Buffer, o: number): CentralRecord {
-  const generalPurposeBitFlag = w.readUInt16LE(o + 8);
-  const compressionMethod = w.readUInt16LE(o + 10);
-  let compressedSize = w.readUInt32LE(o + 20);
-  let uncompressedSize = w.readUInt32LE(o + 24);
-  const n = w.readUInt16LE(o + 28);
-  const m = w.readUInt16LE(o + 30);
-  let relativeOffsetOfLocalHeader = w.readUInt32LE(o + 42);
+function decodeRecord(w: Buffer, o: number): ZipEntryInfo {
+  const generalPurposeBitFlag = u16(w, o + 8);
+  const compressionMethod = u16(w, o + 10);
+  let compressedSize = u32(w, o + 20);
+  let uncompressedSize = u32(w, o + 24);
+  const n = u16(w, o + 28);
+  const m = u16(w, o + 30);
+  let relativeOffsetOfLocalHeader = u32(w, o + 42);
   const extraStart = o + FIXED + n;
   let zip64: { start: number; size: number } | null = null;
   let unicode = false;
   for (let i = 0; i < m - 3;) {
-    const id = w.readUInt16LE(extraStart + i);
-    const size = w.readUInt16LE(extraStart + i + 2);
+    const id = u16(w, extraStart + i);
+    const size = u16(w, extraStart + i + 2);
     if (i + 4 + size > m) throw new Error('extra field length exceeds extra field buffer size');
     if (id === 0x0001 && zip64 === null) zip64 = { start: extraStart + i + 4, size };
     if (id === 0x7075) unicode = true;
@@ -108,17 +136,21 @@ function decodeRecord(w: Buffer, o: number): CentralRecord {
       );
     }
   }
+  // One object per entry, built once: a large directory makes tens of thousands of them.
+  const attributes = u32(w, o + 38);
+  const mode = w[o + 5] === 3 ? attributes >>> 16 : null;
   return {
-    versionMadeBy: w.readUInt16LE(o + 4),
-    generalPurposeBitFlag,
-    compressionMethod,
-    crc32: w.readUInt32LE(o + 16) >>> 0,
+    name,
+    crc32: u32(w, o + 16),
     compressedSize,
     uncompressedSize,
-    externalFileAttributes: w.readUInt32LE(o + 38),
-    relativeOffsetOfLocalHeader,
-    name,
+    compressionMethod,
+    encrypted: (generalPurposeBitFlag & 0x1) !== 0,
+    mode,
+    kind: kindOf(name, mode, attributes),
+    localHeaderOffset: relativeOffsetOfLocalHeader,
     nameLength: n,
+    flags: generalPurposeBitFlag,
   };
 }
 
@@ -130,7 +162,7 @@ export async function readCentralDirectory(
   fetch: Fetch,
   start: number,
   count: number,
-  each: (record: CentralRecord) => void,
+  each: (info: ZipEntryInfo) => void,
   checkpoint: () => Promise<void>,
   every = 256,
 ): Promise<void> {
@@ -146,11 +178,11 @@ export async function readCentralDirectory(
     if (read % every === every - 1) await checkpoint();
     if (!have(FIXED)) await load(FIXED);
     let o = cursor - windowStart;
-    const signature = window.readUInt32LE(o);
+    const signature = u32(window, o);
     if (signature !== SIGNATURE)
       throw new Error(`invalid central directory file header signature: 0x${signature.toString(16)}`);
-    if ((window.readUInt16LE(o + 8) & 0x40) !== 0) throw new Error('strong encryption is not supported');
-    const length = FIXED + window.readUInt16LE(o + 28) + window.readUInt16LE(o + 30) + window.readUInt16LE(o + 32);
+    if ((u16(window, o + 8) & 0x40) !== 0) throw new Error('strong encryption is not supported');
+    const length = FIXED + u16(window, o + 28) + u16(window, o + 30) + u16(window, o + 32);
     if (!have(length)) {
       await load(length);
       o = 0;

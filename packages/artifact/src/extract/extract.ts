@@ -8,7 +8,8 @@ import { containerFromHead, tailHasZipEnd } from '../detect.js';
 import { readAsarHeader } from '../engine/asar.js';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
 import { readAsarEntry } from '../inventory/asarEntry.js';
-import { readDirectory, readZipEntry } from '../inventory/zip.js';
+import { readDirectory } from '../inventory/zip.js';
+import { readZipEntry } from '../inventory/zipEntry.js';
 import type { ExtractOptions } from '../options.js';
 import { logicalPath, nestedPath } from '../paths.js';
 import type { ExtractionResult, IntegrityPolicy } from '../schemas.js';
@@ -16,7 +17,7 @@ import { bufferSource, fileSource } from '../source.js';
 import { Pacer, runCooperatively } from '../layout/cooperative.js';
 import type { Work } from '../layout/cooperative.js';
 import { byPath, sortInSlices } from '../sortInSlices.js';
-import { planCooperatively } from './plan.js';
+import { planCooperatively, selectCooperatively } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { OutputWriter } from './writer.js';
 import { asarPlan, asarReader, zipPlan, zipReader } from './readers.js';
@@ -245,7 +246,9 @@ async function gather(
     g.closers.push(() => reader.close());
     if (reader.entryCount > infos.length) throw tooMany(reader.entryCount);
     if (wanted) {
-      const entries = await planIn(await zipPlan(reader, infos, g.signal), direct, prefix, g.signal);
+      // Only the selected entries are prepared and judged: a few files of a large archive cost those files.
+      const chosen = await selectCooperatively(infos, (info) => logicalPath(info.name), direct, g.signal);
+      const entries = await planIn(await zipPlan(reader, chosen, g.signal), direct, prefix, g.signal);
       g.jobs.push({ entries, read: zipReader(reader, g.signal) });
     }
     for (const [name, inner] of nested) {

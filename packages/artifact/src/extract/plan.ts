@@ -105,6 +105,31 @@ class Selection {
   }
 }
 
+/**
+ * The items of a container whose paths `select` chooses (every item without a selection), a slice at
+ * a time: only these are prepared (a link target read, an entry planned) and judged. The selected
+ * paths that match nothing are left for {@link plan} to refuse.
+ */
+export function selectCooperatively<T>(
+  items: readonly T[],
+  pathOf: (item: T) => string,
+  select: readonly string[] | undefined,
+  signal: AbortSignal | undefined,
+): Promise<T[]> {
+  if (select === undefined) return Promise.resolve(items.slice());
+  return runCooperatively(selectWork(items, pathOf, select), signal);
+}
+
+function* selectWork<T>(items: readonly T[], pathOf: (item: T) => string, select: readonly string[]): Work<T[]> {
+  const selection = new Selection(select);
+  const chosen: T[] = [];
+  for (let at = 0; at < items.length; at += 1) {
+    if (at % CHECK_EVERY === CHECK_EVERY - 1) yield;
+    if (selection.test(pathOf(items[at]!))) chosen.push(items[at]!);
+  }
+  return chosen;
+}
+
 function* planWork<H>(
   entries: readonly PlannedEntry<H>[],
   select: readonly string[] | undefined,

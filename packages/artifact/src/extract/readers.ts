@@ -4,7 +4,7 @@ import type { AsarNode } from '../engine/asar.js';
 import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
 import type { ObservedContradiction } from '../integrity.js';
 import { readAsarEntry } from '../inventory/asarEntry.js';
-import { readZipEntry } from '../inventory/zip.js';
+import { readZipEntry } from '../inventory/zipEntry.js';
 import type { ByteSource } from '../source.js';
 import { companionMissing, refuseUnreadable } from './nested.js';
 import type { PlannedEntry } from './plan.js';

@@ -13,12 +13,24 @@ export const MAX_LINK_BYTES = 4096;
  * is too small for workers to pay for their start.
  */
 export function digestWorkerTasks(infos: readonly ZipEntryInfo[], maxNestedBytes: number): DigestTask[] {
+  const tasks = digestWorkerTasksIn(infos, 0, infos.length, maxNestedBytes);
+  const bytes = tasks.reduce((sum, task) => sum + task.compressedSize, 0);
+  return bytes >= digestWorkerThreshold.bytes ? tasks : [];
+}
+
+/** The worker tasks of the entries at walk positions [from, to) of `infos` (see {@link digestWorkerTasks}). */
+export function digestWorkerTasksIn(
+  infos: readonly ZipEntryInfo[],
+  from: number,
+  to: number,
+  maxNestedBytes: number,
+): DigestTask[] {
   const tasks: DigestTask[] = [];
-  let bytes = 0;
-  infos.forEach((info, index) => {
-    if (info.kind !== 'file' && info.kind !== 'symlink') return;
-    if (info.encrypted || (info.compressionMethod !== 0 && info.compressionMethod !== 8)) return;
-    if (info.kind === 'symlink' && info.uncompressedSize > MAX_LINK_BYTES) return;
+  for (let index = from; index < to; index += 1) {
+    const info = infos[index]!;
+    if (info.kind !== 'file' && info.kind !== 'symlink') continue;
+    if (info.encrypted || (info.compressionMethod !== 0 && info.compressionMethod !== 8)) continue;
+    if (info.kind === 'symlink' && info.uncompressedSize > MAX_LINK_BYTES) continue;
     const link = info.kind === 'symlink';
     tasks.push({
       index,
@@ -31,7 +43,6 @@ export function digestWorkerTasks(infos: readonly ZipEntryInfo[], maxNestedBytes
       collectUpTo: link ? MAX_LINK_BYTES : maxNestedBytes,
       collectAny: link,
     });
-    bytes += info.compressedSize;
-  });
-  return bytes >= digestWorkerThreshold.bytes ? tasks : [];
+  }
+  return tasks;
 }

@@ -1,0 +1,150 @@
+// Reading one ZIP entry for an inventory or an extraction: its bytes checked against the declared
+// CRC-32 and size, or a worker's digest of them judged the same way.
+import { SMALL_ENTRY_BYTES, classifyStreamError } from '../engine/zip.js';
+import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
+import type { DigestResult } from '../engine/digestMessages.js';
+import { digestBuffer, digestStream, crcHex } from '../hashing.js';
+import type { Digest, DigestOptions } from '../hashing.js';
+import { containerFromHead } from '../detect.js';
+import type { ObservedContradiction } from '../integrity.js';
+
+/** Where a contradiction was observed. */
+export type Base = { path: string; provenance: 'zip-central-directory'; unpacked: false };
+/** What reading one entry observed. */
+export type EntryRead = { digest: Digest | null; contradiction: ObservedContradiction | null };
+
+function faultContradiction(
+  info: ZipEntryInfo,
+  base: Base,
+  fault: ReturnType<typeof classifyStreamError>,
+): ObservedContradiction {
+  const observed =
+    fault.kind === 'size' ? `at least ${fault.observedAtLeast} bytes` : `undecodable data (${fault.message})`;
+  return {
+    ...base,
+    algorithm: fault.kind === 'size' ? 'size' : 'crc32',
+    declared: fault.kind === 'size' ? `${info.uncompressedSize} bytes` : crcHex(info.crc32),
+    observed,
+    observedSha256: null,
+  };
+}
+
+/** The digest of an entry judged against its declared size and CRC-32. */
+export function checked(info: ZipEntryInfo, base: Base, digest: Digest): EntryRead {
+  if (digest.size !== info.uncompressedSize) {
+    const observed = `${digest.size} bytes`;
+    return {
+      digest,
+      contradiction: {
+        ...base,
+        algorithm: 'size',
+        declared: `${info.uncompressedSize} bytes`,
+        observed,
+        observedSha256: digest.sha256,
+      },
+    };
+  }
+  if (digest.crc32 !== info.crc32) {
+    const observed = crcHex(digest.crc32 ?? 0);
+    return {
+      digest,
+      contradiction: {
+        ...base,
+        algorithm: 'crc32',
+        declared: crcHex(info.crc32),
+        observed,
+        observedSha256: digest.sha256,
+      },
+    };
+  }
+  return { digest, contradiction: null };
+}
+
+/** A worker's digest as the reader's own: what it kept is kept only as `collect` asks. */
+export function fromWorker(
+  info: ZipEntryInfo,
+  result: DigestResult,
+  collect: { upTo: number; containersOnly: boolean } | undefined,
+): Digest {
+  const head = Buffer.isBuffer(result.head)
+    ? result.head
+    : Buffer.from(result.head.buffer, result.head.byteOffset, result.head.byteLength);
+  const bytes = result.collected;
+  const keep =
+    bytes !== null &&
+    collect !== undefined &&
+    bytes.byteLength <= collect.upTo &&
+    (!collect.containersOnly || containerFromHead(head) !== null);
+  return {
+    sha256: result.sha256,
+    size: info.uncompressedSize,
+    crc32: result.crc32,
+    blocks: null,
+    collected: keep ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null,
+    head,
+  };
+}
+
+/** Reads one ZIP entry, checking CRC-32 and size; returns the digest and any contradiction observed. */
+export async function readZipEntry(
+  reader: ZipReader,
+  info: ZipEntryInfo,
+  path: string,
+  options: {
+    signal?: AbortSignal | undefined;
+    /** Keep the bytes (up to `upTo`), of containers only or of anything. */
+    collect?: { upTo: number; containersOnly: boolean };
+    onChunk?: (chunk: Buffer) => Promise<void>;
+    /** Hash fixed-size blocks too (an ASAR companion checked against its header). */
+    blockSize?: number;
+  },
+): Promise<EntryRead> {
+  const base: Base = { path, provenance: 'zip-central-directory', unpacked: false };
+  // A failure of the consumer (a budget, a full disk) is its own error, not a fault of the entry.
+  let sinkFailure: { error: unknown } | null = null;
+  const onChunk = options.onChunk;
+  const sink = onChunk
+    ? async (chunk: Buffer): Promise<void> => {
+        try {
+          await onChunk(chunk);
+        } catch (error) {
+          sinkFailure = { error };
+          throw error;
+        }
+      }
+    : undefined;
+  const digestOptions: DigestOptions = {
+    crc32: true,
+    signal: options.signal,
+    ...(options.blockSize !== undefined ? { blockSize: options.blockSize } : {}),
+    ...(options.collect ? { collectUpTo: options.collect.upTo } : {}),
+    ...(options.collect?.containersOnly ? { collectWhen: (head: Buffer) => containerFromHead(head) !== null } : {}),
+    ...(sink ? { onChunk: sink } : {}),
+  };
+  if (info.compressedSize <= SMALL_ENTRY_BYTES && info.uncompressedSize <= SMALL_ENTRY_BYTES) {
+    // Small entries: one cached read and one inflate call instead of a stream pipeline.
+    // Without a consumer of its chunks, the entry is hashed before the next read, so its bytes may be
+    // inflated into a reused buffer; what is kept of them is copied out.
+    const transient = sink === undefined;
+    const small = await reader.readSmall(info, transient);
+    if ('bytes' in small) {
+      const digest = await digestBuffer(small.bytes, digestOptions);
+      if (transient && digest.collected !== null) digest.collected = Buffer.from(digest.collected);
+      return checked(info, base, digest);
+    }
+    const fault =
+      small.fault === 'size'
+        ? { kind: 'size' as const, observedAtLeast: small.observedAtLeast }
+        : { kind: 'other' as const, message: small.message };
+    return { digest: null, contradiction: faultContradiction(info, base, fault) };
+  }
+  // A local header that cannot be read is structural (thrown); only the data stream yields contradictions.
+  const stream = await reader.open(info);
+  try {
+    return checked(info, base, await digestStream(stream, digestOptions));
+  } catch (error) {
+    if (sinkFailure !== null) throw (sinkFailure as { error: unknown }).error;
+    if ((error as { code?: unknown }).code === 'cancelled' || options.signal?.aborted) throw error;
+    return { digest: null, contradiction: faultContradiction(info, base, classifyStreamError(error)) };
+  }
+}
