@@ -1,6 +1,6 @@
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
 import { pathError, unsafePath } from '../errors.js';
 import type { UnsafePathProblem } from '../errors.js';
@@ -302,7 +302,8 @@ async function gather(
 export async function extract(path: string, options: ExtractOptions = {}): Promise<ExtractOutcome> {
   const policy = options.integrityPolicy ?? 'fail-closed';
   const format = await detect(path);
-  const parent = options.parentDirectory ?? tmpdir();
+  // Destinations are judged as absolute paths under the output folder, so the folder is absolute too.
+  const parent = resolve(options.parentDirectory ?? tmpdir());
   const root = await mkdtemp(join(parent, 'rea-extract-')).catch((error: unknown) => {
     throw pathError(parent, error, 'extraction parent directory');
   });
