@@ -43,12 +43,11 @@ function scenario(tmp: string, env: Record<string, string> = {}): Scenario {
   return { tmp, image, hdiutil, log, tree };
 }
 
+/** The stand-in's calls logged so far: complete lines only (a poll may read while one is being written). */
 function calls(s: Scenario): Array<{ pid: number; args: string[] }> {
   if (!existsSync(s.log)) return [];
-  return readFileSync(s.log, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { pid: number; args: string[] });
+  const lines = readFileSync(s.log, 'utf8').split('\n');
+  return lines.slice(0, -1).map((line) => JSON.parse(line) as { pid: number; args: string[] });
 }
 
 /** The mount point REA passed to attach. */
