@@ -124,25 +124,36 @@ export class ProcedureGraph {
     return [lowerBound(a, p.start), lowerBound(a, p.end)];
   }
 
-  /** Basic blocks (leaders: entry, in-extent branch targets, instructions after transfers) and edges. */
-  controlFlow(p: ProcedureRecord): ControlFlow {
+  /**
+   * Basic blocks (leaders: entry, in-extent branch targets, instructions after transfers) and edges,
+   * computed once per procedure; a large procedure's passes give the event loop turns through `pacer`
+   * (`cancelled` naming `phase` at a turn after a cancel, with nothing kept).
+   */
+  async controlFlow(p: ProcedureRecord, pacer: Pacer, phase: string): Promise<ControlFlow> {
     const cached = this.flows.get(p.start);
     if (cached) return cached;
     const t = this.discovery.table;
     const [lo, hi] = this.instructionRange(p);
+    const pace = async (i: number): Promise<void> => {
+      if (((i - lo) & CHECK_MASK) === CHECK_MASK && pacer.due()) await pacer.turn(phase);
+    };
     const inside = (a: number) => a >= p.start && a < p.end;
     const leaders = new Set<number>();
     if (lo < hi) leaders.add(t.address[lo]!);
     const tables = new Map<number, number[]>();
     for (let i = lo; i < hi; i += 1) {
+      await pace(i);
       if (t.flow[i] !== Flow.IndirectJump || this.resolvedSlot(t.ref(i))) continue;
       const cases = this.jumpTable(p, lo, i);
       if (cases.length > 0) {
         tables.set(i, cases);
         for (const c of cases) leaders.add(c);
       }
+      // A table reads up to 1024 entries: the clock is read after each.
+      await pacer.maybe(phase);
     }
     for (let i = lo; i < hi; i += 1) {
+      await pace(i);
       const f = t.flow[i]!;
       if (f === Flow.None || f === Flow.Call || f === Flow.IndirectCall) continue;
       if ((f === Flow.Jump || f === Flow.Conditional) && inside(t.target(i))) leaders.add(t.target(i));
@@ -153,6 +164,7 @@ export class ProcedureGraph {
     const unresolved: UnresolvedTransfer[] = [];
     let blockStart = lo;
     for (let i = lo; i < hi; i += 1) {
+      await pace(i);
       const f = t.flow[i]!;
       if (f === Flow.IndirectCall || f === Flow.IndirectJump) {
         if (!this.resolvedSlot(t.ref(i)) && p.kind !== 'import' && !tables.has(i)) {
@@ -240,12 +252,16 @@ export class ProcedureGraph {
     return this.byStart.get(address)?.name ?? null;
   }
 
-  /** Calls made from the procedure, in address order, plus unresolved indirect transfers. */
-  callees(p: ProcedureRecord): Callees {
+  /**
+   * Calls made from the procedure, in address order, plus unresolved indirect transfers; paced as
+   * {@link ProcedureGraph.controlFlow} is.
+   */
+  async callees(p: ProcedureRecord, pacer: Pacer, phase: string): Promise<Callees> {
     const t = this.discovery.table;
     const [lo, hi] = this.instructionRange(p);
     const calls: CallSite[] = [];
     for (let i = lo; i < hi; i += 1) {
+      if (((i - lo) & CHECK_MASK) === CHECK_MASK && pacer.due()) await pacer.turn(phase);
       const f = t.flow[i]!;
       const site = hex(t.address[i]!);
       const target = t.target(i);
@@ -267,7 +283,7 @@ export class ProcedureGraph {
         });
       }
     }
-    return { calls, unresolved: this.controlFlow(p).unresolved };
+    return { calls, unresolved: (await this.controlFlow(p, pacer, phase)).unresolved };
   }
 
   private refsToIndices(address: number): number[] {
