@@ -25,8 +25,8 @@ const KIND_NAMES = ['call', 'jump', 'data', 'code-pointer'] as const;
 
 /** Relations over discovered procedures: extents, CFGs, calls and cross-references (indexed once). */
 export class ProcedureGraph {
+  /** Procedure starts, ascending (discovery lists procedures by start): looked up by binary search. */
   private readonly starts: Float64Array;
-  private readonly byStart = new Map<number, ProcedureRecord>();
   private readonly flows = new Map<number, ControlFlow>();
   /** Where each edge or reference comes from (ascending), what it reaches, and its kind. */
   private readonly xFrom: AddressColumn;
@@ -40,10 +40,10 @@ export class ProcedureGraph {
     private readonly layout: BinaryLayout,
     private readonly discovery: Discovery,
     index: { from: AddressColumn; to: AddressColumn; kind: Uint8Array; order: Uint32Array },
+    starts: Float64Array,
   ) {
     this.mapped = mappedTest(layout);
-    this.starts = Float64Array.from(discovery.procedures.map((p) => p.start));
-    for (const p of discovery.procedures) this.byStart.set(p.start, p);
+    this.starts = starts;
     this.xFrom = index.from;
     this.xTo = index.to;
     this.xKind = index.kind;
@@ -103,12 +103,18 @@ export class ProcedureGraph {
       }
     }
     const order = await sortByTarget(to, pacer);
-    return new ProcedureGraph(layout, discovery, { from, to, kind, order });
+    const starts = new Float64Array(discovery.procedures.length);
+    for (const [i, p] of discovery.procedures.entries()) {
+      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
+      starts[i] = p.start;
+    }
+    return new ProcedureGraph(layout, discovery, { from, to, kind, order }, starts);
   }
 
   /** The procedure starting at `address`. */
   procedureAt(address: number): ProcedureRecord | null {
-    return this.byStart.get(address) ?? null;
+    const i = lowerBound(this.starts, address);
+    return this.starts[i] === address ? this.discovery.procedures[i]! : null;
   }
 
   /** The procedure whose extent contains `address`. */
@@ -249,7 +255,7 @@ export class ProcedureGraph {
   }
 
   private nameOf(address: number): string | null {
-    return this.byStart.get(address)?.name ?? null;
+    return this.procedureAt(address)?.name ?? null;
   }
 
   /**
@@ -271,7 +277,7 @@ export class ProcedureGraph {
         f === Flow.Jump &&
         !Number.isNaN(target) &&
         (target < p.start || target >= p.end) &&
-        this.byStart.has(target)
+        this.procedureAt(target) !== null
       ) {
         calls.push({ site, procedure: hex(target), name: this.nameOf(target), kind: 'tail-call' });
       } else if ((f === Flow.IndirectCall || f === Flow.IndirectJump) && this.resolvedSlot(t.ref(i))) {
