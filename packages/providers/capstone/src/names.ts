@@ -2,7 +2,6 @@ import type { BinaryLayout } from '@rea/artifact';
 import { formatAddress } from '@rea/native';
 import type { NativeName } from '@rea/native';
 import type { Discovery } from './analysis/discovery.js';
-import { CHECK_MASK } from './analysis/pace.js';
 import type { Pacer } from './analysis/pace.js';
 import { ShardedMap } from './analysis/shardedMap.js';
 
@@ -30,8 +29,9 @@ export async function collectNames(layout: BinaryLayout, discovery: Discovery, p
   const byAddress = new ShardedMap<number, string>();
   const byName = new ShardedMap<string, number>();
   let steps = 0;
-  // Every step reads the clock now and then: a turn is taken between two steps, not inside one.
-  const due = (): boolean => (++steps & CHECK_MASK) === 0 && pacer.due();
+  // The clock is read every 64 steps: the shards of a table fill evenly, so many of them grow (and
+  // rehash) within a few thousand steps of each other.
+  const due = (): boolean => (++steps & 63) === 0 && pacer.due();
   const add = (address: number, name: string, kind: NativeName['kind']): void => {
     if (!name || address === 0 || !Number.isSafeInteger(address)) return;
     const prior = seen.get(address);
