@@ -140,15 +140,14 @@ export class ProcedureGraph {
     if (cached) return cached;
     const t = this.discovery.table;
     const [lo, hi] = this.instructionRange(p);
-    const pace = async (i: number): Promise<void> => {
-      if (((i - lo) & CHECK_MASK) === CHECK_MASK && pacer.due()) await pacer.turn(phase);
-    };
+    // Checked without an await per instruction: a turn is awaited only when one is due.
+    const due = (i: number): boolean => ((i - lo) & CHECK_MASK) === CHECK_MASK && pacer.due();
     const inside = (a: number) => a >= p.start && a < p.end;
     const leaders = new Set<number>();
     if (lo < hi) leaders.add(t.address[lo]!);
     const tables = new Map<number, number[]>();
     for (let i = lo; i < hi; i += 1) {
-      await pace(i);
+      if (due(i)) await pacer.turn(phase);
       if (t.flow[i] !== Flow.IndirectJump || this.resolvedSlot(t.ref(i))) continue;
       const cases = this.jumpTable(p, lo, i);
       if (cases.length > 0) {
@@ -159,7 +158,7 @@ export class ProcedureGraph {
       await pacer.maybe(phase);
     }
     for (let i = lo; i < hi; i += 1) {
-      await pace(i);
+      if (due(i)) await pacer.turn(phase);
       const f = t.flow[i]!;
       if (f === Flow.None || f === Flow.Call || f === Flow.IndirectCall) continue;
       if ((f === Flow.Jump || f === Flow.Conditional) && inside(t.target(i))) leaders.add(t.target(i));
@@ -170,7 +169,7 @@ export class ProcedureGraph {
     const unresolved: UnresolvedTransfer[] = [];
     let blockStart = lo;
     for (let i = lo; i < hi; i += 1) {
-      await pace(i);
+      if (due(i)) await pacer.turn(phase);
       const f = t.flow[i]!;
       if (f === Flow.IndirectCall || f === Flow.IndirectJump) {
         if (!this.resolvedSlot(t.ref(i)) && p.kind !== 'import' && !tables.has(i)) {
