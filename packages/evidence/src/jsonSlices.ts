@@ -1,6 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JsonValue } from './json.js';
-import { ReaError, throwIfAborted } from './reaError.js';
+import { LARGE_VALUE_BYTES, blank, malformed, parseValueInSlices, parsed, stringEnd } from './jsonLargeValue.js';
+import type { SpanReader } from './jsonLargeValue.js';
+import { throwIfAborted } from './reaError.js';
 
 /** Longest stretch of parsing between two turns of the event loop (ms). */
 const SLICE_MS = 10;
@@ -8,7 +10,6 @@ const SLICE_MS = 10;
 const SCAN_CHECK = 1 << 16;
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
@@ -26,28 +27,6 @@ export interface JsonSlicesOptions {
   sliceMs?: number;
 }
 
-function malformed(message: string): ReaError {
-  return new ReaError('invalid_request', `Malformed JSON: ${message}`, { details: { reason: 'malformed-json' } });
-}
-
-function parsed(text: string): JsonValue {
-  try {
-    return JSON.parse(text) as JsonValue;
-  } catch (error) {
-    throw malformed((error as Error).message);
-  }
-}
-
-/** The index of the quote closing the string that opens at `start`. */
-function stringEnd(bytes: Buffer, start: number): number {
-  for (let at = bytes.indexOf(QUOTE, start + 1); at >= 0; at = bytes.indexOf(QUOTE, at + 1)) {
-    let backslashes = 0;
-    while (bytes[at - 1 - backslashes] === BACKSLASH) backslashes += 1;
-    if (backslashes % 2 === 0) return at;
-  }
-  throw malformed('unterminated string');
-}
-
 /** One array that is a member of the top-level object: its key and the spans of its items. */
 interface MemberArray {
   key: string;
@@ -59,9 +38,10 @@ interface MemberArray {
 /**
  * Parses JSON `bytes` (UTF-8) to the value `JSON.parse` gives, without holding the event loop for a
  * large document: when the top-level value is an object, the items of its array members (a bundle's
- * records) are found by a scan of the bytes and parsed one at a time, with a turn of the event loop
+ * records) are found by a scan of the bytes and parsed one at a time, a large item (or any other
+ * large value) a piece at a time (see {@link parseValueInSlices}), with a turn of the event loop
  * whenever a slice of work has run, and `cancelled` (naming `phase`) when `signal` is aborted
- * meanwhile; the rest is parsed at once. Malformed text is `invalid_request` (`malformed-json`).
+ * meanwhile. Malformed text is `invalid_request` (`malformed-json`).
  */
 export async function parseJsonInSlices(bytes: Buffer, options: JsonSlicesOptions): Promise<JsonValue> {
   const { signal, phase, decode, sliceMs = SLICE_MS } = options;
@@ -72,6 +52,7 @@ export async function parseJsonInSlices(bytes: Buffer, options: JsonSlicesOption
     throwIfAborted(signal, phase);
     sliceStart = performance.now();
   };
+  const reader: SpanReader = { decode, pause };
   await nextTurn();
   throwIfAborted(signal, phase);
   let start = 0;
@@ -80,10 +61,13 @@ export async function parseJsonInSlices(bytes: Buffer, options: JsonSlicesOption
     (bytes[start] === 0x20 || bytes[start] === 0x0a || bytes[start] === 0x0d || bytes[start] === 0x09)
   )
     start += 1;
-  if (bytes[start] !== OPEN_OBJECT) return parsed(decode(bytes));
+  if (bytes[start] !== OPEN_OBJECT) return parseValueInSlices(bytes, 0, bytes.length, reader);
   const members: MemberArray[] = [];
   const stack: number[] = [];
   let key = '';
+  // Every key of the top-level object, to tell whether a key is given twice.
+  const topKeys: string[] = [];
+  let expectKey = false;
   let current: MemberArray | null = null;
   let itemStart = 0;
   let next = start + SCAN_CHECK;
@@ -97,9 +81,12 @@ export async function parseJsonInSlices(bytes: Buffer, options: JsonSlicesOption
     if (c === QUOTE) {
       const close = stringEnd(bytes, at);
       if (stack.length === 1) key = decode(bytes.subarray(at, close + 1));
+      if (stack.length === 1 && expectKey) topKeys.push(key);
+      expectKey = false;
       at = close;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       stack.push(c);
+      expectKey = stack.length === 1;
       if (stack.length === 2 && c === OPEN_ARRAY) {
         current = { key, open: at, close: -1, items: [] };
         itemStart = at + 1;
@@ -116,7 +103,7 @@ export async function parseJsonInSlices(bytes: Buffer, options: JsonSlicesOption
     } else if (c === COMMA && current && stack.length === 2) {
       current.items.push([itemStart, at]);
       itemStart = at + 1;
-    }
+    } else if (c === COMMA && stack.length === 1) expectKey = true;
   }
   if (end < 0) throw malformed('unexpected end of the document');
   // The object with its array members emptied, then each member's items a slice at a time.
@@ -127,18 +114,27 @@ export async function parseJsonInSlices(bytes: Buffer, options: JsonSlicesOption
     from = member.close;
   }
   skeleton.push(bytes.subarray(from));
-  const value = parsed(decode(Buffer.concat(skeleton))) as Record<string, JsonValue>;
+  const rest = Buffer.concat(skeleton);
+  const value = (await parseValueInSlices(rest, 0, rest.length, reader)) as Record<string, JsonValue>;
   const keys = members.map((member) => parsed(member.key) as string);
-  // A key given twice is resolved as JSON.parse resolves it (the last one wins): parsed whole.
-  if (new Set(keys).size !== keys.length) return parsed(decode(bytes));
+  // A key given twice is resolved as JSON.parse resolves it (the last one wins, where the first one
+  // stood): the document is then read as any other value.
+  if (new Set(topKeys.map((text) => parsed(text))).size !== topKeys.length) {
+    return parseValueInSlices(bytes, 0, bytes.length, reader);
+  }
   for (const [index, member] of members.entries()) {
     const items: JsonValue[] = [];
     const [first] = member.items;
-    const empty = member.items.length === 1 && first && decode(bytes.subarray(first[0], first[1])).trim() === '';
+    const empty = member.items.length === 1 && first && blank(bytes, first[0], first[1]);
     if (!empty) {
       for (const [itemFrom, itemTo] of member.items) {
         await pause();
-        items.push(parsed(decode(bytes.subarray(itemFrom, itemTo))));
+        // A large item (one big record) is itself read a piece at a time.
+        items.push(
+          itemTo - itemFrom < LARGE_VALUE_BYTES
+            ? parsed(decode(bytes.subarray(itemFrom, itemTo)))
+            : await parseValueInSlices(bytes, itemFrom, itemTo, reader),
+        );
       }
     }
     Object.defineProperty(value, keys[index]!, { value: items, writable: true, enumerable: true, configurable: true });

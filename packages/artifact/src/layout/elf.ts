@@ -236,7 +236,7 @@ export function* parseElf(source: ByteSource): Work<BinaryLayout> {
     exports,
     libraries: dynamic.needed,
     dotnet: false,
-    mitigations: elfMitigations(context, dynamic, symbols),
+    mitigations: yield* elfMitigations(context, dynamic, symbols),
     linkage: {
       kind: interpreter !== null || dynamic.needed.length > 0 || dynamic.soname !== null ? 'dynamic' : 'static',
       interpreter,

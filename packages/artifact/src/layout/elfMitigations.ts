@@ -1,7 +1,8 @@
 import { PT } from './elfNames.js';
 import type { ElfContext } from './elfContext.js';
 import type { ElfDynamic } from './elfSymbols.js';
-import { hasCanary, hasFortify } from './symbolHints.js';
+import { symbolHints } from './symbolHints.js';
+import type { Work } from './cooperative.js';
 import type { LayoutMitigations, LayoutSymbol } from './types.js';
 
 const ET_REL = 1;
@@ -12,11 +13,11 @@ const ET_DYN = 3;
  * it), PIE for ET_DYN, RELRO from PT_GNU_RELRO plus BIND_NOW. Relocatable objects report NX from
  * their `.note.GNU-stack` section and null for what only linking decides.
  */
-export function elfMitigations(
+export function* elfMitigations(
   context: ElfContext,
   dynamic: ElfDynamic,
   symbols: readonly LayoutSymbol[],
-): LayoutMitigations {
+): Work<LayoutMitigations> {
   const stack = context.programs.find((p) => p.type === PT.GNU_STACK);
   let nx: boolean | null;
   let pie: boolean | null;
@@ -32,12 +33,14 @@ export function elfMitigations(
     const hasRelro = context.programs.some((p) => p.type === PT.GNU_RELRO);
     relro = hasRelro ? (dynamic.bindNow ? 'full' : 'partial') : 'none';
   }
+  // One pass over the symbols, with checkpoints: a library may have hundreds of thousands.
+  const hints = yield* symbolHints(symbols);
   return {
     nx,
     pie,
     relro,
-    stackCanary: hasCanary(symbols),
-    fortify: hasFortify(symbols),
+    stackCanary: hints.canary,
+    fortify: hints.fortify,
     cfg: null,
     aslr: pie,
     dep: nx,

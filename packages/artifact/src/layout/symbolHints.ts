@@ -1,3 +1,5 @@
+import { CHECK_EVERY } from './cooperative.js';
+import type { Work } from './cooperative.js';
 import type { LayoutSymbol } from './types.js';
 
 const CANARY = new Set(['__stack_chk_fail', '__stack_chk_guard', '__stack_chk_fail_local', '__intel_security_cookie']);
@@ -22,4 +24,27 @@ export function hasFortify(symbols: readonly LayoutSymbol[], prefix = ''): boole
     if (FORTIFIED.test(name) && !CANARY.has(name)) return true;
   }
   return false;
+}
+
+/**
+ * {@link hasCanary} and {@link hasFortify} in one pass, as work for a driver of ./cooperative.js: a
+ * checkpoint every {@link CHECK_EVERY} symbols, so that a table of hundreds of thousands of symbols
+ * does not hold the event loop. Stops once both are found.
+ */
+export function* symbolHints(
+  symbols: readonly LayoutSymbol[],
+  prefix = '',
+): Work<{ canary: boolean; fortify: boolean }> {
+  const lead = `${prefix}__`;
+  let canary = false;
+  let fortify = false;
+  for (let i = 0; i < symbols.length && !(canary && fortify); i += 1) {
+    if (i % CHECK_EVERY === CHECK_EVERY - 1) yield;
+    const full = symbols[i]!.name;
+    if (!full.startsWith(lead)) continue;
+    const name = full.slice(prefix.length);
+    if (CANARY.has(name)) canary = true;
+    else if (!fortify && full.endsWith('_chk') && FORTIFIED.test(name)) fortify = true;
+  }
+  return { canary, fortify };
 }

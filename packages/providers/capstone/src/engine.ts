@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { compileFunction } from 'node:vm';
 import { ReaError } from '@rea/evidence';
 import { Cursor, Heap, INSN_SIZE, INSN_SIZE_FIELD } from './insnMemory.js';
 import type { InsnBytes, InstructionCursor, WasmMemory } from './insnMemory.js';
@@ -173,6 +174,26 @@ export function engineFiles(): { glue: string; wasm: string } {
   }
 }
 
+type Factory = (options?: object) => Promise<RawModule>;
+
+/**
+ * The glue's factory, loaded as `require` would load it (it is CommonJS: no ESM export scan of its
+ * 330 kB source) but in steps with a turn of the event loop between them: the file is read through a
+ * promise, then compiled, then evaluated, instead of one synchronous `require` doing all three.
+ */
+async function loadGlue(): Promise<Factory> {
+  const path = packageRequire().resolve('@alexaltea/capstone-js');
+  const source = await readFile(path, 'utf8');
+  await nextTurn();
+  const body = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], {
+    filename: path,
+  });
+  await nextTurn();
+  const module = { exports: {} as unknown };
+  body.call(module.exports, module.exports, createRequire(path), module, path, dirname(path));
+  return module.exports as Factory;
+}
+
 /** Loads the WebAssembly module once per process. Throws `provider_unavailable` when it cannot load. */
 export function loadEngine(): Promise<LoadedEngine> {
   loading ??= (async () => {
@@ -181,8 +202,7 @@ export function loadEngine(): Promise<LoadedEngine> {
       const failed = new Promise<never>((_, reject) => (fail = reject));
       const captured: Captured = { memory: null, fail };
       const options = instantiateOptions(captured);
-      // The glue is CommonJS: `require` skips the ESM loader's export scan of its 330 kB source.
-      const factory = packageRequire()('@alexaltea/capstone-js') as (options?: object) => Promise<RawModule>;
+      const factory = await loadGlue();
       const resolved = await options;
       await nextTurn();
       // A failed instantiation never calls the glue back: its rejection ends the load instead.

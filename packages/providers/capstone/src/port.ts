@@ -108,14 +108,16 @@ export class CapstonePort implements NativePort {
     throwIfAborted(signal, 'procedure');
     const p = this.graph.procedureAt(toOffset(address));
     if (!p) return null;
-    const flow = this.graph.controlFlow(p);
+    const pacer = this.pacerFor(signal);
+    const flow = await this.graph.controlFlow(p, pacer, 'procedure');
+    const callees = await this.graph.callees(p, pacer, 'procedure');
     return {
       ...this.summary(p),
       end: hex(p.end),
       instruction_count: this.graph.instructionRange(p)[1] - this.graph.instructionRange(p)[0],
       basic_block_count: flow.blocks.length,
       caller_count: this.graph.callers(p).length,
-      callee_count: this.graph.callees(p).calls.length,
+      callee_count: callees.calls.length,
       library: p.library,
     };
   }
@@ -170,7 +172,7 @@ export class CapstonePort implements NativePort {
 
   async controlFlow(procedure: string, signal: AbortSignal): Promise<ControlFlow> {
     throwIfAborted(signal, 'control-flow');
-    return this.graph.controlFlow(this.required(procedure));
+    return this.graph.controlFlow(this.required(procedure), this.pacerFor(signal), 'control-flow');
   }
 
   async callers(procedure: string, signal: AbortSignal): Promise<CallSite[]> {
@@ -180,7 +182,7 @@ export class CapstonePort implements NativePort {
 
   async callees(procedure: string, signal: AbortSignal): Promise<Callees> {
     throwIfAborted(signal, 'callees');
-    return this.graph.callees(this.required(procedure));
+    return this.graph.callees(this.required(procedure), this.pacerFor(signal), 'callees');
   }
 
   async references(address: string, signal: AbortSignal): Promise<NativeReferences> {

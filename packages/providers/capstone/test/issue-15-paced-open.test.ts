@@ -46,7 +46,10 @@ async function analyse(layout: BinaryLayout, source: DecoderSource, signal: Abor
   const graph = await ProcedureGraph.build(layout, discovery, pacer);
   const names = await collectNames(layout, discovery, pacer);
   const t = discovery.table;
-  const calls = discovery.procedures.map((p) => JSON.stringify(graph.callees(p)));
+  // Callees are compared as computed without turns (their own pacing is tested with the queries).
+  const unpaced = new Pacer(new AbortController().signal, Number.POSITIVE_INFINITY);
+  const calls: string[] = [];
+  for (const p of discovery.procedures) calls.push(JSON.stringify(await graph.callees(p, unpaced, 'callees')));
   return {
     procedures: discovery.procedures,
     table: Array.from({ length: t.count }, (_, i) => [

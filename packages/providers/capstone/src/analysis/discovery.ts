@@ -4,7 +4,8 @@ import type { DecoderSource } from '../engine.js';
 import { InstructionIndex, instructionLists } from './instructionIndex.js';
 import { ehFrameExtents, pdataExtents } from './unwind.js';
 import { CHECK_MASK, Pacer } from './pace.js';
-import { Flow, codeSections, lowerBound, sortedNumbers, sweep } from './sweep.js';
+import { Flow, codeSections, lowerBound, sweep } from './sweep.js';
+import { sortedNumbersPaced } from './sortPaced.js';
 import type { InstructionTable, X86Reader } from './sweep.js';
 
 /** One discovered procedure: `[start, end)`. */
@@ -174,7 +175,7 @@ export async function discover(
   await seedTailJumpTargets(layout, table, index, lists.jumps, seeds, offer, pacer);
   await claimGaps(layout, table, index.ascending, seeds, offer, pacer);
   await pacer.turn('discovery');
-  const starts = sortedNumbers(seeds.keys());
+  const starts = await sortedNumbersPaced(seeds.keys(), pacer, 'discovery');
   const procedures: ProcedureRecord[] = [];
   for (let k = 0; k < starts.length; k += 1) {
     if (checkpoint(k)) await pacer.turn('discovery');
@@ -237,7 +238,7 @@ async function claimGaps(
   offer: (address: number, seed: Seed) => void,
   pacer: Pacer,
 ): Promise<void> {
-  const starts = sortedNumbers(seeds.keys());
+  const starts = await sortedNumbersPaced(seeds.keys(), pacer, 'discovery');
   const sections = codeSections(layout);
   // Extent k is [starts[k], ends[k]).
   const ends = new Float64Array(starts.length);
@@ -314,7 +315,7 @@ async function jumpTableCases(
   slots: ReadonlyMap<number, LayoutImport>,
   pacer: Pacer,
 ): Promise<Set<number>> {
-  const starts = sortedNumbers(seedStarts);
+  const starts = await sortedNumbersPaced(seedStarts, pacer, 'discovery');
   const size = layout.bits === 64 ? 8 : 4;
   const out = new Set<number>();
   for (let n = 0; n < indirectJumps.length; n += 1) {
@@ -413,7 +414,7 @@ async function seedTailJumpTargets(
   offer: (address: number, seed: Seed) => void,
   pacer: Pacer,
 ): Promise<void> {
-  const starts = sortedNumbers(seeds.keys());
+  const starts = await sortedNumbersPaced(seeds.keys(), pacer, 'discovery');
   const found: number[] = [];
   for (let n = 0; n < jumps.length; n += 1) {
     if ((n & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');

@@ -25,8 +25,8 @@ const KIND_NAMES = ['call', 'jump', 'data', 'code-pointer'] as const;
 
 /** Relations over discovered procedures: extents, CFGs, calls and cross-references (indexed once). */
 export class ProcedureGraph {
+  /** Procedure starts, ascending (discovery lists procedures by start): looked up by binary search. */
   private readonly starts: Float64Array;
-  private readonly byStart = new Map<number, ProcedureRecord>();
   private readonly flows = new Map<number, ControlFlow>();
   /** Where each edge or reference comes from (ascending), what it reaches, and its kind. */
   private readonly xFrom: AddressColumn;
@@ -40,10 +40,10 @@ export class ProcedureGraph {
     private readonly layout: BinaryLayout,
     private readonly discovery: Discovery,
     index: { from: AddressColumn; to: AddressColumn; kind: Uint8Array; order: Uint32Array },
+    starts: Float64Array,
   ) {
     this.mapped = mappedTest(layout);
-    this.starts = Float64Array.from(discovery.procedures.map((p) => p.start));
-    for (const p of discovery.procedures) this.byStart.set(p.start, p);
+    this.starts = starts;
     this.xFrom = index.from;
     this.xTo = index.to;
     this.xKind = index.kind;
@@ -103,12 +103,18 @@ export class ProcedureGraph {
       }
     }
     const order = await sortByTarget(to, pacer);
-    return new ProcedureGraph(layout, discovery, { from, to, kind, order });
+    const starts = new Float64Array(discovery.procedures.length);
+    for (const [i, p] of discovery.procedures.entries()) {
+      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
+      starts[i] = p.start;
+    }
+    return new ProcedureGraph(layout, discovery, { from, to, kind, order }, starts);
   }
 
   /** The procedure starting at `address`. */
   procedureAt(address: number): ProcedureRecord | null {
-    return this.byStart.get(address) ?? null;
+    const i = lowerBound(this.starts, address);
+    return this.starts[i] === address ? this.discovery.procedures[i]! : null;
   }
 
   /** The procedure whose extent contains `address`. */
@@ -124,25 +130,35 @@ export class ProcedureGraph {
     return [lowerBound(a, p.start), lowerBound(a, p.end)];
   }
 
-  /** Basic blocks (leaders: entry, in-extent branch targets, instructions after transfers) and edges. */
-  controlFlow(p: ProcedureRecord): ControlFlow {
+  /**
+   * Basic blocks (leaders: entry, in-extent branch targets, instructions after transfers) and edges,
+   * computed once per procedure; a large procedure's passes give the event loop turns through `pacer`
+   * (`cancelled` naming `phase` at a turn after a cancel, with nothing kept).
+   */
+  async controlFlow(p: ProcedureRecord, pacer: Pacer, phase: string): Promise<ControlFlow> {
     const cached = this.flows.get(p.start);
     if (cached) return cached;
     const t = this.discovery.table;
     const [lo, hi] = this.instructionRange(p);
+    // Checked without an await per instruction: a turn is awaited only when one is due.
+    const due = (i: number): boolean => ((i - lo) & CHECK_MASK) === CHECK_MASK && pacer.due();
     const inside = (a: number) => a >= p.start && a < p.end;
     const leaders = new Set<number>();
     if (lo < hi) leaders.add(t.address[lo]!);
     const tables = new Map<number, number[]>();
     for (let i = lo; i < hi; i += 1) {
+      if (due(i)) await pacer.turn(phase);
       if (t.flow[i] !== Flow.IndirectJump || this.resolvedSlot(t.ref(i))) continue;
       const cases = this.jumpTable(p, lo, i);
       if (cases.length > 0) {
         tables.set(i, cases);
         for (const c of cases) leaders.add(c);
       }
+      // A table reads up to 1024 entries: the clock is read after each.
+      await pacer.maybe(phase);
     }
     for (let i = lo; i < hi; i += 1) {
+      if (due(i)) await pacer.turn(phase);
       const f = t.flow[i]!;
       if (f === Flow.None || f === Flow.Call || f === Flow.IndirectCall) continue;
       if ((f === Flow.Jump || f === Flow.Conditional) && inside(t.target(i))) leaders.add(t.target(i));
@@ -153,6 +169,7 @@ export class ProcedureGraph {
     const unresolved: UnresolvedTransfer[] = [];
     let blockStart = lo;
     for (let i = lo; i < hi; i += 1) {
+      if (due(i)) await pacer.turn(phase);
       const f = t.flow[i]!;
       if (f === Flow.IndirectCall || f === Flow.IndirectJump) {
         if (!this.resolvedSlot(t.ref(i)) && p.kind !== 'import' && !tables.has(i)) {
@@ -237,15 +254,19 @@ export class ProcedureGraph {
   }
 
   private nameOf(address: number): string | null {
-    return this.byStart.get(address)?.name ?? null;
+    return this.procedureAt(address)?.name ?? null;
   }
 
-  /** Calls made from the procedure, in address order, plus unresolved indirect transfers. */
-  callees(p: ProcedureRecord): Callees {
+  /**
+   * Calls made from the procedure, in address order, plus unresolved indirect transfers; paced as
+   * {@link ProcedureGraph.controlFlow} is.
+   */
+  async callees(p: ProcedureRecord, pacer: Pacer, phase: string): Promise<Callees> {
     const t = this.discovery.table;
     const [lo, hi] = this.instructionRange(p);
     const calls: CallSite[] = [];
     for (let i = lo; i < hi; i += 1) {
+      if (((i - lo) & CHECK_MASK) === CHECK_MASK && pacer.due()) await pacer.turn(phase);
       const f = t.flow[i]!;
       const site = hex(t.address[i]!);
       const target = t.target(i);
@@ -255,7 +276,7 @@ export class ProcedureGraph {
         f === Flow.Jump &&
         !Number.isNaN(target) &&
         (target < p.start || target >= p.end) &&
-        this.byStart.has(target)
+        this.procedureAt(target) !== null
       ) {
         calls.push({ site, procedure: hex(target), name: this.nameOf(target), kind: 'tail-call' });
       } else if ((f === Flow.IndirectCall || f === Flow.IndirectJump) && this.resolvedSlot(t.ref(i))) {
@@ -267,7 +288,7 @@ export class ProcedureGraph {
         });
       }
     }
-    return { calls, unresolved: this.controlFlow(p).unresolved };
+    return { calls, unresolved: (await this.controlFlow(p, pacer, phase)).unresolved };
   }
 
   private refsToIndices(address: number): number[] {

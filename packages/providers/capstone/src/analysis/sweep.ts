@@ -3,6 +3,7 @@ import type { Decoder, DecoderSource, InstructionCursor } from '../engine.js';
 import { Arm64Pages, Flow, RefKind, X86Kind, classifyX86, lastWord, x86Kind } from './classify.js';
 import { fast, knownInvalidX86, readX86 } from './fastX86.js';
 import { Pacer } from './pace.js';
+import { sortedNumbersPaced } from './sortPaced.js';
 import { Columns } from './table.js';
 import type { InstructionTable } from './table.js';
 
@@ -150,7 +151,8 @@ export async function sweep(
   // Every instruction starts below the end of its section: 32-bit addresses when they all fit.
   const narrow = code.every((s) => s.address + Math.min(s.size, s.fileSize) <= 0x1_0000_0000);
   const out = new Columns(Math.max(1024, Math.ceil(codeBytes / (source.architecture === 'aarch64' ? 4 : 3.5))), narrow);
-  const sorted = sortedNumbers(new Set(anchors));
+  // Anchors given twice change nothing below: no set of hundreds of thousands is built to drop them.
+  const sorted = await sortedNumbersPaced(anchors, pacer, 'disassembly');
   const arm = source.architecture === 'aarch64';
   const fastReader = reader === 'fast' && source.architecture !== 'aarch64';
   const long = source.architecture === 'x86_64';
@@ -208,11 +210,6 @@ export async function sweep(
     }
   }
   return out.table(engineDecoded);
-}
-
-/** The numbers in ascending order, as a typed array (sorted natively, without a comparator). */
-export function sortedNumbers(values: Iterable<number>): Float64Array {
-  return Float64Array.from(values).sort();
 }
 
 /** The first index whose value is >= `value` in a sorted array. */
