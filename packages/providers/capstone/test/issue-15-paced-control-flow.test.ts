@@ -24,7 +24,7 @@ import type { Discovery } from '../src/analysis/discovery.js';
 import { ProcedureGraph } from '../src/analysis/graph.js';
 import { Pacer } from '../src/analysis/pace.js';
 import { findStrings } from '../src/analysis/strings.js';
-import type { StringRecord } from '../src/analysis/strings.js';
+import type { StringTable } from '../src/analysis/strings.js';
 import { collectNames } from '../src/names.js';
 import type { NameIndex } from '../src/names.js';
 import { CapstonePort } from '../src/port.js';
@@ -77,7 +77,7 @@ describe('issue 15: the control flow of a huge procedure turns the event loop an
   let file: string;
   let source_: DecoderSource;
   let opened: Opened;
-  let analysed: { layout: BinaryLayout; discovery: Discovery; strings: StringRecord[]; names: NameIndex };
+  let analysed: { layout: BinaryLayout; discovery: Discovery; strings: StringTable; names: NameIndex };
   let huge: string;
   const paused = new Pacer(new AbortController().signal, Number.POSITIVE_INFINITY);
   /** A port over a graph of its own, so that no control flow is known before its first query. */
