@@ -7,13 +7,23 @@ import { FIXTURES } from './support.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'index.js');
 
-// Runs the built package in a fresh Node process and counts the engine modules loaded at each step:
-// created, probed, opened (an x86-64 program the fast reader measures whole), and asked for a listing.
+// Runs the built package in a fresh Node process and counts the WebAssembly modules it compiled (the
+// engine is the only one) at each step: created, probed, opened (an x86-64 program the fast reader
+// measures whole), and asked for a listing.
 const script = (target: string) => `
-import { createRequire } from 'node:module';
 import { statSync } from 'node:fs';
-const Module = createRequire(import.meta.url)('node:module');
-const engine = () => Object.keys(Module._cache).filter((k) => k.includes('capstone-js')).length;
+let compiled = 0;
+for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
+  const original = WebAssembly[name];
+  WebAssembly[name] = (source, ...rest) => {
+    if (name.startsWith('compile') || !(source instanceof WebAssembly.Module)) compiled += 1;
+    return original.call(WebAssembly, source, ...rest);
+  };
+}
+const NativeModule = WebAssembly.Module;
+WebAssembly.Module = function (...args) { compiled += 1; return new NativeModule(...args); };
+WebAssembly.Module.prototype = NativeModule.prototype;
+const engine = () => compiled;
 const { createCapstoneProvider } = await import(${JSON.stringify(dist)});
 const provider = createCapstoneProvider();
 const afterCreate = engine();
