@@ -129,10 +129,12 @@ const [aapt, reaManifest, startUp, bareNode, ...more] = race([
   ['start-up', process.execPath, [child, 'start-up']],
   ['node', process.execPath, ['-e', '0']],
   ...reaBins.map(([, bin]) => ['rea cli', process.execPath, [bin, 'inspect-android-package', apk]]),
+  ['rea cli, no verification', process.execPath, [reaBin, 'inspect-android-package', apk, '--no-verify-signatures']],
   ...before.map((dist) => ['previous', process.execPath, [child, 'manifest', apk, dist]]),
 ]);
 const reaCli = more.slice(0, reaBins.length);
-const previousManifest = more[reaBins.length];
+const reaCliLight = more[reaBins.length];
+const previousManifest = more[reaBins.length + 1];
 const [dexdump, reaDex, previousDex] = race([
   ['dexdump', 'dexdump', [dex]],
   ['rea', process.execPath, [child, 'dex', dex]],
@@ -157,7 +159,7 @@ const listDex = inProcess(() => {
 const ms = (v) => `${v.toFixed(0).padStart(6)} ms`;
 const row = (label, figure, reference) =>
   console.log(
-    `${label.padEnd(60)} wall ${ms(figure.wall)} cpu ${ms(figure.cpu)}  ` +
+    `${label.padEnd(72)} wall ${ms(figure.wall)} cpu ${ms(figure.cpu)}  ` +
       (figure.rss > 0 ? `rss ${String(Math.round(figure.rss / 1024)).padStart(4)} MiB` : ' '.repeat(12)) +
       (reference
         ? `  ratio wall ${(figure.wall / reference.wall).toFixed(2)}x cpu ${(figure.cpu / reference.cpu).toFixed(2)}x`
@@ -169,6 +171,14 @@ const warm = await warmRace(
   reaBins,
   [
     ['inspect', 'inspect_android_package', (path) => [{ path }], ['aapt', (p) => ['dump', 'badging', p]], apk],
+    [
+      'inspect, no verification',
+      'inspect_android_package',
+      (path) => [{ path, verify_signatures: false }],
+      ['aapt', (p) => ['dump', 'badging', p]],
+      apk,
+      true,
+    ],
     [
       'classes',
       'search_android_classes',
@@ -184,6 +194,7 @@ const warm = await warmRace(
 console.log(`${RUNS} interleaved runs each, medians; ratios are REA / reference (below 1 is faster)`);
 row('aapt dump badging', aapt);
 reaCli.forEach((figure, i) => row(`REA \`rea inspect-android-package\`, ${reaBins[i][0]}`, figure, aapt));
+row('REA `rea inspect-android-package --no-verify-signatures`', reaCliLight, aapt);
 row('REA inspect_android_package, fresh process', reaManifest, aapt);
 row('dexdump (classes, fields, methods)', dexdump);
 row('REA DEX class+method listing, fresh process', reaDex, dexdump);
@@ -198,8 +209,8 @@ row('start-up: node + import @rea/provider-android', startUp);
 const less = (a, b) => ({ wall: a.wall - b.wall, cpu: a.cpu - b.cpu, rss: a.rss });
 row('REA inspect_android_package less start-up', less(reaManifest, startUp), aapt);
 row('REA DEX listing less start-up', less(reaDex, startUp), dexdump);
-console.log(`${'REA manifest + resources.arsc decode, in process'.padEnd(60)} wall ${ms(decodeManifest)}`);
-console.log(`${'REA DEX class+method listing, in process'.padEnd(60)} wall ${ms(listDex)}`);
+console.log(`${'REA manifest + resources.arsc decode, in process'.padEnd(72)} wall ${ms(decodeManifest)}`);
+console.log(`${'REA DEX class+method listing, in process'.padEnd(72)} wall ${ms(listDex)}`);
 const rows = (values) => ({
   wall: median(values.map((v) => v.wall)),
   cpu: median(values.map((v) => v.cpu)),
@@ -212,11 +223,13 @@ console.log(
 );
 for (const [k, [name, reference]] of [
   ['inspect_android_package', 'aapt dump badging'],
-  ['class listing (search_android_classes)', 'dexdump'],
+  ['inspect_android_package, no verification', 'aapt dump badging'],
+  ['search_android_classes, every class', 'dexdump'],
 ].entries()) {
   const ref = rows(warm.samples[k].reference);
-  row(`${reference} (warm race)`, ref);
+  row(`${reference}, beside ${name}`, ref);
   warm.samples[k].servers.forEach((values, s) => {
+    if (values.length === 0) return;
     row(`${name}, ${warm.labels[s]}, first call`, { ...values[0], rss: 0 }, ref);
     row(`${name}, ${warm.labels[s]}, later calls`, rows(values.slice(1)), ref);
   });

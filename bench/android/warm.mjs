@@ -22,8 +22,9 @@ function failed(result) {
 }
 
 /**
- * `servers`: [label, bin.js] of each `rea` build; `calls`: [label, tool, input(path), reference, file]
- * where reference is [command, argv(path)] run fresh before each call on the same file. Returns, per
+ * `servers`: [label, bin.js] of each `rea` build; `calls`: [label, tool, input(path), reference, file,
+ * firstOnly] where reference is [command, argv(path)] run fresh before each call on the same file and
+ * firstOnly limits the call to the first server (an input the previous build does not take). Returns, per
  * call kind, the reference's samples and each server's first call and later calls (wall, cpu in ms).
  */
 export async function warmRace(servers, calls, runs, once) {
@@ -38,9 +39,10 @@ export async function warmRace(servers, calls, runs, once) {
     const samples = calls.map(() => ({ reference: [], servers: started.map(() => []) }));
     let copies = 0;
     for (let i = 0; i < runs; i++) {
-      for (const [k, [, tool, input, [command, argv], file]] of calls.entries()) {
+      for (const [k, [, tool, input, [command, argv], file, firstOnly]] of calls.entries()) {
         samples[k].reference.push(once(command, argv(file)));
         for (const [s, { server }] of started.entries()) {
+          if (firstOnly && s > 0) continue;
           const copy = join(dir, `${copies++}-${basename(file)}`);
           copyFileSync(file, copy);
           const pid = server.child.pid;
