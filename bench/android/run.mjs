@@ -5,16 +5,23 @@
 // Each contender runs in its own process (start-up counted for all), interleaved run by run; ratios
 // are of medians, CPU time (user + system) beside wall time; peak RSS from GNU time. Also in process:
 // the decoders alone on bytes in memory.
+// The whole `rea` command line (`rea inspect-android-package <apk>`) runs as one more fresh-process
+// contender. Then the warm server (see ./warm.mjs): one `rea mcp` answering inspect_android_package and
+// a listing of every class (search_android_classes, all pages) on fresh copies of the same files,
+// interleaved with aapt and dexdump; its first call is reported apart from the later ones.
 // --previous <dist>: a previous build's packages/providers/android/dist, interleaved as one more
 // contender in both races, for a before/after comparison on the same load. Place it inside
 // packages/providers/android (e.g. .tmp/base/dist) so that its imports resolve.
-// Usage: node bench/android/run.mjs [--runs N] [--previous dist] [apk] [dex]
+// --previous-rea <bin.js>: a previous build of packages/rea (its dist/bin.js, placed inside packages/rea,
+// e.g. .tmp/base/dist/bin.js), run beside this one in the whole-process and warm-server races.
+// Usage: node bench/android/run.mjs [--runs N] [--previous dist] [--previous-rea bin.js] [apk] [dex]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DexFile, ResourceTable, parseBinaryXml } from '@rea/provider-android';
+import { warmRace } from './warm.mjs';
 
 const args = process.argv.slice(2);
 function option(name, fallback) {
@@ -26,7 +33,10 @@ function option(name, fallback) {
 const RUNS = Number(option('--runs', '7'));
 const previousOption = option('--previous', null);
 const previous = previousOption === null ? null : resolve(previousOption);
+const previousReaOption = option('--previous-rea', null);
+const previousRea = previousReaOption === null ? null : resolve(previousReaOption);
 const here = dirname(fileURLToPath(import.meta.url));
+const reaBin = resolve(here, '../../packages/rea/dist/bin.js');
 const SAMPLES = '/usr/share/doc/androguard/examples';
 
 function largest(ext) {
@@ -112,13 +122,19 @@ if (previous !== null) console.log(`previous build: ${previous}`);
 // Start-up alone (Node.js, then importing the provider's index with its dependencies) is measured as
 // a contender of its own, so that the work is the fresh-process figure less this one.
 const before = previous === null ? [] : [previous];
-const [aapt, reaManifest, startUp, bareNode, previousManifest] = race([
+const reaBins = [['this build', reaBin], ...(previousRea === null ? [] : [['previous build', previousRea]])];
+const [aapt, reaManifest, startUp, bareNode, ...more] = race([
   ['aapt', 'aapt', ['dump', 'badging', apk]],
   ['rea', process.execPath, [child, 'manifest', apk]],
   ['start-up', process.execPath, [child, 'start-up']],
   ['node', process.execPath, ['-e', '0']],
+  ...reaBins.map(([, bin]) => ['rea cli', process.execPath, [bin, 'inspect-android-package', apk]]),
+  ['rea cli, no verification', process.execPath, [reaBin, 'inspect-android-package', apk, '--no-verify-signatures']],
   ...before.map((dist) => ['previous', process.execPath, [child, 'manifest', apk, dist]]),
 ]);
+const reaCli = more.slice(0, reaBins.length);
+const reaCliLight = more[reaBins.length];
+const previousManifest = more[reaBins.length + 1];
 const [dexdump, reaDex, previousDex] = race([
   ['dexdump', 'dexdump', [dex]],
   ['rea', process.execPath, [child, 'dex', dex]],
@@ -143,13 +159,42 @@ const listDex = inProcess(() => {
 const ms = (v) => `${v.toFixed(0).padStart(6)} ms`;
 const row = (label, figure, reference) =>
   console.log(
-    `${label.padEnd(46)} wall ${ms(figure.wall)} cpu ${ms(figure.cpu)}  rss ${String(Math.round(figure.rss / 1024)).padStart(4)} MiB` +
+    `${label.padEnd(72)} wall ${ms(figure.wall)} cpu ${ms(figure.cpu)}  ` +
+      (figure.rss > 0 ? `rss ${String(Math.round(figure.rss / 1024)).padStart(4)} MiB` : ' '.repeat(12)) +
       (reference
         ? `  ratio wall ${(figure.wall / reference.wall).toFixed(2)}x cpu ${(figure.cpu / reference.cpu).toFixed(2)}x`
         : ''),
   );
+const classCount = new DexFile(dexBytes).classDefs.size;
+const pages = Math.ceil(classCount / 2000);
+const warm = await warmRace(
+  reaBins,
+  [
+    ['inspect', 'inspect_android_package', (path) => [{ path }], ['aapt', (p) => ['dump', 'badging', p]], apk],
+    [
+      'inspect, no verification',
+      'inspect_android_package',
+      (path) => [{ path, verify_signatures: false }],
+      ['aapt', (p) => ['dump', 'badging', p]],
+      apk,
+      true,
+    ],
+    [
+      'classes',
+      'search_android_classes',
+      (path) => Array.from({ length: pages }, (_, i) => ({ path, offset: i * 2000, limit: 2000 })),
+      ['dexdump', (p) => [p]],
+      dex,
+    ],
+  ],
+  RUNS + 1,
+  once,
+);
+
 console.log(`${RUNS} interleaved runs each, medians; ratios are REA / reference (below 1 is faster)`);
 row('aapt dump badging', aapt);
+reaCli.forEach((figure, i) => row(`REA \`rea inspect-android-package\`, ${reaBins[i][0]}`, figure, aapt));
+row('REA `rea inspect-android-package --no-verify-signatures`', reaCliLight, aapt);
 row('REA inspect_android_package, fresh process', reaManifest, aapt);
 row('dexdump (classes, fields, methods)', dexdump);
 row('REA DEX class+method listing, fresh process', reaDex, dexdump);
@@ -164,8 +209,31 @@ row('start-up: node + import @rea/provider-android', startUp);
 const less = (a, b) => ({ wall: a.wall - b.wall, cpu: a.cpu - b.cpu, rss: a.rss });
 row('REA inspect_android_package less start-up', less(reaManifest, startUp), aapt);
 row('REA DEX listing less start-up', less(reaDex, startUp), dexdump);
-console.log(`${'REA manifest + resources.arsc decode, in process'.padEnd(46)} wall ${ms(decodeManifest)}`);
-console.log(`${'REA DEX class+method listing, in process'.padEnd(46)} wall ${ms(listDex)}`);
+console.log(`${'REA manifest + resources.arsc decode, in process'.padEnd(72)} wall ${ms(decodeManifest)}`);
+console.log(`${'REA DEX class+method listing, in process'.padEnd(72)} wall ${ms(listDex)}`);
+const rows = (values) => ({
+  wall: median(values.map((v) => v.wall)),
+  cpu: median(values.map((v) => v.cpu)),
+  rss: 0,
+});
+console.log(
+  `warm server: one \`rea mcp\` per build over stdio, ${RUNS + 1} calls each on fresh copies, interleaved with the reference; ` +
+    `search_android_classes lists all ${classCount} classes in ${pages} page(s); peak RSS ` +
+    warm.rss.map((r, i) => `${warm.labels[i]} ${Math.round((r ?? 0) / 1048576)} MiB`).join(', '),
+);
+for (const [k, [name, reference]] of [
+  ['inspect_android_package', 'aapt dump badging'],
+  ['inspect_android_package, no verification', 'aapt dump badging'],
+  ['search_android_classes, every class', 'dexdump'],
+].entries()) {
+  const ref = rows(warm.samples[k].reference);
+  row(`${reference}, beside ${name}`, ref);
+  warm.samples[k].servers.forEach((values, s) => {
+    if (values.length === 0) return;
+    row(`${name}, ${warm.labels[s]}, first call`, { ...values[0], rss: 0 }, ref);
+    row(`${name}, ${warm.labels[s]}, later calls`, rows(values.slice(1)), ref);
+  });
+}
 console.log(
   `target (faster than both): manifest ${reaManifest.wall < aapt.wall ? 'met' : 'NOT met'}; DEX listing ${reaDex.wall < dexdump.wall ? 'met' : 'NOT met'}`,
 );

@@ -79,7 +79,7 @@ function localeAt(bytes: Bytes, config: number): string {
  * `depth` times; null when the table does not define it. Both table forms (binary and protobuf) use it.
  */
 export function resolvedText(
-  table: { resolve(id: number): ResourceValue[] },
+  table: { resolve(id: number): readonly ResourceValue[] },
   id: number,
   depth: number,
 ): string | null {
@@ -92,11 +92,15 @@ export function resolvedText(
   return chosen.text;
 }
 
+/** Resource ids whose values a table keeps once resolved. */
+const MAX_RESOLVED = 4096;
+
 export class ResourceTable {
   readonly strings: StringPool;
   readonly packages: Package[] = [];
   truncated = false;
   private readonly bytes: Bytes;
+  private readonly resolved = new Map<number, readonly ResourceValue[]>();
 
   /** `source`: the table's bytes, or a view of them read on demand (see ./fileBytes.ts). */
   constructor(source: Buffer | Bytes) {
@@ -189,8 +193,20 @@ export class ResourceTable {
     return v === NO_ENTRY ? null : v;
   }
 
-  /** The values of resource `id` in every configuration that defines it (faulty entries skipped). */
-  resolve(id: number): ResourceValue[] {
+  /**
+   * The values of resource `id` in every configuration that defines it (faulty entries skipped). The
+   * answer is kept for the next ask of the same id (a label is read as text and per locale).
+   */
+  resolve(id: number): readonly ResourceValue[] {
+    let values = this.resolved.get(id);
+    if (values === undefined) {
+      values = this.lookUp(id);
+      if (this.resolved.size < MAX_RESOLVED) this.resolved.set(id, values);
+    }
+    return values;
+  }
+
+  private lookUp(id: number): ResourceValue[] {
     const pkgId = id >>> 24;
     const typeId = (id >>> 16) & 0xff;
     const index = id & 0xffff;

@@ -13,6 +13,7 @@ const KEPT = 16;
  */
 export class FileBytes extends Bytes {
   private readonly pages = new Map<number, Buffer>();
+  private arena: Buffer | null = null;
   /** The page read last, and its number. */
   private current: Buffer = Buffer.alloc(0);
   private currentN = -1;
@@ -42,12 +43,16 @@ export class FileBytes extends Bytes {
   private page(n: number): Buffer {
     const cached = this.pages.get(n);
     if (cached !== undefined) return cached;
-    let buffer: Buffer = Buffer.allocUnsafe(PAGE);
+    let buffer: Buffer;
     if (this.pages.size >= KEPT) {
       const [oldest, reused] = this.pages.entries().next().value as [number, Buffer];
       this.pages.delete(oldest);
       if (oldest === this.currentN) this.currentN = -1;
       buffer = Buffer.from(reused.buffer, reused.byteOffset, PAGE);
+    } else {
+      // One allocation holds every page; a page missed later reuses the oldest one's bytes.
+      this.arena ??= Buffer.allocUnsafeSlow(PAGE * KEPT);
+      buffer = this.arena.subarray(this.pages.size * PAGE, (this.pages.size + 1) * PAGE);
     }
     const want = Math.min(PAGE, this.size - n * PAGE);
     if (readSync(this.fd, buffer, 0, want, this.base + n * PAGE) !== want)

@@ -27,12 +27,14 @@ let cached: { key: string; value: OpenedPackage } | null = null;
 /**
  * Loads and indexes the package at `path`, reusing the last one when the same file (path, size and
  * modification time) is asked for again; only one package is kept, so memory stays bounded by one.
- * `opened`: the ZIP at `path` opened already (see {@link loadPackage}).
+ * `opened`: the ZIP at `path` opened already; `contentDigests` false: no signature content digest is
+ * computed (see {@link loadPackage}).
  */
 export async function openPackage(
   path: string,
   signal: AbortSignal | undefined,
   opened?: ZipEntries,
+  contentDigests = true,
 ): Promise<OpenedPackage> {
   const info = await stat(path).catch(() => null);
   if (info === null) {
@@ -48,7 +50,7 @@ export async function openPackage(
   }
   if (cached?.key === key) return cached.value;
   cached = null;
-  const loaded = await loadPackage(path, signal, opened);
+  const loaded = await loadPackage(path, signal, opened, contentDigests);
   const dex: OpenedPackage['dex'] = [];
   const unreadable: OpenedPackage['unreadable'] = [];
   const classes = new Map<string, ClassSite>();

@@ -39,13 +39,14 @@ async function signingAndDigests(
   apk: boolean,
   table: ZipEntryRecord | null,
   signal: AbortSignal | undefined,
+  contentDigests: boolean,
 ): Promise<WholeFile> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
     const located = apk ? await locateSigningBlock(handle, size) : null;
     const block = apk ? decodeSigningBlock(located) : null;
-    const hashes = block === null ? [] : chunkedHashes(block);
+    const hashes = block === null || !contentDigests ? [] : chunkedHashes(block);
     const where = located !== null && typeof located !== 'string' ? located : null;
     const range =
       table === null ? null : await dataRange(handle, table, where?.start ?? (await zipEnd(handle, size))?.cd ?? size);
@@ -127,12 +128,14 @@ function choose(zip: ZipEntries, units: readonly UnitPlace[], limitations: Limit
  * Reads an APK or app bundle from its central directory, inflating only the entries analyzed; null
  * when `path` is not a readable ZIP holding one (the caller then inventories it in full, which also
  * gives the typed error of a malformed or foreign container). `opened` is the ZIP at `path` opened
- * already (its directory is not read again; the caller closes it).
+ * already (its directory is not read again; the caller closes it). `contentDigests` false: the v2/v3
+ * content digests are not computed in the read of the file (no signature is to be verified).
  */
 export async function loadZipDirectly(
   path: string,
   signal: AbortSignal | undefined,
   opened?: ZipEntries,
+  contentDigests = true,
 ): Promise<LoadedPackage | null> {
   let zip: ZipEntries;
   try {
@@ -156,7 +159,7 @@ export async function loadZipDirectly(
         ...(signal ? { signal } : {}),
       });
     const [whole, read] = await Promise.all([
-      signingAndDigests(path, places.format === 'apk', table, signal),
+      signingAndDigests(path, places.format === 'apk', table, signal, contentDigests),
       readEntries(select.filter((p) => p !== table?.path)),
     ]);
     const contradictions: { path: string; algorithm: string; declared: string; observed: string }[] = [

@@ -107,18 +107,20 @@ async function isDex(path: string): Promise<boolean> {
  * Errors are those of @rea/artifact (`not_found`, `unsupported_target`, `artifact_integrity_mismatch`,
  * `cancelled`, …); a container holding no Android package is `unsupported_target`. `opened` is the ZIP
  * at `path` opened already by the caller (who closes it): its central directory is not read again.
+ * `contentDigests` false: an APK's signature content digests are not computed while it is read.
  */
 export async function loadPackage(
   path: string,
   signal: AbortSignal | undefined,
   opened?: ZipEntries,
+  contentDigests = true,
 ): Promise<LoadedPackage> {
   if (await isDex(path)) return loadDex(path, signal);
   const info = await stat(path).catch((error: unknown) => {
     throw fileSystemError(error, path, 'read');
   });
   if (info.isDirectory()) return loadFolder(path, signal);
-  const direct = await loadZipDirectly(path, signal, opened);
+  const direct = await loadZipDirectly(path, signal, opened, contentDigests);
   if (direct !== null) return direct;
   const outcome = await inspectArtifact(path, {
     integrityPolicy: 'record-and-continue',

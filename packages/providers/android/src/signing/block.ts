@@ -30,7 +30,12 @@ interface Signer {
   lineage: Buffer | null;
   /** The SDK range a v3 signer declares, else null. */
   declared: { min: number; max: number } | null;
+  /** A v3 signer's rotation-min-sdk attribute: the API level from which its v3.1 block applies, or null. */
+  rotationMinSdk: number | null;
 }
+
+/** The additional attribute of a v3 signer naming the API level from which the v3.1 block applies. */
+const ROTATION_MIN_SDK = 0x559f8b02;
 
 function signersOf(b: Bytes, v3: boolean, start: number, end: number): Signer[] {
   const [listStart, listEnd] = prefixed(b, start, end);
@@ -49,13 +54,17 @@ function signersOf(b: Bytes, v3: boolean, start: number, end: number): Signer[] 
     if (v3 && (b.u32(csEnd) !== b.u32(sdEnd) || b.u32(csEnd + 4) !== b.u32(sdEnd + 4)))
       throw new CheckFailed('the SDK range of a signer differs from the one it signs');
     let lineage: Buffer | null = null;
+    let rotationMinSdk: number | null = null;
     if (v3 && csEnd + 12 <= sdEnd) {
       const [aa, aaEnd] = prefixed(b, csEnd + 8, sdEnd);
-      for (const [as, ae] of sequence(b, aa, aaEnd))
+      for (const [as, ae] of sequence(b, aa, aaEnd)) {
         if (ae - as >= 4 && b.u32(as) === PROOF_OF_ROTATION) lineage = b.buffer.subarray(as + 4, ae);
+        if (ae - as >= 8 && b.u32(as) === ROTATION_MIN_SDK) rotationMinSdk = b.u32(as + 4);
+      }
     }
     return {
       lineage,
+      rotationMinSdk,
       declared: v3 ? { min: b.u32(csEnd), max: b.u32(csEnd + 4) } : null,
       signedData: b.buffer.subarray(sd, sdEnd),
       signatures: pairs(sg, sgEnd),
@@ -147,5 +156,45 @@ export async function verifySigningBlock(
     if (pair === undefined) out.push(outcome(scheme, problems.length > 0 ? 'failed' : 'absent', problems[0] ?? null));
     else out.push(await verifyScheme(file, located, scheme, pair, cache, signal));
   }
+  return checkRotation(located, pairs, out);
+}
+
+/**
+ * The v3 and v3.1 blocks checked against each other, as Android does before reading a v3.1 block: a
+ * v3 signer's rotation-min-sdk attribute must name the lowest API level of the v3.1 signers (a v3.1
+ * block stripped from the APK fails v3 this way), a v3.1 block needs a v3 block carrying that attribute.
+ */
+function checkRotation(
+  located: LocatedBlock,
+  pairs: { id: number; start: number; end: number }[],
+  out: SchemeVerification[],
+): SchemeVerification[] {
+  const signers = (scheme: string): Signer[] | null => {
+    const pair = pairs.find((p) => SCHEMES[p.id] === scheme);
+    if (pair === undefined) return null;
+    try {
+      return signersOf(new Bytes(located.buffer, 'APK Signing Block'), true, pair.start, pair.end);
+    } catch {
+      return [];
+    }
+  };
+  const fail = (scheme: 'v3' | 'v3.1', why: string) => {
+    const at = out.findIndex((o) => o.scheme === scheme);
+    if (out[at]?.status === 'verified') out[at] = outcome(scheme, 'failed', why, out[at]!.signers);
+  };
+  const v3 = signers('v3');
+  const v31 = signers('v3.1');
+  if (v31 !== null && v3 === null) fail('v3.1', 'the v3.1 block has no v3 block beside it');
+  if (v3 === null) return out;
+  const from = v31 === null ? null : Math.min(...v31.map((s) => s.declared?.min ?? 0));
+  const named = v3.map((s) => s.rotationMinSdk).filter((n): n is number => n !== null);
+  for (const sdk of named) {
+    if (from === null)
+      fail('v3', `the v3 signer says key rotation applies from API ${sdk}, but the v3.1 block is missing (stripped)`);
+    else if (sdk !== from)
+      fail('v3', `the v3 signer says key rotation applies from API ${sdk}, but the v3.1 block starts at API ${from}`);
+  }
+  if (v31 !== null && named.length === 0)
+    fail('v3.1', 'the v3 signer lacks the rotation-min-sdk attribute that detects a stripped v3.1 block');
   return out;
 }

@@ -1,7 +1,7 @@
 // v1 (JAR) signature verification: each signature block over its .SF file, each .SF over the manifest
 // (whole, or section by section), and each manifest digest over its entry's bytes; every entry outside
 // the signature files must be covered.
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { isReaError, throwIfAborted } from '@rea/evidence';
 import type { ZipEntries, ZipEntryRecord } from '@rea/artifact';
 import { zipEnd } from '../format/signingBlock.js';
@@ -26,7 +26,7 @@ const STRIPPABLE: Readonly<Record<string, string>> = { '2': 'v2', '3': 'v3' };
 const BATCH_BYTES = 64 * 1024 * 1024;
 
 function matches(hash: string, bytes: Buffer, base64: string): boolean {
-  return createHash(hash).update(bytes).digest('base64') === base64;
+  return digest(hash, bytes, 'base64') === base64;
 }
 
 /** True when `section` gives a SHA-1 digest (what Android reads of a JAR signature below API 18). */
@@ -150,8 +150,7 @@ export async function verifyJar(
       if (!digests.every(([h, v]) => digestOf(h) === v))
         throw new CheckFailed(`the digest of ${path} does not match its bytes`);
     };
-    const check = (path: string, bytes: Buffer) =>
-      checkDigests(path, (h) => createHash(h).update(bytes).digest('base64'));
+    const check = (path: string, bytes: Buffer) => checkDigests(path, (h) => digest(h, bytes, 'base64'));
     // Plain entries are read through one window of the file when it is at hand; the rest (and all of
     // them otherwise) through the ZIP reader, a batch at a time.
     const fast = (e: ZipEntryRecord) => file !== undefined && !known.has(e.path) && isPlain(e);

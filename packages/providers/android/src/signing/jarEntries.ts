@@ -3,7 +3,7 @@
 // kept past its check. Only plain
 // entries take this way (a file with a safe, unique path, stored or deflated, not encrypted); the
 // listing they come from has had its layout checked (no overlaps, no data past the directory).
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { inflateRawSync, crc32 } from 'node:zlib';
 import { throwIfAborted } from '@rea/evidence';
 import type { ZipEntryRecord } from '@rea/artifact';
@@ -112,7 +112,8 @@ export async function readPlainEntries(
         `Integrity mismatch at ${entry.path}: declared size ${entry.size} bytes, observed ${bytes.length} bytes.`,
       );
     checkCrc(entry, crc32(bytes) >>> 0);
-    each(entry.path, (h) => createHash(h).update(bytes).digest('base64'));
+    // One-shot digests: no hash object per entry.
+    each(entry.path, (h) => hash(h, bytes, 'base64'));
   }
 }
 

@@ -97,18 +97,20 @@ export interface NestedSigning {
 
 /**
  * Reads and verifies the signing of the APKs `names` inside the set at `path` (a ZIP such as an XAPK
- * or APKS, or a folder). An APK that cannot be read gets every scheme `unsupported` with why.
+ * or APKS, or a folder). An APK that cannot be read gets every scheme `unsupported` with why. With
+ * `verify` false, only the signing blocks are read (`verification` empty).
  */
 export async function verifyNested(
   path: string,
   container: string,
   names: readonly string[],
   signal: AbortSignal | undefined,
+  verify = true,
 ): Promise<NestedSigning[]> {
   const one = async (source: string | Buffer, unit: string): Promise<NestedSigning> => ({
     unit,
     signing_block: await withReader(source, undefined, async (r) => readSigningBlock(r, (await r.stat()).size)),
-    verification: await verifySignatures(source, signal),
+    verification: verify ? await verifySignatures(source, signal) : [],
   });
   const unreadable = (unit: string, why: string): NestedSigning => ({
     unit,

@@ -15,7 +15,13 @@ export const inspectAndroidPackageTool = defineTool({
   title: 'Inspect Android package',
   description:
     'Decodes an Android package without a JVM: the binary manifest (package, versions, SDK levels, permissions, components with intent filters and exported state, application flags, network security config, @string labels resolved per locale), v1 JAR and v2/v3 signing certificates with each scheme verified (digests and signatures checked), resources.arsc summary, DEX counts, native libraries per ABI, assets. Split sets and bundles report one unit per APK or module.',
-  input: z.strictObject({ path: PathInput }),
+  input: z.strictObject({
+    path: PathInput,
+    verify_signatures: z
+      .boolean()
+      .default(true)
+      .describe('false: certificates read, no digest or signature checked (faster; signature_verification null).'),
+  }),
   result: AndroidPackageSchema,
   examples: [{ input: { path: '/tmp/app-release.apk' }, description: 'Inspect an APK.' }],
   effects: RECORDS_EVIDENCE,
@@ -25,19 +31,25 @@ export const inspectAndroidPackageTool = defineTool({
     const info = await stat(input.path).catch(() => null);
     const zip = info?.isFile() ? await openZipForReuse(input.path, context.signal) : undefined;
     try {
-      return await inspect(input.path, zip, context.signal);
+      return await inspect(input.path, zip, context.signal, input.verify_signatures);
     } finally {
       zip?.close();
     }
   },
 });
 
-async function inspect(path: string, zip: ZipEntries | undefined, signal: AbortSignal | undefined) {
-  const pkg = await openPackage(path, signal, zip);
+async function inspect(path: string, zip: ZipEntries | undefined, signal: AbortSignal | undefined, verify: boolean) {
+  const pkg = await openPackage(path, signal, zip, verify);
   const { limitations, ...report } = inspectPackage(pkg.loaded);
   const { format, subject } = pkg.loaded;
   let verification: (SchemeVerification & { unit: string })[] | null = null;
-  if ((format === 'apk' || format === 'aab') && subject.format === 'zip') {
+  if (!verify && format !== 'dex') {
+    limitations.push({
+      kind: 'signatures-not-verified',
+      message: 'verify_signatures was false: certificates are reported, no signature or digest was checked.',
+    });
+  }
+  if (verify && (format === 'apk' || format === 'aab') && subject.format === 'zip') {
     const reuse = {
       ...(pkg.loaded.read ? { known: pkg.loaded.read } : {}),
       ...(pkg.loaded.contentDigests ? { digests: pkg.loaded.contentDigests } : {}),
@@ -45,9 +57,8 @@ async function inspect(path: string, zip: ZipEntries | undefined, signal: AbortS
     };
     verification = (await verifySignatures(path, signal, reuse)).map((v) => ({ unit: '', ...v }));
   } else if (format === 'apk-set') {
-    const names = report.units.filter((u) => u.kind === 'apk').map((u) => u.name);
-    const nested = await verifyNested(path, subject.format, names, signal);
-    verification = nested.flatMap((n) => n.verification.map((v) => ({ unit: n.unit, ...v })));
+    const nested = await verifyNested(path, subject.format, apkUnits(report.units), signal, verify);
+    if (verify) verification = nested.flatMap((n) => n.verification.map((v) => ({ unit: n.unit, ...v })));
     for (const n of nested) {
       const unit = report.units.find((u) => u.name === n.unit);
       if (unit !== undefined) unit.signing_block = n.signing_block;
@@ -55,4 +66,8 @@ async function inspect(path: string, zip: ZipEntries | undefined, signal: AbortS
   }
   const result = { ...report, signature_verification: verification };
   return { ...androidEvidence(pkg, 'package', {}, result, limitations), local: { path } };
+}
+
+function apkUnits(units: readonly { kind: string; name: string }[]): string[] {
+  return units.filter((u) => u.kind === 'apk').map((u) => u.name);
 }

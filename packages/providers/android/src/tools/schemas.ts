@@ -148,5 +148,7 @@ export const AndroidPackageSchema = z.strictObject({
       }),
     )
     .nullable()
-    .describe('Per scheme: signatures and digests checked against the bytes. Null for a DEX file or folder.'),
+    .describe(
+      'Per scheme: signatures and digests checked against the bytes. Null for a DEX file or folder, or verify_signatures false.',
+    ),
 });
