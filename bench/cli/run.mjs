@@ -3,9 +3,9 @@
 // that does load the catalog (`rea --llms`), for scale, and whole analyses of system binaries
 // (`rea analyze <binary> --format json`, by default /usr/bin/ls, 150 KB, and /usr/bin/bash, 1.3 MB)
 // against `objdump -d` on the same files.
-// With --baseline <dist/bin.js of another build> (e.g. a copy of main's packages/rea kept beside this
-// one), that build's `rea analyze` runs interleaved with this one's, and each analysis is also given
-// as a ratio to it.
+// With --baseline <dist/bin.js of another build> (a copy made by bench/cli/baseline.mjs from a build of
+// the revision to compare against, kept outside packages/), that build's `rea analyze` runs interleaved
+// with this one's, and each analysis is also given as a ratio to it.
 // Reports medians of wall time and of CPU time (user + system of the process, steadier than wall time
 // on a shared machine), peak RSS, and ratios to `node -e 0`, to `objdump -d` and to the baseline; then
 // the load average.

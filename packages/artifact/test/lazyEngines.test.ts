@@ -15,7 +15,7 @@ describe('importing @rea/artifact', () => {
   });
 
   it('should import yauzl only in the ZIP seam: engine/zip.ts and the directory decoder only it imports', () => {
-    const all = staticImportGraph(join(src, 'inventory', 'inspect.ts'));
+    const all = staticImportGraph(join(src, 'inventory', 'zip.ts'));
     const importers = [...all]
       .filter(([, specifiers]) => specifiers.includes('yauzl'))
       .map(([file]) => file.slice(src.length + 1));

@@ -37,3 +37,4 @@ export type {
   UnresolvedTransfer,
 } from './port.js';
 export { nativeAvailability } from './availability.js';
+export { NATIVE_TOOL_NAMES, loadNativeTools } from './tools/lazy.js';

@@ -37,5 +37,6 @@ export type {
 } from './port.js';
 export { nativeAvailability } from './availability.js';
 export { createNativeTools } from './tools/index.js';
+export { NATIVE_TOOL_NAMES, loadNativeTools } from './tools/lazy.js';
 export { FunctionDossierSchema, NATIVE_VIEW_FACETS } from './tools/dossier.js';
 export type { FunctionDossier } from './tools/dossier.js';

@@ -1,7 +1,7 @@
 import { ReaError } from '@rea/evidence';
 import { NATIVE_PORT, sortCatalog } from '@rea/provider-kit';
 import type { AnyToolContract, Provider, ToolFacts } from '@rea/provider-kit';
-import { nativeAvailability } from '@rea/native/core';
+import { loadNativeTools, nativeAvailability } from '@rea/native/core';
 import type { DeferredTools } from '@rea/server/serve';
 
 /** One default provider: its id and kind, the package it comes from, and how to create it. */
@@ -196,10 +196,7 @@ export async function createDeferredTools(created: Map<string, Provider>): Promi
   const { COMPOSITION_TOOL_FACTS, DEFERRED_TOOL_FACTS } = await import('./generated/toolFacts.js');
   const providers = DEFAULT_PROVIDERS.filter((entry) => entry.kind === 'tools' && entry.id in DEFERRED_TOOL_FACTS);
   // The composition's tools in two groups by their availability, each loading exactly its own tools.
-  const composition = (facts: readonly ToolFacts[]) => async () => {
-    const names = new Set(facts.map((tool) => tool.name));
-    return (await createCompositionTools()).filter((tool) => names.has(tool.name));
-  };
+  const composition = (facts: readonly ToolFacts[]) => () => loadNativeTools(facts.map((tool) => tool.name));
   const { always, native } = COMPOSITION_TOOL_FACTS;
   return [
     { provider: null, tools: always, load: composition(always) },
@@ -276,7 +273,8 @@ export async function createToolsFor(
   providers: readonly Provider[],
 ): Promise<AnyToolContract[]> {
   const wanted = new Set(names);
-  const composition = await createCompositionTools();
+  // Only the modules declaring the named native tools load: the others' schemas are never built.
+  const composition = await loadNativeTools(wanted);
   let found = [...composition, ...providers.flatMap((provider) => provider.tools())].filter((t) => wanted.has(t.name));
   if (found.length < wanted.size) {
     const { SERVER_TOOLS } = await import('@rea/server');

@@ -10,13 +10,22 @@ import { digestStream } from '../hashing.js';
 import { resolveBudgets } from '../options.js';
 import type { InspectOptions } from '../options.js';
 import type { ArtifactInventory, ContainerFormat, PackageType } from '../schemas.js';
-import { bufferSource, fileSource } from '../source.js';
-import { inventoryAsar } from './asar.js';
-import { bundleType, inventoryDirectory } from './directory.js';
 import { InventoryState } from './state.js';
 import type { NestedExpander } from './state.js';
-import { inventoryZip } from './zip.js';
 import type { WholeFileDigest } from './zip.js';
+
+/**
+ * The container readers (ZIP with its library and worker pool, ASAR, directories) load when the artifact
+ * is or holds a container: inventorying a plain file (an executable, a library) does not load them.
+ */
+const containers = async () => {
+  // One at a time: they share modules, and a sequence loads them in a predictable order.
+  const { inventoryZip } = await import('./zip.js');
+  const { inventoryAsar } = await import('./asar.js');
+  const { bufferSource, fileSource } = await import('../source.js');
+  const { bundleType, inventoryDirectory } = await import('./directory.js');
+  return { inventoryZip, inventoryAsar, bufferSource, fileSource, bundleType, inventoryDirectory };
+};
 
 /** The result of inspecting one artifact: identity, complete inventory, coverage and limitations. */
 export interface InspectOutcome {
@@ -27,6 +36,7 @@ export interface InspectOutcome {
 }
 
 const expandNested: NestedExpander = async (state, bytes, format, prefix, depth, companion) => {
+  const { inventoryZip, inventoryAsar, bufferSource } = await containers();
   if (format === 'zip') await inventoryZip(state, bytes, prefix, depth);
   else await inventoryAsar(state, bufferSource(bytes), companion, prefix, depth);
 };
@@ -71,6 +81,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
   let size = info.size;
   if (info.isDirectory()) {
     format = 'directory';
+    const { bundleType, inventoryDirectory } = await containers();
     packageType = await bundleType(path);
     await inventoryDirectory(state, path, '', 0);
     size = state.entries.reduce((sum, e) => sum + (e.kind === 'file' ? e.size : 0), 0);
@@ -87,10 +98,12 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
       format = 'zip';
       // A large archive's workers hash the whole file too; otherwise it is hashed here, after.
       const whole: WholeFileDigest = {};
+      const { inventoryZip } = await containers();
       packageType = await inventoryZip(state, path, '', 0, whole);
       sha256 = whole.sha256 ?? (await wholeFileSha256(path, options.signal));
     } else if (detected === 'asar') {
       format = 'asar';
+      const { inventoryAsar, fileSource } = await containers();
       const source = await fileSource(path);
       try {
         const companion = await stat(`${path}.unpacked`).then(
@@ -109,6 +122,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
       const platform = options.platform ?? process.platform;
       assertDmgCapable(platform, options.dmg);
       sha256 = await wholeFileSha256(path, options.signal);
+      const { inventoryDirectory } = await containers();
       await withMountedDmg(
         path,
         options.signal,
