@@ -140,6 +140,19 @@ async function report(invocation: Invocation, diagnostic: Diagnostic, json: bool
 }
 
 /**
+ * The tools the program needs for an invocation whose first word is `first`: the one tool a tool
+ * command names (so `rea inspect-artifact …` builds no other tool's schemas nor loads their providers),
+ * else the whole catalog (unknown words, options, `help`: commander's suggestions need every name).
+ */
+async function toolsFor(host: CliHost, first: string): Promise<readonly AnyToolContract[]> {
+  if (host.loadToolsFor !== undefined && /^[a-z][a-z0-9-]*$/.test(first)) {
+    const named = await host.loadToolsFor([first.replace(/-/g, '_')]);
+    if (named.length === 1 && commandSpecOf(named[0]!).command === first) return named;
+  }
+  return host.loadTools();
+}
+
+/**
  * Runs one `rea` invocation and resolves with its exit status (see EXIT_CODES). This is the CLI's one
  * error boundary: every failure, including usage errors and unexpected exceptions, becomes the
  * `{ "error": … }` diagnostic (on stdout with `--format json`/`--json`, a readable line on stderr
@@ -163,7 +176,7 @@ export async function runCli(argv: readonly string[], host: CliHost, io: CliIo):
     // commands load no catalog.
     const builtin = BUILTIN_NAMES.has(first) && first !== 'completion';
     const quick = first === '-V' || first === '--version';
-    const tools = builtin || quick ? null : await host.loadTools();
+    const tools = builtin || quick ? null : await toolsFor(host, first);
     const program = await buildProgram(invocation, tools, builtin ? first : undefined);
     if (BUILTIN_NAMES.has(first) && asksForSchema(argv)) {
       const command = program.commands.find((c) => c.name() === first)!;

@@ -205,7 +205,8 @@ export function toolCommand(invocation: Invocation, contract: AnyToolContract): 
       opened = await openTarget({
         path: resolve(invocation.io.cwd, given.target),
         provider: options.provider,
-        providers: await invocation.host.loadProviders(),
+        // The deep providers (any may open the target) and the one contributing this tool, if any.
+        providers: await (invocation.host.loadProvidersFor?.([contract.name]) ?? invocation.host.loadProviders()),
         env: invocation.io.env,
         signal: invocation.scope.signal,
         progress,

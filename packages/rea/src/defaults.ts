@@ -161,15 +161,18 @@ export async function createDefaultProvidersReusing(created: Map<string, Provide
  * The default providers a command using only the named tools needs: every deep provider (a native
  * target may be opened with any of them) and the tools-only providers that contribute one of the
  * names; the others are not imported. `created` holds the providers made so far by id (filled in
- * here), so that a later complete list reuses the same instances.
+ * here), so that a later complete list reuses the same instances. With `deep: false` the deep
+ * providers are left out (none contributes tools): what a command needs to build its tools only.
  */
 export async function createProvidersFor(
   names: readonly string[],
   created: Map<string, Provider> = new Map(),
+  options: { deep?: boolean } = {},
 ): Promise<Provider[]> {
   const wanted = new Set(names);
+  const deep = options.deep ?? true;
   const entries = DEFAULT_PROVIDERS.filter(
-    (entry) => entry.kind === 'deep' || (entry.tools ?? []).some((name) => wanted.has(name)),
+    (entry) => (deep && entry.kind === 'deep') || (entry.tools ?? []).some((name) => wanted.has(name)),
   );
   return createProviders(entries, created);
 }

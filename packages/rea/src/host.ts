@@ -55,8 +55,11 @@ export function createReaHost(options: { script?: string | undefined } = {}): Cl
     loadProvidersFor,
     async loadToolsFor(names: readonly string[]): Promise<AnyToolContract[]> {
       if (tools !== null) return (await tools).filter((tool) => names.includes(tool.name));
-      const [list, module] = await Promise.all([loadProvidersFor(names), defaults()]);
-      return module.createToolsFor(names, list);
+      // Only the providers contributing the named tools: the deep ones (which contribute none) load
+      // with a target, through loadProvidersFor.
+      const module = await defaults();
+      const list = providers ?? (await module.createProvidersFor(names, created, { deep: false }));
+      return module.createToolsFor(names, await list);
     },
     async serve(request: ServeRequest): Promise<{ cancelledCalls: number }> {
       // Only the server core loads at start: initialize and tools/list are answered from the
