@@ -241,6 +241,12 @@ export interface NativePort {
   procedures(page: PageRequest, signal: AbortSignal): Promise<Page<ProcedureSummary>>;
   /** The procedure starting exactly at `address`, or null. */
   procedure(address: string, signal: AbortSignal): Promise<ProcedureInfo | null>;
+  /**
+   * The procedure starting exactly at `address`, or null, without the counts {@link NativePort.procedure}
+   * computes (its blocks, callers and callees): for a caller that needs only its address, name or kind.
+   * Optional: tools fall back to `procedure` when a port lacks it.
+   */
+  procedureSummary?(address: string, signal: AbortSignal): Promise<ProcedureSummary | null>;
   /** The procedure whose extent contains `address`, or null. */
   containingProcedure(address: string, signal: AbortSignal): Promise<ProcedureSummary | null>;
   instructions(procedure: string, page: PageRequest, signal: AbortSignal): Promise<Page<NativeInstruction>>;

@@ -6,7 +6,7 @@ import type { Observation, ToolContext, ToolEffects } from '@rea/provider-kit';
 import { parseAddress } from '../address.js';
 import { isNativePort } from '../port.js';
 import { nativeAvailability } from '../availability.js';
-import type { NativeCapability, NativePort, Page, ProcedureInfo } from '../port.js';
+import type { NativeCapability, NativePort, Page, ProcedureInfo, ProcedureSummary } from '../port.js';
 
 /** Effects of a native read: it records Evidence in the session and changes nothing else. */
 export const READ_EFFECTS: ToolEffects = RECORDS_EVIDENCE;
@@ -136,6 +136,18 @@ export async function resolveProcedure(
     );
   }
   return info;
+}
+
+/**
+ * The procedure starting exactly at `address`, or null: from the port's summary when it has one (its
+ * procedure table), else from {@link NativePort.procedure}.
+ */
+export async function procedureStartingAt(
+  port: NativePort,
+  address: string,
+  signal: AbortSignal,
+): Promise<ProcedureSummary | null> {
+  return port.procedureSummary ? port.procedureSummary(address, signal) : port.procedure(address, signal);
 }
 
 /** Checks an address argument (throws `invalid_request` when malformed) and returns it. */

@@ -12,7 +12,7 @@ import {
   UnresolvedSchema,
 } from '../schemas.js';
 import type { CallSite, ControlFlow, NativeCapability, NativeReference, UnresolvedTransfer } from '../port.js';
-import { z } from './common.js';
+import { procedureStartingAt, z } from './common.js';
 import { procedureTool } from './portTool.js';
 import { ASSEMBLY_LIMIT } from './code.js';
 import { unresolvedLimitations } from './relations.js';
@@ -133,7 +133,7 @@ export const analyzeFunction = procedureTool({
       const byName = new Map<string, { name: string; address: string; sites: string[] }>();
       for (const call of callees) {
         const isImport =
-          call.kind === 'import-call' || (await port.procedure(call.procedure, signal))?.kind === 'import';
+          call.kind === 'import-call' || (await procedureStartingAt(port, call.procedure, signal))?.kind === 'import';
         if (!isImport) continue;
         const name = call.name ?? call.procedure;
         const entry = byName.get(name) ?? { name, address: call.procedure, sites: [] };

@@ -1,7 +1,7 @@
 import { ReaError } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { ProcedureInfoSchema, ProcedureSummarySchema } from '../schemas.js';
-import { at, observe, z } from './common.js';
+import { at, observe, procedureStartingAt, z } from './common.js';
 import { addressTool, pagedPortTool, portTool, procedureTool } from './portTool.js';
 
 /** list_procedures: every procedure, in address order, offset-paginated. */
@@ -41,7 +41,8 @@ export const procedureAddress = portTool({
   capability: 'procedures',
   run: async (input, port, context) => {
     const address = await port.addressOf(input.name, context.signal);
-    const info = address === null ? null : await port.procedure(address, context.signal);
+    // Only the address is answered: the procedure table says whether one starts there.
+    const info = address === null ? null : await procedureStartingAt(port, address, context.signal);
     if (info === null) {
       throw new ReaError('not_found', `No procedure is named ${input.name}.`, {
         remediation: 'Use search_procedures to find procedures by part of their name.',

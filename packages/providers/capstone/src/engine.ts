@@ -7,9 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { compileFunction } from 'node:vm';
+import { Script } from 'node:vm';
 import { ReaError } from '@rea/evidence';
 import { Cursor, Heap, INSN_SIZE, INSN_SIZE_FIELD } from './insnMemory.js';
+import { GLUE_PREFIX, GLUE_SUFFIX, prepareOffThread } from './engineWorker.js';
 import type { InsnBytes, InstructionCursor, WasmMemory } from './insnMemory.js';
 
 export type { InstructionCursor } from './insnMemory.js';
@@ -118,16 +119,16 @@ interface Captured {
 }
 
 /**
- * Compiles capstone.wasm ourselves so that its memory can be read directly (emscripten's
- * instantiateWasm hook). The file is read, compiled and instantiated through promises with a turn of
- * the event loop between the steps (emscripten waits for the hook's callback), so requests, timers
- * and cancellation are served while the engine loads. Started before the glue is evaluated, so
- * compilation overlaps it.
+ * Instantiates capstone.wasm ourselves so that its memory can be read directly (emscripten's
+ * instantiateWasm hook): the module compiled on the worker thread (`prepared`), else the file read and
+ * compiled here. The steps go through promises with a turn of the event loop between them (emscripten
+ * waits for the hook's callback), so requests, timers and cancellation are served while the engine
+ * loads.
  */
-async function instantiateOptions(captured: Captured): Promise<object> {
+async function instantiateOptions(captured: Captured, prepared: object | null): Promise<object> {
   try {
     const wasm = join(dirname(packageRequire().resolve('@alexaltea/capstone-js')), 'capstone.wasm');
-    const compiled = await Wasm.compile(await readFile(wasm));
+    const compiled = prepared ?? (await Wasm.compile(await readFile(wasm)));
     await nextTurn();
     return {
       instantiateWasm(imports: object, receive: (instance: WasmInstance, module: object) => void) {
@@ -179,15 +180,18 @@ type Factory = (options?: object) => Promise<RawModule>;
 /**
  * The glue's factory, loaded as `require` would load it (it is CommonJS: no ESM export scan of its
  * 330 kB source) but in steps with a turn of the event loop between them: the file is read through a
- * promise, then compiled, then evaluated, instead of one synchronous `require` doing all three.
+ * promise, then compiled (from the worker's code cache when there is one, which holds the factory
+ * compiled too), then evaluated, instead of one synchronous `require` doing all three.
  */
-async function loadGlue(): Promise<Factory> {
+async function loadGlue(cache: Buffer | null): Promise<Factory> {
   const path = packageRequire().resolve('@alexaltea/capstone-js');
   const source = await readFile(path, 'utf8');
   await nextTurn();
-  const body = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], {
+  const script = new Script(GLUE_PREFIX + source + GLUE_SUFFIX, {
     filename: path,
+    ...(cache ? { cachedData: cache } : {}),
   });
+  const body = script.runInThisContext() as (...args: unknown[]) => void;
   await nextTurn();
   const module = { exports: {} as unknown };
   body.call(module.exports, module.exports, createRequire(path), module, path, dirname(path));
@@ -201,8 +205,11 @@ export function loadEngine(): Promise<LoadedEngine> {
       let fail: (error: unknown) => void = () => undefined;
       const failed = new Promise<never>((_, reject) => (fail = reject));
       const captured: Captured = { memory: null, fail };
-      const options = instantiateOptions(captured);
-      const factory = await loadGlue();
+      // The compilations that would hold this thread run on a worker; without one, they run here.
+      const { glue, wasm } = engineFiles();
+      const prepared = await prepareOffThread(wasm, glue).catch(() => null);
+      const options = instantiateOptions(captured, prepared?.module ?? null);
+      const factory = await loadGlue(prepared?.cache ?? null);
       const resolved = await options;
       await nextTurn();
       // A failed instantiation never calls the glue back: its rejection ends the load instead.

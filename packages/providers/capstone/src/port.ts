@@ -122,6 +122,12 @@ export class CapstonePort implements NativePort {
     };
   }
 
+  async procedureSummary(address: string, signal: AbortSignal): Promise<ProcedureSummary | null> {
+    throwIfAborted(signal, 'procedure');
+    const p = this.graph.procedureAt(toOffset(address));
+    return p ? this.summary(p) : null;
+  }
+
   async containingProcedure(address: string, signal: AbortSignal): Promise<ProcedureSummary | null> {
     throwIfAborted(signal, 'procedure');
     const p = this.graph.containing(toOffset(address));

@@ -24,13 +24,22 @@ jest.unstable_mockModule('node:fs/promises', () => ({
 jest.unstable_mockModule('node:vm', () => ({
   ...vm,
   default: vm,
-  compileFunction: (...args: Parameters<typeof vm.compileFunction>) => {
-    const body = vm.compileFunction(...args);
-    steps.compiled.push(turns);
-    return function (this: unknown, ...rest: unknown[]) {
-      steps.evaluated.push(turns);
-      return body.apply(this, rest);
-    };
+  Script: class extends vm.Script {
+    private readonly glue: boolean;
+    constructor(...args: ConstructorParameters<typeof vm.Script>) {
+      super(...args);
+      const options = args[1];
+      this.glue = typeof options === 'object' && String(options.filename).endsWith('capstone.js');
+      if (this.glue) steps.compiled.push(turns);
+    }
+    override runInThisContext(...args: Parameters<vm.Script['runInThisContext']>): unknown {
+      const body = super.runInThisContext(...args) as (...rest: unknown[]) => unknown;
+      if (!this.glue) return body;
+      return function (this: unknown, ...rest: unknown[]) {
+        steps.evaluated.push(turns);
+        return body.apply(this, rest);
+      };
+    }
   },
 }));
 const { engineVersion, openDecoder } = await import('../src/engine.js');
