@@ -115,4 +115,31 @@ describe('issue 15: opening a binary of many symbols builds no large hash table'
     const wrong = [...named].filter(([name, address]) => byStart.get(address)?.name !== name);
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it('should list the names in address order without sorting more than 2^15 of them in one step', async () => {
+    // One sort of every name (70,000 here) held the event loop for as long as it took.
+    const arraySort = Array.prototype.sort;
+    const typedSort = Float64Array.prototype.sort;
+    let largest = 0;
+    Array.prototype.sort = function (this: unknown[], compare?: (a: unknown, b: unknown) => number) {
+      largest = Math.max(largest, this.length);
+      return arraySort.call(this, compare);
+    } as typeof arraySort;
+    Float64Array.prototype.sort = function (this: Float64Array, compare?: (a: number, b: number) => number) {
+      largest = Math.max(largest, this.length);
+      return typedSort.call(this, compare);
+    } as typeof typedSort;
+    let names: Awaited<ReturnType<typeof collectNames>>;
+    try {
+      names = await collectNames(layout, discovery, pacer);
+    } finally {
+      Array.prototype.sort = arraySort;
+      Float64Array.prototype.sort = typedSort;
+    }
+    expect(largest).toBeLessThanOrEqual(1 << 15);
+    const listed = names.list.filter((n) => /^f\d+$/.test(n.name));
+    expect(listed).toHaveLength(SYMBOLS);
+    const addresses = names.list.map((n) => Number.parseInt(n.address.slice(2), 16));
+    expect(addresses.findIndex((a, i) => i > 0 && a < addresses[i - 1]!)).toBe(-1);
+  }, 120_000);
 });

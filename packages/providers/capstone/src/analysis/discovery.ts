@@ -63,7 +63,7 @@ export async function discover(
   };
   const sectionStarts = sections.map((s) => s.address);
   // Typed columns, not a map of objects: see SeedTable.
-  const seeds = new SeedTable();
+  const seeds = new SeedTable(layout.symbols.length + layout.exports.length + layout.imports.length);
   const offer: Offer = (address, source, size = 0, kind = 'function', name = null, library = null) => {
     if (inCode(address)) seeds.offer(address, source, size, kind, name, library);
   };

@@ -34,17 +34,32 @@ function hashOf(address: number, bits: number): number {
  * texts the layout already holds. Same answers as a map from address to seed; no order is promised.
  */
 export class SeedTable {
-  private bits = 10;
-  private keys = new Float64Array(1 << 10).fill(EMPTY);
-  private source = new Uint8Array(1 << 10);
-  private kind = new Uint8Array(1 << 10);
-  private sizes = new Float64Array(1 << 10);
-  private names = new Int32Array(1 << 10);
-  private libraries = new Int32Array(1 << 10);
+  private bits: number;
+  private keys: Float64Array;
+  private source: Uint8Array;
+  private kind: Uint8Array;
+  private sizes: Float64Array;
+  private names: Int32Array;
+  private libraries: Int32Array;
   private readonly texts: string[] = [];
   private sorted: Float64Array | null = null;
   /** The number of seeds. */
   count = 0;
+
+  /**
+   * A table sized for `expected` seeds (the symbols, exports and imports a layout offers), so that it
+   * is not rehashed while they are offered: a rehash of hundreds of thousands of slots is one step.
+   */
+  constructor(expected = 0) {
+    this.bits = Math.max(10, Math.ceil(Math.log2(Math.max(1, expected) * 2)));
+    const n = 1 << this.bits;
+    this.keys = new Float64Array(n).fill(EMPTY);
+    this.source = new Uint8Array(n);
+    this.kind = new Uint8Array(n);
+    this.sizes = new Float64Array(n);
+    this.names = new Int32Array(n);
+    this.libraries = new Int32Array(n);
+  }
 
   private find(address: number): number {
     const mask = (1 << this.bits) - 1;
