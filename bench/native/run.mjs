@@ -23,8 +23,10 @@
 // packages/providers/capstone (e.g. .tmp/base/dist, compiled from `git archive <rev> src`) so that its
 // imports resolve.
 // Each worker process runs with V8's young generation as `rea` runs it (kept at its initial size, see
-// packages/rea/src/bin.ts); a --previous build's workers run with V8's default, as `rea` did before.
-// Usage: node bench/native/run.mjs [--runs N] [--scaling] [--previous dist] [binary ...]
+// packages/rea/src/bin.ts); a --previous build's workers run with V8's default, as `rea` did before,
+// unless --previous-young-generation gives them the same setting (to compare two builds of the
+// analysis alone).
+// Usage: node bench/native/run.mjs [--runs N] [--scaling] [--previous dist [--previous-young-generation]] [binary ...]
 //   (default: 1-5 MB system binaries)
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -54,10 +56,10 @@ async function overview(port, signal) {
   return imports;
 }
 
-async function worker(file, warm, dist) {
+async function worker(file, warm, dist, youngGeneration) {
   // Child: one open with the embedded engine and the overview (and, with warm, a second open), then a JSON report.
   // The young generation as `rea` keeps it (this build only; a previous build ran with V8's default).
-  if (dist === '-') setFlagsFromString('--semi-space-growth-factor=1');
+  if (dist === '-' || youngGeneration === 'young') setFlagsFromString('--semi-space-growth-factor=1');
   const { createCapstoneProvider } = await import(
     dist === '-' ? '@rea/provider-capstone' : pathToFileURL(join(dist, 'index.js')).href
   );
@@ -100,7 +102,8 @@ async function worker(file, warm, dist) {
   process.exit(0);
 }
 
-if (process.argv[2] === '--worker') await worker(process.argv[3], process.argv[4] === 'warm', process.argv[5]);
+if (process.argv[2] === '--worker')
+  await worker(process.argv[3], process.argv[4] === 'warm', process.argv[5], process.argv[6]);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -132,7 +135,8 @@ function objdump(file) {
 }
 
 function capstone(file, warm = false, dist = '-') {
-  const r = timed(process.execPath, [self, '--worker', file, warm ? 'warm' : 'cold', dist]);
+  const young = dist !== '-' && previousYoung ? 'young' : 'default';
+  const r = timed(process.execPath, [self, '--worker', file, warm ? 'warm' : 'cold', dist, young]);
   return { process: r, open: JSON.parse(r.stdout.toString('utf8')) };
 }
 
@@ -141,6 +145,8 @@ const scaling = argv.includes('--scaling');
 if (scaling) argv.splice(argv.indexOf('--scaling'), 1);
 // --previous <dist>: a previous build of @rea/provider-capstone (its dist/), run as a third contender.
 let previous = null;
+const previousYoung = argv.includes('--previous-young-generation');
+if (previousYoung) argv.splice(argv.indexOf('--previous-young-generation'), 1);
 const previousAt = argv.indexOf('--previous');
 if (previousAt >= 0) {
   previous = resolve(argv[previousAt + 1]);

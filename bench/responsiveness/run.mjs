@@ -14,12 +14,15 @@
 // x86-64 shared object with 300,000 function symbols assembled by gcc.
 // Evidence bundle import is measured on a bundle of two large records and one of 20,000 small ones,
 // and the built `rea mcp` over stdio and over Streamable HTTP while it answers a large result.
-// Usage: node bench/responsiveness/run.mjs
+// --capstone measures the Capstone rows alone; --capstone-dist <dist> takes the provider from another
+// build's packages/providers/capstone/dist (placed inside that package so that its imports resolve),
+// for a before/after comparison of the open.
+// Usage: node bench/responsiveness/run.mjs [--capstone] [--capstone-dist dist]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
 import { httpServerStalls, serverStalls } from './server.mjs';
@@ -28,6 +31,9 @@ import * as asar from '@electron/asar';
 import { artifactTools, inspectBinaryLayoutTool } from '@rea/artifact';
 import { createAnalysisProfile, exportBundle, importBundle, sealEvidence } from '@rea/evidence';
 
+const capstoneOnly = process.argv.includes('--capstone');
+const capstoneDistAt = process.argv.indexOf('--capstone-dist');
+const capstoneDist = capstoneDistAt >= 0 ? resolve(process.argv[capstoneDistAt + 1]) : null;
 const FILES = 30_000;
 const SYMBOLS = 300_000;
 
@@ -131,13 +137,13 @@ async function smallAsar(dir) {
 
 function buildInputs(dir) {
   const tree = join(dir, 'tree');
-  for (let i = 0; i < FILES; i += 1) {
+  for (let i = 0; i < (capstoneOnly ? 0 : FILES); i += 1) {
     const folder = join(tree, `d${i % 100}`);
     if (i < 100) mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, `f${i}.js`), `module.exports = ${i};\n`);
   }
   const zip = join(dir, 'tree.zip');
-  const zipped = spawnSync('zip', ['-q', '-r', zip, '.'], { cwd: tree });
+  const zipped = capstoneOnly ? { status: 0 } : spawnSync('zip', ['-q', '-r', zip, '.'], { cwd: tree });
   if (zipped.status !== 0) throw new Error(`zip failed: ${zipped.stderr}`);
   const lines = ['.text'];
   for (let i = 0; i < SYMBOLS; i += 1) lines.push(`.globl f${i}`, `.type f${i},@function`, `f${i}:`, 'ret');
@@ -157,8 +163,10 @@ try {
   );
   const { tree, zip, so } = buildInputs(dir);
   const app = join(dir, 'app.asar');
-  await asar.createPackage(tree, app);
-  console.log(`  ZIP ${statSync(zip).size} bytes, ASAR ${statSync(app).size} bytes (${FILES} files each)`);
+  if (!capstoneOnly) {
+    await asar.createPackage(tree, app);
+    console.log(`  ZIP ${statSync(zip).size} bytes, ASAR ${statSync(app).size} bytes (${FILES} files each)`);
+  }
   console.log(`  shared object ${statSync(so).size} bytes (${SYMBOLS} symbols)`);
   const tool = (name) => artifactTools.find((t) => t.name === name);
   const rows = [];
@@ -183,28 +191,38 @@ try {
     print(row);
   };
   const inventories = [];
-  for (const [label, path] of [
-    ['ZIP', zip],
-    ['ASAR', app],
-  ]) {
+  for (const [label, path] of capstoneOnly
+    ? []
+    : [
+        ['ZIP', zip],
+        ['ASAR', app],
+      ]) {
     await measure(`inspect_artifact ${label} complete`, async () => {
       inventories.push((await executeTool(tool('inspect_artifact'), { path }, context())).record);
     });
   }
   const outputs = [];
-  await measure('extract_artifact ZIP', async () => {
-    const outcome = await executeTool(tool('extract_artifact'), { path: zip }, context());
-    outputs.push(outcome.record.local.output_directory);
-  });
-  await measure('compare_artifacts ZIP vs ASAR (inline Evidence)', () =>
-    executeTool(tool('compare_artifacts'), { left: inventories[0], right: inventories[1] }, context()),
-  );
-  await measure('inspect_binary_layout complete', () => executeTool(inspectBinaryLayoutTool, { path: so }, context()));
-  await measure('inspect_binary_layout summary', () =>
-    executeTool(inspectBinaryLayoutTool, { path: so, detail: 'summary' }, context()),
-  );
+  if (!capstoneOnly)
+    await measure('extract_artifact ZIP', async () => {
+      const outcome = await executeTool(tool('extract_artifact'), { path: zip }, context());
+      outputs.push(outcome.record.local.output_directory);
+    });
+  if (!capstoneOnly)
+    await measure('compare_artifacts ZIP vs ASAR (inline Evidence)', () =>
+      executeTool(tool('compare_artifacts'), { left: inventories[0], right: inventories[1] }, context()),
+    );
+  if (!capstoneOnly)
+    await measure('inspect_binary_layout complete', () =>
+      executeTool(inspectBinaryLayoutTool, { path: so }, context()),
+    );
+  if (!capstoneOnly)
+    await measure('inspect_binary_layout summary', () =>
+      executeTool(inspectBinaryLayoutTool, { path: so, detail: 'summary' }, context()),
+    );
   try {
-    const { createCapstoneProvider } = await import('@rea/provider-capstone');
+    const { createCapstoneProvider } = await import(
+      capstoneDist ? pathToFileURL(join(capstoneDist, 'index.js')).href : '@rea/provider-capstone'
+    );
     const provider = createCapstoneProvider();
     await provider.probe();
     const signal = new AbortController().signal;
@@ -255,7 +273,7 @@ try {
   }
   for (const output of outputs) rmSync(output, { recursive: true, force: true });
   // Evidence bundles: the two inventories (few large records), and 20,000 small records.
-  const small = Array.from({ length: 20_000 }, (_, i) =>
+  const small = Array.from(capstoneOnly ? [] : { length: 20_000 }, (_, i) =>
     sealEvidence({
       operation: 'inspect_artifact',
       subject: { format: 'zip', sha256: 'a'.repeat(64), size: i },
@@ -271,19 +289,23 @@ try {
       evidence_links: [],
     }),
   );
-  for (const [label, records] of [
-    ['2 inventory records', inventories],
-    ['20,000 small records', small],
-  ]) {
+  for (const [label, records] of capstoneOnly
+    ? []
+    : [
+        ['2 inventory records', inventories],
+        ['20,000 small records', small],
+      ]) {
     const file = join(dir, `bundle-${records.length}.json`);
     await exportBundle(records, file);
     await measure(`evidence importBundle ${label} (${statSync(file).size} bytes)`, () => importBundle(file));
   }
   // The MCP server as a client sees it: binary_session round trips while a large result is answered.
-  for (const [label, path] of [
-    ['ZIP (too large: answered by reference)', zip],
-    ['ASAR of 8,000 files (answered whole)', await smallAsar(dir)],
-  ]) {
+  for (const [label, path] of capstoneOnly
+    ? []
+    : [
+        ['ZIP (too large: answered by reference)', zip],
+        ['ASAR of 8,000 files (answered whole)', await smallAsar(dir)],
+      ]) {
     for (const [transport, stalls] of [
       ['stdio', serverStalls],
       ['http', httpServerStalls],

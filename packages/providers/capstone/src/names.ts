@@ -2,7 +2,9 @@ import type { BinaryLayout } from '@rea/artifact';
 import { formatAddress } from '@rea/native/core';
 import type { NativeName } from '@rea/native';
 import type { Discovery } from './analysis/discovery.js';
+import { CHECK_MASK } from './analysis/pace.js';
 import type { Pacer } from './analysis/pace.js';
+import { sortedNumbersPaced } from './analysis/sortPaced.js';
 import { ShardedMap } from './analysis/shardedMap.js';
 
 /** The names of an analysed binary: listed in address order, and looked up both ways. */
@@ -60,10 +62,32 @@ export async function collectNames(layout: BinaryLayout, discovery: Discovery, p
     if (due()) await pacer.turn('names');
     if (i.address !== null) add(i.address, i.name, 'import');
   }
-  await pacer.maybe('names');
-  out.sort((a, b) => a[0] - b[0]);
-  await pacer.maybe('names');
-  return { list: out.map((row) => row[1]), byAddress, byName };
+  return { list: await byAddressPaced(out, pacer), byAddress, byName };
+}
+
+/**
+ * The names of `rows` in ascending address order, ties in row order (what a stable sort gives), with
+ * turns through `pacer`: address and row number are packed into one exact double and sorted in runs
+ * (a single sort of hundreds of thousands of rows held the event loop); rows whose key would not fit
+ * in 53 bits take one comparator sort.
+ */
+async function byAddressPaced(rows: Array<[number, NativeName]>, pacer: Pacer): Promise<NativeName[]> {
+  const n = rows.length;
+  const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
+  const highest = rows.reduce((max, row) => Math.max(max, row[0]), 0);
+  if (highest >= Number.MAX_SAFE_INTEGER / scale || rows.some((row) => row[0] < 0)) {
+    await pacer.maybe('names');
+    return rows.sort((a, b) => a[0] - b[0]).map((row) => row[1]);
+  }
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) keys[i] = rows[i]![0] * scale + i;
+  const sorted = await sortedNumbersPaced(keys, pacer, 'names');
+  const list: NativeName[] = new Array<NativeName>(n);
+  for (let k = 0; k < n; k += 1) {
+    if ((k & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('names');
+    list[k] = rows[sorted[k]! % scale]![1];
+  }
+  return list;
 }
 
 /**

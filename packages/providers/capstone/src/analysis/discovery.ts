@@ -1,11 +1,12 @@
 import type { BinaryLayout, LayoutImport } from '@rea/artifact';
 import type { ProcedureSource } from '@rea/native';
 import type { DecoderSource } from '../engine.js';
-import { InstructionIndex, instructionLists } from './instructionIndex.js';
+import { InstructionIndex } from './instructionIndex.js';
 import { ehFrameExtents, pdataExtents } from './unwind.js';
 import { CHECK_MASK, Pacer } from './pace.js';
-import { Flow, codeSections, lowerBound, sweep } from './sweep.js';
-import { sortedNumbersPaced } from './sortPaced.js';
+import { Flow, RefKind, codeSections, lowerBound, sweep } from './sweep.js';
+import { SeedTable } from './seeds.js';
+import type { SeedKind } from './seeds.js';
 import type { InstructionTable, X86Reader } from './sweep.js';
 
 /** One discovered procedure: `[start, end)`. */
@@ -30,24 +31,15 @@ export interface Discovery {
   slots: Map<number, LayoutImport>;
 }
 
-interface Seed {
-  name: string | null;
-  size: number;
-  source: ProcedureSource;
-  kind: ProcedureRecord['kind'];
-  library: string | null;
-}
-
-const RANK: Record<ProcedureSource, number> = {
-  symbol: 0,
-  export: 1,
-  import: 2,
-  entry: 3,
-  'unwind-info': 4,
-  'call-target': 5,
-  'code-pointer': 6,
-  engine: 7,
-};
+/** Offers a procedure start to discovery's seeds (ignored outside the code sections). */
+type Offer = (
+  address: number,
+  source: ProcedureSource,
+  size?: number,
+  kind?: SeedKind,
+  name?: string | null,
+  library?: string | null,
+) => void;
 
 /**
  * Finds the procedures of a binary: the entry point, defined function symbols, exports, import stubs
@@ -70,22 +62,10 @@ export async function discover(
     return s !== undefined && a >= s.address && a < s.address + Math.min(s.size, s.fileSize);
   };
   const sectionStarts = sections.map((s) => s.address);
-  const seeds = new Map<number, Seed>();
-  const offer = (address: number, seed: Seed) => {
-    if (!inCode(address)) return;
-    const existing = seeds.get(address);
-    if (!existing) {
-      seeds.set(address, seed);
-      return;
-    }
-    const better = RANK[seed.source] < RANK[existing.source];
-    seeds.set(address, {
-      name: better ? (seed.name ?? existing.name) : (existing.name ?? seed.name),
-      size: existing.size || seed.size,
-      source: better ? seed.source : existing.source,
-      kind: better ? seed.kind : existing.kind,
-      library: existing.library ?? seed.library,
-    });
+  // Typed columns, not a map of objects: see SeedTable.
+  const seeds = new SeedTable(layout.symbols.length + layout.exports.length + layout.imports.length);
+  const offer: Offer = (address, source, size = 0, kind = 'function', name = null, library = null) => {
+    if (inCode(address)) seeds.offer(address, source, size, kind, name, library);
   };
   const stubs = new Map<number, LayoutImport>();
   const slots = new Map<number, LayoutImport>();
@@ -94,93 +74,91 @@ export async function discover(
     if (layout.format === 'pe') slots.set(imp.address, imp);
     else stubs.set(imp.address, imp);
   }
-  const symbols = [...layout.symbols].sort(
-    (a, b) => (a.binding === 'global' ? 0 : 1) - (b.binding === 'global' ? 0 : 1),
-  );
-  for (let n = 0; n < symbols.length; n += 1) {
+  // Global symbols first, then the others, each in table order (what a stable sort by binding gives).
+  const symbols = layout.symbols;
+  for (let n = 0; n < symbols.length * 2; n += 1) {
     if (checkpoint(n)) await pacer.turn('discovery');
-    const sym = symbols[n]!;
+    const sym = symbols[n % symbols.length]!;
+    if ((sym.binding === 'global') !== n < symbols.length) continue;
     const label = sym.kind === 'other' && !sym.name.startsWith('.') && !sym.name.startsWith('$');
     if (sym.defined && (sym.kind === 'function' || label) && sym.address !== 0) {
-      offer(sym.address, { name: sym.name, size: sym.size, source: 'symbol', kind: 'function', library: null });
+      offer(sym.address, 'symbol', sym.size, 'function', sym.name);
     }
   }
   for (let n = 0; n < layout.exports.length; n += 1) {
     if (checkpoint(n)) await pacer.turn('discovery');
     const exp = layout.exports[n]!;
-    offer(exp.address, { name: exp.name, size: 0, source: 'export', kind: 'function', library: null });
+    offer(exp.address, 'export', 0, 'function', exp.name);
   }
-  for (const [address, imp] of stubs)
-    offer(address, { name: imp.name, size: 0, source: 'import', kind: 'import', library: imp.library });
-  if (layout.entry !== null)
-    offer(layout.entry, { name: null, size: 0, source: 'entry', kind: 'function', library: null });
-  const extents = [...(await ehFrameExtents(layout, pacer)), ...pdataExtents(layout)];
-  for (let n = 0; n < extents.length; n += 1) {
-    if (checkpoint(n)) await pacer.turn('discovery');
-    const u = extents[n]!;
-    offer(u.start, { name: null, size: u.size, source: 'unwind-info', kind: 'function', library: null });
+  for (const [address, imp] of stubs) offer(address, 'import', 0, 'import', imp.name, imp.library);
+  if (layout.entry !== null) offer(layout.entry, 'entry');
+  for (const extents of [await ehFrameExtents(layout, pacer), pdataExtents(layout)]) {
+    for (let n = 0; n < extents.length; n += 1) {
+      if (checkpoint(n)) await pacer.turn('discovery');
+      const u = extents[n]!;
+      offer(u.start, 'unwind-info', u.size);
+    }
   }
-  for (const section of sections)
-    offer(section.address, { name: null, size: 0, source: 'engine', kind: 'function', library: null });
+  for (const section of sections) offer(section.address, 'engine');
   await pacer.turn('discovery');
-  const table = await sweep(layout, decoder, [...seeds.keys()], signal, reader, pacer);
+  const table = await sweep(layout, decoder, await seeds.starts(pacer, 'discovery'), signal, reader, pacer);
   const index = await InstructionIndex.build(table, pacer);
-  const lists = await instructionLists(table, pacer);
-  for (let n = 0; n < lists.callsAndJumps.length; n += 1) {
-    if (checkpoint(n)) await pacer.turn('discovery');
-    const i = lists.callsAndJumps[n]!;
+  // Every pass below acts on instructions that have a target or a referenced address: each walks
+  // those alone (about a third of the table), in address order, with no list of them kept.
+  let steps = 0;
+  for (const walk = table.valueCursor(); walk.next();) {
+    if (checkpoint(++steps)) await pacer.turn('discovery');
+    const i = walk.index;
     if (table.flow[i] === Flow.Call) {
-      const t = table.target(i);
-      if (!seeds.has(t) && index.at(t) >= 0)
-        offer(t, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
+      const t = walk.value;
+      if (!seeds.has(t) && index.at(t) >= 0) offer(t, 'call-target');
     } else if (table.flow[i] === Flow.Jump) {
       // A tail jump to an import thunk (`jmp [slot]`) reaches a procedure of its own.
-      const k = index.at(table.target(i));
-      if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref(k))) {
-        offer(table.address[k]!, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
-      }
+      const k = index.at(walk.value);
+      if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref(k)))
+        offer(table.address[k]!, 'call-target');
     }
   }
-  const sized = [...seeds.entries()]
-    .filter(([, s]) => s.size > 0)
-    .map(([a, s]) => [a, a + s.size] as const)
-    .sort((x, y) => x[0] - y[0]);
-  const sizedStarts = sized.map((x) => x[0]);
+  // The extents of the seeds that have a size, by start.
+  const { sizedStarts, sizedEnds } = await sizedExtents(seeds, pacer);
   const coveredFast = (a: number) => {
     const i = lowerBound(sizedStarts, a + 1) - 1;
-    return i >= 0 && a < sized[i]![1];
+    return i >= 0 && a < sizedEnds[i]!;
   };
   await pacer.maybe('discovery');
-  for (let n = 0; n < lists.values.length; n += 1) {
-    if (checkpoint(n)) await pacer.turn('discovery');
-    const i = lists.values[n]!;
-    const t = table.ref(i);
-    if (!seeds.has(t) && inCode(t) && index.at(t) >= 0 && !coveredFast(t)) {
-      offer(t, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
-    }
+  for (const walk = table.valueCursor(); walk.next();) {
+    if (checkpoint(++steps)) await pacer.turn('discovery');
+    if (table.refKind[walk.index] !== RefKind.Value) continue;
+    const t = walk.value;
+    if (!seeds.has(t) && inCode(t) && index.at(t) >= 0 && !coveredFast(t)) offer(t, 'code-pointer');
   }
   const low = sections[0]?.address ?? 0;
   const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
-  const cases = await jumpTableCases(layout, table, index, lists.indirectJumps, seeds.keys(), slots, pacer);
+  const cases = await jumpTableCases(layout, table, index, seeds, slots, pacer);
   // Only the words that start an instruction are kept: most pointer-like words do not.
   const pointers = await dataPointers(layout, low, high, (value) => index.at(value) >= 0, pacer);
   for (let n = 0; n < pointers.length; n += 1) {
     if (checkpoint(n)) await pacer.turn('discovery');
     const pointer = pointers[n]!;
     // Side-effect-free tests, cheapest first.
-    if (!seeds.has(pointer) && !coveredFast(pointer) && !cases.has(pointer)) {
-      offer(pointer, { name: null, size: 0, source: 'code-pointer', kind: 'function', library: null });
-    }
+    if (!seeds.has(pointer) && !coveredFast(pointer) && !cases.has(pointer)) offer(pointer, 'code-pointer');
   }
-  await seedTailJumpTargets(layout, table, index, lists.jumps, seeds, offer, pacer);
+  await seedTailJumpTargets(layout, table, index, seeds, offer, pacer);
   await claimGaps(layout, table, index.ascending, seeds, offer, pacer);
   await pacer.turn('discovery');
-  const starts = await sortedNumbersPaced(seeds.keys(), pacer, 'discovery');
+  const starts = await seeds.starts(pacer, 'discovery');
   const procedures: ProcedureRecord[] = [];
   for (let k = 0; k < starts.length; k += 1) {
     if (checkpoint(k)) await pacer.turn('discovery');
     const start = starts[k]!;
-    const seed = seeds.get(start)!;
+    const slot = seeds.slotOf(start);
+    const seed = {
+      size: seeds.sizeAt(slot),
+      name: seeds.nameAt(slot),
+      kind: seeds.kindAt(slot),
+      source: seeds.sourceAt(slot),
+      library: seeds.libraryAt(slot),
+    };
     const section = sections[lowerBound(sectionStarts, start + 1) - 1]!;
     const sectionEnd = section.address + Math.min(section.size, section.fileSize);
     const next = Math.min(starts[k + 1] ?? sectionEnd, sectionEnd);
@@ -200,6 +178,29 @@ export async function discover(
     });
   }
   return { table, procedures, stubs, slots };
+}
+
+/** The extents `[start, end)` of the seeds offered with a size, ascending by start. */
+async function sizedExtents(
+  seeds: SeedTable,
+  pacer: Pacer,
+): Promise<{ sizedStarts: Float64Array; sizedEnds: Float64Array }> {
+  const starts = await seeds.starts(pacer, 'discovery');
+  let n = 0;
+  for (let k = 0; k < starts.length; k += 1) if (seeds.sizeAt(seeds.slotOf(starts[k]!)) > 0) n += 1;
+  const sizedStarts = new Float64Array(n);
+  const sizedEnds = new Float64Array(n);
+  n = 0;
+  for (let k = 0; k < starts.length; k += 1) {
+    if ((k & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
+    const start = starts[k]!;
+    const size = seeds.sizeAt(seeds.slotOf(start));
+    if (size > 0) {
+      sizedStarts[n] = start;
+      sizedEnds[n++] = start + size;
+    }
+  }
+  return { sizedStarts, sizedEnds };
 }
 
 const TERMINATORS = new Set<number>([Flow.Jump, Flow.Return, Flow.Stop, Flow.IndirectJump]);
@@ -234,22 +235,22 @@ async function claimGaps(
   layout: BinaryLayout,
   table: InstructionTable,
   ascending: boolean,
-  seeds: Map<number, Seed>,
-  offer: (address: number, seed: Seed) => void,
+  seeds: SeedTable,
+  offer: Offer,
   pacer: Pacer,
 ): Promise<void> {
-  const starts = await sortedNumbersPaced(seeds.keys(), pacer, 'discovery');
+  const starts = await seeds.starts(pacer, 'discovery');
   const sections = codeSections(layout);
   // Extent k is [starts[k], ends[k]).
   const ends = new Float64Array(starts.length);
   for (let k = 0; k < starts.length; k += 1) {
     if ((k & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
     const start = starts[k]!;
-    const seed = seeds.get(start)!;
+    const size = seeds.sizeAt(seeds.slotOf(start));
     const section = sections.find((s) => start >= s.address && start < s.address + s.size);
     const sectionEnd = section ? section.address + Math.min(section.size, section.fileSize) : start + 1;
     const next = Math.min(starts[k + 1] ?? sectionEnd, sectionEnd);
-    ends[k] = seed.size > 0 ? Math.min(start + seed.size, next) : next;
+    ends[k] = size > 0 ? Math.min(start + size, next) : next;
   }
   let e = 0;
   let boundary = true;
@@ -295,7 +296,7 @@ async function claimGaps(
       boundary = true;
       continue;
     }
-    if (boundary) offer(a, { name: null, size: 0, source: 'engine', kind: 'function', library: null });
+    if (boundary) offer(a, 'engine');
     boundary = TERMINATORS.has(table.flow[i]!);
   }
 }
@@ -310,19 +311,21 @@ async function jumpTableCases(
   layout: BinaryLayout,
   table: InstructionTable,
   index: InstructionIndex,
-  indirectJumps: Int32Array,
-  seedStarts: Iterable<number>,
+  seeds: SeedTable,
   slots: ReadonlyMap<number, LayoutImport>,
   pacer: Pacer,
 ): Promise<Set<number>> {
-  const starts = await sortedNumbersPaced(seedStarts, pacer, 'discovery');
+  const starts = await seeds.starts(pacer, 'discovery');
   const size = layout.bits === 64 ? 8 : 4;
   const out = new Set<number>();
-  for (let n = 0; n < indirectJumps.length; n += 1) {
+  let steps = 0;
+  for (const walk = table.valueCursor(); walk.next();) {
+    if ((++steps & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
+    const i = walk.index;
+    if (table.flow[i] !== Flow.IndirectJump) continue;
     // Each jump reads up to 1024 table entries: the clock is read at every one.
     await pacer.maybe('discovery');
-    const i = indirectJumps[n]!;
-    const base = table.ref(i);
+    const base = walk.value;
     if (Number.isNaN(base) || slots.has(base)) continue;
     const k = lowerBound(starts, table.address[i]! + 1) - 1;
     if (k < 0) continue;
@@ -355,9 +358,19 @@ async function dataPointers(
   high: number,
   keep: (value: number) => boolean,
   pacer: Pacer,
-): Promise<number[]> {
+): Promise<Float64Array> {
   const size = layout.bits === 64 ? 8 : 4;
-  const out: number[] = [];
+  // A typed list doubled when full: a large library has hundreds of thousands of such words.
+  let out = new Float64Array(1024);
+  let count = 0;
+  const push = (value: number): void => {
+    if (count === out.length) {
+      const next = new Float64Array(out.length * 2);
+      next.set(out);
+      out = next;
+    }
+    out[count++] = value;
+  };
   for (const section of layout.sections) {
     if (!section.flags.alloc || section.flags.execute || section.fileSize === 0 || section.address === 0) continue;
     if (section.fileSize > 64 * 1024 * 1024) continue;
@@ -371,13 +384,13 @@ async function dataPointers(
         for (let w = 0; w + 1 < words.length; w += 2) {
           if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
           const value = words[w + 1]! * 0x1_0000_0000 + words[w]!;
-          if (value >= low && value < high && keep(value)) out.push(value);
+          if (value >= low && value < high && keep(value)) push(value);
         }
       } else {
         for (let w = 0; w < words.length; w += 1) {
           if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
           const value = words[w]!;
-          if (value >= low && value < high && keep(value)) out.push(value);
+          if (value >= low && value < high && keep(value)) push(value);
         }
       }
       continue;
@@ -386,10 +399,10 @@ async function dataPointers(
     for (let i = skew; i + size <= bytes.length; i += size) {
       if (((i - skew) & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
       const value = size === 8 ? u64(view, i) : view.getUint32(i, true);
-      if (value >= low && value < high && keep(value)) out.push(value);
+      if (value >= low && value < high && keep(value)) push(value);
     }
   }
-  return out;
+  return out.subarray(0, count);
 }
 
 const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
@@ -409,17 +422,18 @@ async function seedTailJumpTargets(
   layout: BinaryLayout,
   table: InstructionTable,
   index: InstructionIndex,
-  jumps: Int32Array,
-  seeds: Map<number, Seed>,
-  offer: (address: number, seed: Seed) => void,
+  seeds: SeedTable,
+  offer: Offer,
   pacer: Pacer,
 ): Promise<void> {
-  const starts = await sortedNumbersPaced(seeds.keys(), pacer, 'discovery');
+  const starts = await seeds.starts(pacer, 'discovery');
   const found: number[] = [];
-  for (let n = 0; n < jumps.length; n += 1) {
-    if ((n & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-    const i = jumps[n]!;
-    const target = table.target(i);
+  let steps = 0;
+  for (const walk = table.valueCursor(); walk.next();) {
+    if ((++steps & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
+    const i = walk.index;
+    if (table.flow[i] !== Flow.Jump) continue;
+    const target = walk.value;
     if (seeds.has(target)) continue;
     const k = index.at(target);
     if (k <= 0) continue;
@@ -438,6 +452,5 @@ async function seedTailJumpTargets(
       found.push(target);
     }
   }
-  for (const target of found)
-    offer(target, { name: null, size: 0, source: 'call-target', kind: 'function', library: null });
+  for (const target of found) offer(target, 'call-target');
 }

@@ -28,26 +28,56 @@ export class ProcedureGraph {
   /** Procedure starts, ascending (discovery lists procedures by start): looked up by binary search. */
   private readonly starts: Float64Array;
   private readonly flows = new Map<number, ControlFlow>();
-  /** Where each edge or reference comes from (ascending), what it reaches, and its kind. */
-  private readonly xFrom: AddressColumn;
-  private readonly xTo: AddressColumn;
-  private readonly xKind: Uint8Array;
-  /** Indices into x* sorted by target. */
+  /**
+   * The instructions that make an edge or a reference (one each: an instruction has one value), by
+   * instruction number, sorted by what they reach (ties in address order). Where one comes from,
+   * what it reaches and its kind are read from the instruction table: 4 bytes per reference are kept,
+   * where columns of source, target and kind took 13.
+   */
   private readonly byTarget: Uint32Array;
   private readonly mapped: (a: number) => 'code' | 'data' | null;
 
   private constructor(
     private readonly layout: BinaryLayout,
     private readonly discovery: Discovery,
-    index: { from: AddressColumn; to: AddressColumn; kind: Uint8Array; order: Uint32Array },
+    byTarget: Uint32Array,
     starts: Float64Array,
   ) {
     this.mapped = mappedTest(layout);
     this.starts = starts;
-    this.xFrom = index.from;
-    this.xTo = index.to;
-    this.xKind = index.kind;
-    this.byTarget = index.order;
+    this.byTarget = byTarget;
+  }
+
+  /** Bytes the cross-reference index keeps (what stays in memory besides the instruction table). */
+  get indexByteLength(): number {
+    return this.byTarget.byteLength;
+  }
+
+  /**
+   * What instruction `i`, whose value is `value`, contributes: 0 nothing, else 1 a branch edge (a
+   * direct transfer's target), 2 a data reference, 6 a code pointer (a value loaded that lands in code).
+   */
+  private static contribution(
+    t: Discovery['table'],
+    mapped: (a: number) => 'code' | 'data' | null,
+    i: number,
+    value: number,
+  ): number {
+    const f = t.flow[i]!;
+    if (f === Flow.Call || f === Flow.Jump || f === Flow.Conditional) return 1;
+    const where = mapped(value);
+    if (where === null) return 0;
+    return t.refKind[i] === RefKind.Value && where === 'code' ? 6 : 2;
+  }
+
+  /** The kind of reference instruction `i` makes (KIND_*), or -1 when it makes none. */
+  private kindOf(i: number): number {
+    const t = this.discovery.table;
+    const value = t.value(i);
+    if (value !== value) return -1;
+    const mark = ProcedureGraph.contribution(t, this.mapped, i, value);
+    if (mark === 0) return -1;
+    return mark & 1 ? (t.flow[i] === Flow.Call ? KIND_CALL : KIND_JUMP) : mark & 4 ? KIND_CODE_POINTER : KIND_DATA;
   }
 
   /**
@@ -57,58 +87,40 @@ export class ProcedureGraph {
   static async build(layout: BinaryLayout, discovery: Discovery, pacer: Pacer): Promise<ProcedureGraph> {
     const mapped = mappedTest(layout);
     const t = discovery.table;
-    // What instruction i contributes: bit 0 a branch edge, bit 1 a reference, bit 2 a code pointer.
-    // Asked in two passes, so that the columns are allocated at their exact size with no column of
-    // marks kept between them.
-    const contribution = (i: number): number => {
-      const f = t.flow[i]!;
-      let mark = 0;
-      if ((f === Flow.Call || f === Flow.Jump || f === Flow.Conditional) && t.target(i) === t.target(i)) mark = 1;
-      const ref = t.ref(i);
-      if (ref === ref) {
-        const where = mapped(ref);
-        if (where !== null) mark |= t.refKind[i] === RefKind.Value && where === 'code' ? 6 : 2;
-      }
-      return mark;
-    };
+    // Only the instructions that have a value are visited, twice, so that the columns are allocated
+    // at their exact size with no column of marks kept between the passes.
+    const contributes = (i: number, value: number) => ProcedureGraph.contribution(t, mapped, i, value) !== 0;
     let n = 0;
     let highest = 0;
-    for (let i = 0; i < t.count; i += 1) {
-      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
-      const mark = contribution(i);
-      if (mark & 1 && t.target(i) > highest) highest = t.target(i);
-      if (mark & 2 && t.ref(i) > highest) highest = t.ref(i);
-      n += (mark & 1) + ((mark >> 1) & 1);
+    let steps = 0;
+    for (const walk = t.valueCursor(); walk.next();) {
+      if ((++steps & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
+      if (!contributes(walk.index, walk.value)) continue;
+      if (walk.value > highest) highest = walk.value;
+      n += 1;
     }
-    // Addresses are integers: 32-bit columns when they all fit, as the instruction table does.
-    const from: AddressColumn = t.address instanceof Uint32Array ? new Uint32Array(n) : new Float64Array(n);
+    // What each reaches, in instruction order, while they are sorted (32-bit when every value fits).
     const to: AddressColumn = highest < 0x1_0000_0000 ? new Uint32Array(n) : new Float64Array(n);
-    const kind = new Uint8Array(n);
+    const instruction = new Uint32Array(n);
     let x = 0;
-    for (let i = 0; i < t.count; i += 1) {
-      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
-      const mark = contribution(i);
-      if (mark === 0) continue;
-      if (mark & 1) {
-        from[x] = t.address[i]!;
-        to[x] = t.target(i);
-        kind[x] = t.flow[i] === Flow.Call ? KIND_CALL : KIND_JUMP;
-        x += 1;
-      }
-      if (mark & 2) {
-        from[x] = t.address[i]!;
-        to[x] = t.ref(i);
-        kind[x] = mark & 4 ? KIND_CODE_POINTER : KIND_DATA;
-        x += 1;
-      }
+    for (const walk = t.valueCursor(); walk.next();) {
+      if ((++steps & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
+      if (!contributes(walk.index, walk.value)) continue;
+      to[x] = walk.value;
+      instruction[x++] = walk.index;
     }
     const order = await sortByTarget(to, pacer);
+    // Reused in place: from positions in `to` to instruction numbers.
+    for (let k = 0; k < n; k += 1) {
+      if ((k & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
+      order[k] = instruction[order[k]!]!;
+    }
     const starts = new Float64Array(discovery.procedures.length);
     for (const [i, p] of discovery.procedures.entries()) {
       if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
       starts[i] = p.start;
     }
-    return new ProcedureGraph(layout, discovery, { from, to, kind, order }, starts);
+    return new ProcedureGraph(layout, discovery, order, starts);
   }
 
   /** The procedure starting at `address`. */
@@ -291,28 +303,30 @@ export class ProcedureGraph {
     return { calls, unresolved: (await this.controlFlow(p, pacer, phase)).unresolved };
   }
 
+  /** The instructions referencing `address`, in address order. */
   private refsToIndices(address: number): number[] {
     const out: number[] = [];
-    const to = this.xTo;
+    const t = this.discovery.table;
     const order = this.byTarget;
-    // The first k whose target (to[order[k]]) is >= address.
+    // The first k whose instruction's value is >= address.
     let lo = 0;
     let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (to[order[mid]!]! < address) lo = mid + 1;
+      if (t.value(order[mid]!) < address) lo = mid + 1;
       else hi = mid;
     }
-    for (let k = lo; k < order.length && to[order[k]!] === address; k += 1) out.push(order[k]!);
+    for (let k = lo; k < order.length && t.value(order[k]!) === address; k += 1) out.push(order[k]!);
     return out;
   }
 
   /** Direct calls (and tail jumps from other procedures) reaching the procedure's entry. */
   callers(p: ProcedureRecord): CallSite[] {
     const out: CallSite[] = [];
-    for (const x of this.refsToIndices(p.start)) {
-      const kind = this.xKind[x]!;
-      const from = this.xFrom[x]!;
+    const address = this.discovery.table.address;
+    for (const i of this.refsToIndices(p.start)) {
+      const kind = this.kindOf(i);
+      const from = address[i]!;
       const caller = this.containing(from);
       if (kind === KIND_CALL) {
         out.push({ site: hex(from), procedure: hex(caller?.start ?? from), name: caller?.name ?? null, kind: 'call' });
@@ -323,35 +337,43 @@ export class ProcedureGraph {
     return out;
   }
 
-  private reference(x: number): NativeReference {
-    const from = this.xFrom[x]!;
+  /** The reference instruction `i` makes (of kind `kind`). */
+  private reference(i: number, kind: number): NativeReference {
+    const t = this.discovery.table;
+    const from = t.address[i]!;
+    const within = this.containing(from);
     return {
       from: hex(from),
-      to: hex(this.xTo[x]!),
-      kind: KIND_NAMES[this.xKind[x]!]!,
-      from_procedure: this.containing(from) ? hex(this.containing(from)!.start) : null,
+      to: hex(t.value(i)),
+      kind: KIND_NAMES[kind]!,
+      from_procedure: within ? hex(within.start) : null,
     };
   }
 
   /** Every reference to `address`. */
   referencesTo(address: number): NativeReference[] {
-    return this.refsToIndices(address).map((x) => this.reference(x));
+    return this.refsToIndices(address).map((i) => this.reference(i, this.kindOf(i)));
+  }
+
+  /** The references made from instructions at addresses in `[from, to)`, in instruction order. */
+  private referencesIn(from: number, to: number): NativeReference[] {
+    const out: NativeReference[] = [];
+    const t = this.discovery.table;
+    for (let i = lowerBound(t.address, from); i < t.count && t.address[i]! < to; i += 1) {
+      const kind = this.kindOf(i);
+      if (kind >= 0) out.push(this.reference(i, kind));
+    }
+    return out;
   }
 
   /** The references made by the instruction at `address`. */
   referencesFrom(address: number): NativeReference[] {
-    const out: NativeReference[] = [];
-    for (let x = lowerBound(this.xFrom, address); x < this.xFrom.length && this.xFrom[x] === address; x += 1)
-      out.push(this.reference(x));
-    return out;
+    return this.referencesIn(address, address + 1);
   }
 
   /** Every reference made from inside the procedure's extent. */
   referencesWithin(p: ProcedureRecord): NativeReference[] {
-    const out: NativeReference[] = [];
-    for (let x = lowerBound(this.xFrom, p.start); x < this.xFrom.length && this.xFrom[x]! < p.end; x += 1)
-      out.push(this.reference(x));
-    return out;
+    return this.referencesIn(p.start, p.end);
   }
 }
 

@@ -1,4 +1,3 @@
-import { Flow, RefKind } from './classify.js';
 import { CHECK_MASK } from './pace.js';
 import type { Pacer } from './pace.js';
 import { instructionAt } from './sweep.js';
@@ -71,58 +70,4 @@ export class InstructionIndex {
     if ((word & mask) === 0) return -1;
     return this.rank[w]! + popcount(word & (mask - 1));
   }
-}
-
-/** Instruction numbers, in ascending order, of the kinds that discovery's passes visit. */
-export interface InstructionLists {
-  /** Direct calls and direct unconditional jumps. */
-  callsAndJumps: Int32Array;
-  /** Direct unconditional jumps. */
-  jumps: Int32Array;
-  /** Indirect jumps. */
-  indirectJumps: Int32Array;
-  /** Instructions that load an immediate or effective address as a value (code-pointer candidates). */
-  values: Int32Array;
-}
-
-/**
- * Sorts the instruction table's numbers into {@link InstructionLists} (paced by `pacer`), so that later
- * passes visit only the instructions they act on, in the same (address) order as a full scan.
- */
-export async function instructionLists(table: InstructionTable, pacer: Pacer): Promise<InstructionLists> {
-  const n = table.count;
-  const flow = table.flow;
-  const refKind = table.refKind;
-  // Counted first, so that each list is allocated at its exact size.
-  let calls = 0;
-  let jumpCount = 0;
-  let indirect = 0;
-  let valueCount = 0;
-  for (let i = 0; i < n; i += 1) {
-    if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-    const f = flow[i]!;
-    if (f === Flow.Call) calls += 1;
-    else if (f === Flow.Jump) jumpCount += 1;
-    else if (f === Flow.IndirectJump) indirect += 1;
-    if (refKind[i] === RefKind.Value) valueCount += 1;
-  }
-  const callsAndJumps = new Int32Array(calls + jumpCount);
-  const jumps = new Int32Array(jumpCount);
-  const indirectJumps = new Int32Array(indirect);
-  const values = new Int32Array(valueCount);
-  let c = 0;
-  let j = 0;
-  let x = 0;
-  let v = 0;
-  for (let i = 0; i < n; i += 1) {
-    if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-    const f = flow[i]!;
-    if (f === Flow.Call) callsAndJumps[c++] = i;
-    else if (f === Flow.Jump) {
-      callsAndJumps[c++] = i;
-      jumps[j++] = i;
-    } else if (f === Flow.IndirectJump) indirectJumps[x++] = i;
-    if (refKind[i] === RefKind.Value) values[v++] = i;
-  }
-  return { callsAndJumps, jumps, indirectJumps, values };
 }

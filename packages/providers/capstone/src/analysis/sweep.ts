@@ -140,7 +140,7 @@ function readRun(
 export async function sweep(
   layout: BinaryLayout,
   source: DecoderSource,
-  anchors: readonly number[],
+  anchors: readonly number[] | Float64Array,
   signal: AbortSignal,
   reader: X86Reader = 'fast',
   pacer: Pacer = new Pacer(signal),
@@ -177,7 +177,7 @@ export async function sweep(
     const length = Math.min(section.size, section.fileSize);
     const bytes = layout.readAt(section.address, length);
     if (!bytes) continue;
-    const base = section.address;
+    const base = smallInteger(section.address);
     const end = base + length;
     let anchorIndex = lowerBound(sorted, base + 1);
     let pos = base;
@@ -210,6 +210,15 @@ export async function sweep(
     }
   }
   return out.table(engineDecoded);
+}
+
+/**
+ * `value` as a small integer when it is a non-negative integer below 2^30, else unchanged. The layout
+ * parses addresses as doubles, and until the hot loops are optimised every sum with a double allocates
+ * a heap number (several per instruction); sums of small integers allocate nothing.
+ */
+export function smallInteger(value: number): number {
+  return value >= 0 && value < 0x4000_0000 && value === Math.floor(value) ? value | 0 : value;
 }
 
 /** The first index whose value is >= `value` in a sorted array. */

@@ -66,7 +66,7 @@ export class InstructionTable {
   ) {}
 
   /** Instruction `i`'s target (direct transfer) or referenced address, or NaN when it has neither. */
-  private value(i: number): number {
+  value(i: number): number {
     const w = i >>> 5;
     const word = this.hasValue[w]!;
     const bit = 1 << (i & 31);
@@ -86,6 +86,11 @@ export class InstructionTable {
     return direct(this.flow[i]!) ? Number.NaN : this.value(i);
   }
 
+  /** A cursor over the instructions that have a value, in ascending order (see {@link ValueCursor}). */
+  valueCursor(): ValueCursor {
+    return new ValueCursor(this.hasValue, this.values, this.wide);
+  }
+
   /** Bytes held by the table's columns for its `count` instructions (what stays in memory). */
   get byteLength(): number {
     const words = Math.ceil(this.count / 32);
@@ -95,6 +100,49 @@ export class InstructionTable {
       this.values.length * this.values.BYTES_PER_ELEMENT +
       this.wide.size * 16
     );
+  }
+}
+
+/**
+ * Walks the instructions of an {@link InstructionTable} that have a value (a direct transfer's target
+ * or a referenced address), in ascending order, reading the values in the order they are stored: a
+ * pass that needs only those instructions visits about a third of the table, with no bitmap rank per
+ * instruction. Each {@link ValueCursor.next} moves to the next one and sets `index` and `value`.
+ */
+export class ValueCursor {
+  /** The current instruction's number (-1 once the walk is over). */
+  index = -1;
+  /** The current instruction's value (its target for a direct transfer, else the address it references). */
+  value = Number.NaN;
+  private word = -1;
+  /** The bits of the current bitmap word not visited yet (as a 32-bit integer). */
+  private pending = 0;
+  private at = 0;
+
+  constructor(
+    private readonly hasValue: Uint32Array,
+    private readonly values: ValueColumn,
+    private readonly wide: ReadonlyMap<number, number>,
+  ) {}
+
+  /** Moves to the next instruction that has a value; false (and `index` -1) when there is none. */
+  next(): boolean {
+    while (this.pending === 0) {
+      this.word += 1;
+      if (this.word >= this.hasValue.length) {
+        this.index = -1;
+        this.value = Number.NaN;
+        return false;
+      }
+      this.pending = this.hasValue[this.word]! | 0;
+    }
+    const lowest = this.pending & -this.pending;
+    this.pending ^= lowest;
+    this.index = this.word * 32 + 31 - Math.clz32(lowest);
+    const at = this.at++;
+    const value = this.values[at]!;
+    this.value = value === WIDE && this.values instanceof Uint32Array ? this.wide.get(at)! : value;
+    return true;
   }
 }
 
