@@ -61,7 +61,7 @@ describe('ZipEntries.read with hash: false (issue 22)', () => {
     const bytes = readFileSync(archive);
     // The stored entry's data lies after its local header; flip one of its bytes.
     const at = bytes.indexOf(noise.subarray(0, 32));
-    bytes[at + 100] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(at + 100) ^ 0xff, at + 100);
     writeFileSync(damaged, bytes);
     const zip = await openZipEntries(damaged);
     try {
