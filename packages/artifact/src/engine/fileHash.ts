@@ -44,7 +44,6 @@ export async function fileSha256(path: string, signal: AbortSignal): Promise<str
         worker.once('error', reject);
         worker.once('exit', () => resolve(null));
       });
-      await worker.terminate();
       throwIfAborted(signal, 'hashing');
       if (answer?.sha256 !== undefined) return answer.sha256;
       throw new ReaError(
@@ -56,6 +55,8 @@ export async function fileSha256(path: string, signal: AbortSignal): Promise<str
       );
     } finally {
       signal.removeEventListener('abort', stop);
+      // Gone before its descriptor is closed, however it ended.
+      await worker.terminate();
     }
   } finally {
     await handle.close();
