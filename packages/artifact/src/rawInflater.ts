@@ -1,7 +1,6 @@
 // Many whole raw-deflate streams (the entries of a ZIP) inflated one after another through one reused
 // zlib engine: Node's one-shot inflate builds and frees an engine for every call.
 import { inflateRawSync } from 'node:zlib';
-import { ReusableInflater } from './engine/inflate.js';
 
 /**
  * Declared sizes up to which the output is allocated whole ahead of inflating (a declaration is not
@@ -22,8 +21,12 @@ export interface RawInflater {
   close(): void;
 }
 
-/** A {@link RawInflater} for one caller's sequence of entries (not shared across concurrent work). */
-export function createRawInflater(): RawInflater {
+/**
+ * A {@link RawInflater} for one caller's sequence of entries (not shared across concurrent work). The
+ * zlib engine's module loads on first use, so importing @rea/artifact stays cheap.
+ */
+export async function createRawInflater(): Promise<RawInflater> {
+  const { ReusableInflater } = await import('./engine/inflate.js');
   const inflater = new ReusableInflater();
   return {
     inflate(raw, declaredSize) {

@@ -22,8 +22,8 @@ const reused = (raw: Buffer, size: number): Buffer | string => {
   }
 };
 
-beforeAll(() => {
-  inflater = createRawInflater();
+beforeAll(async () => {
+  inflater = await createRawInflater();
 });
 afterAll(() => inflater.close());
 

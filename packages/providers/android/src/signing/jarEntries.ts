@@ -72,7 +72,7 @@ export async function readPlainEntries(
   const at = windowOver(file, limit);
   const ordered = [...entries].sort((a, b) => a.localHeaderOffset - b.localHeaderOffset);
   // One zlib engine for every deflated entry, rather than one built and freed per entry.
-  const inflater = createRawInflater();
+  const inflater = await createRawInflater();
   try {
     await readInOrder(at, ordered, signal, hashesOf, each, inflater);
   } finally {
