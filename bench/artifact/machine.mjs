@@ -2,6 +2,7 @@
 // /usr, then, in one interleaved run on the same inputs:
 //   inspect_artifact (inventory + SHA-256 of every entry) against `unzip -tqq`,
 //   extract_artifact of 500 selected files against `unzip -q -o <zip> <names> -d <dir>`,
+//   the extract_artifact tool as a server runs it (executeTool) on the same selection, against the same,
 // each REA call in a fresh process after a warm-up (bench/artifact/call.mjs), with its peak RSS, and a
 // scaling table of the inventory (time and peak memory at 4 archive sizes, with the fitted growth).
 // Ratios are of medians (REA / reference), of wall time and of CPU time (every thread); lower is better.
@@ -96,12 +97,30 @@ function rea(...callArgs) {
   return reaOf(undefined, ...callArgs);
 }
 
-/** One call of the build at `module` (the current build when undefined), in a fresh process. */
+const verifiedOnce = new Set();
+
+/**
+ * One call of the build at `module` (the current build when undefined), in a fresh process. The first
+ * call of each operation of each build is verified after timing: every SHA-256 it reports, and every
+ * file it extracts, against the machine's own file.
+ */
 function reaOf(module, ...callArgs) {
-  const env = module === undefined ? process.env : { ...process.env, REA_ARTIFACT: module };
-  const result = spawnSync(process.execPath, [call, ...callArgs], { encoding: 'utf8', env });
+  const key = `${module}:${callArgs[0]}:${callArgs[1]}`;
+  const verify = !verifiedOnce.has(key);
+  verifiedOnce.add(key);
+  const env = {
+    ...process.env,
+    ...(module === undefined ? {} : { REA_ARTIFACT: module }),
+    REA_BENCH_VERIFY: verify ? '1' : '0',
+  };
+  const result = spawnSync(process.execPath, [call, ...callArgs], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
   if (result.status !== 0) throw new Error(`REA call failed: ${result.stderr}`);
-  return JSON.parse(result.stdout.trim().split('\n').pop());
+  const measured = JSON.parse(result.stdout.trim().split('\n').pop());
+  if (verify)
+    console.log(
+      `  (${module ?? 'current build'} ${callArgs[0]}: ${measured.verified} files checked against the machine's own)`,
+    );
+  return measured;
 }
 
 /**
@@ -264,6 +283,18 @@ try {
       BASELINE
         ? () => (mkdirSync(out, { recursive: true }), reaOf(BASELINE, 'extract', full.zip, namesFile, out))
         : null,
+    ),
+    before,
+  );
+
+  before = load();
+  row(
+    'extract_artifact tool (500 files; executeTool, as a server runs it) vs unzip -q -o',
+    compare(
+      () => rea('extract-tool', full.zip, namesFile),
+      () => (mkdirSync(out, { recursive: true }), reference('unzip', ['-q', '-o', full.zip, ...names, '-d', out])),
+      () => rmSync(out, { recursive: true, force: true }),
+      BASELINE ? () => reaOf(BASELINE, 'extract-tool', full.zip, namesFile) : null,
     ),
     before,
   );

@@ -57,21 +57,39 @@ export function fileTypeFromHead(head: Buffer): string {
   return 'unknown';
 }
 
-/** Identifies a ZIP-based package by the names it contains (never by its file name). */
-export function packageTypeFromNames(names: ReadonlySet<string>): PackageType | null {
-  const has = (name: string): boolean => names.has(name);
-  const any = (re: RegExp): boolean => {
-    for (const name of names) if (re.test(name)) return true;
-    return false;
-  };
-  if (has('AndroidManifest.xml') && has('classes.jar')) return 'aar';
-  if (has('AndroidManifest.xml') && (any(/^classes\d*\.dex$/) || has('resources.arsc'))) return 'apk';
-  if (any(/^Payload\/[^/]+\.app\//)) return 'ipa';
-  if (has('AppxManifest.xml'))
-    return has('AppxMetadata/CodeIntegrity.cat') || has('AppxSignature.p7x') ? 'msix' : 'appx';
-  if (has('extension.vsixmanifest')) return 'vsix';
-  if (any(/^[^/]+\.nuspec$/) && has('[Content_Types].xml')) return 'nuget';
-  if (any(/^[^/]+\.dist-info\/WHEEL$/)) return 'wheel';
-  if (has('META-INF/MANIFEST.MF')) return 'jar';
-  return null;
+/**
+ * What identifies a ZIP-based package, gathered one name at a time (so a caller can pace a long walk):
+ * the names themselves, and whether any name matched the patterns a package type is known by.
+ */
+export class PackageClues {
+  readonly names = new Set<string>();
+  private dex = false;
+  private app = false;
+  private nuspec = false;
+  private wheel = false;
+
+  /** Notes one logical path. */
+  add(name: string): void {
+    this.names.add(name);
+    // The cheap tests first: most names match no pattern at all.
+    if (!this.dex && name.startsWith('classes') && /^classes\d*\.dex$/.test(name)) this.dex = true;
+    if (!this.app && name.startsWith('Payload/') && /^Payload\/[^/]+\.app\//.test(name)) this.app = true;
+    if (!this.nuspec && name.endsWith('.nuspec') && /^[^/]+\.nuspec$/.test(name)) this.nuspec = true;
+    if (!this.wheel && name.endsWith('/WHEEL') && /^[^/]+\.dist-info\/WHEEL$/.test(name)) this.wheel = true;
+  }
+
+  /** The package type the names identify (never the file name), or null. */
+  type(): PackageType | null {
+    const has = (name: string): boolean => this.names.has(name);
+    if (has('AndroidManifest.xml') && has('classes.jar')) return 'aar';
+    if (has('AndroidManifest.xml') && (this.dex || has('resources.arsc'))) return 'apk';
+    if (this.app) return 'ipa';
+    if (has('AppxManifest.xml'))
+      return has('AppxMetadata/CodeIntegrity.cat') || has('AppxSignature.p7x') ? 'msix' : 'appx';
+    if (has('extension.vsixmanifest')) return 'vsix';
+    if (this.nuspec && has('[Content_Types].xml')) return 'nuget';
+    if (this.wheel) return 'wheel';
+    if (has('META-INF/MANIFEST.MF')) return 'jar';
+    return null;
+  }
 }

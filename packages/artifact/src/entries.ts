@@ -63,8 +63,8 @@ export interface ReadZipEntriesOptions {
    */
   integrityPolicy?: IntegrityPolicy;
   /**
-   * SHA-256 of each entry read (default true). False spares hashing large entries; their CRC-32 and
-   * size are checked all the same.
+   * SHA-256 of each entry read (default true). False spares hashing every entry (`sha256` is null);
+   * their CRC-32 and size are checked all the same.
    */
   hash?: boolean;
   signal?: AbortSignal;
@@ -73,7 +73,7 @@ export interface ReadZipEntriesOptions {
 /** The bytes of one entry, checked against its declared CRC-32 and size. */
 export interface ZipEntryContent {
   bytes: Buffer;
-  /** Null only when `hash` was false and the entry was read without hashing. */
+  /** Null exactly when `hash` was false. */
   sha256: string | null;
 }
 
@@ -265,6 +265,7 @@ async function readEntries(
     const { digest, contradiction } = await readZipEntry(reader, info, entry.path, {
       signal: options.signal,
       collect: { upTo: info.uncompressedSize, containersOnly: false },
+      sha256: options.hash !== false,
     });
     if (contradiction !== null) {
       if ((options.integrityPolicy ?? 'fail-closed') === 'fail-closed') throw mismatch(contradiction);

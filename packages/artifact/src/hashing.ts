@@ -6,6 +6,8 @@ import { throwIfAborted } from '@rea/evidence';
 
 /** What to compute while streaming one entry. */
 export interface DigestOptions {
+  /** SHA-256 of the bytes (default true); false leaves `sha256` null (CRC-32 and size still checked). */
+  sha256?: boolean;
   crc32?: boolean;
   /** Hash fixed-size blocks as well (ASAR integrity). */
   blockSize?: number;
@@ -20,7 +22,8 @@ export interface DigestOptions {
 
 /** What streaming one entry observed. */
 export interface Digest {
-  sha256: string;
+  /** Null only when the options asked for no SHA-256. */
+  sha256: string | null;
   size: number;
   crc32: number | null;
   blocks: string[] | null;
@@ -28,12 +31,17 @@ export interface Digest {
   head: Buffer;
 }
 
+/** A digest with its SHA-256 (what every call computes unless asked not to). */
+export type HashedDigest = Digest & { sha256: string };
+
 /**
  * Streams `stream` once, computing SHA-256 (and optionally CRC-32, block hashes, a retained copy).
  * Checks the signal between chunks; a stream error propagates as thrown (the caller maps it).
  */
+export function digestStream(stream: Readable, options?: DigestOptions & { sha256?: true }): Promise<HashedDigest>;
+export function digestStream(stream: Readable, options: DigestOptions): Promise<Digest>;
 export async function digestStream(stream: Readable, options: DigestOptions = {}): Promise<Digest> {
-  const sha = createHash('sha256');
+  const sha = options.sha256 === false ? null : createHash('sha256');
   let crc = 0;
   let size = 0;
   const blocks: string[] = [];
@@ -45,7 +53,7 @@ export async function digestStream(stream: Readable, options: DigestOptions = {}
     for await (const raw of stream) {
       throwIfAborted(options.signal, 'hashing');
       const chunk = raw as Buffer;
-      sha.update(chunk);
+      sha?.update(chunk);
       if (options.crc32) crc = crc32(chunk, crc);
       if (head.length < 16) head = Buffer.concat([head, chunk.subarray(0, 16 - head.length)]);
       if (size === 0 && collected !== null && options.collectWhen && !options.collectWhen(head)) collected = null;
@@ -76,7 +84,7 @@ export async function digestStream(stream: Readable, options: DigestOptions = {}
   // Like the ASAR writer, the final (possibly empty) partial block is always hashed.
   if (block !== null) blocks.push(block.digest('hex'));
   return {
-    sha256: sha.digest('hex'),
+    sha256: sha === null ? null : sha.digest('hex'),
     size,
     crc32: options.crc32 ? crc >>> 0 : null,
     blocks: options.blockSize ? blocks : null,
@@ -91,6 +99,8 @@ export function crcHex(value: number): string {
 }
 
 /** The digest of bytes already in memory, computed like {@link digestStream}. */
+export function digestBuffer(bytes: Buffer, options?: DigestOptions & { sha256?: true }): Promise<HashedDigest>;
+export function digestBuffer(bytes: Buffer, options: DigestOptions): Promise<Digest>;
 export async function digestBuffer(bytes: Buffer, options: DigestOptions = {}): Promise<Digest> {
   throwIfAborted(options.signal, 'hashing');
   const blocks: string[] | null = options.blockSize ? [] : null;
@@ -113,7 +123,7 @@ export async function digestBuffer(bytes: Buffer, options: DigestOptions = {}): 
     (options.collectWhen === undefined || options.collectWhen(head));
   if (options.onChunk && bytes.length > 0) await options.onChunk(bytes);
   return {
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: options.sha256 === false ? null : createHash('sha256').update(bytes).digest('hex'),
     size: bytes.length,
     crc32: options.crc32 ? crc32(bytes) >>> 0 : null,
     blocks,

@@ -12,6 +12,8 @@ export { DEFAULT_BUDGETS } from './options.js';
 export type { ExtractOptions, InspectOptions } from './options.js';
 export type { DmgOptions } from './engine/dmg.js';
 export { listZipEntries, openZipEntries } from './entriesLazy.js';
+export { createRawInflater } from './rawInflater.js';
+export type { RawInflater } from './rawInflater.js';
 export type {
   OpenZipEntriesOptions,
   ReadZipEntriesOptions,

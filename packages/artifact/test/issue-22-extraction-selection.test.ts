@@ -3,7 +3,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { extractArtifact } from '@rea/artifact';
 import { withTempDir } from '@rea/test-helpers';
-import { plan } from '../src/extract/plan.js';
+import { plan, selected } from '../src/extract/plan.js';
 import type { PlannedEntry } from '../src/extract/plan.js';
 import { buildZip } from './helpers/zipWriter.js';
 
@@ -36,6 +36,34 @@ describe('extraction of many selected paths', () => {
     expect(chosen(['a/b'])).toEqual(['a/b', 'a/b/c.txt']);
     expect(chosen(['a/'])).toEqual(['a/b', 'a/b/c.txt']);
     expect(chosen(['x/y/', 'ab/c.txt'])).toEqual(['ab/c.txt', 'x/y/z.txt']);
+  });
+
+  it('selects exactly what the path rules say when selected folders lie inside one another', () => {
+    // Every path of depth 1 to 4 over a few names: folders within selected folders, and files
+    // beside them, so that a lookup stopping early at any folder level would miss or add paths.
+    const names = ['a', 'b', 'ab'];
+    const paths: string[] = [];
+    const grow = (prefix: string, depth: number): void => {
+      for (const name of names) {
+        const path = prefix === '' ? name : `${prefix}/${name}`;
+        paths.push(`${path}/f`);
+        if (depth < 4) grow(path, depth + 1);
+      }
+    };
+    grow('', 1);
+    const entries = paths.map((p) => entry(p));
+    const selections = [
+      ['a/b/ab/a/f', 'a/b/'],
+      ['b', 'b/a/ab/b'],
+      ['ab/ab/ab/'],
+      ['a/a/f', 'a/a/a/a/f', 'ab/b'],
+      ['b/ab', 'b/ab/a/b', 'b/ab/a/b/f', 'a/f'],
+    ];
+    for (const select of selections) {
+      const expected = paths.filter((p) => selected(p, select));
+      expect(expected.length).toBeGreaterThan(0);
+      expect(plan(entries, select).map((e) => e.path)).toEqual(expected);
+    }
   });
 
   it('names the first selected path, in the order given, that matches nothing', () => {

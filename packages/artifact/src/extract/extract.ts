@@ -350,8 +350,8 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
       body.integrity_contradictions = body.integrity_contradictions.concat(part.integrity_contradictions);
     }
     body.files = await runCooperatively(sortedFiles(body.files), options.signal);
-    const outputDirectory =
-      options.outputKey === undefined ? root : await publish(root, join(parent, `rea-extract-${options.outputKey}`));
+    const key = await options.outputKey;
+    const outputDirectory = key === undefined ? root : await publish(root, join(parent, `rea-extract-${key}`));
     return { outputDirectory, result: { format, integrity_policy: policy, ...body } };
   } catch (error) {
     await rm(root, { recursive: true, force: true });

@@ -81,13 +81,17 @@ class Selection {
   private readonly exact = new Map<string, string[]>();
   /** Selected paths less one trailing slash (a path below one is selected). */
   private readonly below = new Map<string, string[]>();
+  /** Every folder prefix of a key of `below`: a path's prefix outside it has no selected path below it. */
+  private readonly onTheWay = new Set<string>();
   readonly matched = new Set<string>();
 
   constructor(select: readonly string[]) {
     for (const s of select) {
       const add = (map: Map<string, string[]>, key: string): void => void map.set(key, [...(map.get(key) ?? []), s]);
       add(this.exact, s);
-      add(this.below, s.replace(/\/$/, ''));
+      const key = s.replace(/\/$/, '');
+      add(this.below, key);
+      for (let at = key.indexOf('/'); at >= 0; at = key.indexOf('/', at + 1)) this.onTheWay.add(key.slice(0, at));
     }
   }
 
@@ -100,7 +104,12 @@ class Selection {
       for (const name of names) this.matched.add(name);
     };
     note(this.exact.get(path));
-    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) note(this.below.get(path.slice(0, at)));
+    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) {
+      const prefix = path.slice(0, at);
+      note(this.below.get(prefix));
+      // No selected path lies below a longer prefix unless one lies below this one.
+      if (!this.onTheWay.has(prefix)) break;
+    }
     return hit;
   }
 }

@@ -95,7 +95,12 @@ function judged(node: AsarNode, path: string, digest: Digest): AsarRead {
   if (digest.size !== node.size) {
     contradiction = { ...base, algorithm: 'size', declared: `${node.size} bytes`, observed: `${digest.size} bytes` };
   } else if (node.integrity && digest.sha256 !== node.integrity.hash) {
-    contradiction = { ...base, algorithm: 'sha256', declared: node.integrity.hash, observed: digest.sha256 };
+    contradiction = {
+      ...base,
+      algorithm: 'sha256',
+      declared: node.integrity.hash,
+      observed: digest.sha256 ?? 'not computed',
+    };
   } else if (node.integrity && (digest.blocks ?? []).join(',') !== node.integrity.blocks.join(',')) {
     const at = node.integrity.blocks.findIndex((b, i) => digest.blocks?.[i] !== b);
     contradiction = {

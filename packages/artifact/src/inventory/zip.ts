@@ -3,7 +3,7 @@ import { throwIfAborted } from '@rea/evidence';
 import { openZip } from '../engine/zip.js';
 import { Pacer } from '../layout/cooperative.js';
 import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
-import { containerFromHead, packageTypeFromNames } from '../detect.js';
+import { PackageClues, containerFromHead } from '../detect.js';
 import { malformed } from '../errors.js';
 import { logicalPath, nestedPath, pathProblem, symlinkEscapes } from '../paths.js';
 import type { ArtifactEntry, PackageType } from '../schemas.js';
@@ -18,6 +18,8 @@ import { checked, fromWorker, readZipEntry } from './zipEntry.js';
 import type { Base, EntryRead } from './zipEntry.js';
 
 const MAX_LINK_BYTES = 4096;
+/** Entries whose worker tasks are made between two looks at the pacer's clock. */
+const FEED_SLICE = 1024;
 
 /**
  * Refuses archives whose entries overlap (the overlapping-entry zip-bomb construction) or whose data
@@ -224,10 +226,10 @@ export async function inventoryZip(
   let started: DigestPool | null = null;
   void launching?.then((pool) => (started = pool));
   let given = 0;
-  const feed = (decoded: readonly ZipEntryInfo[]): void => {
+  const feed = (decoded: readonly ZipEntryInfo[], upTo = decoded.length): void => {
     if (started === null) return;
-    started.add(digestWorkerTasksIn(decoded, given, decoded.length, state.budgets.max_nested_bytes));
-    given = decoded.length;
+    started.add(digestWorkerTasksIn(decoded, given, upTo, state.budgets.max_nested_bytes));
+    given = upTo;
   };
   let directory: Awaited<ReturnType<typeof readDirectory>>;
   try {
@@ -243,7 +245,11 @@ export async function inventoryZip(
     let pool: DigestPool | null = null;
     if (launched !== null) {
       started = launched;
-      feed(infos);
+      // Workers that started after the directory was read take its entries a slice at a time.
+      while (given < infos.length) {
+        if (state.pacer.due()) await state.pacer.turn('inventory');
+        feed(infos, Math.min(infos.length, given + FEED_SLICE));
+      }
       pool = launched.seal();
       // Nothing for the workers (every entry a folder, say): they stop, and the walk reads the rest.
       if (pool.size === 0) {
@@ -252,13 +258,13 @@ export async function inventoryZip(
       }
     }
     if (reader.entryCount > infos.length) state.entryBudget(prefix === '' ? 'the archive' : prefix);
-    const names = new Set<string>();
+    // The package type is judged from every name, a slice of names at a time.
+    const clues = new PackageClues();
     for (const info of infos) {
       if (state.pacer.due()) await state.pacer.turn('inventory');
-      names.add(logicalPath(info.name));
+      clues.add(logicalPath(info.name));
     }
-    await state.pacer.turn('inventory');
-    const packageType = packageTypeFromNames(names);
+    const packageType = clues.type();
     // Entries by path are needed only to find an ASAR's unpacked companions: made on first use.
     let paths: Map<string, ZipEntryInfo> | null = null;
     const byName = (): ReadonlyMap<string, ZipEntryInfo> =>

@@ -94,9 +94,11 @@ export async function readZipEntry(
     signal?: AbortSignal | undefined;
     /** Keep the bytes (up to `upTo`), of containers only or of anything. */
     collect?: { upTo: number; containersOnly: boolean };
-    onChunk?: (chunk: Buffer) => Promise<void>;
+    onChunk?: (chunk: Buffer) => Promise<void> | void;
     /** Hash fixed-size blocks too (an ASAR companion checked against its header). */
     blockSize?: number;
+    /** SHA-256 of the bytes (default true); false leaves the digest's `sha256` null. */
+    sha256?: boolean;
   },
 ): Promise<EntryRead> {
   const base: Base = { path, provenance: 'zip-central-directory', unpacked: false };
@@ -115,6 +117,7 @@ export async function readZipEntry(
     : undefined;
   const digestOptions: DigestOptions = {
     crc32: true,
+    ...(options.sha256 === false ? { sha256: false } : {}),
     signal: options.signal,
     ...(options.blockSize !== undefined ? { blockSize: options.blockSize } : {}),
     ...(options.collect ? { collectUpTo: options.collect.upTo } : {}),

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { canonicalSha256 } from '@rea/evidence';
@@ -63,27 +62,42 @@ export const extractArtifactTool = defineTool({
   produces: 'evidence',
   async run(input, context) {
     const { extract } = await import('../extract/extract.js');
-    const { digestStream } = await import('../hashing.js');
-    // Hashed first: the output directory is named after the archive's bytes and the selection, so a
-    // repeated call replaces its earlier output instead of adding another directory.
+    const { fileSha256 } = await import('../engine/fileHash.js');
+    // The output directory is named after the archive's bytes and the selection, so that a repeated
+    // call replaces its earlier output instead of adding another directory. The archive is hashed on
+    // a worker thread while its entries are extracted: the name is needed only once every file is written.
     const info = await stat(input.path).catch(() => null);
-    const digest = info?.isFile() ? await digestStream(createReadStream(input.path), { signal: context.signal }) : null;
+    const stop = new AbortController();
+    const signal = AbortSignal.any([context.signal, stop.signal]);
+    const hashing = info?.isFile() ? fileSha256(input.path, signal) : null;
+    const key = hashing?.then((sha256) => outputKey(sha256, input.select, input.integrity_policy));
+    // Both are settled below (or by extract) in every case; never left unhandled meanwhile.
+    hashing?.catch(() => undefined);
+    key?.catch(() => undefined);
     const budgets = {
       ...(input.max_bytes !== undefined ? { max_bytes: input.max_bytes } : {}),
       ...(input.max_entries !== undefined ? { max_entries: input.max_entries } : {}),
       ...(input.max_ratio !== undefined ? { max_ratio: input.max_ratio } : {}),
       ...(input.max_nested_bytes !== undefined ? { max_nested_bytes: input.max_nested_bytes } : {}),
     };
-    const outcome = await extract(input.path, {
-      integrityPolicy: input.integrity_policy,
-      ...(input.select ? { select: input.select } : {}),
-      budgets,
-      ...(digest ? { outputKey: outputKey(digest.sha256, input.select, input.integrity_policy) } : {}),
-      signal: context.signal,
-    });
+    let outcome: Awaited<ReturnType<typeof extract>>;
+    try {
+      outcome = await extract(input.path, {
+        integrityPolicy: input.integrity_policy,
+        ...(input.select ? { select: input.select } : {}),
+        budgets,
+        ...(key ? { outputKey: key } : {}),
+        signal: context.signal,
+      });
+    } catch (error) {
+      // A failed extraction stops the hash and waits for its stream to close.
+      stop.abort();
+      await hashing?.catch(() => undefined);
+      throw error;
+    }
     const size = info?.size ?? 0;
-    // extract() refused anything but a file, so the digest was taken.
-    const sha256 = digest!.sha256;
+    // extract() refused anything but a file, and published under the digest's name: it was taken.
+    const sha256 = await hashing!;
     const contradicted = outcome.result.integrity_contradictions.length > 0;
     return {
       subject: { format: outcome.result.format, sha256, size },
