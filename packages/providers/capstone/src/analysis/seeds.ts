@@ -35,12 +35,12 @@ function hashOf(address: number, bits: number): number {
  */
 export class SeedTable {
   private bits: number;
-  private keys: Float64Array;
-  private source: Uint8Array;
-  private kind: Uint8Array;
-  private sizes: Float64Array;
-  private names: Int32Array;
-  private libraries: Int32Array;
+  private keys!: Float64Array;
+  private source!: Uint8Array;
+  private kind!: Uint8Array;
+  private sizes!: Float64Array;
+  private names!: Int32Array;
+  private libraries!: Int32Array;
   private readonly texts: string[] = [];
   private sorted: Float64Array | null = null;
   /** The number of seeds. */
@@ -52,6 +52,11 @@ export class SeedTable {
    */
   constructor(expected = 0) {
     this.bits = Math.max(10, Math.ceil(Math.log2(Math.max(1, expected) * 2)));
+    this.allocate();
+  }
+
+  /** Empty columns of `2^bits` slots. */
+  private allocate(): void {
     const n = 1 << this.bits;
     this.keys = new Float64Array(n).fill(EMPTY);
     this.source = new Uint8Array(n);
@@ -130,13 +135,7 @@ export class SeedTable {
   private grow(): void {
     const { keys, source, kind, sizes, names, libraries } = this;
     this.bits += 1;
-    const n = 1 << this.bits;
-    this.keys = new Float64Array(n).fill(EMPTY);
-    this.source = new Uint8Array(n);
-    this.kind = new Uint8Array(n);
-    this.sizes = new Float64Array(n);
-    this.names = new Int32Array(n);
-    this.libraries = new Int32Array(n);
+    this.allocate();
     for (let old = 0; old < keys.length; old += 1) {
       const key = keys[old]!;
       if (key === EMPTY) continue;
