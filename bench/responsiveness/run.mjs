@@ -178,7 +178,7 @@ try {
         (row.stallCpu === null
           ? ''
           : `; in it: main-thread CPU ${row.stallCpu.toFixed(1)} ms, run-queue wait ${row.stallWait.toFixed(1)} ms; ` +
-            `most CPU in one stall ${row.cpuStall.toFixed(1)} ms`),
+            `most CPU in one stall ${row.cpuStall === null ? 'none (no gap over 2 ms)' : `${row.cpuStall.toFixed(1)} ms`}`),
     );
   const idle = [];
   // Each call is preceded by an idle reference of its own: on a shared machine the load changes.
