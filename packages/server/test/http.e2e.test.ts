@@ -184,11 +184,29 @@ describe('@rea/server over Streamable HTTP: sessions abandoned without DELETE', 
     const list = { jsonrpc: '2.0', id: 9, method: 'tools/list' };
     const after = await post(url, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, list);
     expect(after.status).toBe(404);
-    const lines = server
-      .stderr()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { message: string; data?: Record<string, unknown> });
+    type Line = { message: string; data?: Record<string, unknown> };
+    const logged = (): Line[] =>
+      server
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Line);
+    const idleAt = (lines: Line[]) =>
+      lines.findIndex(
+        (line) => line.message === 'HTTP session closed after going idle' && line.data?.['session'] === id,
+      );
+    // The connection's own close (provider closed, ledger cleared) is logged once its cleanup has
+    // finished, which may be after the stand-in's process is gone: wait for that line, after the idle one.
+    const closedAfterIdle = (lines: Line[]): Line | undefined =>
+      lines
+        .slice(idleAt(lines) + 1)
+        .find((line) => line.message === 'connection closed' && line.data?.['transport'] === 'http');
+    const deadline = Date.now() + 30_000;
+    let lines = logged();
+    while ((idleAt(lines) < 0 || closedAfterIdle(lines) === undefined) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      lines = logged();
+    }
     expect(lines).toContainEqual(
       expect.objectContaining({
         message: 'HTTP session closed after going idle',
@@ -196,8 +214,7 @@ describe('@rea/server over Streamable HTTP: sessions abandoned without DELETE', 
       }),
     );
     // The session's ledger held the describe_target record (and the binary_session ones); all were dropped.
-    const closed = lines.filter((line) => line.message === 'connection closed' && line.data?.['transport'] === 'http');
-    expect(closed.at(-1)?.data?.['cleared_records']).toBeGreaterThanOrEqual(1);
+    expect(closedAfterIdle(lines)?.data?.['cleared_records']).toBeGreaterThanOrEqual(1);
     await client.close().catch(() => undefined);
   });
 });
