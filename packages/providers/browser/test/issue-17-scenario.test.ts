@@ -37,6 +37,13 @@ beforeAll(async () => {
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify(q === 'notes' ? ['a', 'b', 'c'] : []));
     },
+    // A page whose request is never answered, and a form that leaves it for another page.
+    '/waiting': {
+      type: 'text/html',
+      body: '<!doctype html><form action="/left"><input name="q"></form><script>fetch("/never")</script>',
+    },
+    '/never': () => undefined,
+    '/left': { type: 'text/html', body: '<!doctype html><p>left</p>' },
   });
 });
 
@@ -104,6 +111,40 @@ describe('capture_browser_scenario', () => {
     });
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
   }, 120_000);
+
+  it('should count a request of a document the page has left as ended, and name the requests still in flight when the network is never idle', async () => {
+    const left = await call(captureBrowserScenarioTool, {
+      url: `${server.origin}/waiting`,
+      actions: [
+        { action: 'wait_for_selector', selector: 'input' },
+        { action: 'type', selector: 'input', text: 'x' },
+        { action: 'press', key: 'Enter' },
+        { action: 'wait_for_selector', selector: 'p' },
+        { action: 'wait_for_network_idle', idle_ms: 300, timeout_ms: 5000 },
+      ],
+    });
+    if (left.error) throw left.error;
+    const capture = (left.outcome as unknown as { record: EvidenceRecord<ScenarioCapture> }).record.normalized_result;
+    expect(capture.actions.map((a) => a.outcome)).toEqual(Array(5).fill('ok'));
+    // The unanswered request was made, and never answered, before the page moved on.
+    expect(capture.events).toContainEqual(expect.objectContaining({ kind: 'request', url: `${server.origin}/never` }));
+    expect(capture.events).not.toContainEqual(
+      expect.objectContaining({ url: `${server.origin}/never`, kind: 'response' }),
+    );
+    expect(capture.events).toContainEqual(
+      expect.objectContaining({ kind: 'navigation', url: `${server.origin}/left?q=x` }),
+    );
+
+    const stayed = await call(captureBrowserScenarioTool, {
+      url: `${server.origin}/waiting`,
+      actions: [{ action: 'wait_for_network_idle', idle_ms: 300, timeout_ms: 1500 }],
+    });
+    expect(isReaError(stayed.error) && stayed.error.code).toBe('execution_failure');
+    const error = stayed.error as { details: Record<string, unknown>; remediation: string };
+    expect(error.details['in_flight']).toEqual([`${server.origin}/never`]);
+    expect(error.remediation).toContain(`${server.origin}/never`);
+    expect(ownedBrowsersGone(stayed.dirs)).toBe(true);
+  });
 
   it('should keep the partial capture in details.partial_observation when an action fails', async () => {
     const result = await call(captureBrowserScenarioTool, {

@@ -148,7 +148,13 @@ export async function runAction(action: Action, c: ActionContext): Promise<strin
         if (quiet !== null && quiet >= idleMs) return 'idle';
         await sleep(50, signal);
       }
-      throw failed(`the network was not idle for ${idleMs} ms within ${timeoutMs} ms`);
+      const pending = c.log.inFlight();
+      throw new ReaError('execution_failure', `the network was not idle for ${idleMs} ms within ${timeoutMs} ms`, {
+        details: { reason: 'action-failed', in_flight: pending },
+        remediation: pending.length
+          ? `still in flight: ${pending.join(', ')}; a page that polls or streams is never idle: wait for a selector instead`
+          : 'the page kept making requests: wait for a selector instead, or give a shorter idle_ms',
+      });
     }
     case 'wait_for_downloads': {
       const downloads = c.downloads;

@@ -17,7 +17,8 @@ export class EventLog {
   /** Bytes (as JSON) of the kept events, and of those counted but not kept. */
   keptBytes = 0;
   droppedBytes = 0;
-  private readonly inflight = new Set<string>();
+  /** Requests sent and not yet finished or failed: request id → URL and the loader (document) it belongs to. */
+  private readonly inflight = new Map<string, { url: string; loader: string }>();
   private lastActivity = Date.now();
   private stopped = false;
 
@@ -60,17 +61,19 @@ export class EventLog {
     return this.inflight.size > 0 ? null : Date.now() - this.lastActivity;
   }
 
+  /** The URLs of the requests in flight, oldest first, at most `limit` of them. */
+  inFlight(limit = 5): string[] {
+    return [...this.inflight.values()].slice(0, limit).map((r) => r.url.slice(0, 200));
+  }
+
   /** Listens to the page's network, console, navigation and dialog events. */
   listen(page: CdpConnection): void {
     const activity = () => (this.lastActivity = Date.now());
     page.on('Network.requestWillBeSent', (p) => {
-      this.inflight.add(String(p['requestId']));
+      const url = String((p['request'] as CdpParams)['url']);
+      this.inflight.set(String(p['requestId']), { url, loader: String(p['loaderId'] ?? '') });
       activity();
-      this.add(
-        'request',
-        String((p['request'] as CdpParams)['method'] ?? 'GET'),
-        String((p['request'] as CdpParams)['url']),
-      );
+      this.add('request', String((p['request'] as CdpParams)['method'] ?? 'GET'), url);
     });
     page.on('Network.responseReceived', (p) => {
       const response = p['response'] as { url: string; status: number; mimeType: string };
@@ -93,7 +96,12 @@ export class EventLog {
       );
     });
     page.on('Page.frameNavigated', (p) => {
-      const frame = p['frame'] as { url: string; parentId?: string };
+      const frame = p['frame'] as { url: string; parentId?: string; loaderId?: string };
+      // A new document in the main frame ends the old one's requests, and Chromium reports no end for
+      // those still in flight (a fetch that never answered, a favicon): they no longer count.
+      if (!frame.parentId) {
+        for (const [id, request] of this.inflight) if (request.loader !== frame.loaderId) this.inflight.delete(id);
+      }
       this.add('navigation', frame.parentId ? 'frame' : 'main frame', frame.url);
     });
     page.on('Page.javascriptDialogOpening', (p) => {

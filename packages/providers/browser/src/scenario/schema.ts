@@ -50,7 +50,7 @@ export const ActionSchema = z.strictObject({
     .min(1)
     .max(60_000)
     .optional()
-    .describe('wait_for_network_idle: quiet period (default 500).'),
+    .describe('wait_for_network_idle: ms with no request of the current document in flight (default 500).'),
   timeout_ms: z.number().int().min(1).max(600_000).optional().describe('Waits: deadline in ms (default 10000).'),
 });
 /** A declared action. */
