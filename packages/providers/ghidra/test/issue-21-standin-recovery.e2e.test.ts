@@ -5,7 +5,7 @@
 // close/reopen recovery on the same connection, a crash mid-query, garbage answers, a wrong imported
 // digest, a slow import crossing waiting notices, and a hang past the startup deadline.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,11 @@ const diagnosticOf = (result: Result): Record<string, any> => {
   expect(result.isError).toBe(true);
   return (JSON.parse(result.content[0]!.text!) as { error: Record<string, any> }).error;
 };
-const ownedDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith('rea-ghidra-'));
+// The servers' temporary directory: one of this file's own, so that the directories other test files
+// create at the same time are not counted as the servers'.
+const serverTmp = mkdtempSync(join(tmpdir(), 'rea-test-server-tmp-'));
+afterAll(() => rmSync(serverTmp, { recursive: true, force: true }));
+const ownedDirs = () => readdirSync(serverTmp).filter((name) => name.startsWith('rea-ghidra-'));
 
 async function connect(env: Record<string, string>, cwd: string): Promise<Client> {
   const client = new Client({ name: 'rea-ghidra-e2e', version: '1.0.0' });
@@ -35,7 +39,7 @@ async function connect(env: Record<string, string>, cwd: string): Promise<Client
       args: [bin, 'mcp'],
       stderr: 'ignore',
       cwd,
-      env: { PATH: process.env['PATH'] ?? '', TMPDIR: tmpdir(), ...env },
+      env: { PATH: process.env['PATH'] ?? '', TMPDIR: serverTmp, ...env },
     }),
   );
   return client;
@@ -191,6 +195,8 @@ describe('Ghidra provider over MCP with the stand-in engine (issue 21)', () => {
   });
 
   it('leaves no owned process or directory after the final close', async () => {
+    // While the binary is open, the engine's project directory is there.
+    expect(ownedDirs()).toHaveLength(1);
     valueOf(await call('close_binary'));
     expect(standinProcesses(space.dir)).toEqual([]);
     expect(ownedDirs()).toEqual([]);

@@ -4,7 +4,7 @@
 // ready external engines, an explicit Hopper binding through the real launcher path, a cancelled
 // startup and close/reopen recovery, with nothing owned left behind.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +29,11 @@ const diagnosticOf = (result: Result): Record<string, any> => {
   expect(result.isError).toBe(true);
   return (JSON.parse(result.content[0]!.text!) as { error: Record<string, any> }).error;
 };
-const ownedDirs = () => readdirSync(tmpdir()).filter((name) => /^rea-hopper-[A-Za-z0-9]{6}$/.test(name));
+// The servers' temporary directory: one of this file's own, so that the directories other test files
+// create at the same time are not counted as the servers'.
+const serverTmp = mkdtempSync(join(tmpdir(), 'rea-test-server-tmp-'));
+afterAll(() => rmSync(serverTmp, { recursive: true, force: true }));
+const ownedDirs = () => readdirSync(serverTmp).filter((name) => /^rea-hopper-[A-Za-z0-9]{6}$/.test(name));
 
 describe('Hopper provider and selection over MCP with stand-in engines (issue 21)', () => {
   const space = standinWorkspace('hopper-e2e');
@@ -49,7 +53,7 @@ describe('Hopper provider and selection over MCP with stand-in engines (issue 21
         args: [bin, 'mcp'],
         stderr: 'ignore',
         cwd: space.dir,
-        env: { PATH: process.env['PATH'] ?? '', TMPDIR: tmpdir(), ...env },
+        env: { PATH: process.env['PATH'] ?? '', TMPDIR: serverTmp, ...env },
       }),
     );
   });
@@ -96,6 +100,8 @@ describe('Hopper provider and selection over MCP with stand-in engines (issue 21
     expect(listing.normalized_result.items.map((p: { name: string }) => p.name)).toEqual(['_start', 'main', 'helper']);
     const pseudo = valueOf(await call('procedure_pseudo_code', { procedure: 'main' }));
     expect(JSON.stringify(pseudo.normalized_result)).toContain('helper();');
+    // While the binary is open, the engine's working directory is there.
+    expect(ownedDirs()).toHaveLength(1);
     valueOf(await call('close_binary'));
     expect(standinProcesses(space.dir)).toEqual([]);
     expect(ownedDirs()).toEqual([]);
