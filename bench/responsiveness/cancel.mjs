@@ -9,9 +9,9 @@
 // open and queries and the Evidence bundle import take the signal directly, as their tools pass it.
 // Inputs are generated: a 10,000-file tree packed as ZIP and ASAR, an x86-64 shared object with 100,000
 // function symbols, and a bundle of 5,000 small records.
+// The same cancels through notifications/cancelled on a live `rea mcp`: cancel-mcp.mjs.
 // Usage: node bench/responsiveness/cancel.mjs
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,9 +19,8 @@ import { pathToFileURL } from 'node:url';
 import * as asar from '@electron/asar';
 import { artifactTools, inspectBinaryLayoutTool } from '@rea/artifact';
 import { createAnalysisProfile, exportBundle, importBundle, sealEvidence } from '@rea/evidence';
+import { buildInputs } from './inputs.mjs';
 
-const FILES = 10_000;
-const SYMBOLS = 100_000;
 const RECORDS = 5_000;
 const FRACTIONS = [0, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95];
 
@@ -55,25 +54,6 @@ function context(signal) {
       supervisor: createCallSupervisor(),
     },
   };
-}
-
-function buildInputs() {
-  const tree = join(inputs, 'tree');
-  for (let i = 0; i < FILES; i += 1) {
-    const folder = join(tree, `d${i % 100}`);
-    if (i < 100) mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, `f${i}.js`), `module.exports = ${i};\n`);
-  }
-  const zip = join(inputs, 'tree.zip');
-  const zipped = spawnSync('zip', ['-q', '-r', zip, '.'], { cwd: tree });
-  if (zipped.status !== 0) throw new Error(`zip failed: ${zipped.stderr}`);
-  const lines = ['.text'];
-  for (let i = 0; i < SYMBOLS; i += 1) lines.push(`.globl f${i}`, `.type f${i},@function`, `f${i}:`, 'ret');
-  writeFileSync(join(inputs, 'many.s'), `${lines.join('\n')}\n`);
-  const so = join(inputs, 'many.so');
-  const built = spawnSync('gcc', ['-shared', '-nostdlib', '-o', so, join(inputs, 'many.s')]);
-  if (built.status !== 0) throw new Error(`gcc failed: ${built.stderr}`);
-  return { tree, zip, so };
 }
 
 /**
@@ -157,7 +137,7 @@ try {
       .map((l) => l.toFixed(2))
       .join(' ')}; generating inputs…`,
   );
-  const { tree, zip, so } = buildInputs();
+  const { tree, zip, so } = buildInputs(inputs);
   const app = join(inputs, 'app.asar');
   await asar.createPackage(tree, app);
   const tool = (name) => artifactTools.find((t) => t.name === name);

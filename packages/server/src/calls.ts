@@ -250,7 +250,12 @@ function connection(
     const name = request.params.name;
     const controller = new AbortController();
     const upstream = ctx.mcpReq.signal;
-    const onAbort = (): void => controller.abort(upstream.reason);
+    // When the client's notifications/cancelled arrived: the server's log says how long the call took to stop.
+    let cancelledAt = 0;
+    const onAbort = (): void => {
+      cancelledAt = performance.now();
+      controller.abort(upstream.reason);
+    };
     if (upstream.aborted) onAbort();
     else upstream.addEventListener('abort', onAbort, { once: true });
     const token = request.params._meta?.progressToken;
@@ -339,7 +344,17 @@ function connection(
       } catch (error) {
         // Cancelled by the client: its request is gone, so nothing is answered. Cancelled by the server
         // (close_binary draining owned work, connection end): answered as `cancelled`.
-        if (upstream.aborted) throw error;
+        if (upstream.aborted) {
+          const reason = normalizeError(error);
+          runtime.localLogger.info('call cancelled by the client', {
+            tool: name,
+            request_id: ctx.mcpReq.id,
+            code: reason.code,
+            phase: typeof reason.details['phase'] === 'string' ? reason.details['phase'] : null,
+            stopped_after_ms: Math.round(performance.now() - cancelledAt),
+          });
+          throw error;
+        }
         if (isReaError(error) && error.code === 'cleanup_incomplete') session.noteIncomplete(remainingOf(error));
         const result = encodeFailure(error, name, config.mcpMaxResponseBytes, retainDiagnostic(name));
         progress.finish('failed', 'done');
