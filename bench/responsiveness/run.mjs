@@ -313,7 +313,7 @@ try {
       const seen = await stalls(path);
       console.log(
         `rea mcp (${transport}) inspect_artifact ${label}: ${seen.outcome}, ${seen.bytes} bytes; ${seen.pings} binary_session round trips ` +
-          `meanwhile, longest ${seen.longest.toFixed(1)} ms, p99 ${seen.p99.toFixed(1)} ms; load ${loadavg()[0].toFixed(1)}`,
+          `meanwhile, longest ${seen.longest.toFixed(1)} ms, p99 ${seen.p99.toFixed(1)} ms, the last (behind the large answer) ${seen.last.toFixed(1)} ms; load ${loadavg()[0].toFixed(1)}`,
       );
     }
   }

@@ -9,6 +9,17 @@ import { dirname, join } from 'node:path';
 
 const bin = join(dirname(createRequire(import.meta.url).resolve('rea-mcp/package.json')), 'dist', 'bin.js');
 
+/** Lines above this many bytes are parsed after the round trips. */
+const LARGE = 64 * 1024;
+
+/** The id of a JSON-RPC response line, read from its first or last bytes (where the SDK writes it). */
+function idOf(line) {
+  const ends = `${line.subarray(0, 200).toString('utf8')}\n${line.subarray(-200).toString('utf8')}`;
+  const found = /"id":\s*(\d+)/.exec(ends);
+  if (!found) throw new Error('no id at either end of a large response line');
+  return Number(found[1]);
+}
+
 /** Runs inspect_artifact on `path` through a fresh `rea mcp`; returns the binary_session round trips meanwhile. */
 export async function serverStalls(path) {
   const child = spawn(process.execPath, [bin, 'mcp'], { stdio: ['pipe', 'pipe', 'ignore'] });
@@ -24,9 +35,13 @@ export async function serverStalls(path) {
       const line = Buffer.concat([...pending, chunk.subarray(start, end)]);
       pending = [];
       start = end + 1;
-      const message = JSON.parse(line.toString('utf8'));
-      waiting.get(message.id)?.({ message, bytes: line.length });
-      waiting.delete(message.id);
+      // A large answer is parsed once the round trips are over: parsing megabytes here would hold this
+      // process's loop, and the round trips measure the server's.
+      const large = line.length > LARGE;
+      const message = large ? null : JSON.parse(line.toString('utf8'));
+      const id = large ? idOf(line) : message.id;
+      waiting.get(id)?.({ message, line, bytes: line.length });
+      waiting.delete(id);
     }
   });
   let next = 1;
@@ -56,13 +71,18 @@ export async function serverStalls(path) {
       await request('tools/call', { name: 'binary_session', arguments: {} });
       trips.push(performance.now() - started);
     }
-    const { message, bytes } = await heavy;
+    const answer = await heavy;
+    const message = answer.message ?? JSON.parse(answer.line.toString('utf8'));
+    const { bytes } = answer;
+    // The last round trip is answered after the large answer, on the same pipe or connection pool.
+    const last = trips.at(-1) ?? 0;
     trips.sort((a, b) => a - b);
     return {
       outcome: message.result?.isError ? JSON.parse(message.result.content[0].text).error.code : 'ok',
       bytes,
       pings: trips.length,
       longest: trips.at(-1) ?? 0,
+      last,
       p99: trips[Math.min(trips.length - 1, Math.floor(trips.length * 0.99))] ?? 0,
     };
   } finally {
@@ -98,6 +118,11 @@ export async function httpServerStalls(path) {
       });
       session ??= response.headers.get('mcp-session-id');
       const text = await response.text();
+      // As over stdio: a large answer is parsed after the round trips.
+      if (text.length > LARGE) return { text, bytes: Buffer.byteLength(text) };
+      return parsed(text);
+    };
+    const parsed = (text) => {
       const data = text
         .split('\n')
         .filter((line) => line.startsWith('data: '))
@@ -124,13 +149,17 @@ export async function httpServerStalls(path) {
       await request('tools/call', { name: 'binary_session', arguments: {} });
       trips.push(performance.now() - started);
     }
-    const { message, bytes } = await heavy;
+    const answer = await heavy;
+    const { message, bytes } = answer.text === undefined ? answer : parsed(answer.text);
+    // The last round trip is answered after the large answer, on the same pipe or connection pool.
+    const last = trips.at(-1) ?? 0;
     trips.sort((a, b) => a - b);
     return {
       outcome: message?.result?.isError ? JSON.parse(message.result.content[0].text).error.code : 'ok',
       bytes,
       pings: trips.length,
       longest: trips.at(-1) ?? 0,
+      last,
       p99: trips[Math.min(trips.length - 1, Math.floor(trips.length * 0.99))] ?? 0,
     };
   } finally {

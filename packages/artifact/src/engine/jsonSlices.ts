@@ -84,6 +84,9 @@ function* parseSpan(bytes: Buffer, start: number, end: number, depth: number): W
       if (open === 0x7b) {
         Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
       } else array.push(value);
+      // A checkpoint per member: members below SCAN_STEP are scanned and parsed without one of their own,
+      // and a large container can hold thousands of them.
+      yield;
       i = skipSpace(bytes, valueStop, end);
       const next = codeAt(i);
       i += 1;
