@@ -28,6 +28,8 @@ export class InventoryState {
   readonly contradictions: IntegrityContradiction[] = [];
   readonly nested: NestedContainer[] = [];
   readonly reasons: string[] = [];
+  /** The reasons already listed: an archive can give tens of thousands (one per unsafe name). */
+  private readonly reasonSet = new Set<string>();
   readonly limitations: Limitation[] = [];
   bytesRead = 0;
   /** Bytes of nested containers held in memory along the current expansion chain. */
@@ -87,7 +89,10 @@ export class InventoryState {
 
   /** Makes coverage partial with `reason`, and records it as a limitation. */
   partial(reason: string, kind: string, scope?: string): void {
-    if (!this.reasons.includes(reason)) this.reasons.push(reason);
+    if (!this.reasonSet.has(reason)) {
+      this.reasonSet.add(reason);
+      this.reasons.push(reason);
+    }
     this.limitations.push(scope === undefined ? { kind, message: reason } : { kind, message: reason, scope });
   }
 
