@@ -16,8 +16,8 @@ import { linkSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createAnalysisProfile, exportBundle, sealEvidence } from '@rea/evidence';
-import { buildInputs } from './inputs.mjs';
+import { exportBundle } from '@rea/evidence';
+import { buildInputs, smallRecords } from './inputs.mjs';
 
 const RECORDS = 5_000;
 const FRACTIONS = [0, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95];
@@ -152,22 +152,7 @@ function describe(row) {
 async function bundle() {
   serial += 1;
   const path = join(inputs, `bundle-${serial}.json`);
-  const sealed = Array.from({ length: RECORDS }, (_, i) =>
-    sealEvidence({
-      operation: 'inspect_artifact',
-      subject: { format: 'zip', sha256: 'a'.repeat(64), size: i },
-      provider: { id: 'artifact', name: 'Artifact', version: '1' },
-      analysis_profile: createAnalysisProfile({ name: 'default', version: '1', settings: {} }),
-      parameters: { path: `/tmp/f${i}`, run: serial },
-      normalized_result: { entries: Array.from({ length: 5 }, (_, j) => ({ path: `d/f${i}-${j}`, size: j })) },
-      raw_result: null,
-      confidence: 'observed',
-      limitations: [],
-      coverage: { status: 'complete', reasons: [] },
-      locations: [],
-      evidence_links: [],
-    }),
-  );
+  const sealed = smallRecords(RECORDS, serial);
   await exportBundle(sealed, path);
   return path;
 }

@@ -18,8 +18,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as asar from '@electron/asar';
 import { artifactTools, inspectBinaryLayoutTool } from '@rea/artifact';
-import { createAnalysisProfile, exportBundle, importBundle, sealEvidence } from '@rea/evidence';
-import { buildInputs } from './inputs.mjs';
+import { exportBundle, importBundle } from '@rea/evidence';
+import { buildInputs, smallRecords } from './inputs.mjs';
 
 const RECORDS = 5_000;
 const FRACTIONS = [0, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95];
@@ -180,22 +180,7 @@ try {
     port.procedures({ offset: 0, limit: 100, query: 'f9' }, signal),
   );
   await session.close(new AbortController().signal);
-  const small = Array.from({ length: RECORDS }, (_, i) =>
-    sealEvidence({
-      operation: 'inspect_artifact',
-      subject: { format: 'zip', sha256: 'a'.repeat(64), size: i },
-      provider: { id: 'artifact', name: 'Artifact', version: '1' },
-      analysis_profile: createAnalysisProfile({ name: 'default', version: '1', settings: {} }),
-      parameters: { path: `/tmp/f${i}` },
-      normalized_result: { entries: Array.from({ length: 5 }, (_, j) => ({ path: `d/f${i}-${j}`, size: j })) },
-      raw_result: null,
-      confidence: 'observed',
-      limitations: [],
-      coverage: { status: 'complete', reasons: [] },
-      locations: [],
-      evidence_links: [],
-    }),
-  );
+  const small = smallRecords(RECORDS);
   const bundle = join(inputs, 'bundle.json');
   await exportBundle(small, bundle);
   await family(`import_evidence_bundle (${RECORDS} records)`, (_ctx, signal) => importBundle(bundle, { signal }));

@@ -1,8 +1,9 @@
-// Generated inputs of the cancel benches: a 10,000-file tree packed as ZIP, and an x86-64 shared object
-// with 100,000 function symbols.
+// Generated inputs of the responsiveness benches: a 10,000-file tree packed as ZIP, an x86-64 shared
+// object with 100,000 function symbols, and small Evidence records for bundles.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createAnalysisProfile, sealEvidence } from '@rea/evidence';
 
 export const FILES = 10_000;
 export const SYMBOLS = 100_000;
@@ -25,4 +26,24 @@ export function buildInputs(inputs) {
   const built = spawnSync('gcc', ['-shared', '-nostdlib', '-o', so, join(inputs, 'many.s')]);
   if (built.status !== 0) throw new Error(`gcc failed: ${built.stderr}`);
   return { tree, zip, so };
+}
+
+/** `count` small inventory records (five entries each); `salt` makes a set of records of its own. */
+export function smallRecords(count, salt = null) {
+  return Array.from({ length: count }, (_, i) =>
+    sealEvidence({
+      operation: 'inspect_artifact',
+      subject: { format: 'zip', sha256: 'a'.repeat(64), size: i },
+      provider: { id: 'artifact', name: 'Artifact', version: '1' },
+      analysis_profile: createAnalysisProfile({ name: 'default', version: '1', settings: {} }),
+      parameters: salt === null ? { path: `/tmp/f${i}` } : { path: `/tmp/f${i}`, run: salt },
+      normalized_result: { entries: Array.from({ length: 5 }, (_, j) => ({ path: `d/f${i}-${j}`, size: j })) },
+      raw_result: null,
+      confidence: 'observed',
+      limitations: [],
+      coverage: { status: 'complete', reasons: [] },
+      locations: [],
+      evidence_links: [],
+    }),
+  );
 }

@@ -29,7 +29,8 @@ import { httpServerStalls, serverStalls } from './server.mjs';
 import { pathToFileURL } from 'node:url';
 import * as asar from '@electron/asar';
 import { artifactTools, inspectBinaryLayoutTool } from '@rea/artifact';
-import { createAnalysisProfile, exportBundle, importBundle, sealEvidence } from '@rea/evidence';
+import { exportBundle, importBundle } from '@rea/evidence';
+import { smallRecords } from './inputs.mjs';
 
 const capstoneOnly = process.argv.includes('--capstone');
 const capstoneDistAt = process.argv.indexOf('--capstone-dist');
@@ -273,22 +274,7 @@ try {
   }
   for (const output of outputs) rmSync(output, { recursive: true, force: true });
   // Evidence bundles: the two inventories (few large records), and 20,000 small records.
-  const small = Array.from(capstoneOnly ? [] : { length: 20_000 }, (_, i) =>
-    sealEvidence({
-      operation: 'inspect_artifact',
-      subject: { format: 'zip', sha256: 'a'.repeat(64), size: i },
-      provider: { id: 'artifact', name: 'Artifact', version: '1' },
-      analysis_profile: createAnalysisProfile({ name: 'default', version: '1', settings: {} }),
-      parameters: { path: `/tmp/f${i}` },
-      normalized_result: { entries: Array.from({ length: 5 }, (_, j) => ({ path: `d/f${i}-${j}`, size: j })) },
-      raw_result: null,
-      confidence: 'observed',
-      limitations: [],
-      coverage: { status: 'complete', reasons: [] },
-      locations: [],
-      evidence_links: [],
-    }),
-  );
+  const small = smallRecords(capstoneOnly ? 0 : 20_000);
   for (const [label, records] of capstoneOnly
     ? []
     : [
