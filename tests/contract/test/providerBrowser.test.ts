@@ -41,16 +41,17 @@ function collect(value: unknown): void {
   else if (typeof value === 'object' && value !== null) Object.values(value).forEach(collect);
 }
 
-/** `c`, noting the directories its calls wrote. */
+/**
+ * `c`, noting the directories its calls wrote. Everything else is read from `c` when used (not copied):
+ * the contract records whether a check used the provider at all by watching those reads.
+ */
 function tracked(c: CapabilityCheckContext): CapabilityCheckContext {
-  return {
-    ...c,
-    runTool: async (name, input, options) => {
-      const outcome = await c.runTool(name, input, options);
-      if (outcome.kind === 'evidence') collect(outcome.record.normalized_result);
-      return outcome;
-    },
+  const runTool: CapabilityCheckContext['runTool'] = async (name, input, options) => {
+    const outcome = await c.runTool(name, input, options);
+    if (outcome.kind === 'evidence') collect(outcome.record.normalized_result);
+    return outcome;
   };
+  return Object.create(c, { runTool: { value: runTool, enumerable: true } }) as CapabilityCheckContext;
 }
 
 /**

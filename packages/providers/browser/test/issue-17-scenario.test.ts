@@ -134,6 +134,7 @@ describe('capture_browser_scenario', () => {
     expect(capture.events).toContainEqual(
       expect.objectContaining({ kind: 'navigation', url: `${server.origin}/left?q=x` }),
     );
+    expect(ownedBrowsersGone(left.dirs)).toBe(true);
 
     const stayed = await call(captureBrowserScenarioTool, {
       url: `${server.origin}/waiting`,

@@ -17,8 +17,15 @@ export class EventLog {
   /** Bytes (as JSON) of the kept events, and of those counted but not kept. */
   keptBytes = 0;
   droppedBytes = 0;
-  /** Requests sent and not yet finished or failed: request id → URL and the loader (document) it belongs to. */
-  private readonly inflight = new Map<string, { url: string; loader: string }>();
+  /**
+   * Requests sent and not yet finished or failed: request id → URL, the loader (document) and the frame
+   * it belongs to.
+   */
+  private readonly inflight = new Map<string, { url: string; loader: string; frame: string }>();
+  /** Documents the page has left: a request of one (a beacon sent as it unloads) never counts. */
+  private readonly leftLoaders = new Set<string>();
+  /** The current document of each frame (frame id → loader id). */
+  private readonly documents = new Map<string, string>();
   private lastActivity = Date.now();
   private stopped = false;
 
@@ -61,6 +68,30 @@ export class EventLog {
     return this.inflight.size > 0 ? null : Date.now() - this.lastActivity;
   }
 
+  /**
+   * `frame` now shows the document `loader` (null: the frame is gone). The documents it replaces are
+   * left: the frame's previous one, and when it is the main frame every other frame's too. Their requests
+   * in flight stop counting, and so do any they send later.
+   */
+  private leave(frame: string, loader: string | null, main: boolean, activity: () => void): void {
+    const previous = main ? [...this.documents.values()] : [this.documents.get(frame)];
+    for (const document of previous) if (document !== undefined && document !== loader) this.leftLoaders.add(document);
+    // A document shown again (restored from the back/forward cache) is current again.
+    if (loader !== null) this.leftLoaders.delete(loader);
+    if (main) this.documents.clear();
+    if (loader === null) this.documents.delete(frame);
+    else this.documents.set(frame, loader);
+    let ended = false;
+    for (const [id, request] of this.inflight) {
+      if ((main || request.frame === frame) && request.loader !== loader) {
+        if (request.loader !== '') this.leftLoaders.add(request.loader);
+        this.inflight.delete(id);
+        ended = true;
+      }
+    }
+    if (ended) activity();
+  }
+
   /** The URLs of the requests in flight, oldest first, at most `limit` of them. */
   inFlight(limit = 5): string[] {
     return [...this.inflight.values()].slice(0, limit).map((r) => r.url.slice(0, 200));
@@ -71,7 +102,9 @@ export class EventLog {
     const activity = () => (this.lastActivity = Date.now());
     page.on('Network.requestWillBeSent', (p) => {
       const url = String((p['request'] as CdpParams)['url']);
-      this.inflight.set(String(p['requestId']), { url, loader: String(p['loaderId'] ?? '') });
+      const loader = String(p['loaderId'] ?? '');
+      if (!this.leftLoaders.has(loader))
+        this.inflight.set(String(p['requestId']), { url, loader, frame: String(p['frameId'] ?? '') });
       activity();
       this.add('request', String((p['request'] as CdpParams)['method'] ?? 'GET'), url);
     });
@@ -96,14 +129,14 @@ export class EventLog {
       );
     });
     page.on('Page.frameNavigated', (p) => {
-      const frame = p['frame'] as { url: string; parentId?: string; loaderId?: string };
-      // A new document in the main frame ends the old one's requests, and Chromium reports no end for
-      // those still in flight (a fetch that never answered, a favicon): they no longer count.
-      if (!frame.parentId) {
-        for (const [id, request] of this.inflight) if (request.loader !== frame.loaderId) this.inflight.delete(id);
-      }
+      const frame = p['frame'] as { id?: string; url: string; parentId?: string; loaderId?: string };
+      // A new document in a frame ends the requests of the one it replaces, and Chromium reports no end
+      // for those still in flight (a fetch never answered, a favicon): they stop counting. In the main
+      // frame every other document goes (its frames' too).
+      this.leave(String(frame.id ?? ''), String(frame.loaderId ?? ''), !frame.parentId, activity);
       this.add('navigation', frame.parentId ? 'frame' : 'main frame', frame.url);
     });
+    page.on('Page.frameDetached', (p) => this.leave(String(p['frameId'] ?? ''), null, false, activity));
     page.on('Page.javascriptDialogOpening', (p) => {
       this.add('dialog', `${String(p['type'])}: ${String(p['message'] ?? '')}`, String(p['url'] ?? '') || null);
       void page.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => undefined);
