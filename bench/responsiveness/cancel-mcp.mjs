@@ -109,6 +109,8 @@ async function run(name, args, delay, deadline, after) {
   const retained = (await records()) - before;
   await after?.(input, answered?.result);
   if (!entry) return { outcome: answered ? 'answered before the cancel arrived' : 'no answer', retained, left };
+  // Cancelled once its work was done and its record kept: the record is the call's, as if uncancelled.
+  if (entry.data.completed) return { outcome: 'completed before the cancel took effect', retained: 0, left };
   return {
     outcome: entry.data.code,
     phase: entry.data.phase ?? '',
@@ -215,6 +217,7 @@ try {
   );
 } finally {
   child.kill();
+  if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
   rmSync(inputs, { recursive: true, force: true });
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -250,11 +250,24 @@ function connection(
     const name = request.params.name;
     const controller = new AbortController();
     const upstream = ctx.mcpReq.signal;
-    // When the client's notifications/cancelled arrived: the server's log says how long the call took to stop.
+    // When the client's notifications/cancelled arrived: the server's log says how long the call took to
+    // stop. The SDK also aborts every request it was handling when the connection closes: no client's
+    // cancel, and the connection's own close line reports it.
     let cancelledAt = 0;
+    let byClient = false;
     const onAbort = (): void => {
+      byClient = (upstream.reason as { code?: unknown } | undefined)?.code !== 'CONNECTION_CLOSED';
       cancelledAt = performance.now();
       controller.abort(upstream.reason);
+    };
+    const logCancel = (outcome: { code: string | null; phase: string | null; completed: boolean }): void => {
+      if (!byClient) return;
+      runtime.localLogger.info('call cancelled by the client', {
+        tool: name,
+        request_id: ctx.mcpReq.id,
+        ...outcome,
+        stopped_after_ms: Math.round(performance.now() - cancelledAt),
+      });
     };
     if (upstream.aborted) onAbort();
     else upstream.addEventListener('abort', onAbort, { once: true });
@@ -340,19 +353,16 @@ function connection(
           outcome.kind === 'evidence' ? { evidence_id: outcome.record.evidence_id } : undefined,
         );
         await delivered;
+        // Cancelled once the work was done and its record kept: the client drops the result.
+        if (upstream.aborted) logCancel({ code: null, phase: null, completed: true });
         return result;
       } catch (error) {
         // Cancelled by the client: its request is gone, so nothing is answered. Cancelled by the server
         // (close_binary draining owned work, connection end): answered as `cancelled`.
         if (upstream.aborted) {
           const reason = normalizeError(error);
-          runtime.localLogger.info('call cancelled by the client', {
-            tool: name,
-            request_id: ctx.mcpReq.id,
-            code: reason.code,
-            phase: typeof reason.details['phase'] === 'string' ? reason.details['phase'] : null,
-            stopped_after_ms: Math.round(performance.now() - cancelledAt),
-          });
+          const phase = reason.details['phase'];
+          logCancel({ code: reason.code, phase: typeof phase === 'string' ? phase : null, completed: false });
           throw error;
         }
         if (isReaError(error) && error.code === 'cleanup_incomplete') session.noteIncomplete(remainingOf(error));
