@@ -30,9 +30,17 @@ const diagnosticOf = (result: Result): Record<string, any> => {
   return (JSON.parse(result.content[0]!.text!) as { error: Record<string, any> }).error;
 };
 // The servers' temporary directory: one of this file's own, so that the directories other test files
-// create at the same time are not counted as the servers'.
+// create at the same time are not counted as the servers'. What the servers leave in it fails the file,
+// as the run's own check of the shared one would (given a few seconds for a server still exiting).
 const serverTmp = mkdtempSync(join(tmpdir(), 'rea-test-server-tmp-'));
-afterAll(() => rmSync(serverTmp, { recursive: true, force: true }));
+const reaNamed = () => readdirSync(serverTmp).filter((name) => /^\.?rea[-_.]/i.test(name));
+afterAll(async () => {
+  for (let waited = 0; waited < 10_000 && reaNamed().length > 0; waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  const left = reaNamed();
+  rmSync(serverTmp, { recursive: true, force: true });
+  expect(left).toEqual([]);
+});
 const ownedDirs = () => readdirSync(serverTmp).filter((name) => /^rea-hopper-[A-Za-z0-9]{6}$/.test(name));
 
 describe('Hopper provider and selection over MCP with stand-in engines (issue 21)', () => {

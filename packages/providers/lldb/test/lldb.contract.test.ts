@@ -22,7 +22,10 @@ describeProviderContract('lldb', () => createLldbProvider(), {
   // The comparison's example names retained captures: compare two real captures inline instead.
   exampleInput: async (tool, input, { runTool }) => {
     if (tool !== 'compare_process_captures') return input;
-    const [left, right] = await Promise.all([cat('one\n', runTool), cat('two\n', runTool)]);
+    // One after the other: each call is checked against the process table for what it left running, and
+    // a capture still running beside it would be counted as left behind by the other.
+    const left = await cat('one\n', runTool);
+    const right = await cat('two\n', runTool);
     return { left, right };
   },
   capabilityProbes: {
