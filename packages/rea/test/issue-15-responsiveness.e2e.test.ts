@@ -1,8 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- messages are JSON explored by path in assertions */
 // A heavy call must not hold the server: over a real stdio pipe, with the official MCP client and the
 // built `rea mcp`, a `binary_session` sent while `inspect_artifact` inventories a large ZIP is answered
-// before the inventory is (and before its progress reaches the later entries, when it reports them), and
-// one sent while `inspect_binary_layout` parses a large ELF is answered before that call completes. A
+// before the inventory is (and, when it was sent in the first half, before the progress of the later
+// half), and one sent while `inspect_binary_layout` parses a large ELF is answered before that call
+// completes. A
 // heavy call cancelled at several points (AbortSignal on callTool) adds nothing to the ledger: the same
 // call, not cancelled, then adds exactly what one call adds; the server logs that it stopped, as cancelled.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -124,15 +125,16 @@ describe('issue 15: a heavy call keeps the server responsive and a cancelled one
     expect(heavyResult.isError).toBeFalsy();
     expect(sessionResult.isError).toBeFalsy();
     expect(heavyResult.structuredContent.operation).toBe('inspect_analysis_view');
-    // In wire order: the session's answer arrives before the inventory reports its later half. Progress
-    // is paced in time, so a fast inventory may report no later half: then before the inventory's answer.
+    // In wire order: the session's answer arrives before the inventory's. Progress is paced in time, so
+    // on a fast machine the first report (the one that sends binary_session) can come late in the
+    // inventory; when it came in the first half, the answer also precedes the report of the later half.
     const answeredAt = received.findIndex(isSessionAnswer);
     const laterHalfAt = received.findIndex((m) => (inventoried(m) ?? 0) >= ENTRIES / 2);
     const finishedAt = received.findIndex((m) => m?.result?.structuredContent?.operation === 'inspect_analysis_view');
-    expect(firstCount).toBeLessThan(ENTRIES / 2);
+    expect(firstCount).toBeGreaterThan(0);
     expect(answeredAt).toBeGreaterThanOrEqual(0);
     expect(finishedAt).toBeGreaterThan(answeredAt);
-    if (laterHalfAt >= 0) expect(laterHalfAt).toBeGreaterThan(answeredAt);
+    if (firstCount < ENTRIES / 2 && laterHalfAt >= 0) expect(laterHalfAt).toBeGreaterThan(answeredAt);
     // The answer carries the ledger as it stood: the heavy call had not retained anything yet.
     expect(sessionResult.structuredContent.ledger.records).toBe(before);
   }, 300_000);
