@@ -2,7 +2,8 @@
  * @rea/test-helpers — fixtures and fixture builders shared by the test suites (private).
  */
 export { writeAsar } from './asar.js';
-export { sharedTestdata, withTempDir } from './files.js';
+export { serverTempDir, sharedTestdata, withTempDir } from './files.js';
+export type { ServerTempDir } from './files.js';
 export { skipUnless } from './gate.js';
 export { compileFixture, findTool, toolsMissing } from './compile.js';
 export type { CompileRequest } from './compile.js';

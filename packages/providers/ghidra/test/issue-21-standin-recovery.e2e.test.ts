@@ -5,13 +5,17 @@
 // close/reopen recovery on the same connection, a crash mid-query, garbage answers, a wrong imported
 // digest, a slow import crossing waiting notices, and a hang past the startup deadline.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createStandinGhidra, setStandinScenario, standinProcesses, standinWorkspace } from '@rea/test-helpers';
+import {
+  createStandinGhidra,
+  serverTempDir,
+  setStandinScenario,
+  standinProcesses,
+  standinWorkspace,
+} from '@rea/test-helpers';
 import type { StandinScenario } from '@rea/test-helpers';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.js');
@@ -25,19 +29,11 @@ const diagnosticOf = (result: Result): Record<string, any> => {
   expect(result.isError).toBe(true);
   return (JSON.parse(result.content[0]!.text!) as { error: Record<string, any> }).error;
 };
-// The servers' temporary directory: one of this file's own, so that the directories other test files
-// create at the same time are not counted as the servers'. What the servers leave in it fails the file,
-// as the run's own check of the shared one would (given a few seconds for a server still exiting).
-const serverTmp = mkdtempSync(join(tmpdir(), 'rea-test-server-tmp-'));
-const reaNamed = () => readdirSync(serverTmp).filter((name) => /^\.?rea[-_.]/i.test(name));
-afterAll(async () => {
-  for (let waited = 0; waited < 10_000 && reaNamed().length > 0; waited += 100)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  const left = reaNamed();
-  rmSync(serverTmp, { recursive: true, force: true });
-  expect(left).toEqual([]);
-});
-const ownedDirs = () => readdirSync(serverTmp).filter((name) => name.startsWith('rea-ghidra-'));
+// The servers' temporary directory: one of this file's own (what other test files create at the same
+// time is not the servers'); what the servers leave in it fails the file.
+const serverTmp = serverTempDir();
+afterAll(async () => expect(await serverTmp.finish()).toEqual([]));
+const ownedDirs = () => serverTmp.entries(/^rea-ghidra-/);
 
 async function connect(env: Record<string, string>, cwd: string): Promise<Client> {
   const client = new Client({ name: 'rea-ghidra-e2e', version: '1.0.0' });
@@ -47,7 +43,7 @@ async function connect(env: Record<string, string>, cwd: string): Promise<Client
       args: [bin, 'mcp'],
       stderr: 'ignore',
       cwd,
-      env: { PATH: process.env['PATH'] ?? '', TMPDIR: serverTmp, ...env },
+      env: { PATH: process.env['PATH'] ?? '', TMPDIR: serverTmp.dir, ...env },
     }),
   );
   return client;

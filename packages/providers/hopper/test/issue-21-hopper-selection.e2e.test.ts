@@ -4,8 +4,6 @@
 // ready external engines, an explicit Hopper binding through the real launcher path, a cancelled
 // startup and close/reopen recovery, with nothing owned left behind.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -13,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
   createStandinGhidra,
   createStandinHopper,
+  serverTempDir,
   setStandinScenario,
   standinProcesses,
   standinWorkspace,
@@ -29,19 +28,11 @@ const diagnosticOf = (result: Result): Record<string, any> => {
   expect(result.isError).toBe(true);
   return (JSON.parse(result.content[0]!.text!) as { error: Record<string, any> }).error;
 };
-// The servers' temporary directory: one of this file's own, so that the directories other test files
-// create at the same time are not counted as the servers'. What the servers leave in it fails the file,
-// as the run's own check of the shared one would (given a few seconds for a server still exiting).
-const serverTmp = mkdtempSync(join(tmpdir(), 'rea-test-server-tmp-'));
-const reaNamed = () => readdirSync(serverTmp).filter((name) => /^\.?rea[-_.]/i.test(name));
-afterAll(async () => {
-  for (let waited = 0; waited < 10_000 && reaNamed().length > 0; waited += 100)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  const left = reaNamed();
-  rmSync(serverTmp, { recursive: true, force: true });
-  expect(left).toEqual([]);
-});
-const ownedDirs = () => readdirSync(serverTmp).filter((name) => /^rea-hopper-[A-Za-z0-9]{6}$/.test(name));
+// The servers' temporary directory: one of this file's own (what other test files create at the same
+// time is not the servers'); what the servers leave in it fails the file.
+const serverTmp = serverTempDir();
+afterAll(async () => expect(await serverTmp.finish()).toEqual([]));
+const ownedDirs = () => serverTmp.entries(/^rea-hopper-[A-Za-z0-9]{6}$/);
 
 describe('Hopper provider and selection over MCP with stand-in engines (issue 21)', () => {
   const space = standinWorkspace('hopper-e2e');
@@ -61,7 +52,7 @@ describe('Hopper provider and selection over MCP with stand-in engines (issue 21
         args: [bin, 'mcp'],
         stderr: 'ignore',
         cwd: space.dir,
-        env: { PATH: process.env['PATH'] ?? '', TMPDIR: serverTmp, ...env },
+        env: { PATH: process.env['PATH'] ?? '', TMPDIR: serverTmp.dir, ...env },
       }),
     );
   });
