@@ -145,18 +145,18 @@ export class CapstonePort implements NativePort {
     const t = this.discovery.table;
     const pacer = this.pacerFor(signal);
     // Decoded a batch at a time, with a turn of the event loop (and a look at the signal) between batches.
-    const stop = t.address[last - 1]! + t.size[last - 1]!;
+    const stop = t.addressAt(last - 1) + t.size[last - 1]!;
     let i = first;
     while (i < last) {
       await pacer.maybe('instructions');
       const batchEnd = Math.min(last, i + DECODE_BATCH);
-      const start = t.address[i]!;
-      const batchStop = Math.min(stop, t.address[batchEnd - 1]! + t.size[batchEnd - 1]! + DECODE_MARGIN);
+      const start = t.addressAt(i);
+      const batchStop = Math.min(stop, t.addressAt(batchEnd - 1) + t.size[batchEnd - 1]! + DECODE_MARGIN);
       const bytes = this.layout.readAt(start, batchStop - start);
       const decoded = bytes ? (await this.decoder.get()).decode(bytes, start) : [];
       let progressed = false;
       for (const d of decoded) {
-        if (i >= batchEnd || d.address !== t.address[i]) break;
+        if (i >= batchEnd || d.address !== t.addressAt(i)) break;
         items.push({
           address: hex(d.address),
           size: d.size,
@@ -168,7 +168,7 @@ export class CapstonePort implements NativePort {
         progressed = true;
       }
       if (!progressed) {
-        items.push({ address: hex(t.address[i]!), size: t.size[i]!, bytes: '', mnemonic: '(bad)', operands: '' });
+        items.push({ address: hex(t.addressAt(i)), size: t.size[i]!, bytes: '', mnemonic: '(bad)', operands: '' });
         i += 1;
       }
     }

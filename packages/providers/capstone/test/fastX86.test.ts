@@ -198,7 +198,7 @@ function compareTables(fastTable: InstructionTable, engineTable: InstructionTabl
   const problems: string[] = [];
   if (fastTable.count !== engineTable.count) problems.push(`count ${fastTable.count} vs ${engineTable.count}`);
   const columns = {
-    address: (t: InstructionTable, i: number) => t.address[i]!,
+    address: (t: InstructionTable, i: number) => t.addressAt(i),
     size: (t: InstructionTable, i: number) => t.size[i]!,
     flow: (t: InstructionTable, i: number) => t.flow[i]!,
     target: (t: InstructionTable, i: number) => t.target(i),
@@ -209,7 +209,7 @@ function compareTables(fastTable: InstructionTable, engineTable: InstructionTabl
     for (const [c, read] of Object.entries(columns)) {
       if (!same(read(fastTable, i), read(engineTable, i)))
         problems.push(
-          `#${i} at 0x${engineTable.address[i]!.toString(16)}: ${c} ${read(fastTable, i)} vs ${read(engineTable, i)}`,
+          `#${i} at 0x${engineTable.addressAt(i).toString(16)}: ${c} ${read(fastTable, i)} vs ${read(engineTable, i)}`,
         );
     }
   }

@@ -53,7 +53,7 @@ async function analyse(layout: BinaryLayout, source: DecoderSource, signal: Abor
   return {
     procedures: discovery.procedures,
     table: Array.from({ length: t.count }, (_, i) => [
-      t.address[i],
+      t.addressAt(i),
       t.size[i],
       t.flow[i],
       t.target(i),

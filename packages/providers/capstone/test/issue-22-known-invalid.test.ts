@@ -33,7 +33,7 @@ afterAll(() => {
 /** The first rows (up to five) where two instruction tables differ. */
 function differences(a: InstructionTable, b: InstructionTable): string[] {
   const row = (t: InstructionTable, i: number) =>
-    [t.address[i], t.size[i], t.flow[i], t.target(i), t.ref(i), t.refKind[i]].map(String).join(' ');
+    [t.addressAt(i), t.size[i], t.flow[i], t.target(i), t.ref(i), t.refKind[i]].map(String).join(' ');
   const out: string[] = [];
   for (let i = 0; i < Math.max(a.count, b.count) && out.length < 5; i += 1)
     if (row(a, i) !== row(b, i)) out.push(`#${i}: ${row(a, i)} / ${row(b, i)}`);
@@ -73,13 +73,13 @@ describe('issue 22: invalid FE encodings are skipped without loading the engine'
     const problems: string[] = [];
     let checked = 0;
     for (let i = 0; i < table.count && checked < 3000; i += 1) {
-      const offset = table.address[i]! - text.address;
+      const offset = table.addressAt(i) - text.address;
       const size = table.size[i]!;
       if (offset < 0 || offset + size > bytes.length || size < 2) continue;
       checked += 1;
       const end = offset + size - 1;
-      const known = knownInvalidX86(bytes, offset, end, table.address[i]!, true);
-      const decoded = decoders[64]!.scan(bytes.subarray(offset, end), table.address[i]!, () => {}, 1);
+      const known = knownInvalidX86(bytes, offset, end, table.addressAt(i), true);
+      const decoded = decoders[64]!.scan(bytes.subarray(offset, end), table.addressAt(i), () => {}, 1);
       if (!known || decoded !== 0) problems.push(`#${i}: known ${known}, Capstone consumed ${decoded}`);
     }
     expect(checked).toBe(3000);
@@ -92,7 +92,7 @@ describe('issue 22: invalid FE encodings are skipped without loading the engine'
     const plain = await sweep(layout, decoderSource('x86_64'), [], signal, 'fast');
     // Starts one byte into every 97th instruction of two bytes or more.
     const anchors: number[] = [];
-    for (let i = 0; i < plain.count; i += 97) if (plain.size[i]! >= 2) anchors.push(plain.address[i]! + 1);
+    for (let i = 0; i < plain.count; i += 97) if (plain.size[i]! >= 2) anchors.push(plain.addressAt(i) + 1);
     const fastSource = decoderSource('x86_64');
     const engineSource = decoderSource('x86_64');
     try {
@@ -128,7 +128,7 @@ describe('issue 22: invalid FE encodings are skipped without loading the engine'
       expect(differences(withReader, withEngine)).toEqual([]);
       // The damaged byte is skipped: the next instruction starts one byte later.
       const address = text.address + (at + 2 - text.offset);
-      expect(Array.from(withEngine.address.subarray(0, withEngine.count))).toContain(address);
+      expect(Array.from({ length: withEngine.count }, (_, i) => withEngine.addressAt(i))).toContain(address);
     } finally {
       fastSource.close();
       engineSource.close();

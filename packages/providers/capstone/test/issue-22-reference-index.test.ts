@@ -57,7 +57,7 @@ describe('issue 22: the cross-reference index keeps one instruction number per r
     for (let i = 0; i < t.count; i += 1) {
       if (t.flow[i] !== Flow.Call || t.target(i) !== t.target(i)) continue;
       const list = sites.get(t.target(i)) ?? [];
-      list.push(t.address[i]!);
+      list.push(t.addressAt(i));
       sites.set(t.target(i), list);
     }
     const wrong: string[] = [];

@@ -53,16 +53,16 @@ function compare(layout: BinaryLayout, decoder: Decoder, table: InstructionTable
   while (i < table.count) {
     // A run of back-to-back instructions: decoding from its start yields the same instructions.
     let j = i + 1;
-    while (j < table.count && table.address[j - 1]! + table.size[j - 1]! === table.address[j]!) j += 1;
-    const start = table.address[i]!;
-    const end = table.address[j - 1]! + table.size[j - 1]!;
+    while (j < table.count && table.addressAt(j - 1) + table.size[j - 1]! === table.addressAt(j)) j += 1;
+    const start = table.addressAt(i);
+    const end = table.addressAt(j - 1) + table.size[j - 1]!;
     if (!inSection(start)) note(`${show(start)}: outside every code section`);
     const rows = decoder.decode(layout.readAt(start, end - start)!, start);
     if (rows.length !== j - i) note(`${show(start)}: ${rows.length} instructions decoded, the sweep has ${j - i}`);
     for (let k = 0; k < rows.length; k += 1) {
       const row = rows[k]!;
       const n = i + k;
-      if (row.address !== table.address[n]) note(`${show(row.address)}: the sweep has ${show(table.address[n]!)}`);
+      if (row.address !== table.addressAt(n)) note(`${show(row.address)}: the sweep has ${show(table.addressAt(n))}`);
       // The table keeps only addresses the analysis can format (see addressOrNaN).
       const sem = classifyX86(row.mnemonic, row.operands, row.address, row.size, layout.bits);
       const ref = addressOrNaN(sem.ref);

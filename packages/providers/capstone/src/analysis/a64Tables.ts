@@ -68,7 +68,7 @@ function registerMove(w: number): [number, number] | null {
 function indexRegisters(layout: BinaryLayout, t: InstructionTable, first: number, loadAt: number, rm: number) {
   const moves: Array<[number, number]> = [];
   for (let k = loadAt - 1; k >= first; k -= 1) {
-    const w = word(layout, t.address[k]!);
+    const w = word(layout, t.addressAt(k));
     const move = w === null ? null : registerMove(w);
     if (move && move[0] !== move[1]) moves.push(move);
   }
@@ -119,14 +119,14 @@ export function a64JumpTable(
   isData: (address: number) => boolean,
   inside: (address: number) => boolean,
 ): number[] | null {
-  const br = word(layout, t.address[i]!);
+  const br = word(layout, t.addressAt(i));
   const target = br === null ? -1 : brRegister(br);
   if (target < 0) return null;
   const first = Math.max(lo, i - WINDOW);
   let add: ReturnType<typeof addExtended> = null;
   let j = i - 1;
   for (; j >= first && !add; j -= 1) {
-    const w = word(layout, t.address[j]!);
+    const w = word(layout, t.addressAt(j));
     const candidate = w === null ? null : addExtended(w);
     if (candidate && candidate.rd === target) add = candidate;
   }
@@ -136,7 +136,7 @@ export function a64JumpTable(
   let load: LoadRegister | null = null;
   let loadAt = -1;
   for (let k = j; k >= first; k -= 1) {
-    const w = word(layout, t.address[k]!);
+    const w = word(layout, t.addressAt(k));
     if (w === null) break;
     if (base !== base && addressDestination(w) === add.rn && t.refKind[k] === RefKind.Value) base = t.ref(k);
     const l: LoadRegister | null = load ? null : loadRegister(w);
@@ -151,7 +151,7 @@ export function a64JumpTable(
   let bound = 1024;
   const index = indexRegisters(layout, t, first, loadAt, load.rm);
   for (let k = loadAt - 1; k >= first; k -= 1) {
-    const w = word(layout, t.address[k]!);
+    const w = word(layout, t.addressAt(k));
     if (w === null) break;
     if (table !== table && addressDestination(w) === load.rn && t.refKind[k] === RefKind.Value) table = t.ref(k);
     const cmp = compareImmediate(w);

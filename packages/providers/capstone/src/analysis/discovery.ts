@@ -116,7 +116,7 @@ export async function discover(
       // A tail jump to an import thunk (`jmp [slot]`) reaches a procedure of its own.
       const k = index.at(walk.value);
       if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref(k)))
-        offer(table.address[k]!, 'call-target');
+        offer(table.addressAt(k), 'call-target');
     }
   }
   // The extents of the seeds that have a size, by start.
@@ -261,12 +261,11 @@ async function claimGaps(
   const arm = layout.architecture === 'aarch64';
   const sectionStarts = Float64Array.from(sections, (s) => s.address);
   const sectionEnds = Float64Array.from(sections, (s) => s.address + s.size);
-  const address = table.address;
   let checked = 0;
   for (let i = 0; i < table.count; i += 1) {
     // Counted apart from `i`, which jumps over covered instructions.
     if ((++checked & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-    const a = address[i]!;
+    const a = table.addressAt(i);
     // Instructions come in address order: advance to the section holding `a` (-1 when none does).
     while (si < sectionEnds.length && a >= sectionEnds[si]!) si += 1;
     const sectionIndex = si < sectionStarts.length && a >= sectionStarts[si]! ? si : -1;
@@ -283,7 +282,7 @@ async function claimGaps(
       boundary = true;
       // Addresses ascend, so every instruction before the extent's end is covered by it as well:
       // skip to the first one past it (the section is re-read there if it changed meanwhile).
-      if (ascending) i = Math.max(i, lowerBound(address, ends[e]!) - 1);
+      if (ascending) i = Math.max(i, table.lowerBound(ends[e]!) - 1);
       continue;
     }
     const size = table.size[i]!;
@@ -327,7 +326,7 @@ async function jumpTableCases(
     await pacer.maybe('discovery');
     const base = walk.value;
     if (Number.isNaN(base) || slots.has(base)) continue;
-    const k = lowerBound(starts, table.address[i]! + 1) - 1;
+    const k = lowerBound(starts, table.addressAt(i) + 1) - 1;
     if (k < 0) continue;
     const lo = starts[k]!;
     const hi = starts[k + 1] ?? Number.POSITIVE_INFINITY;
@@ -437,17 +436,17 @@ async function seedTailJumpTargets(
     if (seeds.has(target)) continue;
     const k = index.at(target);
     if (k <= 0) continue;
-    const from = table.address[i]!;
+    const from = table.addressAt(i);
     const own = lowerBound(starts, from + 1) - 1;
     const next = own + 1 < starts.length ? starts[own + 1]! : Number.POSITIVE_INFINITY;
     const ownStart = own >= 0 ? starts[own]! : Number.NEGATIVE_INFINITY;
     if (target >= ownStart && target < next) continue;
     const before = k - 1;
-    const adjacent = table.address[before]! + table.size[before]! === target;
+    const adjacent = table.addressAt(before) + table.size[before]! === target;
     if (
       !adjacent ||
       TERMINATORS.has(table.flow[before]!) ||
-      isPadding(layout, table.address[before]!, table.size[before]!)
+      isPadding(layout, table.addressAt(before), table.size[before]!)
     ) {
       found.push(target);
     }

@@ -138,8 +138,8 @@ export class ProcedureGraph {
 
   /** `[lo, hi)` indices of the procedure's instructions in the table. */
   instructionRange(p: ProcedureRecord): [number, number] {
-    const a = this.discovery.table.address;
-    return [lowerBound(a, p.start), lowerBound(a, p.end)];
+    const t = this.discovery.table;
+    return [t.lowerBound(p.start), t.lowerBound(p.end)];
   }
 
   /**
@@ -156,7 +156,7 @@ export class ProcedureGraph {
     const due = (i: number): boolean => ((i - lo) & CHECK_MASK) === CHECK_MASK && pacer.due();
     const inside = (a: number) => a >= p.start && a < p.end;
     const leaders = new Set<number>();
-    if (lo < hi) leaders.add(t.address[lo]!);
+    if (lo < hi) leaders.add(t.addressAt(lo));
     const tables = new Map<number, number[]>();
     for (let i = lo; i < hi; i += 1) {
       if (due(i)) await pacer.turn(phase);
@@ -174,7 +174,7 @@ export class ProcedureGraph {
       const f = t.flow[i]!;
       if (f === Flow.None || f === Flow.Call || f === Flow.IndirectCall) continue;
       if ((f === Flow.Jump || f === Flow.Conditional) && inside(t.target(i))) leaders.add(t.target(i));
-      if (i + 1 < hi) leaders.add(t.address[i + 1]!);
+      if (i + 1 < hi) leaders.add(t.addressAt(i + 1));
     }
     const blocks: BasicBlock[] = [];
     const edges: FlowEdge[] = [];
@@ -186,16 +186,16 @@ export class ProcedureGraph {
       if (f === Flow.IndirectCall || f === Flow.IndirectJump) {
         if (!this.resolvedSlot(t.ref(i)) && p.kind !== 'import' && !tables.has(i)) {
           unresolved.push({
-            site: hex(t.address[i]!),
+            site: hex(t.addressAt(i)),
             kind: f === Flow.IndirectCall ? 'indirect-call' : 'indirect-jump',
             instruction: f === Flow.IndirectCall ? 'call' : 'jump',
           });
         }
       }
-      const nextAddress = t.address[i]! + t.size[i]!;
-      const last = i + 1 >= hi || leaders.has(t.address[i + 1]!);
+      const nextAddress = t.addressAt(i) + t.size[i]!;
+      const last = i + 1 >= hi || leaders.has(t.addressAt(i + 1));
       if (!last) continue;
-      const start = t.address[blockStart]!;
+      const start = t.addressAt(blockStart);
       blocks.push({ start: hex(start), end: hex(nextAddress), instruction_count: i + 1 - blockStart });
       const target = t.target(i);
       const fallsThrough = f === Flow.None || f === Flow.Call || f === Flow.IndirectCall || f === Flow.Conditional;
@@ -203,7 +203,7 @@ export class ProcedureGraph {
         edges.push({ from: hex(start), to: hex(target), kind: f === Flow.Jump ? 'branch' : 'conditional' });
       }
       for (const c of tables.get(i) ?? []) edges.push({ from: hex(start), to: hex(c), kind: 'table' });
-      if (fallsThrough && i + 1 < hi && t.address[i + 1] === nextAddress) {
+      if (fallsThrough && i + 1 < hi && t.addressAt(i + 1) === nextAddress) {
         edges.push({ from: hex(start), to: hex(nextAddress), kind: 'fallthrough' });
       }
       blockStart = i + 1;
@@ -280,7 +280,7 @@ export class ProcedureGraph {
     for (let i = lo; i < hi; i += 1) {
       if (((i - lo) & CHECK_MASK) === CHECK_MASK && pacer.due()) await pacer.turn(phase);
       const f = t.flow[i]!;
-      const site = hex(t.address[i]!);
+      const site = hex(t.addressAt(i));
       const target = t.target(i);
       if (f === Flow.Call && !Number.isNaN(target)) {
         calls.push({ site, procedure: hex(target), name: this.nameOf(target), kind: 'call' });
@@ -323,10 +323,10 @@ export class ProcedureGraph {
   /** Direct calls (and tail jumps from other procedures) reaching the procedure's entry. */
   callers(p: ProcedureRecord): CallSite[] {
     const out: CallSite[] = [];
-    const address = this.discovery.table.address;
+    const t = this.discovery.table;
     for (const i of this.refsToIndices(p.start)) {
       const kind = this.kindOf(i);
-      const from = address[i]!;
+      const from = t.addressAt(i);
       const caller = this.containing(from);
       if (kind === KIND_CALL) {
         out.push({ site: hex(from), procedure: hex(caller?.start ?? from), name: caller?.name ?? null, kind: 'call' });
@@ -340,7 +340,7 @@ export class ProcedureGraph {
   /** The reference instruction `i` makes (of kind `kind`). */
   private reference(i: number, kind: number): NativeReference {
     const t = this.discovery.table;
-    const from = t.address[i]!;
+    const from = t.addressAt(i);
     const within = this.containing(from);
     return {
       from: hex(from),
@@ -359,7 +359,7 @@ export class ProcedureGraph {
   private referencesIn(from: number, to: number): NativeReference[] {
     const out: NativeReference[] = [];
     const t = this.discovery.table;
-    for (let i = lowerBound(t.address, from); i < t.count && t.address[i]! < to; i += 1) {
+    for (let i = t.lowerBound(from); i < t.count && t.addressAt(i) < to; i += 1) {
       const kind = this.kindOf(i);
       if (kind >= 0) out.push(this.reference(i, kind));
     }

@@ -32,9 +32,8 @@ export class InstructionIndex {
   /** Builds the index over `table`, giving the event loop turns through `pacer` on a large table. */
   static async build(table: InstructionTable, pacer: Pacer): Promise<InstructionIndex> {
     const n = table.count;
-    const address = table.address;
-    const low = n > 0 ? address[0]! : 0;
-    const last = n > 0 ? address[n - 1]! : 0;
+    const low = n > 0 ? table.addressAt(0) : 0;
+    const last = n > 0 ? table.addressAt(n - 1) : 0;
     const span = last - low + 1;
     const fallback = new InstructionIndex(table, low, span, null, new Uint32Array(0));
     if (n === 0 || !Number.isSafeInteger(low) || !Number.isSafeInteger(last)) return fallback;
@@ -43,7 +42,7 @@ export class InstructionIndex {
     let previous = -1;
     for (let i = 0; i < n; i += 1) {
       if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-      const offset = address[i]! - low;
+      const offset = table.addressAt(i) - low;
       if (offset <= previous || offset !== Math.floor(offset)) return fallback;
       previous = offset;
       bits[offset >>> 5]! |= 1 << (offset & 31);

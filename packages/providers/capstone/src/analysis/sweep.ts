@@ -235,8 +235,8 @@ export function lowerBound(values: ArrayLike<number>, value: number): number {
 
 /** The index of the instruction starting exactly at `address`, or -1. */
 export function instructionAt(table: InstructionTable, address: number): number {
-  const i = lowerBound(table.address, address);
-  return i < table.count && table.address[i] === address ? i : -1;
+  const i = table.lowerBound(address);
+  return i < table.count && table.addressAt(i) === address ? i : -1;
 }
 
 export { Flow, RefKind };

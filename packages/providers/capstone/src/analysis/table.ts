@@ -1,10 +1,19 @@
 import { Flow, RefKind } from './classify.js';
 
 /**
- * Instruction addresses: 32-bit when every code section ends at or below 2^32 (most images), else
- * doubles. Either indexes to the same numbers.
+ * Addresses: 32-bit when every one is below 2^32 (most images), else doubles. Either indexes to the
+ * same numbers.
  */
 export type AddressColumn = Uint32Array | Float64Array;
+
+/**
+ * Instructions per address block: an instruction's address is its block's first address plus a one-byte
+ * offset, and 16 instructions of at most 15 bytes each span less than {@link FAR} bytes.
+ */
+const BLOCK_SHIFT = 4;
+
+/** In the offset column, the mark of an address kept in the table's map of far addresses. */
+const FAR = 0xff;
 
 /** Targets and referenced addresses: 32-bit in an image below 2^32, else doubles. */
 type ValueColumn = Uint32Array | Float64Array;
@@ -40,13 +49,20 @@ export function addressOrNaN(value: number): number {
  * An instruction has a branch target or a referenced address, never both (a direct transfer names
  * no other address), and about a third of instructions have either: those values are stored densely,
  * in instruction order, and found through a bitmap of the instructions that have one with a running
- * count per 32 instructions. Each instruction so costs 7 bytes plus 4 per value (11 and 8 above 2^32) and a
- * quarter byte of index, where one double per instruction took 8.
+ * count per 32 instructions. Addresses are stored per block of 16 instructions, each instruction as a
+ * one-byte offset from its block's first (a farther one, after skipped bytes or at a section's start,
+ * is kept aside). Each instruction so costs 4 bytes, a quarter byte of block address (half above
+ * 2^32), a quarter byte of value index, and 4 bytes per value (8 above 2^32).
  */
 export class InstructionTable {
   constructor(
     readonly count: number,
-    readonly address: AddressColumn,
+    /** The address of each block's first instruction (block `i >>> BLOCK_SHIFT`). */
+    private readonly blockAddress: AddressColumn,
+    /** Each instruction's address less its block's first, or {@link FAR} when that is kept in `far`. */
+    private readonly offset: Uint8Array,
+    /** The addresses of the instructions that lie {@link FAR} or more bytes after their block's first. */
+    private readonly far: ReadonlyMap<number, number>,
     readonly size: Uint8Array,
     readonly flow: Uint8Array,
     readonly refKind: Uint8Array,
@@ -64,6 +80,24 @@ export class InstructionTable {
     /** How many instructions Capstone decoded (the rest were measured by the fast x86 reader). */
     readonly engineDecoded: number,
   ) {}
+
+  /** Instruction `i`'s address. */
+  addressAt(i: number): number {
+    const offset = this.offset[i]!;
+    return offset === FAR ? this.far.get(i)! : this.blockAddress[i >>> BLOCK_SHIFT]! + offset;
+  }
+
+  /** The first instruction whose address is at least `address` (`count` when none is). */
+  lowerBound(address: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.addressAt(mid) < address) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
 
   /** Instruction `i`'s target (direct transfer) or referenced address, or NaN when it has neither. */
   value(i: number): number {
@@ -94,8 +128,11 @@ export class InstructionTable {
   /** Bytes held by the table's columns for its `count` instructions (what stays in memory). */
   get byteLength(): number {
     const words = Math.ceil(this.count / 32);
+    const blocks = Math.ceil(this.count / (1 << BLOCK_SHIFT));
     return (
-      this.count * (this.address.BYTES_PER_ELEMENT + 3) +
+      this.count * 4 +
+      blocks * this.blockAddress.BYTES_PER_ELEMENT +
+      this.far.size * 16 +
       words * 8 +
       this.values.length * this.values.BYTES_PER_ELEMENT +
       this.wide.size * 16
@@ -160,7 +197,10 @@ function grown<T extends Float64Array | Uint32Array | Uint8Array>(old: T, capaci
 export class Columns {
   count = 0;
   private valueCount = 0;
-  private address: AddressColumn;
+  private blockAddress: AddressColumn;
+  private offset: Uint8Array;
+  /** Addresses {@link FAR} or more bytes after their block's first, by instruction number. */
+  private readonly far = new Map<number, number>();
   private size: Uint8Array;
   private flow: Uint8Array;
   private refKind: Uint8Array;
@@ -173,7 +213,9 @@ export class Columns {
   /** Columns for about `capacity` instructions; 32-bit addresses and values when `narrow`. */
   constructor(capacity: number, narrow: boolean) {
     const n = Math.max(32, capacity);
-    this.address = narrow ? new Uint32Array(n) : new Float64Array(n);
+    const blocks = Math.ceil(n / (1 << BLOCK_SHIFT));
+    this.blockAddress = narrow ? new Uint32Array(blocks) : new Float64Array(blocks);
+    this.offset = new Uint8Array(n);
     this.size = new Uint8Array(n);
     this.flow = new Uint8Array(n);
     this.refKind = new Uint8Array(n);
@@ -186,9 +228,24 @@ export class Columns {
 
   /** Appends one instruction (in address order). */
   push(address: number, size: number, flow: number, target: number, ref: number, refKind: number): void {
-    if (this.count === this.address.length) this.grow();
+    if (this.count === this.offset.length) this.grow();
     const i = this.count;
-    this.address[i] = address;
+    if ((i & ((1 << BLOCK_SHIFT) - 1)) === 0) {
+      this.blockAddress[i >>> BLOCK_SHIFT] = address;
+      // A first address that the column cannot hold exactly is kept aside (and its block with it).
+      if (this.blockAddress[i >>> BLOCK_SHIFT] === address) this.offset[i] = 0;
+      else {
+        this.offset[i] = FAR;
+        this.far.set(i, address);
+      }
+    } else {
+      const offset = address - this.blockAddress[i >>> BLOCK_SHIFT]!;
+      if (offset >= 0 && offset < FAR && this.offset[i & ~((1 << BLOCK_SHIFT) - 1)] !== FAR) this.offset[i] = offset;
+      else {
+        this.offset[i] = FAR;
+        this.far.set(i, address);
+      }
+    }
     this.size[i] = size;
     this.flow[i] = flow;
     if ((i & 31) === 0) this.valueRank[i >>> 5] = this.valueCount;
@@ -214,8 +271,9 @@ export class Columns {
   }
 
   private grow(): void {
-    const n = this.address.length * 2;
-    this.address = grown(this.address, n);
+    const n = this.offset.length * 2;
+    this.blockAddress = grown(this.blockAddress, Math.ceil(n / (1 << BLOCK_SHIFT)));
+    this.offset = grown(this.offset, n);
     this.size = grown(this.size, n);
     this.flow = grown(this.flow, n);
     this.refKind = grown(this.refKind, n);
@@ -229,7 +287,9 @@ export class Columns {
     const words = Math.ceil(n / 32);
     return new InstructionTable(
       n,
-      this.address.subarray(0, n),
+      this.blockAddress.subarray(0, Math.ceil(n / (1 << BLOCK_SHIFT))),
+      this.offset.subarray(0, n),
+      this.far,
       this.size.subarray(0, n),
       this.flow.subarray(0, n),
       this.refKind.subarray(0, n),
