@@ -86,6 +86,7 @@ function definitionsIn(urls: readonly string[], titles: ReadonlyMap<string, stri
 describe('issue 22: rea mcp loads a tool definition with the first call of one of its tools', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rea-deferred-'));
   let traced: Traced;
+  let opened: Traced;
   const titles = new Map<string, string>();
   beforeAll(async () => {
     for (const provider of await createDefaultProviders()) {
@@ -99,6 +100,11 @@ describe('issue 22: rea mcp loads a tool definition with the first call of one o
       { name: 'inspect_artifact', arguments: { path: file } },
       { name: 'binary_session', arguments: {} },
     ]);
+    // The embedded engine reads the layout through @rea/artifact/layout: an open builds no artifact tool.
+    opened = await trace(join(dir, 'opened.txt'), [
+      { name: 'open_binary', arguments: { path: process.execPath } },
+      { name: 'binary_session', arguments: {} },
+    ]);
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -110,6 +116,13 @@ describe('issue 22: rea mcp loads a tool definition with the first call of one o
     const [afterSession, afterInspect] = traced.loadedAfter;
     expect(definitionsIn(afterSession!, titles)).toEqual([]);
     expect(definitionsIn(afterInspect!, titles)).toEqual(['artifact']);
+  });
+
+  it('should open a native binary without loading the artifact tools', () => {
+    expect(opened.results.map((result) => result.isError ?? false)).toEqual([false, false]);
+    const [afterOpen] = opened.loadedAfter;
+    expect(afterOpen!.some((url) => /capstone|chunk-/.test(url))).toBe(true);
+    expect(definitionsIn(afterOpen!, titles)).not.toContain('artifact');
   });
 
   it('should report every tool alike before and after its provider loaded', () => {

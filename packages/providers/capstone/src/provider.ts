@@ -106,7 +106,7 @@ async function analyse(
   // thousands of entries must not hold the loop, and a cancel must take effect meanwhile.
   report('parsing the layout');
   // The layout parser (and the rest of @rea/artifact) loads with the first open, not with the provider.
-  const { parseBinaryLayoutAsync } = await import('@rea/artifact');
+  const { parseBinaryLayoutAsync } = await import('@rea/artifact/layout');
   const layout = await parseBinaryLayoutAsync(bytes, { signal });
   report('analysing the code');
   if (layout.format === 'macho-fat') {
