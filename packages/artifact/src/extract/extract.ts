@@ -34,7 +34,7 @@ import {
   refuseUnreadable,
 } from './nested.js';
 import type { NestedBudget } from './nested.js';
-import { MAX_NESTED_BYTES, splitSelection } from './selection.js';
+import { MAX_NESTED_BYTES, firstNamed, splitSelection } from './selection.js';
 
 /** What extraction produced: the fresh directory (machine-local) and the result. */
 export interface ExtractOutcome {
@@ -251,9 +251,15 @@ async function gather(
       const entries = await planIn(await zipPlan(reader, chosen, g.signal), direct, prefix, g.signal);
       g.jobs.push({ entries, read: zipReader(reader, g.signal) });
     }
+    const containers = firstNamed(
+      infos,
+      nested,
+      (i) => i.kind === 'file',
+      (i) => logicalPath(i.name),
+    );
     for (const [name, inner] of nested) {
       const full = nestedEntry(prefix, name, depth);
-      const info = infos.find((i) => i.kind === 'file' && logicalPath(i.name) === name);
+      const info = containers.get(name);
       if (info === undefined) throw noContainer(full);
       refuseUnreadable(info, full);
       // A declared size already past the room is refused before anything is inflated.
@@ -275,9 +281,15 @@ async function gather(
     const entries = await planIn(asarPlan(header.entries), direct, prefix, g.signal);
     g.jobs.push({ entries, read: asarReader(source, opened.companion, g.signal) });
   }
+  const containers = firstNamed(
+    header.entries,
+    nested,
+    (n) => n.kind === 'file',
+    (n) => n.path.replace(/\\/g, '/'),
+  );
   for (const [name, inner] of nested) {
     const full = nestedEntry(prefix, name, depth);
-    const node = header.entries.find((n) => n.kind === 'file' && n.path.replace(/\\/g, '/') === name);
+    const node = containers.get(name);
     if (node === undefined) throw noContainer(full);
     if (node.size > nestedRoom(g.nested)) throw overNestedBudget(full, node.size, g.nested);
     const read = await readAsarEntry(source, opened.companion, node, full, {

@@ -31,7 +31,33 @@ export function splitSelection(select: readonly string[] | undefined): SplitSele
     }
     const container = path.slice(0, at);
     const inner = path.slice(at + 2);
-    nested.set(container, [...(nested.get(container) ?? []), inner]);
+    const list = nested.get(container);
+    if (list === undefined) nested.set(container, [inner]);
+    else list.push(inner);
   }
   return { direct, nested };
+}
+
+/**
+ * For each of `names`, the first of `items` that `accept` takes and `nameOf` names so, in one pass over
+ * `items` (which stops once every name is found): the nested containers a selection reaches are looked up
+ * together, not with a scan of the whole directory each.
+ */
+export function firstNamed<T>(
+  items: readonly T[],
+  names: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  accept: (item: T) => boolean,
+  nameOf: (item: T) => string,
+): Map<string, T> {
+  const found = new Map<string, T>();
+  if (names.size === 0) return found;
+  for (const item of items) {
+    if (!accept(item)) continue;
+    const name = nameOf(item);
+    if (names.has(name) && !found.has(name)) {
+      found.set(name, item);
+      if (found.size === names.size) break;
+    }
+  }
+  return found;
 }
