@@ -200,10 +200,10 @@ function compareTables(fastTable: InstructionTable, engineTable: InstructionTabl
   const columns = {
     address: (t: InstructionTable, i: number) => t.addressAt(i),
     size: (t: InstructionTable, i: number) => t.size[i]!,
-    flow: (t: InstructionTable, i: number) => t.flow[i]!,
+    flow: (t: InstructionTable, i: number) => t.flowAt(i),
     target: (t: InstructionTable, i: number) => t.target(i),
     ref: (t: InstructionTable, i: number) => t.ref(i),
-    refKind: (t: InstructionTable, i: number) => t.refKind[i]!,
+    refKind: (t: InstructionTable, i: number) => t.refKindAt(i),
   };
   for (let i = 0; i < Math.min(fastTable.count, engineTable.count) && problems.length < 20; i += 1) {
     for (const [c, read] of Object.entries(columns)) {

@@ -55,10 +55,10 @@ async function analyse(layout: BinaryLayout, source: DecoderSource, signal: Abor
     table: Array.from({ length: t.count }, (_, i) => [
       t.addressAt(i),
       t.size[i],
-      t.flow[i],
+      t.flowAt(i),
       t.target(i),
       t.ref(i),
-      t.refKind[i],
+      t.refKindAt(i),
     ]),
     strings,
     names: names.list,

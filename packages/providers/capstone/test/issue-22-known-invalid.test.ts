@@ -33,7 +33,7 @@ afterAll(() => {
 /** The first rows (up to five) where two instruction tables differ. */
 function differences(a: InstructionTable, b: InstructionTable): string[] {
   const row = (t: InstructionTable, i: number) =>
-    [t.addressAt(i), t.size[i], t.flow[i], t.target(i), t.ref(i), t.refKind[i]].map(String).join(' ');
+    [t.addressAt(i), t.size[i], t.flowAt(i), t.target(i), t.ref(i), t.refKindAt(i)].map(String).join(' ');
   const out: string[] = [];
   for (let i = 0; i < Math.max(a.count, b.count) && out.length < 5; i += 1)
     if (row(a, i) !== row(b, i)) out.push(`#${i}: ${row(a, i)} / ${row(b, i)}`);

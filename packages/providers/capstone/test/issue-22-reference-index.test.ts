@@ -44,7 +44,7 @@ describe('issue 22: the cross-reference index keeps one instruction number per r
   it('should hold at most 4 bytes per reference besides the procedure starts', () => {
     const t = discovery.table;
     let calls = 0;
-    for (let i = 0; i < t.count; i += 1) if (t.flow[i] === Flow.Call && t.target(i) === t.target(i)) calls += 1;
+    for (let i = 0; i < t.count; i += 1) if (t.flowAt(i) === Flow.Call && t.target(i) === t.target(i)) calls += 1;
     const references = discovery.procedures.reduce((n, p) => n + graph.referencesWithin(p).length, 0);
     expect(references).toBeGreaterThan(calls);
     const starts = discovery.procedures.length * 8;
@@ -55,7 +55,7 @@ describe('issue 22: the cross-reference index keeps one instruction number per r
     const t = discovery.table;
     const sites = new Map<number, number[]>();
     for (let i = 0; i < t.count; i += 1) {
-      if (t.flow[i] !== Flow.Call || t.target(i) !== t.target(i)) continue;
+      if (t.flowAt(i) !== Flow.Call || t.target(i) !== t.target(i)) continue;
       const list = sites.get(t.target(i)) ?? [];
       list.push(t.addressAt(i));
       sites.set(t.target(i), list);

@@ -72,7 +72,7 @@ function compare(layout: BinaryLayout, decoder: Decoder, table: InstructionTable
         ref,
         refKind: Number.isNaN(ref) ? RefKind.None : sem.refKind,
       };
-      const got = { flow: table.flow[n]!, target: table.target(n), ref: table.ref(n), refKind: table.refKind[n]! };
+      const got = { flow: table.flowAt(n), target: table.target(n), ref: table.ref(n), refKind: table.refKindAt(n) };
       const same =
         got.flow === want.flow &&
         Object.is(got.target, want.target) &&

@@ -138,7 +138,7 @@ export function a64JumpTable(
   for (let k = j; k >= first; k -= 1) {
     const w = word(layout, t.addressAt(k));
     if (w === null) break;
-    if (base !== base && addressDestination(w) === add.rn && t.refKind[k] === RefKind.Value) base = t.ref(k);
+    if (base !== base && addressDestination(w) === add.rn && t.refKindAt(k) === RefKind.Value) base = t.ref(k);
     const l: LoadRegister | null = load ? null : loadRegister(w);
     if (l && l.rt === add.rm) {
       load = l;
@@ -153,7 +153,7 @@ export function a64JumpTable(
   for (let k = loadAt - 1; k >= first; k -= 1) {
     const w = word(layout, t.addressAt(k));
     if (w === null) break;
-    if (table !== table && addressDestination(w) === load.rn && t.refKind[k] === RefKind.Value) table = t.ref(k);
+    if (table !== table && addressDestination(w) === load.rn && t.refKindAt(k) === RefKind.Value) table = t.ref(k);
     const cmp = compareImmediate(w);
     if (cmp && index.has(cmp.rn) && bound === 1024) bound = Math.min(1024, cmp.value + 1);
   }

@@ -109,13 +109,13 @@ export async function discover(
   for (const walk = table.valueCursor(); walk.next();) {
     if (checkpoint(++steps)) await pacer.turn('discovery');
     const i = walk.index;
-    if (table.flow[i] === Flow.Call) {
+    if (table.flowAt(i) === Flow.Call) {
       const t = walk.value;
       if (!seeds.has(t) && index.at(t) >= 0) offer(t, 'call-target');
-    } else if (table.flow[i] === Flow.Jump) {
+    } else if (table.flowAt(i) === Flow.Jump) {
       // A tail jump to an import thunk (`jmp [slot]`) reaches a procedure of its own.
       const k = index.at(walk.value);
-      if (k >= 0 && table.flow[k] === Flow.IndirectJump && slots.has(table.ref(k)))
+      if (k >= 0 && table.flowAt(k) === Flow.IndirectJump && slots.has(table.ref(k)))
         offer(table.addressAt(k), 'call-target');
     }
   }
@@ -128,7 +128,7 @@ export async function discover(
   await pacer.maybe('discovery');
   for (const walk = table.valueCursor(); walk.next();) {
     if (checkpoint(++steps)) await pacer.turn('discovery');
-    if (table.refKind[walk.index] !== RefKind.Value) continue;
+    if (table.refKindAt(walk.index) !== RefKind.Value) continue;
     const t = walk.value;
     if (!seeds.has(t) && inCode(t) && index.at(t) >= 0 && !coveredFast(t)) offer(t, 'code-pointer');
   }
@@ -165,7 +165,7 @@ export async function discover(
     const end = seed.size > 0 ? Math.min(start + seed.size, next) : next;
     // A procedure that only jumps through an import slot is a thunk for that import (PE `jmp [__imp_x]`).
     const first = index.at(start);
-    const thunkOf = first >= 0 && table.flow[first] === Flow.IndirectJump ? slots.get(table.ref(first)) : undefined;
+    const thunkOf = first >= 0 && table.flowAt(first) === Flow.IndirectJump ? slots.get(table.ref(first)) : undefined;
     const name = seed.name ?? thunkOf?.name ?? (start === layout.entry ? 'entry' : null);
     procedures.push({
       start,
@@ -296,7 +296,7 @@ async function claimGaps(
       continue;
     }
     if (boundary) offer(a, 'engine');
-    boundary = TERMINATORS.has(table.flow[i]!);
+    boundary = TERMINATORS.has(table.flowAt(i));
   }
 }
 
@@ -321,7 +321,7 @@ async function jumpTableCases(
   for (const walk = table.valueCursor(); walk.next();) {
     if ((++steps & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
     const i = walk.index;
-    if (table.flow[i] !== Flow.IndirectJump) continue;
+    if (table.flowAt(i) !== Flow.IndirectJump) continue;
     // Each jump reads up to 1024 table entries: the clock is read at every one.
     await pacer.maybe('discovery');
     const base = walk.value;
@@ -431,7 +431,7 @@ async function seedTailJumpTargets(
   for (const walk = table.valueCursor(); walk.next();) {
     if ((++steps & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
     const i = walk.index;
-    if (table.flow[i] !== Flow.Jump) continue;
+    if (table.flowAt(i) !== Flow.Jump) continue;
     const target = walk.value;
     if (seeds.has(target)) continue;
     const k = index.at(target);
@@ -445,7 +445,7 @@ async function seedTailJumpTargets(
     const adjacent = table.addressAt(before) + table.size[before]! === target;
     if (
       !adjacent ||
-      TERMINATORS.has(table.flow[before]!) ||
+      TERMINATORS.has(table.flowAt(before)) ||
       isPadding(layout, table.addressAt(before), table.size[before]!)
     ) {
       found.push(target);

@@ -63,11 +63,11 @@ export class ProcedureGraph {
     i: number,
     value: number,
   ): number {
-    const f = t.flow[i]!;
+    const f = t.flowAt(i);
     if (f === Flow.Call || f === Flow.Jump || f === Flow.Conditional) return 1;
     const where = mapped(value);
     if (where === null) return 0;
-    return t.refKind[i] === RefKind.Value && where === 'code' ? 6 : 2;
+    return t.refKindAt(i) === RefKind.Value && where === 'code' ? 6 : 2;
   }
 
   /** The kind of reference instruction `i` makes (KIND_*), or -1 when it makes none. */
@@ -77,7 +77,7 @@ export class ProcedureGraph {
     if (value !== value) return -1;
     const mark = ProcedureGraph.contribution(t, this.mapped, i, value);
     if (mark === 0) return -1;
-    return mark & 1 ? (t.flow[i] === Flow.Call ? KIND_CALL : KIND_JUMP) : mark & 4 ? KIND_CODE_POINTER : KIND_DATA;
+    return mark & 1 ? (t.flowAt(i) === Flow.Call ? KIND_CALL : KIND_JUMP) : mark & 4 ? KIND_CODE_POINTER : KIND_DATA;
   }
 
   /**
@@ -160,7 +160,7 @@ export class ProcedureGraph {
     const tables = new Map<number, number[]>();
     for (let i = lo; i < hi; i += 1) {
       if (due(i)) await pacer.turn(phase);
-      if (t.flow[i] !== Flow.IndirectJump || this.resolvedSlot(t.ref(i))) continue;
+      if (t.flowAt(i) !== Flow.IndirectJump || this.resolvedSlot(t.ref(i))) continue;
       const cases = this.jumpTable(p, lo, i);
       if (cases.length > 0) {
         tables.set(i, cases);
@@ -171,7 +171,7 @@ export class ProcedureGraph {
     }
     for (let i = lo; i < hi; i += 1) {
       if (due(i)) await pacer.turn(phase);
-      const f = t.flow[i]!;
+      const f = t.flowAt(i);
       if (f === Flow.None || f === Flow.Call || f === Flow.IndirectCall) continue;
       if ((f === Flow.Jump || f === Flow.Conditional) && inside(t.target(i))) leaders.add(t.target(i));
       if (i + 1 < hi) leaders.add(t.addressAt(i + 1));
@@ -182,7 +182,7 @@ export class ProcedureGraph {
     let blockStart = lo;
     for (let i = lo; i < hi; i += 1) {
       if (due(i)) await pacer.turn(phase);
-      const f = t.flow[i]!;
+      const f = t.flowAt(i);
       if (f === Flow.IndirectCall || f === Flow.IndirectJump) {
         if (!this.resolvedSlot(t.ref(i)) && p.kind !== 'import' && !tables.has(i)) {
           unresolved.push({
@@ -240,10 +240,10 @@ export class ProcedureGraph {
       return [...new Set(out)];
     }
     for (let j = i - 1; j >= Math.max(lo, i - 8); j -= 1) {
-      const f = t.flow[j]!;
+      const f = t.flowAt(j);
       if (f !== Flow.None) break;
       const base = t.ref(j);
-      if (t.refKind[j] !== RefKind.Value || base !== base || !this.isData(base)) continue;
+      if (t.refKindAt(j) !== RefKind.Value || base !== base || !this.isData(base)) continue;
       for (let k = 0; k < 1024; k += 1) {
         const bytes = this.layout.readAt(base + k * 4, 4);
         if (!bytes) break;
@@ -279,7 +279,7 @@ export class ProcedureGraph {
     const calls: CallSite[] = [];
     for (let i = lo; i < hi; i += 1) {
       if (((i - lo) & CHECK_MASK) === CHECK_MASK && pacer.due()) await pacer.turn(phase);
-      const f = t.flow[i]!;
+      const f = t.flowAt(i);
       const site = hex(t.addressAt(i));
       const target = t.target(i);
       if (f === Flow.Call && !Number.isNaN(target)) {

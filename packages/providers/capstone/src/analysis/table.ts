@@ -1,4 +1,4 @@
-import { Flow, RefKind } from './classify.js';
+import { Flow } from './classify.js';
 
 /**
  * Addresses: 32-bit when every one is below 2^32 (most images), else doubles. Either indexes to the
@@ -14,6 +14,10 @@ const BLOCK_SHIFT = 4;
 
 /** In the offset column, the mark of an address kept in the table's map of far addresses. */
 const FAR = 0xff;
+
+/** A kind byte holds the {@link Flow} (0-7) in its low bits and the `RefKind` above them. */
+const FLOW_MASK = 0x7;
+const REF_KIND_SHIFT = 3;
 
 /** Targets and referenced addresses: 32-bit in an image below 2^32, else doubles. */
 type ValueColumn = Uint32Array | Float64Array;
@@ -51,8 +55,9 @@ export function addressOrNaN(value: number): number {
  * in instruction order, and found through a bitmap of the instructions that have one with a running
  * count per 32 instructions. Addresses are stored per block of 16 instructions, each instruction as a
  * one-byte offset from its block's first (a farther one, after skipped bytes or at a section's start,
- * is kept aside). Each instruction so costs 4 bytes, a quarter byte of block address (half above
- * 2^32), a quarter byte of value index, and 4 bytes per value (8 above 2^32).
+ * is kept aside); its flow and reference kind share a byte. Each instruction so costs 3 bytes, a
+ * quarter byte of block address (half above 2^32), a quarter byte of value index, and 4 bytes per
+ * value (8 above 2^32).
  */
 export class InstructionTable {
   constructor(
@@ -64,8 +69,8 @@ export class InstructionTable {
     /** The addresses of the instructions that lie {@link FAR} or more bytes after their block's first. */
     private readonly far: ReadonlyMap<number, number>,
     readonly size: Uint8Array,
-    readonly flow: Uint8Array,
-    readonly refKind: Uint8Array,
+    /** Each instruction's {@link Flow} (low 3 bits) and `RefKind` (the bits above). */
+    private readonly kind: Uint8Array,
     /** Bit `i & 31` of word `i >>> 5` is set when instruction `i` has a value. */
     private readonly hasValue: Uint32Array,
     /** The number of values before instruction `32w`, for word `w`. */
@@ -80,6 +85,16 @@ export class InstructionTable {
     /** How many instructions Capstone decoded (the rest were measured by the fast x86 reader). */
     readonly engineDecoded: number,
   ) {}
+
+  /** Instruction `i`'s {@link Flow}. */
+  flowAt(i: number): number {
+    return this.kind[i]! & FLOW_MASK;
+  }
+
+  /** How instruction `i` refers to the address it references (a `RefKind`; None without one). */
+  refKindAt(i: number): number {
+    return this.kind[i]! >>> REF_KIND_SHIFT;
+  }
 
   /** Instruction `i`'s address. */
   addressAt(i: number): number {
@@ -112,12 +127,12 @@ export class InstructionTable {
 
   /** The target of instruction `i` when it is a direct transfer, else NaN. */
   target(i: number): number {
-    return direct(this.flow[i]!) ? this.value(i) : Number.NaN;
+    return direct(this.kind[i]! & FLOW_MASK) ? this.value(i) : Number.NaN;
   }
 
   /** The address instruction `i` references (see `refKind`), or NaN. */
   ref(i: number): number {
-    return direct(this.flow[i]!) ? Number.NaN : this.value(i);
+    return direct(this.kind[i]! & FLOW_MASK) ? Number.NaN : this.value(i);
   }
 
   /** A cursor over the instructions that have a value, in ascending order (see {@link ValueCursor}). */
@@ -130,7 +145,7 @@ export class InstructionTable {
     const words = Math.ceil(this.count / 32);
     const blocks = Math.ceil(this.count / (1 << BLOCK_SHIFT));
     return (
-      this.count * 4 +
+      this.count * 3 +
       blocks * this.blockAddress.BYTES_PER_ELEMENT +
       this.far.size * 16 +
       words * 8 +
@@ -202,8 +217,7 @@ export class Columns {
   /** Addresses {@link FAR} or more bytes after their block's first, by instruction number. */
   private readonly far = new Map<number, number>();
   private size: Uint8Array;
-  private flow: Uint8Array;
-  private refKind: Uint8Array;
+  private kind: Uint8Array;
   private hasValue: Uint32Array;
   private valueRank: Uint32Array;
   private values: ValueColumn;
@@ -217,8 +231,7 @@ export class Columns {
     this.blockAddress = narrow ? new Uint32Array(blocks) : new Float64Array(blocks);
     this.offset = new Uint8Array(n);
     this.size = new Uint8Array(n);
-    this.flow = new Uint8Array(n);
-    this.refKind = new Uint8Array(n);
+    this.kind = new Uint8Array(n);
     this.hasValue = new Uint32Array(Math.ceil(n / 32));
     this.valueRank = new Uint32Array(Math.ceil(n / 32));
     // Typical code has a value on about a third of its instructions.
@@ -247,16 +260,15 @@ export class Columns {
       }
     }
     this.size[i] = size;
-    this.flow[i] = flow;
     if ((i & 31) === 0) this.valueRank[i >>> 5] = this.valueCount;
     // A direct transfer keeps its target; any other instruction its reference (see InstructionTable).
     let value: number;
     if (direct(flow)) {
       value = addressOrNaN(target);
-      this.refKind[i] = RefKind.None;
+      this.kind[i] = flow;
     } else {
       value = addressOrNaN(ref);
-      this.refKind[i] = value === value ? refKind : RefKind.None;
+      this.kind[i] = value === value ? flow | (refKind << REF_KIND_SHIFT) : flow;
     }
     if (value === value) {
       if (this.valueCount === this.values.length) this.values = grown(this.values, this.values.length * 2);
@@ -275,8 +287,7 @@ export class Columns {
     this.blockAddress = grown(this.blockAddress, Math.ceil(n / (1 << BLOCK_SHIFT)));
     this.offset = grown(this.offset, n);
     this.size = grown(this.size, n);
-    this.flow = grown(this.flow, n);
-    this.refKind = grown(this.refKind, n);
+    this.kind = grown(this.kind, n);
     this.hasValue = grown(this.hasValue, Math.ceil(n / 32));
     this.valueRank = grown(this.valueRank, Math.ceil(n / 32));
   }
@@ -291,8 +302,7 @@ export class Columns {
       this.offset.subarray(0, n),
       this.far,
       this.size.subarray(0, n),
-      this.flow.subarray(0, n),
-      this.refKind.subarray(0, n),
+      this.kind.subarray(0, n),
       this.hasValue.subarray(0, words),
       this.valueRank.subarray(0, words),
       this.values.subarray(0, this.valueCount),
