@@ -59,6 +59,52 @@ describe('issue 22: strings are kept as columns and decoded when asked for', () 
     expect(elf.strings.count).toBe(3);
   });
 
+  it('should find the same strings in sections scanned a slice at a time, runs crossing slice ends included', async () => {
+    // 200 KB of printable runs of 1-40 bytes between NUL or other bytes (the scan goes 64 KiB at a
+    // time), with runs placed across two slice ends and one whose NUL is the first byte of a slice.
+    let seed = 11;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const bytes = Buffer.alloc(200_000);
+    for (let at = 0; at < bytes.length;) {
+      const run = 1 + Math.floor(random() * 40);
+      for (let k = 0; k < run && at < bytes.length; k += 1) bytes[at++] = 0x20 + Math.floor(random() * 95);
+      if (at < bytes.length) bytes[at++] = random() < 0.8 ? 0 : 0x01 + Math.floor(random() * 8);
+    }
+    const place = (value: string, at: number) => {
+      bytes[at - 1] = 0;
+      bytes.write(value, at, 'latin1');
+      bytes[at + value.length] = 0;
+    };
+    place('across-the-first-slice-end', 0x10000 - 10);
+    place('ends-at-slice', 0x20000 - 13);
+    place('across-the-third-slice-end', 0x30000 - 3);
+    // The oracle: maximal printable runs of at least 4 bytes that a NUL (or the section's end) ends.
+    const oracle = (text: string, at: (index: number) => number) => {
+      const found: Array<{ address: number; value: string }> = [];
+      for (const m of text.matchAll(/[\t\n\r\x20-\x7e]{4,}/g)) {
+        const end = m.index + m[0].length;
+        if (end === text.length || text.charCodeAt(end) === 0) found.push({ address: at(m.index), value: m[0] });
+      }
+      return found;
+    };
+    const text = bytes.toString('latin1');
+    const want = oracle(text, (index) => 0x40_0000 + index);
+    for (const placed of ['across-the-first-slice-end', 'ends-at-slice', 'across-the-third-slice-end'])
+      expect(want.map((w) => w.value)).toContain(placed);
+    const found = async (format: 'elf' | 'pe', address: number, section: Buffer, encoding: string) => {
+      const { strings } = await findStrings(layoutOf(format, [['.rodata', address, section]]), signal);
+      return Array.from({ length: strings.count }, (_, i) => strings.record(i))
+        .filter((r) => r.encoding === encoding)
+        .map(({ address: a, value }) => ({ address: a, value }));
+    };
+    expect(await found('elf', 0x40_0000, bytes, 'ascii')).toEqual(want);
+    // UTF-16LE (PE): the first 90,000 characters as wide ones, so their runs cross slice ends elsewhere.
+    const head = text.slice(0, 90_000);
+    const wideWant = oracle(head, (index) => 0x80_0000 + index * 2);
+    expect(await found('pe', 0x80_0000, Buffer.from(head, 'utf16le'), 'utf-16le')).toEqual(wideWant);
+    expect(wideWant.length).toBeGreaterThan(1000);
+  });
+
   it('should hold 200,000 strings in under 40 bytes of JavaScript heap each', async () => {
     const count = 200_000;
     const bytes = Buffer.alloc(count * 16);

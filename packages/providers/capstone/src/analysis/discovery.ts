@@ -61,7 +61,7 @@ export async function discover(
     const s = sections[i];
     return s !== undefined && a >= s.address && a < s.address + Math.min(s.size, s.fileSize);
   };
-  const sectionStarts = sections.map((s) => s.address);
+  const sectionStarts = Float64Array.from(sections, (s) => s.address);
   // Typed columns, not a map of objects: see SeedTable.
   const seeds = new SeedTable(layout.symbols.length + layout.exports.length + layout.imports.length);
   const offer: Offer = (address, source, size = 0, kind = 'function', name = null, library = null) => {

@@ -377,6 +377,25 @@ export class ProcedureGraph {
   }
 }
 
+/** Elements of a column handled between two checks of the pacer. */
+const SORT_SLICE = 0x1_0000;
+
+/** Widens `range` ([lowest, highest, 1 while all are integers]) by `targets[from, to)`. */
+function widen(targets: AddressColumn, from: number, to: number, range: Float64Array): void {
+  let min = range[0]!;
+  let max = range[1]!;
+  let integral = range[2]!;
+  for (let i = from; i < to; i += 1) {
+    const v = targets[i]!;
+    if (v > max) max = v;
+    if (v < min) min = v;
+    if (integral === 1 && v !== Math.floor(v)) integral = 0;
+  }
+  range[0] = min;
+  range[1] = max;
+  range[2] = integral;
+}
+
 /**
  * Indices of `targets` in ascending target order (ties in index order, i.e. by source address). Targets
  * that are all integers below 2^32 (every image but a few 64-bit ones) take a stable two-pass radix
@@ -385,17 +404,15 @@ export class ProcedureGraph {
  */
 async function sortByTarget(targets: AddressColumn, pacer: Pacer): Promise<Uint32Array> {
   const n = targets.length;
-  let max = 0;
-  let min = 0;
-  let integral = true;
-  for (let i = 0; i < n; i += 1) {
-    if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('cross-references');
-    const v = targets[i]!;
-    if (v > max) max = v;
-    if (v < min) min = v;
-    if (integral && v !== Math.floor(v)) integral = false;
+  // [lowest (at most 0), highest (at least 0), 1 while every target is an integer].
+  const range = Float64Array.of(0, 0, 1);
+  for (let from = 0; from < n; from += SORT_SLICE) {
+    await pacer.maybe('cross-references');
+    widen(targets, from, Math.min(n, from + SORT_SLICE), range);
   }
-  if (min === 0 && integral && max < 0x1_0000_0000) return radixByTarget(targets, max, pacer);
+  const min = range[0]!;
+  const max = range[1]!;
+  if (min === 0 && range[2] === 1 && max < 0x1_0000_0000) return radixByTarget(targets, max, pacer);
   const order = new Uint32Array(n);
   const scale = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
   if (min === 0 && Number.isSafeInteger(max) && max < Number.MAX_SAFE_INTEGER / scale) {
@@ -410,10 +427,43 @@ async function sortByTarget(targets: AddressColumn, pacer: Pacer): Promise<Uint3
   return order;
 }
 
+/** Counts `keys[from, to)` by digit (`(key >>> shift) & mask`) in `count`, one slot past the digit. */
+function countDigits(
+  keys: Uint32Array,
+  from: number,
+  to: number,
+  shift: number,
+  mask: number,
+  count: Uint32Array,
+): void {
+  for (let i = from; i < to; i += 1) count[((keys[i]! >>> shift) & mask) + 1]! += 1;
+}
+
+/**
+ * Places the indices `order[from, to)` (or `from..to-1` themselves when `order` is null) into `out` by
+ * the digit `(keys[index] >>> shift) & mask` of their key, at the running positions in `next`.
+ */
+function placeByDigit(
+  keys: Uint32Array,
+  order: Uint32Array | null,
+  from: number,
+  to: number,
+  shift: number,
+  mask: number,
+  next: Uint32Array,
+  out: Uint32Array,
+): void {
+  for (let k = from; k < to; k += 1) {
+    const i = order === null ? k : order[k]!;
+    out[next[(keys[i]! >>> shift) & mask]!++] = i;
+  }
+}
+
 /**
  * LSD radix sort of indices by unsigned 32-bit target `<= max`: the low half of the key's bits, then
  * the high half (at most 16 bits each, so the bucket counts stay small for small images). Stable, so
- * ties stay in index order.
+ * ties stay in index order. Each pass runs a slice at a time in a synchronous loop (optimised on its
+ * own), with a turn of the event loop between slices when one is due.
  */
 async function radixByTarget(targets: AddressColumn, max: number, pacer: Pacer): Promise<Uint32Array> {
   const n = targets.length;
@@ -421,39 +471,30 @@ async function radixByTarget(targets: AddressColumn, max: number, pacer: Pacer):
   while (bits < 32 && max >= 2 ** bits) bits += 1;
   const lowBits = Math.ceil(bits / 2);
   const lowMask = (1 << lowBits) - 1;
-  const pace = () => pacer.maybe('cross-references');
+  const highMask = (1 << (bits - lowBits)) - 1;
+  const slices = async (pass: (from: number, to: number) => void): Promise<void> => {
+    for (let from = 0; from < n; from += SORT_SLICE) {
+      await pacer.maybe('cross-references');
+      pass(from, Math.min(n, from + SORT_SLICE));
+    }
+  };
   let keys: Uint32Array;
   if (targets instanceof Uint32Array) keys = targets;
   else {
+    const wide = targets;
     keys = new Uint32Array(n);
-    for (let i = 0; i < n; i += 1) {
-      if ((i & CHECK_MASK) === 0) await pace();
-      keys[i] = targets[i]!;
-    }
+    await slices((from, to) => keys.set(wide.subarray(from, to), from));
   }
   const low = new Uint32Array(n);
   const order = new Uint32Array(n);
   const count = new Uint32Array((1 << lowBits) + 1);
-  for (let i = 0; i < n; i += 1) {
-    if ((i & CHECK_MASK) === 0) await pace();
-    count[(keys[i]! & lowMask) + 1]! += 1;
-  }
+  await slices((from, to) => countDigits(keys, from, to, 0, lowMask, count));
   for (let d = 1; d < count.length; d += 1) count[d]! += count[d - 1]!;
-  for (let i = 0; i < n; i += 1) {
-    if ((i & CHECK_MASK) === 0) await pace();
-    low[count[keys[i]! & lowMask]!++] = i;
-  }
-  const high = new Uint32Array((1 << (bits - lowBits)) + 1);
-  for (let i = 0; i < n; i += 1) {
-    if ((i & CHECK_MASK) === 0) await pace();
-    high[(keys[i]! >>> lowBits) + 1]! += 1;
-  }
+  await slices((from, to) => placeByDigit(keys, null, from, to, 0, lowMask, count, low));
+  const high = new Uint32Array(highMask + 2);
+  await slices((from, to) => countDigits(keys, from, to, lowBits, highMask, high));
   for (let d = 1; d < high.length; d += 1) high[d]! += high[d - 1]!;
-  for (let k = 0; k < n; k += 1) {
-    if ((k & CHECK_MASK) === 0) await pace();
-    const i = low[k]!;
-    order[high[keys[i]! >>> lowBits]!++] = i;
-  }
+  await slices((from, to) => placeByDigit(keys, low, from, to, lowBits, highMask, high, order));
   return order;
 }
 

@@ -1,8 +1,44 @@
-import { CHECK_MASK } from './pace.js';
 import type { Pacer } from './pace.js';
 import { instructionAt } from './sweep.js';
 import type { InstructionTable } from './sweep.js';
 import { popcount } from './table.js';
+
+/** Instructions (or bitmap words) handled between two checks of the pacer. */
+const INDEX_SLICE = 0x1_0000;
+
+/** What {@link markStarts} returns when the addresses do not ascend strictly as integers. */
+const NOT_ASCENDING = -2;
+
+/**
+ * Sets the start bit of instructions `[from, to)` (their offset from `low`) in `bits`; `previous` is
+ * the offset of the instruction before `from` (-1: none). Returns the last offset set, or
+ * {@link NOT_ASCENDING}. Synchronous, so that the loop is optimised on its own.
+ */
+function markStarts(
+  table: InstructionTable,
+  from: number,
+  to: number,
+  low: number,
+  previous: number,
+  bits: Uint32Array,
+): number {
+  for (let i = from; i < to; i += 1) {
+    const offset = table.addressAt(i) - low;
+    if (offset <= previous || offset !== Math.floor(offset)) return NOT_ASCENDING;
+    previous = offset;
+    bits[offset >>> 5]! |= 1 << (offset & 31);
+  }
+  return previous;
+}
+
+/** Writes the running count of set bits before each word of `bits[from, to)` into `rank`; returns the count after `to`. */
+function rankWords(bits: Uint32Array, from: number, to: number, seen: number, rank: Uint32Array): number {
+  for (let w = from; w < to; w += 1) {
+    rank[w] = seen;
+    seen += popcount(bits[w]!);
+  }
+  return seen;
+}
 
 /** Widest address span, relative to the instruction count, that a start bitmap covers. */
 const BYTES_PER_INSTRUCTION = 64;
@@ -40,19 +76,16 @@ export class InstructionIndex {
     if (span > n * BYTES_PER_INSTRUCTION + SLACK) return fallback;
     const bits = new Uint32Array(Math.ceil(span / 32));
     let previous = -1;
-    for (let i = 0; i < n; i += 1) {
-      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-      const offset = table.addressAt(i) - low;
-      if (offset <= previous || offset !== Math.floor(offset)) return fallback;
-      previous = offset;
-      bits[offset >>> 5]! |= 1 << (offset & 31);
+    for (let from = 0; from < n; from += INDEX_SLICE) {
+      await pacer.maybe('discovery');
+      previous = markStarts(table, from, Math.min(n, from + INDEX_SLICE), low, previous, bits);
+      if (previous === NOT_ASCENDING) return fallback;
     }
     const rank = new Uint32Array(bits.length);
     let seen = 0;
-    for (let w = 0; w < bits.length; w += 1) {
-      if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-      rank[w] = seen;
-      seen += popcount(bits[w]!);
+    for (let from = 0; from < bits.length; from += INDEX_SLICE) {
+      await pacer.maybe('discovery');
+      seen = rankWords(bits, from, Math.min(bits.length, from + INDEX_SLICE), seen, rank);
     }
     return new InstructionIndex(table, low, span, bits, rank);
   }

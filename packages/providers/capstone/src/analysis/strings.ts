@@ -1,5 +1,5 @@
 import type { BinaryLayout } from '@rea/artifact';
-import { CHECK_MASK, Pacer } from './pace.js';
+import { Pacer } from './pace.js';
 
 /** One string found in a data section (as {@link StringTable.record} gives it). */
 export interface StringRecord {
@@ -114,6 +114,74 @@ class StringColumns {
   }
 }
 
+/** Bytes of a section scanned between two checks of the pacer. */
+const SCAN_SLICE = 0x1_0000;
+
+/** What {@link scanAscii} and {@link scanWide} return once the table holds {@link MAX_STRINGS}. */
+const FULL = -2;
+
+/**
+ * Scans `bytes[from, to)` for NUL-terminated printable ASCII runs of at least {@link MIN_STRING}
+ * bytes (a `to` of `bytes.length + 1` reads the byte after the section as a NUL), pushing each with
+ * `address` (the section's) and `kind`. `start` is where the run open at `from` began (-1: none);
+ * returns where the run open at `to` began (-1: none), or {@link FULL}. Synchronous, so that this
+ * loop is optimised on its own while the caller gives the event loop turns between slices.
+ */
+function scanAscii(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  start: number,
+  address: number,
+  kind: number,
+  found: StringColumns,
+): number {
+  const length = bytes.length;
+  for (let i = from; i < to; i += 1) {
+    const b = i < length ? bytes[i]! : 0;
+    if (PRINTABLE[b] === 1) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (b === 0 && start >= 0 && i - start >= MIN_STRING) {
+      found.push(address + start, start, i - start, kind);
+      if (found.count >= MAX_STRINGS) return FULL;
+    }
+    start = -1;
+  }
+  return start;
+}
+
+/**
+ * {@link scanAscii} for UTF-16LE runs (a printable ASCII byte then 0, at even offsets from `from`),
+ * terminated by two NUL bytes; bytes past the section read as 0.
+ */
+function scanWide(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  start: number,
+  address: number,
+  kind: number,
+  found: StringColumns,
+): number {
+  const length = bytes.length;
+  for (let i = from; i < to; i += 2) {
+    const lo = i < length ? bytes[i]! : 0;
+    const hi = i + 1 < length ? bytes[i + 1]! : 0;
+    if (hi === 0 && lo !== 0 && printable(lo)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0 && lo === 0 && hi === 0 && (i - start) / 2 >= MIN_STRING) {
+      found.push(address + start, start, i - start, kind);
+      if (found.count >= MAX_STRINGS) return FULL;
+    }
+    start = -1;
+  }
+  return start;
+}
+
 /**
  * NUL-terminated printable ASCII runs (and, on PE, UTF-16LE runs) of at least {@link MIN_STRING}
  * characters in allocated, non-executable sections with file bytes.
@@ -135,36 +203,21 @@ export async function findStrings(
     const ascii = sections.length * 2;
     sections.push({ name: section.name, text });
     // The byte after the section counts as a NUL terminator.
-    const length = bytes.length;
+    const end = bytes.length + 1;
     let start = -1;
-    for (let i = 0; i <= length; i += 1) {
-      if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('strings');
-      const b = i < length ? bytes[i]! : 0;
-      if (PRINTABLE[b] === 1) {
-        if (start < 0) start = i;
-        continue;
-      }
-      if (b === 0 && start >= 0 && i - start >= MIN_STRING) {
-        found.push(section.address + start, start, i - start, ascii);
-        if (found.count >= MAX_STRINGS) return { strings: found.table(sections, false), truncated: true };
-      }
-      start = -1;
+    for (let from = 0; from < end; from += SCAN_SLICE) {
+      await pacer.maybe('strings');
+      start = scanAscii(bytes, from, Math.min(end, from + SCAN_SLICE), start, section.address, ascii, found);
+      if (start === FULL) return { strings: found.table(sections, false), truncated: true };
     }
     if (wide) {
+      // Two bytes past the section read as the terminating NUL character.
+      const wideEnd = bytes.length + 1;
       start = -1;
-      for (let i = 0; i + 1 < bytes.length + 2; i += 2) {
-        if ((i & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('strings');
-        const lo = i < bytes.length ? bytes[i]! : 0;
-        const hi = i + 1 < bytes.length ? bytes[i + 1]! : 0;
-        if (hi === 0 && lo !== 0 && printable(lo)) {
-          if (start < 0) start = i;
-          continue;
-        }
-        if (start >= 0 && lo === 0 && hi === 0 && (i - start) / 2 >= MIN_STRING) {
-          found.push(section.address + start, start, i - start, ascii + 1);
-          if (found.count >= MAX_STRINGS) return { strings: found.table(sections, false), truncated: true };
-        }
-        start = -1;
+      for (let from = 0; from < wideEnd; from += SCAN_SLICE) {
+        await pacer.maybe('strings');
+        start = scanWide(bytes, from, Math.min(wideEnd, from + SCAN_SLICE), start, section.address, ascii + 1, found);
+        if (start === FULL) return { strings: found.table(sections, false), truncated: true };
       }
     }
   }
