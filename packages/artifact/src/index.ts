@@ -57,28 +57,8 @@ export { extractArtifactTool } from './tools/extractArtifact.js';
 export { inspectArtifactTool } from './tools/inspectArtifact.js';
 export { ARTIFACT_CAPABILITIES, artifactTools, createArtifactProvider } from './provider.js';
 export type { ArtifactProviderOptions } from './provider.js';
-export {
-  detectBinaryFormat,
-  parseBinaryLayout,
-  parseBinaryLayoutAsync,
-  parseBinaryLayoutFile,
-  parseBinaryLayoutFileAsync,
-} from './layout/parse.js';
-export type {
-  BinaryArchitecture,
-  BinaryFormat,
-  BinaryLayout,
-  LayoutExport,
-  LayoutHeader,
-  LayoutImport,
-  LayoutLinkage,
-  LayoutMitigations,
-  LayoutSection,
-  LayoutSegment,
-  LayoutSlice,
-  LayoutSymbol,
-  ParseBinaryLayoutOptions,
-} from './layout/types.js';
+// The layout parser and its types, also published alone as @rea/artifact/layout.
+export * from './layout/index.js';
 export { inspectBinaryLayoutTool, MAX_LAYOUT_FILE_BYTES } from './layout/tool.js';
 export { hexAddress, normalizeLayout } from './layout/normalize.js';
 export {

@@ -25,10 +25,16 @@ interface Surface {
   entries: Record<string, { values: string[]; types: string[] }>;
 }
 
-/** The type names an entry module exports (`export type { … }`, `export interface`, `export type X =`). */
+/**
+ * The type names an entry module exports (`export type { … }`, `export interface`, `export type X =`,
+ * and those of a module it re-exports whole with `export * from './…'`).
+ */
 function typeNames(source: string): string[] {
   const text = readFileSync(source, 'utf8');
   const names = new Set<string>();
+  for (const [, from] of text.matchAll(/^export \* from '(\.[^']+)\.js';/gm)) {
+    for (const name of typeNames(join(dirname(source), `${from}.ts`))) names.add(name);
+  }
   for (const [, list] of text.matchAll(/export type \{([^}]*)\}/g)) {
     for (const item of list!.split(',')) {
       const name = item

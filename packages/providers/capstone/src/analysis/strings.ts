@@ -19,10 +19,6 @@ const PRINTABLE = new Uint8Array(256);
 for (let b = 0x20; b < 0x7f; b += 1) PRINTABLE[b] = 1;
 PRINTABLE[0x09] = PRINTABLE[0x0a] = PRINTABLE[0x0d] = 1;
 
-function printable(b: number): boolean {
-  return PRINTABLE[b] === 1;
-}
-
 /** A section's name and bytes (a view of the file: strings are decoded from it when asked for). */
 interface StringSection {
   name: string;
@@ -117,63 +113,38 @@ class StringColumns {
 /** Bytes of a section scanned between two checks of the pacer. */
 const SCAN_SLICE = 0x1_0000;
 
-/** What {@link scanAscii} and {@link scanWide} return once the table holds {@link MAX_STRINGS}. */
+/** What {@link scanRuns} returns once the table holds {@link MAX_STRINGS}. */
 const FULL = -2;
 
 /**
- * Scans `bytes[from, to)` for NUL-terminated printable ASCII runs of at least {@link MIN_STRING}
- * bytes (a `to` of `bytes.length + 1` reads the byte after the section as a NUL), pushing each with
- * `address` (the section's) and `kind`. `start` is where the run open at `from` began (-1: none);
- * returns where the run open at `to` began (-1: none), or {@link FULL}. Synchronous, so that this
- * loop is optimised on its own while the caller gives the event loop turns between slices.
+ * Scans `bytes[from, to)` for NUL-terminated runs of printable ASCII characters, at least
+ * {@link MIN_STRING} of them, pushing each with `address` (the section's) and `kind`: one byte each,
+ * or with `wide` two (a printable byte then 0, UTF-16LE) at even offsets from `from`, ended by two
+ * NUL bytes. Bytes past the section read as 0 (a `to` past its end ends the last run). `start` is
+ * where the run open at `from` began (-1: none); returns where the run open at `to` began (-1: none),
+ * or {@link FULL}. Synchronous, so that this loop is optimised on its own while the caller gives the
+ * event loop turns between slices.
  */
-function scanAscii(
+function scanRuns(
   bytes: Uint8Array,
   from: number,
   to: number,
   start: number,
+  wide: boolean,
   address: number,
   kind: number,
   found: StringColumns,
 ): number {
   const length = bytes.length;
-  for (let i = from; i < to; i += 1) {
-    const b = i < length ? bytes[i]! : 0;
-    if (PRINTABLE[b] === 1) {
-      if (start < 0) start = i;
-      continue;
-    }
-    if (b === 0 && start >= 0 && i - start >= MIN_STRING) {
-      found.push(address + start, start, i - start, kind);
-      if (found.count >= MAX_STRINGS) return FULL;
-    }
-    start = -1;
-  }
-  return start;
-}
-
-/**
- * {@link scanAscii} for UTF-16LE runs (a printable ASCII byte then 0, at even offsets from `from`),
- * terminated by two NUL bytes; bytes past the section read as 0.
- */
-function scanWide(
-  bytes: Uint8Array,
-  from: number,
-  to: number,
-  start: number,
-  address: number,
-  kind: number,
-  found: StringColumns,
-): number {
-  const length = bytes.length;
-  for (let i = from; i < to; i += 2) {
+  const step = wide ? 2 : 1;
+  for (let i = from; i < to; i += step) {
     const lo = i < length ? bytes[i]! : 0;
-    const hi = i + 1 < length ? bytes[i + 1]! : 0;
-    if (hi === 0 && lo !== 0 && printable(lo)) {
+    const hi = wide && i + 1 < length ? bytes[i + 1]! : 0;
+    if (hi === 0 && PRINTABLE[lo] === 1) {
       if (start < 0) start = i;
       continue;
     }
-    if (start >= 0 && lo === 0 && hi === 0 && (i - start) / 2 >= MIN_STRING) {
+    if (lo === 0 && hi === 0 && start >= 0 && (i - start) / step >= MIN_STRING) {
       found.push(address + start, start, i - start, kind);
       if (found.count >= MAX_STRINGS) return FULL;
     }
@@ -202,21 +173,15 @@ export async function findStrings(
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const ascii = sections.length * 2;
     sections.push({ name: section.name, text });
-    // The byte after the section counts as a NUL terminator.
-    const end = bytes.length + 1;
-    let start = -1;
-    for (let from = 0; from < end; from += SCAN_SLICE) {
-      await pacer.maybe('strings');
-      start = scanAscii(bytes, from, Math.min(end, from + SCAN_SLICE), start, section.address, ascii, found);
-      if (start === FULL) return { strings: found.table(sections, false), truncated: true };
-    }
-    if (wide) {
-      // Two bytes past the section read as the terminating NUL character.
-      const wideEnd = bytes.length + 1;
-      start = -1;
-      for (let from = 0; from < wideEnd; from += SCAN_SLICE) {
+    // The byte (or, for UTF-16LE, the two bytes) after the section count as a NUL terminator; UTF-16LE
+    // runs are searched on PE only.
+    for (const encoding of wide ? [0, 1] : [0]) {
+      const end = bytes.length + 1;
+      let start = -1;
+      for (let from = 0; from < end; from += SCAN_SLICE) {
         await pacer.maybe('strings');
-        start = scanWide(bytes, from, Math.min(wideEnd, from + SCAN_SLICE), start, section.address, ascii + 1, found);
+        const to = Math.min(end, from + SCAN_SLICE);
+        start = scanRuns(bytes, from, to, start, encoding === 1, section.address, ascii + encoding, found);
         if (start === FULL) return { strings: found.table(sections, false), truncated: true };
       }
     }
