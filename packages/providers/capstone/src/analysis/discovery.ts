@@ -347,6 +347,62 @@ function u64(view: DataView, at: number): number {
   return view.getUint32(at + 4, true) * 0x1_0000_0000 + view.getUint32(at, true);
 }
 
+/** A list of numbers in a typed array doubled when full. */
+class NumberList {
+  count = 0;
+  values = new Float64Array(1024);
+
+  push(value: number): void {
+    if (this.count === this.values.length) {
+      const next = new Float64Array(this.values.length * 2);
+      next.set(this.values);
+      this.values = next;
+    }
+    this.values[this.count++] = value;
+  }
+}
+
+/** Words of a data section read between two checks of the pacer. */
+const WORD_SLICE = 0x1_0000;
+
+/** What {@link dataPointers} keeps of a section's words: the range and the test. */
+interface PointerFilter {
+  low: number;
+  high: number;
+  keep: (value: number) => boolean;
+  out: NumberList;
+}
+
+/**
+ * Keeps the pointer-sized values of words `[from, to)` of an aligned section viewed as 32-bit words
+ * (a 64-bit value, with `wide`, is two of them: `from` and `to` count values). Synchronous, so that the
+ * loop is optimised on its own.
+ */
+function alignedPointers(words: Uint32Array, from: number, to: number, wide: boolean, filter: PointerFilter): void {
+  const { low, high, keep, out } = filter;
+  for (let v = from; v < to; v += 1) {
+    const value = wide ? words[2 * v + 1]! * 0x1_0000_0000 + words[2 * v]! : words[v]!;
+    if (value >= low && value < high && keep(value)) out.push(value);
+  }
+}
+
+/** {@link alignedPointers} for a section not 4-byte aligned in memory: values `[from, to)` after `skew` bytes. */
+function unalignedPointers(
+  view: DataView,
+  skew: number,
+  from: number,
+  to: number,
+  size: number,
+  filter: PointerFilter,
+): void {
+  const { low, high, keep, out } = filter;
+  for (let v = from; v < to; v += 1) {
+    const at = skew + v * size;
+    const value = size === 8 ? u64(view, at) : view.getUint32(at, true);
+    if (value >= low && value < high && keep(value)) out.push(value);
+  }
+}
+
 /**
  * Pointer-sized, aligned values in `[low, high)` in allocated data sections (initialiser arrays,
  * tables, vtables) that pass `keep`, in section and address order.
@@ -359,49 +415,26 @@ async function dataPointers(
   pacer: Pacer,
 ): Promise<Float64Array> {
   const size = layout.bits === 64 ? 8 : 4;
-  // A typed list doubled when full: a large library has hundreds of thousands of such words.
-  let out = new Float64Array(1024);
-  let count = 0;
-  const push = (value: number): void => {
-    if (count === out.length) {
-      const next = new Float64Array(out.length * 2);
-      next.set(out);
-      out = next;
-    }
-    out[count++] = value;
-  };
+  // A typed list: a large library has hundreds of thousands of such words.
+  const filter: PointerFilter = { low, high, keep, out: new NumberList() };
   for (const section of layout.sections) {
     if (!section.flags.alloc || section.flags.execute || section.fileSize === 0 || section.address === 0) continue;
     if (section.fileSize > 64 * 1024 * 1024) continue;
     const bytes = layout.readAt(section.address, Math.min(section.size, section.fileSize));
     if (!bytes) continue;
     const skew = (size - (section.address % size)) % size;
+    // Aligned: the little-endian words through a 32-bit view (a 64-bit value is two of them).
     const words = wordsOf(bytes, skew);
-    if (words) {
-      // Aligned: read the little-endian words through a 32-bit view (a 64-bit value is two of them).
-      if (size === 8) {
-        for (let w = 0; w + 1 < words.length; w += 2) {
-          if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-          const value = words[w + 1]! * 0x1_0000_0000 + words[w]!;
-          if (value >= low && value < high && keep(value)) push(value);
-        }
-      } else {
-        for (let w = 0; w < words.length; w += 1) {
-          if ((w & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-          const value = words[w]!;
-          if (value >= low && value < high && keep(value)) push(value);
-        }
-      }
-      continue;
-    }
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = skew; i + size <= bytes.length; i += size) {
-      if (((i - skew) & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-      const value = size === 8 ? u64(view, i) : view.getUint32(i, true);
-      if (value >= low && value < high && keep(value)) push(value);
+    const view = words ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const count = skew > bytes.length ? 0 : Math.floor((bytes.length - skew) / size);
+    for (let from = 0; from < count; from += WORD_SLICE) {
+      await pacer.maybe('discovery');
+      const to = Math.min(count, from + WORD_SLICE);
+      if (words) alignedPointers(words, from, to, size === 8, filter);
+      else unalignedPointers(view!, skew, from, to, size, filter);
     }
   }
-  return out.subarray(0, count);
+  return filter.out.values.subarray(0, filter.out.count);
 }
 
 const LITTLE_ENDIAN_HOST = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
