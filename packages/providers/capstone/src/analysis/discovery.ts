@@ -8,6 +8,7 @@ import { Flow, RefKind, codeSections, lowerBound, sweep } from './sweep.js';
 import { SeedTable } from './seeds.js';
 import type { SeedKind } from './seeds.js';
 import type { InstructionTable, X86Reader } from './sweep.js';
+import type { ValueCursor } from './table.js';
 
 /** One discovered procedure: `[start, end)`. */
 export interface ProcedureRecord {
@@ -105,20 +106,16 @@ export async function discover(
   const index = await InstructionIndex.build(table, pacer);
   // Every pass below acts on instructions that have a target or a referenced address: each walks
   // those alone (about a third of the table), in address order, with no list of them kept.
-  let steps = 0;
-  for (const walk = table.valueCursor(); walk.next();) {
-    if (checkpoint(++steps)) await pacer.turn('discovery');
-    const i = walk.index;
+  await walkValues(table, pacer, (i, value) => {
     if (table.flowAt(i) === Flow.Call) {
-      const t = walk.value;
-      if (!seeds.has(t) && index.at(t) >= 0) offer(t, 'call-target');
+      if (!seeds.has(value) && index.at(value) >= 0) offer(value, 'call-target');
     } else if (table.flowAt(i) === Flow.Jump) {
       // A tail jump to an import thunk (`jmp [slot]`) reaches a procedure of its own.
-      const k = index.at(walk.value);
+      const k = index.at(value);
       if (k >= 0 && table.flowAt(k) === Flow.IndirectJump && slots.has(table.ref(k)))
         offer(table.addressAt(k), 'call-target');
     }
-  }
+  });
   // The extents of the seeds that have a size, by start.
   const { sizedStarts, sizedEnds } = await sizedExtents(seeds, pacer);
   const coveredFast = (a: number) => {
@@ -126,12 +123,10 @@ export async function discover(
     return i >= 0 && a < sizedEnds[i]!;
   };
   await pacer.maybe('discovery');
-  for (const walk = table.valueCursor(); walk.next();) {
-    if (checkpoint(++steps)) await pacer.turn('discovery');
-    if (table.refKindAt(walk.index) !== RefKind.Value) continue;
-    const t = walk.value;
+  await walkValues(table, pacer, (i, t) => {
+    if (table.refKindAt(i) !== RefKind.Value) return;
     if (!seeds.has(t) && inCode(t) && index.at(t) >= 0 && !coveredFast(t)) offer(t, 'code-pointer');
-  }
+  });
   const low = sections[0]?.address ?? 0;
   const high = sections.reduce((max, s) => Math.max(max, s.address + s.size), 0);
   const cases = await jumpTableCases(layout, table, index, seeds, slots, pacer);
@@ -347,6 +342,36 @@ function u64(view: DataView, at: number): number {
   return view.getUint32(at + 4, true) * 0x1_0000_0000 + view.getUint32(at, true);
 }
 
+/** Values of the instruction table visited between two checks of the pacer. */
+const WALK_SLICE = 0x1_0000;
+
+/**
+ * Visits up to {@link WALK_SLICE} more of the instructions `walk` goes over (those with a value), with
+ * their value; false once the walk is over. Synchronous, so that the loop is optimised on its own.
+ */
+function walkSlice(walk: ValueCursor, visit: (index: number, value: number) => void): boolean {
+  for (let k = 0; k < WALK_SLICE; k += 1) {
+    if (!walk.next()) return false;
+    visit(walk.index, walk.value);
+  }
+  return true;
+}
+
+/**
+ * Visits every instruction of `table` that has a value (a direct transfer's target, else the address
+ * it references), in address order, a slice at a time with a turn of the event loop between slices
+ * when one is due.
+ */
+async function walkValues(
+  table: InstructionTable,
+  pacer: Pacer,
+  visit: (index: number, value: number) => void,
+): Promise<void> {
+  const walk = table.valueCursor();
+  do await pacer.maybe('discovery');
+  while (walkSlice(walk, visit));
+}
+
 /** A list of numbers in a typed array doubled when full. */
 class NumberList {
   count = 0;
@@ -460,20 +485,15 @@ async function seedTailJumpTargets(
 ): Promise<void> {
   const starts = await seeds.starts(pacer, 'discovery');
   const found: number[] = [];
-  let steps = 0;
-  for (const walk = table.valueCursor(); walk.next();) {
-    if ((++steps & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
-    const i = walk.index;
-    if (table.flowAt(i) !== Flow.Jump) continue;
-    const target = walk.value;
-    if (seeds.has(target)) continue;
+  await walkValues(table, pacer, (i, target) => {
+    if (table.flowAt(i) !== Flow.Jump || seeds.has(target)) return;
     const k = index.at(target);
-    if (k <= 0) continue;
+    if (k <= 0) return;
     const from = table.addressAt(i);
     const own = lowerBound(starts, from + 1) - 1;
     const next = own + 1 < starts.length ? starts[own + 1]! : Number.POSITIVE_INFINITY;
     const ownStart = own >= 0 ? starts[own]! : Number.NEGATIVE_INFINITY;
-    if (target >= ownStart && target < next) continue;
+    if (target >= ownStart && target < next) return;
     const before = k - 1;
     const adjacent = table.addressAt(before) + table.size[before]! === target;
     if (
@@ -483,6 +503,6 @@ async function seedTailJumpTargets(
     ) {
       found.push(target);
     }
-  }
+  });
   for (const target of found) offer(target, 'call-target');
 }
