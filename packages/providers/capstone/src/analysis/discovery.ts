@@ -6,6 +6,7 @@ import { ehFrameExtents, pdataExtents } from './unwind.js';
 import { CHECK_MASK, Pacer } from './pace.js';
 import { Flow, RefKind, codeSections, lowerBound, sweep } from './sweep.js';
 import { SeedTable } from './seeds.js';
+import { grown } from './table.js';
 import type { SeedKind } from './seeds.js';
 import type { InstructionTable, X86Reader } from './sweep.js';
 import type { ValueCursor } from './table.js';
@@ -378,11 +379,7 @@ class NumberList {
   values = new Float64Array(1024);
 
   push(value: number): void {
-    if (this.count === this.values.length) {
-      const next = new Float64Array(this.values.length * 2);
-      next.set(this.values);
-      this.values = next;
-    }
+    if (this.count === this.values.length) this.values = grown(this.values, this.count * 2);
     this.values[this.count++] = value;
   }
 }

@@ -1,5 +1,6 @@
 import type { BinaryLayout } from '@rea/artifact';
 import { Pacer } from './pace.js';
+import { grown } from './table.js';
 
 /** One string found in a data section (as {@link StringTable.record} gives it). */
 export interface StringRecord {
@@ -72,15 +73,11 @@ class StringColumns {
 
   push(address: number, offset: number, length: number, kind: number): void {
     if (this.count === this.addresses.length) {
-      const grow = <T extends Float64Array | Uint32Array>(old: T): T => {
-        const next = new (old.constructor as new (n: number) => T)(old.length * 2);
-        next.set(old);
-        return next;
-      };
-      this.addresses = grow(this.addresses);
-      this.offsets = grow(this.offsets);
-      this.lengths = grow(this.lengths);
-      this.kinds = grow(this.kinds);
+      const capacity = this.count * 2;
+      this.addresses = grown(this.addresses, capacity);
+      this.offsets = grown(this.offsets, capacity);
+      this.lengths = grown(this.lengths, capacity);
+      this.kinds = grown(this.kinds, capacity);
     }
     const i = this.count++;
     this.addresses[i] = address;

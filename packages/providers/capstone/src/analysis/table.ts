@@ -199,7 +199,7 @@ export class ValueCursor {
 }
 
 /** Typed arrays of `capacity`, grown by doubling with their contents copied. */
-function grown<T extends Float64Array | Uint32Array | Uint8Array>(old: T, capacity: number): T {
+export function grown<T extends Float64Array | Uint32Array | Uint8Array>(old: T, capacity: number): T {
   const next = new (old.constructor as new (n: number) => T)(capacity);
   next.set(old);
   return next;
