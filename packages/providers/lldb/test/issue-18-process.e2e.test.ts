@@ -73,6 +73,21 @@ async function capturedLaunchers(): Promise<Observation[]> {
     .flatMap((snapshot) => snapshot.observations);
 }
 
+/**
+ * The observations of launchers that were not among `earlier` (launcher pids seen before a call): the
+ * call's own. A call still closing when `earlier` was read is listed live at the end, then recorded
+ * with its closing observations among the earlier calls: counted by position, its late observations
+ * would be taken for the next call's.
+ */
+async function launchersSince(earlier: ReadonlySet<number>): Promise<Observation[]> {
+  return (await capturedLaunchers()).filter((o) => !earlier.has(o.launcher.pid));
+}
+
+/** The launcher pids of the capture_process_scenario calls binary_session has observed so far. */
+async function launcherPids(): Promise<Set<number>> {
+  return new Set((await capturedLaunchers()).map((o) => o.launcher.pid));
+}
+
 /** Starts a capture that is cancelled through the SDK's AbortSignal at the first progress message matching `when`. */
 async function cancelAt(when: RegExp, input: Record<string, unknown>): Promise<string> {
   const controller = new AbortController();
@@ -132,14 +147,14 @@ describe('capture_process_scenario over MCP (built rea, stdio)', () => {
   }, 180_000);
 
   it('should stop a scenario cancelled while waiting for output, answer on, and leave nothing', async () => {
-    const before = (await capturedLaunchers()).length;
+    const earlier = await launcherPids();
     const outcome = await cancelAt(/wait_for_output/u, {
       actions: [{ type: 'wait_for_output', pattern: 'never printed', timeout_ms: 600_000 }],
       deadline_ms: 600_000,
     });
     expect(outcome).toBe('rejected');
-    expect(await eventually(async () => (await capturedLaunchers()).length > before)).toBe(true);
-    const launchers = (await capturedLaunchers()).slice(before);
+    expect(await eventually(async () => (await launchersSince(earlier)).length > 0)).toBe(true);
+    const launchers = await launchersSince(earlier);
     expect(launchers.every((o) => o.status === 'verified' && typeof o.observed_at === 'string')).toBe(true);
     const pids = new Set(launchers.map((o) => o.launcher.pid));
     expect(pids.size).toBe(1);
@@ -148,7 +163,7 @@ describe('capture_process_scenario over MCP (built rea, stdio)', () => {
   }, 180_000);
 
   it('should cut the grace period short when cancelled during cleanup of a program ignoring SIGTERM', async () => {
-    const before = (await capturedLaunchers()).length;
+    const earlier = await launcherPids();
     // The grace period is the longest allowed: only the cancellation can end it before the test times out.
     const outcome = await cancelAt(/: phase cleanup;/u, {
       actions: [{ type: 'wait_for_output', pattern: 'ignoring', timeout_ms: 60_000 }],
@@ -159,11 +174,11 @@ describe('capture_process_scenario over MCP (built rea, stdio)', () => {
     expect(outcome).toBe('rejected');
     // Gone well within the 60 s grace period: polled for at most about 30 s.
     const gone = async () => {
-      const seen = (await capturedLaunchers()).slice(before);
+      const seen = await launchersSince(earlier);
       return seen.length > 0 && seen.at(-1)!.launcher_alive === false && !processAlive(seen[0]!.launcher.pid);
     };
     expect(await eventually(gone, 600)).toBe(true);
-    const launchers = (await capturedLaunchers()).slice(before);
+    const launchers = await launchersSince(earlier);
     expect(new Set(launchers.map((o) => o.launcher.pid)).size).toBe(1);
     for (const observation of launchers) {
       expect(observation.status).toBe('verified');
