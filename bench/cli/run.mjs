@@ -6,6 +6,10 @@
 // With --baseline <dist/bin.js of another build> (a copy made by bench/cli/baseline.mjs from a build of
 // the revision to compare against, kept outside packages/), that build's `rea analyze` runs interleaved
 // with this one's, and each analysis is also given as a ratio to it.
+// `rea` keeps V8's compiled code of its command line between runs (REA_CODE_CACHE_DIR): the bench gives
+// it a fresh cache directory, runs each command once before timing (as any run after the first finds
+// it), and also times the small analysis without it (REA_CODE_CACHE=off: what the first run after an
+// installation, or a machine with no writable cache directory, pays).
 // Reports medians of wall time and of CPU time (user + system of the process, steadier than wall time
 // on a shared machine), peak RSS, and ratios to `node -e 0`, to `objdump -d` and to the baseline; then
 // the load average.
@@ -13,9 +17,9 @@
 // within 0.25 s; of a 1.3 MB binary within 2x `objdump -d`.
 // Usage: node bench/cli/run.mjs [--runs N] [--binary PATH]... [--baseline PATH]
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const argv = process.argv.slice(2);
@@ -31,14 +35,19 @@ const bin = join(dirname(createRequire(import.meta.url).resolve('rea-mcp/package
 // GNU time reports the CPU time and peak RSS of the process it runs; without it only wall time is shown.
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
-function time(command, args) {
+const cacheDir = mkdtempSync(join(tmpdir(), 'rea-bench-code-cache-'));
+process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
+
+function time(command, args, extraEnv = {}) {
+  const env = { ...process.env, REA_CODE_CACHE_DIR: cacheDir, ...extraEnv };
   const start = process.hrtime.bigint();
   const result = gnuTime
     ? spawnSync(gnuTime, ['-f', '%U %S %M', command, ...args], {
         stdio: ['ignore', 'ignore', 'pipe'],
         encoding: 'utf8',
+        env,
       })
-    : spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    : spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   if (!gnuTime) return { ms, cpu: null, rss: null };
@@ -53,18 +62,21 @@ const cases = [
   ['rea --version', node, [bin, '--version']],
   ['rea --help', node, [bin, '--help']],
   ['rea --llms (loads the catalog)', node, [bin, '--llms']],
-  ...binaries.flatMap((path) => [
+  ...binaries.flatMap((path, index) => [
     [`objdump -d ${path}`, 'objdump', ['-d', path]],
     [`rea analyze ${path}`, ...analyze(path, bin)],
+    ...(index === 0 ? [[`rea analyze ${path} (no code cache)`, ...analyze(path, bin), { REA_CODE_CACHE: 'off' }]] : []),
     ...(baseline ? [[`baseline analyze ${path}`, ...analyze(path, baseline)]] : []),
   ]),
 ];
+// The code cache as any run after the first finds it.
+for (const [name, command, args, env] of cases) if (name.startsWith('rea ') && !env) time(command, args);
 const samples = new Map(cases.map(([name]) => [name, []]));
 // Interleave the cases so that machine load affects them alike.
 for (let i = 0; i < runs; i += 1) {
-  for (const [name, command, args] of cases) {
+  for (const [name, command, args, env] of cases) {
     if (name.startsWith('rea --llms') && i % 4 !== 0) continue;
-    samples.get(name).push(time(command, args));
+    samples.get(name).push(time(command, args, env));
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -77,14 +89,14 @@ for (const [name] of cases) {
   const m = stat(name, 'ms');
   const cpu = stat(name, 'cpu');
   const rss = Math.max(...samples.get(name).map((s) => s.rss ?? 0));
-  const path = / analyze (\S+)$/.exec(name)?.[1];
+  const path = / analyze (\S+)(?: \(no code cache\))?$/.exec(name)?.[1];
   const objdump = path ? `objdump -d ${path}` : null;
   const versus = objdump
     ? `${ratio(m, stat(objdump, 'ms'))}x objdump wall, ${ratio(cpu, stat(objdump, 'cpu'))}x CPU; ` +
       `${ratio(m, base)}x node -e 0 wall`
     : `${ratio(m, base)}x node -e 0 wall, ${ratio(cpu, baseCpu)}x CPU`;
   console.log(
-    `${name.padEnd(34)} median ${m.toFixed(1).padStart(7)} ms` +
+    `${name.padEnd(44)} median ${m.toFixed(1).padStart(7)} ms` +
       (cpu === null
         ? ''
         : `  CPU ${cpu.toFixed(0).padStart(5)} ms  peak RSS ${(rss / 1048576).toFixed(1).padStart(5)} MiB`) +
@@ -108,7 +120,8 @@ if (small) {
   const cpu = stat(`rea analyze ${small}`, 'cpu');
   console.log(
     `target: rea analyze of ${small} (a 150 KB binary) within 250 ms: ${wall <= 250 ? 'met' : 'NOT met'} (wall ${wall.toFixed(0)} ms` +
-      `${cpu === null ? '' : `, CPU ${cpu.toFixed(0)} ms`}; fixed cost over the --version floor ${(wall - stat('rea --version', 'ms')).toFixed(0)} ms)`,
+      `${cpu === null ? '' : `, CPU ${cpu.toFixed(0)} ms`}; fixed cost over the --version floor ${(wall - stat('rea --version', 'ms')).toFixed(0)} ms;` +
+      ` without the code cache ${stat(`rea analyze ${small} (no code cache)`, 'ms').toFixed(0)} ms)`,
   );
 }
 if (large) {

@@ -18,7 +18,7 @@ export const ENVELOPE_RESERVE_BYTES = 1024;
 const MAX_TIMEOUT_MS = 2_147_483_647;
 const CHOICE = /^(?:auto|[a-z][a-z0-9-]{0,63})$/;
 
-/** The host's own settings: selection, response budget, HTTP sessions, schema profile. */
+/** The host's own settings: selection, the command line's code cache, response budget, HTTP sessions, schema profile. */
 export const REA_SETTINGS = defineSettings('rea', {
   analysisProvider: {
     variable: 'REA_ANALYSIS_PROVIDER',
@@ -32,6 +32,16 @@ export const REA_SETTINGS = defineSettings('rea', {
       .optional()
       .transform((value) => value ?? null),
   },
+  codeCache: choiceSetting(
+    'REA_CODE_CACHE',
+    ['on', 'off'],
+    'on',
+    "Whether the command line keeps V8's compiled code of its bundle between runs (off: compile every run, write nothing).",
+  ),
+  codeCacheDir: pathSetting(
+    'REA_CODE_CACHE_DIR',
+    "The command line's code cache directory; unset: $XDG_CACHE_HOME/rea, else ~/.cache/rea (macOS ~/Library/Caches/rea, Windows %LOCALAPPDATA%\\rea\\cache).",
+  ),
   mcpHttpSessionIdleMs: integerSetting('REA_MCP_HTTP_SESSION_IDLE_MS', {
     fallback: 1_800_000,
     min: 1,

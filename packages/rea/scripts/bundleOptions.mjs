@@ -1,11 +1,12 @@
-// The esbuild options both of rea's bundles share (scripts/postbuild.mjs). A test bundles a provider
-// fixture with exactly these options to show how a provider finds its own files once bundled.
+// The esbuild options of rea's bundles (scripts/postbuild.mjs). A test bundles a provider fixture with
+// exactly these options to show how a provider finds its own files once bundled.
+import { createHash } from 'node:crypto';
 
 /** Gives the bundle a `require` for the CommonJS dependencies it contains. */
 export const BANNER =
   "import { createRequire as __reaCreateRequire } from 'node:module';\nconst require = __reaCreateRequire(import.meta.url);";
 
-/** What both bundles share: ESM for Node 20, written by this script, minified with names kept. */
+/** The server's bundle: ESM for Node 20, written by this script, minified with names kept. */
 export const BUNDLE = {
   bundle: true,
   format: 'esm',
@@ -23,3 +24,30 @@ export const BUNDLE = {
   metafile: true,
   logLevel: 'warning',
 };
+
+/**
+ * The command line's bundle (dist/cli.cjs): one CommonJS script, so dist/commandLine.js can compile it
+ * with V8's cached code of earlier runs. esbuild evaluates a module the entry reaches only through a
+ * dynamic import when that import runs, as an ES module build would. import.meta.url is the script's own
+ * URL (the wrapper of {@link stampCommandLine} defines it), so code that resolves files from its module
+ * resolves them from dist/ as the ES module chunks did.
+ */
+export const COMMAND_LINE_BUNDLE = {
+  ...BUNDLE,
+  format: 'cjs',
+  banner: {},
+  define: { 'import.meta.url': '__reaModuleUrl' },
+};
+
+/**
+ * The script dist/commandLine.js compiles: `code` as a function of the CommonJS module parameters, in
+ * strict mode (as the ES modules it was built from), with its URL for import.meta.url, and a last line
+ * giving the SHA-256 of everything before it, which names the build's code cache.
+ */
+export function stampCommandLine(code) {
+  const body =
+    '(function (exports, require, module, __filename, __dirname) {"use strict";' +
+    'const __reaModuleUrl = require("node:url").pathToFileURL(__filename).href;\n' +
+    `${code}\n})\n`;
+  return `${body}//! rea-bundle ${createHash('sha256').update(body).digest('hex')}\n`;
+}

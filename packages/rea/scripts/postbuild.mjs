@@ -11,19 +11,22 @@
 //   - dist/mcpCalls.js (@rea/server/calls: sessions, ledgers, tool execution) and ./defaults.js (the
 //     providers and composition tools), loaded on the first tool call; ./generated/* (the precomputed
 //     catalogs), loaded at start by a dynamic import.
-//   - dist/cli.js, what dist/bin.js imports for every other command.
-// A module two paths reach is one copy in a shared chunk: a process runs one zod, one @rea/evidence and
-// one of each provider. Kept out: @alexaltea/capstone-js (CommonJS glue beside its capstone.wasm, resolved
+//   - dist/cli.cjs, every other command: the command line as one CommonJS script, which
+//     dist/commandLine.js compiles with V8's cached code of earlier runs (Node 20 caches no ES module's
+//     code). Modules it reaches through dynamic imports are still evaluated only when used.
+// A module two paths of the server reach is one copy in a shared chunk: a process runs one zod, one
+// @rea/evidence and one of each provider (the command line, a process of its own, has its own copy). Kept out: @alexaltea/capstone-js (CommonJS glue beside its capstone.wasm, resolved
 // from @rea/provider-capstone's directory) and esbuild. Chunks sit in dist/ itself, so code that reads
 // files relative to its module finds them where it expects (../package.json is this package's manifest).
 // The bundle holds a copy of every workspace package it uses, so this package depends on their exact
 // versions (workspace:*). In the workspace, rebuild rea after rebuilding any of them (a full
 // `node tools/build.mjs` does both).
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BANNER, BUNDLE } from './bundleOptions.mjs';
+import { BANNER, BUNDLE, COMMAND_LINE_BUNDLE, stampCommandLine } from './bundleOptions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -47,6 +50,28 @@ const englishZodMessagesOnly = {
     esbuild.onLoad({ filter: /.*/, namespace: 'rea-zod-locales' }, (args) => ({
       contents: "export { default as en } from './en.js';",
       resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The command line is compiled by dist/commandLine.js as a `vm.Script`, where a dynamic import() has no
+ * loader to go to (Node 20's only way to give it one is experimental, warns on stderr, and is lost when
+ * the script comes from the code cache). A dynamic import of a Node.js built-in, which esbuild would
+ * keep as import(), becomes a require() of it in a one-line module, which esbuild imports lazily as any
+ * other bundled module.
+ */
+const builtinsRequired = {
+  name: 'rea-builtins-required',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' && isBuiltin(args.path)
+        ? { path: args.path, namespace: 'rea-builtin' }
+        : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'rea-builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
       loader: 'js',
     }));
   },
@@ -81,34 +106,63 @@ if (readFileSync(entry, 'utf8').startsWith(BANNER)) {
 }
 
 /**
- * Both paths in one build with code splitting: dist/mcpStdio.js (the stdio fast path) and dist/cli.js
- * (the command line), each with the chunks it imports. Modules both reach are one copy in a shared
- * chunk, so a process runs one zod, one @rea/evidence and one of each provider whichever way it
- * started. The server's call path is a named entry, dist/mcpCalls.js, which the first tool call loads
- * (a missing one is the server's typed call-path-load-failed answer).
+ * The server's two paths in one build with code splitting: dist/mcpStdio.js (the stdio fast path) and the
+ * call path, a named entry, dist/mcpCalls.js, which the first tool call loads (a missing one is the
+ * server's typed call-path-load-failed answer); modules both reach are one copy in a shared chunk. Then
+ * the command line, dist/cli.cjs, as one script.
  */
 async function bundle() {
   const cliEntry = join(dist, 'cli.js');
   for (const file of readdirSync(dist)) if (/^chunk-[A-Z0-9]+\.js$/.test(file)) rmSync(join(dist, file));
-  const result = await build({
-    ...BUNDLE,
-    entryPoints: { mcpStdio: entry, cli: cliEntry, mcpCalls: join(serverDist, 'calls.js') },
-    splitting: true,
-    outdir: dist,
-    chunkNames: 'chunk-[hash]',
-    external: ['@alexaltea/capstone-js', 'esbuild'],
-    plugins: [englishZodMessagesOnly],
-  });
+  const [result, commandLine] = await Promise.all([
+    build({
+      ...BUNDLE,
+      entryPoints: { mcpStdio: entry, mcpCalls: join(serverDist, 'calls.js') },
+      splitting: true,
+      outdir: dist,
+      chunkNames: 'chunk-[hash]',
+      external: ['@alexaltea/capstone-js', 'esbuild'],
+      plugins: [englishZodMessagesOnly],
+    }),
+    build({
+      ...COMMAND_LINE_BUNDLE,
+      entryPoints: [cliEntry],
+      outfile: join(dist, 'cli.cjs'),
+      external: ['@alexaltea/capstone-js', 'esbuild'],
+      plugins: [englishZodMessagesOnly, builtinsRequired],
+    }),
+  ]);
   checkStartup(result.metafile);
-  // For a look at what went where (esbuild's analyzer reads it): REA_BUNDLE_METAFILE=/tmp/meta.json.
-  if (process.env.REA_BUNDLE_METAFILE) writeFileSync(process.env.REA_BUNDLE_METAFILE, JSON.stringify(result.metafile));
+  const kept = Object.values(commandLine.metafile.outputs).flatMap((output) =>
+    output.imports.filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path),
+  );
+  if (kept.length > 0) throw new Error(`the command line must not import() at run time: ${kept.join(', ')}`);
+  // A module of the command line that reads import.meta for anything but its URL would read nothing.
+  const lost = commandLine.warnings.filter((warning) => warning.text.includes('import.meta'));
+  if (lost.length > 0)
+    throw new Error(
+      `the command line reads import.meta beyond its url: ${lost.map((w) => w.location?.file).join(', ')}`,
+    );
+  // For a look at what went where (esbuild's analyzer reads it): REA_BUNDLE_METAFILE=/tmp/meta.json (the
+  // command line's beside it, with .cli before the extension).
+  if (process.env.REA_BUNDLE_METAFILE) {
+    writeFileSync(process.env.REA_BUNDLE_METAFILE, JSON.stringify(result.metafile));
+    writeFileSync(
+      process.env.REA_BUNDLE_METAFILE.replace(/(\.json)?$/, '.cli$1'),
+      JSON.stringify(commandLine.metafile),
+    );
+  }
   for (const file of result.outputFiles) writeFileSync(file.path, file.contents);
-  for (const name of ['mcpStdio', 'cli']) rmSync(join(dist, `${name}.js.map`), { force: true });
+  const [script] = commandLine.outputFiles;
+  writeFileSync(script.path, stampCommandLine(script.text));
+  // The command line's ES module build is replaced by the script.
+  for (const name of ['cli.js', 'cli.js.map', 'cli.d.ts', 'cli.d.ts.map', 'mcpStdio.js.map'])
+    rmSync(join(dist, name), { force: true });
   const modules = Object.keys(result.metafile.inputs).length;
   const chunks = result.outputFiles.filter((f) => /[\\/]chunk-[A-Z0-9]+\.js$/.test(f.path)).length;
   const kib = (result.outputFiles.reduce((sum, f) => sum + f.contents.length, 0) / 1024).toFixed(0);
   console.error(
-    `rea: bundled the stdio fast path, the call path and the command line (${modules} modules, ${kib} KiB) into dist/mcpStdio.js, dist/mcpCalls.js, dist/cli.js and ${chunks} chunks`,
+    `rea: bundled the stdio fast path and the call path (${modules} modules, ${kib} KiB) into dist/mcpStdio.js, dist/mcpCalls.js and ${chunks} chunks, and the command line (${Object.keys(commandLine.metafile.inputs).length} modules, ${(script.contents.length / 1024).toFixed(0)} KiB) into dist/cli.cjs`,
   );
 }
 

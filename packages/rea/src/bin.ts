@@ -60,11 +60,15 @@ if (only === '--version' || only === '-V') {
       process.off('SIGTERM', early);
       status = await serveStdio();
     } else {
-      const { main } = await import('./cli.js');
+      const { loadCommandLine } = await import('./commandLine.js');
+      const commandLine = loadCommandLine(/^[a-z][a-z0-9-]{0,63}$/.test(argv[0] ?? '') ? argv[0]! : '');
       // main() installs the CLI's own handlers synchronously, before its first await.
       process.off('SIGINT', early);
       process.off('SIGTERM', early);
-      status = await main(argv);
+      status = await commandLine.main(argv);
+      // A cancelled command ends now; any other has printed its answer, and the next run starts faster.
+      // `rea setup` writes exactly what its plan names in the user's home, and nothing else.
+      if (status !== 130 && argv[0] !== 'setup') commandLine.keep();
     }
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

@@ -1,7 +1,7 @@
 /**
- * The command-line path as one module for the executable. The build bundles this file (with code
- * splitting, so commands, tools and providers still load only when used) into dist/cli.js and its
- * chunks: `rea <command>` then reads a few files instead of several hundred. Library users import
- * `main` from the package entry, which stays unbundled.
+ * The command-line path as one module for the executable. The build bundles this file into one
+ * CommonJS script, dist/cli.cjs, which dist/commandLine.js compiles with V8's cached code of earlier
+ * runs (commands, tools and providers the bundle reaches through dynamic imports are still evaluated
+ * only when used). Library users import `main` from the package entry, which stays unbundled.
  */
 export { main } from './main.js';

@@ -10,9 +10,15 @@ import type { BuildOptions, OutputFile } from 'esbuild';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The options rea's own postbuild bundles with.
-const { BUNDLE } = (await import(pathToFileURL(resolve(here, '..', 'scripts', 'bundleOptions.mjs')).href)) as {
+const { BUNDLE, COMMAND_LINE_BUNDLE, stampCommandLine } = (await import(
+  pathToFileURL(resolve(here, '..', 'scripts', 'bundleOptions.mjs')).href
+)) as {
   BUNDLE: BuildOptions;
+  COMMAND_LINE_BUNDLE: BuildOptions;
+  stampCommandLine: (code: string) => string;
 };
+// What compiles the command line's script, as built.
+const commandLineLoader = pathToFileURL(resolve(here, '..', 'dist', 'commandLine.js')).href;
 
 const work = mkdtempSync(join(tmpdir(), 'rea-bundled-provider-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -27,7 +33,7 @@ function write(path: string, text: string): void {
  * for a WebAssembly engine) and a host package whose entry imports it, bundled with rea's options into
  * the host's dist/. The provider reads its file two ways: by its package name, and beside its module.
  */
-async function installBundledHost(token: string): Promise<string> {
+async function installBundledHost(token: string, as: 'module' | 'command-line' = 'module'): Promise<string> {
   const modules = join(work, 'app', 'node_modules');
   const provider = join(modules, '@example', 'provider-data');
   write(
@@ -53,17 +59,28 @@ export function besideModule() {
 }
 `,
   );
-  const host = join(modules, 'host');
+  const host = join(modules, as === 'module' ? 'host' : 'host-command-line');
+  const report = 'JSON.stringify({ byPackageName: attempt(byPackageName), besideModule: attempt(besideModule) })';
   write(
     join(host, 'src', 'cli.js'),
     `import { besideModule, byPackageName } from '@example/provider-data';
 const attempt = (read) => { try { return read(); } catch (error) { return error.code; } };
-console.log(JSON.stringify({ byPackageName: attempt(byPackageName), besideModule: attempt(besideModule) }));
+${as === 'module' ? `console.log(${report});` : `export async function main() { console.log(${report}); return 0; }`}
 `,
   );
-  const result = await build({ ...BUNDLE, entryPoints: [join(host, 'src', 'cli.js')], outdir: join(host, 'dist') });
-  for (const file of result.outputFiles as OutputFile[]) write(file.path, file.text);
-  return join(host, 'dist', 'cli.js');
+  if (as === 'module') {
+    const result = await build({ ...BUNDLE, entryPoints: [join(host, 'src', 'cli.js')], outdir: join(host, 'dist') });
+    for (const file of result.outputFiles as OutputFile[]) write(file.path, file.text);
+    return join(host, 'dist', 'cli.js');
+  }
+  const result = await build({
+    ...COMMAND_LINE_BUNDLE,
+    entryPoints: [join(host, 'src', 'cli.js')],
+    outfile: join(host, 'dist', 'cli.cjs'),
+  });
+  const [script] = result.outputFiles as OutputFile[];
+  write(script!.path, stampCommandLine(script!.text));
+  return script!.path;
 }
 
 describe('a provider bundled into rea', () => {
@@ -72,6 +89,17 @@ describe('a provider bundled into rea', () => {
     const bundle = await installBundledHost(token);
     const output = JSON.parse(execFileSync(process.execPath, [bundle], { encoding: 'utf8' })) as Record<string, string>;
     // By name, the file is found in the installed package; beside the module means beside the bundle.
+    expect(output).toEqual({ byPackageName: token, besideModule: 'ENOENT' });
+  });
+
+  it('should find them the same way from the command line script', async () => {
+    const token = randomBytes(8).toString('hex');
+    const script = await installBundledHost(token, 'command-line');
+    const driver = `import { loadCommandLine } from ${JSON.stringify(commandLineLoader)};
+process.exitCode = await loadCommandLine('x', ${JSON.stringify(script)}, { REA_CODE_CACHE: 'off' }).main([]);`;
+    const output = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', driver], { encoding: 'utf8' }),
+    ) as Record<string, string>;
     expect(output).toEqual({ byPackageName: token, besideModule: 'ENOENT' });
   });
 });
