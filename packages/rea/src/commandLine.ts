@@ -134,14 +134,28 @@ function writeCache(file: string, data: Buffer, commands: string[]): void {
   }
 }
 
-/** Removes the caches of other builds of the command line (not `build`) for this Node.js version and architecture. */
+/**
+ * Removes the caches of other builds of the command line (not `build`) for this Node.js version and
+ * architecture, and the temporary files of writes that never finished (a process killed while writing)
+ * once they are an hour old.
+ */
 function removeStale(directory: string, build: string, suffix: string): void {
+  let names: string[];
   try {
-    for (const name of readdirSync(directory))
-      if (name.startsWith('cli-') && name.endsWith(suffix) && !name.startsWith(build))
-        rmSync(join(directory, name), { force: true });
+    names = readdirSync(directory);
   } catch {
-    // Another run may be cleaning up too.
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    const path = join(directory, name);
+    try {
+      if (name.startsWith('cli-') && name.endsWith(suffix) && !name.startsWith(build)) rmSync(path, { force: true });
+      else if (name.startsWith('cli-') && name.endsWith('.tmp') && now - statSync(path).mtimeMs > 3_600_000)
+        rmSync(path, { force: true });
+    } catch {
+      // Another run may be cleaning up too.
+    }
   }
 }
 
@@ -182,17 +196,18 @@ export function loadCommandLine(
   wrapper(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   const { main } = module.exports;
   if (typeof main !== 'function') throw new Error(`${bundle} does not export the command line`);
+  // Only the commands are kept: the cached data itself need not live as long as the process.
+  const contributed = cached !== null && script.cachedDataRejected !== true ? cached.commands : null;
   return {
     main,
     keep() {
       if (file === null || directory === null) return;
-      const usable = cached !== null && script.cachedDataRejected !== true;
-      if (usable && cached.commands.includes(command)) return;
+      if (contributed?.includes(command) === true) return;
       if (!privateDirectory(directory, true)) return;
       try {
-        const commands = usable ? [...cached.commands, command].slice(-MAX_COMMANDS) : [command];
+        const commands = contributed ? [...contributed, command].slice(-MAX_COMMANDS) : [command];
         writeCache(file, script.createCachedData(), commands);
-        if (!usable) removeStale(directory, build, suffix);
+        removeStale(directory, build, suffix);
       } catch {
         // The cache only saves time.
       }

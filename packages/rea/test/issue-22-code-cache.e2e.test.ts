@@ -14,6 +14,7 @@ import {
   readdirSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -174,18 +175,24 @@ describe('issue 22: the command line code cache', () => {
     120_000,
   );
 
-  it("should remove other builds' caches for this Node.js, and keep other versions'", async () => {
+  it("should remove other builds' caches for this Node.js and abandoned writes, and keep other versions'", async () => {
     const dir = mkdtempSync(join(work, 'stale-'));
     chmodSync(dir, 0o700);
     const suffix = `-node${process.versions.node}-${process.arch}.v8cache`;
     const otherBuild = `cli-0000000000000000-00000000${suffix}`;
     const otherNode = `cli-0000000000000000-00000000-node0.0.0-${process.arch}.v8cache`;
     const unrelated = 'notes.txt';
-    for (const name of [otherBuild, otherNode, unrelated]) writeFileSync(join(dir, name), 'x');
+    // What a run killed while writing leaves: removed once an hour old, not while another run may write it.
+    const abandoned = `cli-0000000000000000-00000000${suffix}.1-00000000.tmp`;
+    const writing = `cli-0000000000000000-00000000${suffix}.2-00000000.tmp`;
+    for (const name of [otherBuild, otherNode, unrelated, abandoned, writing]) writeFileSync(join(dir, name), 'x');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(join(dir, abandoned), twoHoursAgo, twoHoursAgo);
     expect((await rea(INSPECT, { REA_CODE_CACHE_DIR: dir })).code).toBe(0);
     const names = cacheFiles(dir);
     expect(names).not.toContain(otherBuild);
-    expect(names).toEqual(expect.arrayContaining([otherNode, unrelated]));
+    expect(names).not.toContain(abandoned);
+    expect(names).toEqual(expect.arrayContaining([otherNode, unrelated, writing]));
     expect(names.filter((name) => CACHE_NAME.test(name))).toHaveLength(1);
   }, 120_000);
 
