@@ -66,9 +66,10 @@ if (only === '--version' || only === '-V') {
       process.off('SIGINT', early);
       process.off('SIGTERM', early);
       status = await commandLine.main(argv);
-      // A cancelled command ends now; any other has printed its answer, and the next run starts faster.
-      // `rea setup` writes exactly what its plan names in the user's home, and nothing else.
-      if (status !== 130 && argv[0] !== 'setup') commandLine.keep();
+      // A command that succeeded has printed its answer: the next run starts faster. (A failed one, a
+      // misspelt command among them, is not worth a cache; `rea setup` writes exactly what its plan names
+      // in the user's home, and nothing else.)
+      if (status === 0 && argv[0] !== 'setup') commandLine.keep();
     }
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

@@ -1,7 +1,8 @@
 // The command line keeps V8's compiled code of its bundle (dist/cli.cjs) between runs, in a private
 // per-user cache directory: written once per build, Node.js version, architecture and set of Node.js
 // options, extended when a new command has compiled more of the bundle, replaced atomically, checked
-// before V8 sees it, and never a reason for a command to fail or to answer differently.
+// before V8 sees it, and never a reason for a command to fail or to answer differently. Code read from
+// the cache runs: a forged cache (made here, for a small stamped bundle) shows which files are trusted.
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -18,11 +19,19 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { chownSync, linkSync, symlinkSync } from 'node:fs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, '..', 'dist', 'bin.js');
+const loader = pathToFileURL(join(here, '..', 'dist', 'commandLine.js')).href;
+const { stampCommandLine } = (await import(
+  pathToFileURL(resolve(here, '..', 'scripts', 'bundleOptions.mjs')).href
+)) as {
+  stampCommandLine: (code: string) => string;
+};
 const work = mkdtempSync(join(tmpdir(), 'rea-code-cache-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -175,25 +184,38 @@ describe('issue 22: the command line code cache', () => {
     120_000,
   );
 
-  it("should remove other builds' caches for this Node.js and abandoned writes, and keep other versions'", async () => {
-    const dir = mkdtempSync(join(work, 'stale-'));
-    chmodSync(dir, 0o700);
+  it("should keep other builds' caches, and remove unused ones, extra ones and abandoned writes", async () => {
+    const dir = mkdtempSync(join(work, 'prune-'));
     const suffix = `-node${process.versions.node}-${process.arch}.v8cache`;
-    const otherBuild = `cli-0000000000000000-00000000${suffix}`;
-    const otherNode = `cli-0000000000000000-00000000-node0.0.0-${process.arch}.v8cache`;
-    const unrelated = 'notes.txt';
+    const at = (name: string, daysAgo: number) => {
+      writeFileSync(join(dir, name), 'x');
+      const when = new Date(Date.now() - daysAgo * 86_400_000);
+      utimesSync(join(dir, name), when, when);
+      return name;
+    };
+    // Another installation used yesterday: kept (two installations used in turn keep a cache each).
+    const otherBuild = at(`cli-1111111111111111-00000000${suffix}`, 1);
+    // Unused for 40 days: removed, whatever its Node.js version.
+    const unused = at('cli-2222222222222222-00000000-node0.0.0-x64.v8cache', 40);
+    // Nine more used over the last weeks: with the new cache, only the 8 most recently used remain.
+    const recent = Array.from({ length: 9 }, (_, i) => at(`cli-3333333333333333-0000000${i}${suffix}`, 2 + i));
     // What a run killed while writing leaves: removed once an hour old, not while another run may write it.
-    const abandoned = `cli-0000000000000000-00000000${suffix}.1-00000000.tmp`;
-    const writing = `cli-0000000000000000-00000000${suffix}.2-00000000.tmp`;
-    for (const name of [otherBuild, otherNode, unrelated, abandoned, writing]) writeFileSync(join(dir, name), 'x');
-    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
-    utimesSync(join(dir, abandoned), twoHoursAgo, twoHoursAgo);
+    const abandoned = at(`cli-4444444444444444-00000000${suffix}.1-00000000.tmp`, 1 / 12);
+    const writing = at(`cli-4444444444444444-00000000${suffix}.2-00000000.tmp`, 0);
+    const unrelated = at('notes.txt', 400);
     expect((await rea(INSPECT, { REA_CODE_CACHE_DIR: dir })).code).toBe(0);
     const names = cacheFiles(dir);
-    expect(names).not.toContain(otherBuild);
+    const current = names.filter(
+      (name) => CACHE_NAME.test(name) && !name.startsWith('cli-1') && !name.startsWith('cli-3'),
+    );
+    expect(current).toHaveLength(1);
+    expect(names).not.toContain(unused);
     expect(names).not.toContain(abandoned);
-    expect(names).toEqual(expect.arrayContaining([otherNode, unrelated, writing]));
-    expect(names.filter((name) => CACHE_NAME.test(name))).toHaveLength(1);
+    expect(names).toEqual(expect.arrayContaining([otherBuild, writing, unrelated]));
+    // The current cache, the other installation's and the 6 most recent of the nine.
+    expect(names.filter((name) => name.endsWith('.v8cache')).sort()).toEqual(
+      [current[0]!, otherBuild, ...recent.slice(0, 6)].sort(),
+    );
   }, 120_000);
 
   it('should write nothing when off, or where the directory is not private', async () => {
@@ -226,6 +248,24 @@ describe('issue 22: the command line code cache', () => {
     expect(existsSync(dir)).toBe(false);
   }, 60_000);
 
+  it('should write nothing for a command that failed', async () => {
+    const dir = join(work, 'failed');
+    const misspelt = await rea(['inspect-artifct', subject], { REA_CODE_CACHE_DIR: dir });
+    expect(misspelt.code).toBe(2);
+    const missing = await rea(['inspect-artifact', join(work, 'no-such-file')], { REA_CODE_CACHE_DIR: dir });
+    expect(missing.code).toBe(3);
+    expect(existsSync(dir)).toBe(false);
+  }, 60_000);
+
+  it('should neither read nor write the cache under V8 coverage', async () => {
+    const dir = join(work, 'coverage-cache');
+    const coverage = join(work, 'coverage');
+    const run = await rea(INSPECT, { REA_CODE_CACHE_DIR: dir, NODE_V8_COVERAGE: coverage });
+    expect(run.code).toBe(0);
+    expect(existsSync(dir)).toBe(false);
+    expect(readdirSync(coverage).length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('should end concurrent first runs with one complete cache and no temporary file', async () => {
     const dir = join(work, 'concurrent');
     const runs = await Promise.all(Array.from({ length: 4 }, () => rea(INSPECT, { REA_CODE_CACHE_DIR: dir })));
@@ -239,4 +279,121 @@ describe('issue 22: the command line code cache', () => {
     const cache = readCache(join(dir, names[0]!));
     expect(createHash('sha256').update(cache.payload).digest('hex')).toBe(cache.sha256);
   }, 120_000);
+});
+
+/** A stamped command-line script whose main prints `word` (7 characters, so that forgeries keep its length). */
+function tinyBundle(dir: string, word: string): string {
+  const path = join(dir, 'cli.cjs');
+  writeFileSync(
+    path,
+    stampCommandLine(`exports.main = async () => { process.stdout.write(${JSON.stringify(word)}); return 0; };`),
+  );
+  return path;
+}
+
+/** Runs `bundle` through rea's loader as the executable does (main, then keep) and returns what it printed. */
+function runTiny(bundle: string, cacheDir: string): string {
+  const driver = `import { loadCommandLine } from ${JSON.stringify(loader)};
+const line = loadCommandLine('tiny', ${JSON.stringify(bundle)});
+if ((await line.main([])) === 0) line.keep();`;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', driver], {
+    encoding: 'utf8',
+    env: { ...process.env, REA_CODE_CACHE: 'on', REA_CODE_CACHE_DIR: cacheDir },
+  });
+  expect(result.stderr).toBe('');
+  return result.stdout;
+}
+
+/**
+ * A cache file for `bundle` whose code prints "forged!": V8 checks only the source's length, so code
+ * compiled from a same-length edit of the bundle runs in its place. The header is the genuine cache's,
+ * with the forged payload's SHA-256.
+ */
+function forgeCache(bundle: string, genuine: string): Buffer {
+  const forged = readFileSync(bundle, 'utf8').replace('genuine', 'forged!');
+  const driver = `import { createRequire } from 'node:module';
+import { Script } from 'node:vm';
+const file = ${JSON.stringify(bundle)};
+const script = new Script(${JSON.stringify(forged)}, { filename: file });
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, ${JSON.stringify(dirname(bundle))});
+await module.exports.main();
+process.stdout.write(script.createCachedData().toString('base64'));`;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', driver], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  expect(result.stdout.startsWith('forged!')).toBe(true);
+  const payload = Buffer.from(result.stdout.slice('forged!'.length), 'base64');
+  const bytes = readFileSync(genuine);
+  const magic = 'rea-code-cache 1\n';
+  const length = bytes.readUInt32LE(magic.length);
+  const header = JSON.parse(bytes.subarray(magic.length + 4, magic.length + 4 + length).toString()) as object;
+  const text = Buffer.from(JSON.stringify({ ...header, sha256: createHash('sha256').update(payload).digest('hex') }));
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(text.length);
+  return Buffer.concat([Buffer.from(magic), size, text, payload]);
+}
+
+describe('issue 22: which code cache the loader trusts', () => {
+  /** A fresh cache directory and tiny bundle, with the genuine cache written by a first run. */
+  function setUp(): { dir: string; bundle: string; cache: string; forged: Buffer } {
+    const dir = mkdtempSync(join(work, 'trust-'));
+    const bundle = tinyBundle(dir, 'genuine');
+    const cacheDir = join(dir, 'cache');
+    expect(runTiny(bundle, cacheDir)).toBe('genuine');
+    const [name] = cacheFiles(cacheDir);
+    const cache = join(cacheDir, name!);
+    return { dir, bundle, cache, forged: forgeCache(bundle, cache) };
+  }
+
+  it("should run the code of a cache file the user owns alone (the forgery works: the user's own files are trusted)", () => {
+    const { bundle, cache, forged } = setUp();
+    writeFileSync(cache, forged);
+    expect(runTiny(bundle, dirname(cache))).toBe('forged!');
+  });
+
+  it.each([
+    [
+      'a symbolic link to a file of the user',
+      (cache: string, forged: Buffer) => {
+        writeFileSync(`${cache}.elsewhere`, forged, { mode: 0o600 });
+        rmSync(cache);
+        symlinkSync(`${cache}.elsewhere`, cache);
+      },
+    ],
+    [
+      'a file with a second link',
+      (cache: string, forged: Buffer) => {
+        writeFileSync(cache, forged);
+        linkSync(cache, `${cache}.second`);
+      },
+    ],
+    [
+      'a file others may write to',
+      (cache: string, forged: Buffer) => {
+        writeFileSync(cache, forged);
+        chmodSync(cache, 0o622);
+      },
+    ],
+  ])('should compile the bundle instead of reading %s', (_, plant) => {
+    const { bundle, cache, forged } = setUp();
+    plant(cache, forged);
+    expect(runTiny(bundle, dirname(cache))).toBe('genuine');
+  });
+
+  // Only root can give a file to another user: run as root (as CI does), this case checks the owner.
+  (process.getuid?.() === 0 ? it : it.skip)("should compile the bundle instead of reading another user's file", () => {
+    const { bundle, cache, forged } = setUp();
+    writeFileSync(cache, forged);
+    chownSync(cache, 65534, 65534);
+    expect(runTiny(bundle, dirname(cache))).toBe('genuine');
+    // The cache was replaced by one of this user's.
+    expect(statSync(cache).uid).toBe(0);
+  });
+
+  it('should run an edited bundle of the same length, not the code cached for it before', () => {
+    const { bundle, cache } = setUp();
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('genuine', 'edited!'));
+    expect(runTiny(bundle, dirname(cache))).toBe('edited!');
+    expect(runTiny(bundle, dirname(cache))).toBe('edited!');
+  });
 });
