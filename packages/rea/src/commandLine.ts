@@ -5,28 +5,32 @@
 // a short command's wall time (`rea analyze` of a 150 KB program). Node 20 caches the compiled code of no
 // ES module, so the command line is one script, compiled through `vm.Script` with the code V8 produced for
 // it in an earlier run. The cache is a file per bundle, Node.js version, architecture and set of Node
-// options in REA's cache directory (REA_CODE_CACHE_DIR, else the platform's per-user cache directory).
-// Code read from it runs, and V8 checks only that it was made for a source of the same length: so a
-// cache is used only when it is a regular file with one link, owned by this user, that no one else can
-// write to, opened without following a symbolic link; when its header names the bundle file as it is
-// now (size, modification time, inode); and when the SHA-256 in its header matches. It is replaced
-// atomically. REA_CODE_CACHE=off, or a run under V8 coverage (NODE_V8_COVERAGE, whose counts need code
+// options and installation in REA's cache directory (REA_CODE_CACHE_DIR, else the platform's per-user
+// cache directory). Code read from it runs, and V8 checks only that it was made for a source of the same
+// length: so a cache is used only from a directory no one but the user (and root) can change, down every
+// directory above it; only when it is a regular file with one link, owned by the user, that no one else
+// can write to, opened without following a link or waiting on a pipe; only when its header names the
+// bundle file as it is now (device, inode, size, modification and status change times); and only when
+// the SHA-256 in its header matches. It is replaced atomically. REA_CODE_CACHE=off, or a run under V8 coverage (NODE_V8_COVERAGE, whose counts need code
 // compiled for them), compiles every time and writes nothing. Whatever goes wrong with the cache (no
 // home, a full disk, a corrupt or foreign file) costs only the compile: the command runs the same.
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants as fs,
+  existsSync,
   fstatSync,
+  futimesSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
   readSync,
   readdirSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
-  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import type { Stats } from 'node:fs';
@@ -45,6 +49,11 @@ const STAMP = /\/\/! rea-bundle ([0-9a-f]{64})\n?$/;
 const MAGIC = Buffer.from('rea-code-cache 1\n');
 /** At most this many commands are remembered as having contributed their functions to a cache. */
 const MAX_COMMANDS = 64;
+/** A cache file's name: the build's stamp, the installation and Node options, Node.js version, architecture. */
+const CACHE_NAME = /^cli-[0-9a-f]{16}-[0-9a-f]{8}-node[0-9]+\.[0-9]+\.[0-9]+-[a-z0-9]+\.v8cache$/;
+/** A cache being written (or abandoned by a process killed while writing it). */
+const TEMPORARY_NAME =
+  /^cli-[0-9a-f]{16}-[0-9a-f]{8}-node[0-9]+\.[0-9]+\.[0-9]+-[a-z0-9]+\.v8cache\.[0-9]+-[0-9a-f]{8}\.tmp$/;
 /** At most this many caches are kept (several installations and Node.js versions may share the directory). */
 const MAX_CACHES = 8;
 /** A cache not used for this long is removed by the next write. */
@@ -62,9 +71,23 @@ interface Header {
   bundle: string;
 }
 
-/** The bundle file as it is now, for {@link Header.bundle}. */
+/**
+ * The bundle file as it is now, for {@link Header.bundle}: its status change time too, which no one can
+ * set back (an edit that restores the size and modification time, where they are fixed, still differs).
+ */
 function bundleIdentity(stat: Stats): string {
-  return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+}
+
+/** The bundle's source and its identity, both from one open descriptor. */
+function readBundle(bundle: string): { source: string; identity: string } {
+  const descriptor = openSync(bundle, 'r');
+  try {
+    const identity = bundleIdentity(fstatSync(descriptor));
+    return { source: readFileSync(descriptor, 'utf8'), identity };
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** The command line, loaded, and what to do once it has run. */
@@ -106,25 +129,50 @@ function cacheDirectory(env: NodeJS.ProcessEnv): string | null {
   return given ? resolve(given) : defaultCacheDirectory(env);
 }
 
+/** This user's id, or null where the platform has none (Windows). */
+const uid = typeof process.getuid === 'function' ? process.getuid() : null;
+
 /**
  * True when `stat` is of something only its owner, this user, can write to. Windows reports no owner:
  * there the directory is trusted as named (the default, under %LOCALAPPDATA%, is the user's own).
  */
 function ownOnly(stat: Stats): boolean {
-  if (process.platform === 'win32') return true;
-  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return false;
-  return (stat.mode & 0o022) === 0;
+  if (uid === null) return true;
+  return stat.uid === uid && (stat.mode & 0o022) === 0;
 }
 
-/** Creates `directory` (private) when missing; true when it is a directory only this user can write to. */
-function privateDirectory(directory: string): boolean {
+/**
+ * The cache directory with every link resolved, when no one but this user (and root) can change what it
+ * holds: it is the user's own and writable by no one else, and each directory above it belongs to the
+ * user or to root and is writable by no one else unless it is sticky (as /tmp is: there others cannot
+ * rename or remove what is not theirs). Null otherwise, or when it does not exist.
+ */
+function trustedDirectory(directory: string): string | null {
   try {
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
-    const stat = statSync(directory);
-    return stat.isDirectory() && ownOnly(stat);
+    const real = realpathSync(directory);
+    const own = statSync(real);
+    if (!own.isDirectory() || !ownOnly(own)) return null;
+    if (uid === null) return real;
+    for (let above = dirname(real); ; above = dirname(above)) {
+      const stat = statSync(above);
+      if (stat.uid !== uid && stat.uid !== 0) return null;
+      if ((stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0) return null;
+      if (dirname(above) === above) return real;
+    }
   } catch {
-    return false;
+    return null;
   }
+}
+
+/**
+ * Creates the cache directory (0700) and the missing directories above it, but only below an existing
+ * directory of this user's own: a process of root's that kept a user's HOME creates nothing there.
+ */
+function createDirectory(directory: string): void {
+  let existing = dirname(directory);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  if (uid !== null && statSync(existing).uid !== uid) return;
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
 }
 
 /**
@@ -133,17 +181,17 @@ function privateDirectory(directory: string): boolean {
  * the open descriptor, so nothing can be swapped in between), made from the bundle as it is now
  * (`bundle`), whose payload matches the SHA-256 in its header.
  */
-function readCache(file: string, bundle: string): { data: Buffer; commands: string[]; stat: Stats } | null {
+function readCache(file: string, bundle: string): { data: Buffer; commands: string[] } | null {
   let descriptor: number;
   try {
-    descriptor = openSync(file, fs.O_RDONLY | (fs.O_NOFOLLOW ?? 0));
+    // Not blocking: a named pipe planted there would otherwise hold the process before any check.
+    descriptor = openSync(file, fs.O_RDONLY | (fs.O_NOFOLLOW ?? 0) | (fs.O_NONBLOCK ?? 0));
   } catch {
     return null;
   }
   let bytes: Buffer;
-  let stat: Stats;
   try {
-    stat = fstatSync(descriptor);
+    const stat = fstatSync(descriptor);
     if (!stat.isFile() || stat.nlink !== 1 || !ownOnly(stat)) return null;
     bytes = Buffer.allocUnsafe(stat.size);
     let read = 0;
@@ -151,6 +199,11 @@ function readCache(file: string, bundle: string): { data: Buffer; commands: stri
       const count = readSync(descriptor, bytes, read, bytes.length - read, read);
       if (count === 0) return null;
       read += count;
+    }
+    // A cache in use is marked so (its modification time) at most daily: pruning keeps what is used.
+    if (Date.now() - stat.mtimeMs > TOUCH_MS) {
+      const now = new Date();
+      futimesSync(descriptor, now, now);
     }
   } catch {
     return null;
@@ -175,7 +228,7 @@ function readCache(file: string, bundle: string): { data: Buffer; commands: stri
     createHash('sha256').update(data).digest('hex') !== header.sha256
   )
     return null;
-  return { data, commands: header.commands.filter((command) => typeof command === 'string'), stat };
+  return { data, commands: header.commands.filter((command) => typeof command === 'string') };
 }
 
 /** Writes `data` to `file` through a temporary file in the same directory, so a reader sees all or nothing. */
@@ -214,22 +267,28 @@ function prune(directory: string, current: string): void {
   const now = Date.now();
   const caches: Array<{ path: string; used: number }> = [];
   for (const name of names) {
-    if (!name.startsWith('cli-') || name === current) continue;
+    const cache = CACHE_NAME.test(name);
+    if ((!cache && !TEMPORARY_NAME.test(name)) || name === current) continue;
     const path = join(directory, name);
     try {
-      const used = statSync(path).mtimeMs;
-      if (name.endsWith('.tmp')) {
-        if (now - used > 3_600_000) rmSync(path, { force: true });
-      } else if (name.endsWith('.v8cache')) {
-        if (now - used > UNUSED_MS) rmSync(path, { force: true });
-        else caches.push({ path, used });
-      }
+      const stat = lstatSync(path);
+      if (!stat.isFile()) continue;
+      if (!cache) {
+        if (now - stat.mtimeMs > 3_600_000) rmSync(path, { force: true });
+      } else if (now - stat.mtimeMs > UNUSED_MS) rmSync(path, { force: true });
+      else caches.push({ path, used: stat.mtimeMs });
     } catch {
       // Another run may be cleaning up too.
     }
   }
   caches.sort((a, b) => b.used - a.used);
-  for (const { path } of caches.slice(MAX_CACHES - 1)) rmSync(path, { force: true });
+  for (const { path } of caches.slice(MAX_CACHES - 1)) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // As above.
+    }
+  }
 }
 
 /**
@@ -241,18 +300,18 @@ export function loadCommandLine(
   bundle = join(dirname(fileURLToPath(import.meta.url)), 'cli.cjs'),
   env: NodeJS.ProcessEnv = process.env,
 ): CommandLine {
-  const source = readFileSync(bundle, 'utf8');
-  const identity = bundleIdentity(statSync(bundle));
+  const { source, identity } = readBundle(bundle);
   const stamp = STAMP.exec(source.slice(-100))?.[1];
   const directory = stamp === undefined ? null : cacheDirectory(env);
-  // V8 rejects code cached under other flags: each set of Node.js options keeps a cache of its own.
-  const options = createHash('sha256')
-    .update([...process.execArgv, env['NODE_OPTIONS'] ?? ''].join('\0'))
+  // V8 rejects code cached under other flags: each set of Node.js options keeps a cache of its own, and
+  // so does each installation of the same build (each names its own bundle file in the header).
+  const variant = createHash('sha256')
+    .update([bundle, ...process.execArgv, env['NODE_OPTIONS'] ?? ''].join('\0'))
     .digest('hex')
     .slice(0, 8);
-  const name = `cli-${stamp?.slice(0, 16)}-${options}-node${process.versions.node}-${process.arch}.v8cache`;
-  const file = directory === null ? null : join(directory, name);
-  const cached = file === null ? null : readCache(file, identity);
+  const name = `cli-${stamp?.slice(0, 16)}-${variant}-node${process.versions.node}-${process.arch}.v8cache`;
+  const trusted = directory === null ? null : trustedDirectory(directory);
+  const cached = trusted === null ? null : readCache(join(trusted, name), identity);
   const script = new Script(source, {
     filename: bundle,
     ...(cached ? { cachedData: cached.data } : {}),
@@ -270,25 +329,18 @@ export function loadCommandLine(
   if (typeof main !== 'function') throw new Error(`${bundle} does not export the command line`);
   // Only the commands are kept: the cached data itself need not live as long as the process.
   const contributed = cached !== null && script.cachedDataRejected !== true ? cached.commands : null;
-  // A cache in use is marked so (its modification time) at most daily, so that pruning keeps it.
-  if (contributed !== null && file !== null && Date.now() - cached!.stat.mtimeMs > TOUCH_MS) {
-    try {
-      const now = new Date();
-      utimesSync(file, now, now);
-    } catch {
-      // Pruning may then remove it a little early.
-    }
-  }
   return {
     main,
     keep() {
-      if (file === null || directory === null) return;
+      if (directory === null) return;
       if (contributed?.includes(command) === true) return;
-      if (!privateDirectory(directory)) return;
       try {
+        if (!existsSync(directory)) createDirectory(directory);
+        const target = trustedDirectory(directory);
+        if (target === null) return;
         const commands = contributed ? [...contributed, command].slice(-MAX_COMMANDS) : [command];
-        writeCache(file, script.createCachedData(), commands, identity);
-        prune(directory, name);
+        writeCache(join(target, name), script.createCachedData(), commands, identity);
+        prune(target, name);
       } catch {
         // The cache only saves time.
       }

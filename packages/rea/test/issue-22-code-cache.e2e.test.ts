@@ -241,6 +241,20 @@ describe('issue 22: the command line code cache', () => {
     expect(readFileSync(notDirectory, 'utf8')).toBe('x');
   }, 120_000);
 
+  // Only root can run with a home that is not its own: run as root (as CI does), this case checks it.
+  (process.getuid?.() === 0 ? it : it.skip)(
+    "should create nothing in a home that is not the user's own (root keeping a user's HOME)",
+    async () => {
+      const home = mkdtempSync(join(work, 'home-'));
+      chownSync(home, 65534, 65534);
+      const run = await rea(INSPECT, { HOME: home, XDG_CACHE_HOME: '', REA_CODE_CACHE_DIR: '' });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(await referenceOutput());
+      expect(readdirSync(home)).toEqual([]);
+    },
+    60_000,
+  );
+
   it('should leave the cache off for an invalid REA_CODE_CACHE, which doctor names', async () => {
     const dir = join(work, 'invalid');
     const doctor = await rea(['doctor'], { REA_CODE_CACHE: 'maybe', REA_CODE_CACHE_DIR: dir });
@@ -293,13 +307,16 @@ function tinyBundle(dir: string, word: string): string {
 
 /** Runs `bundle` through rea's loader as the executable does (main, then keep) and returns what it printed. */
 function runTiny(bundle: string, cacheDir: string): string {
+  // The same driver (and so the same Node options) for every bundle: only the bundle's path differs.
   const driver = `import { loadCommandLine } from ${JSON.stringify(loader)};
-const line = loadCommandLine('tiny', ${JSON.stringify(bundle)});
+const line = loadCommandLine('tiny', process.env.TINY_BUNDLE);
 if ((await line.main([])) === 0) line.keep();`;
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', driver], {
     encoding: 'utf8',
-    env: { ...process.env, REA_CODE_CACHE: 'on', REA_CODE_CACHE_DIR: cacheDir },
+    env: { ...process.env, REA_CODE_CACHE: 'on', REA_CODE_CACHE_DIR: cacheDir, TINY_BUNDLE: bundle },
+    timeout: 30_000,
   });
+  expect(result.signal).toBe(null);
   expect(result.stderr).toBe('');
   return result.stdout;
 }
@@ -390,10 +407,55 @@ describe('issue 22: which code cache the loader trusts', () => {
     expect(statSync(cache).uid).toBe(0);
   });
 
+  it('should compile the bundle instead of reading a cache in a directory others may write to', () => {
+    const { bundle, cache, forged } = setUp();
+    writeFileSync(cache, forged);
+    chmodSync(dirname(cache), 0o777);
+    expect(runTiny(bundle, dirname(cache))).toBe('genuine');
+    expect(readFileSync(cache).equals(forged)).toBe(true);
+  });
+
+  it('should not wait on a named pipe planted as the cache', () => {
+    const { bundle, cache } = setUp();
+    rmSync(cache);
+    expect(spawnSync('mkfifo', [cache]).status).toBe(0);
+    expect(runTiny(bundle, dirname(cache))).toBe('genuine');
+  });
+
   it('should run an edited bundle of the same length, not the code cached for it before', () => {
     const { bundle, cache } = setUp();
     writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('genuine', 'edited!'));
     expect(runTiny(bundle, dirname(cache))).toBe('edited!');
     expect(runTiny(bundle, dirname(cache))).toBe('edited!');
+  });
+
+  it('should run an edited bundle even when its size and modification time are the same', () => {
+    // npm gives every installed file the same fixed modification time.
+    const fixed = new Date('1985-10-26T08:15:00Z');
+    const dir = mkdtempSync(join(work, 'fixed-time-'));
+    const bundle = tinyBundle(dir, 'genuine');
+    utimesSync(bundle, fixed, fixed);
+    const cacheDir = join(dir, 'cache');
+    expect(runTiny(bundle, cacheDir)).toBe('genuine');
+    expect(runTiny(bundle, cacheDir)).toBe('genuine');
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('genuine', 'edited!'));
+    utimesSync(bundle, fixed, fixed);
+    expect(statSync(bundle).mtimeMs).toBe(fixed.getTime());
+    expect(runTiny(bundle, cacheDir)).toBe('edited!');
+  });
+
+  it('should keep a cache for each installation of the same build, used in turn', () => {
+    const dir = mkdtempSync(join(work, 'installations-'));
+    const first = tinyBundle(mkdtempSync(join(dir, 'a-')), 'genuine');
+    const second = join(mkdtempSync(join(dir, 'b-')), 'cli.cjs');
+    writeFileSync(second, readFileSync(first));
+    const cacheDir = join(dir, 'cache');
+    for (const bundle of [first, second]) expect(runTiny(bundle, cacheDir)).toBe('genuine');
+    const names = cacheFiles(cacheDir);
+    expect(names).toHaveLength(2);
+    const inodes = names.map((name) => statSync(join(cacheDir, name)).ino);
+    for (const bundle of [first, second, first, second]) expect(runTiny(bundle, cacheDir)).toBe('genuine');
+    expect(cacheFiles(cacheDir)).toEqual(names);
+    expect(names.map((name) => statSync(join(cacheDir, name)).ino)).toEqual(inodes);
   });
 });
