@@ -3,7 +3,7 @@ import type { ProcedureSource } from '@rea/native';
 import type { DecoderSource } from '../engine.js';
 import { InstructionIndex } from './instructionIndex.js';
 import { ehFrameExtents, pdataExtents } from './unwind.js';
-import { CHECK_MASK, Pacer } from './pace.js';
+import { CHECK_MASK, Pacer, SLICE } from './pace.js';
 import { Flow, RefKind, codeSections, lowerBound, sweep } from './sweep.js';
 import { SeedTable } from './seeds.js';
 import { grown } from './table.js';
@@ -343,15 +343,12 @@ function u64(view: DataView, at: number): number {
   return view.getUint32(at + 4, true) * 0x1_0000_0000 + view.getUint32(at, true);
 }
 
-/** Values of the instruction table visited between two checks of the pacer. */
-const WALK_SLICE = 0x1_0000;
-
 /**
- * Visits up to {@link WALK_SLICE} more of the instructions `walk` goes over (those with a value), with
+ * Visits up to {@link SLICE} more of the instructions `walk` goes over (those with a value), with
  * their value; false once the walk is over. Synchronous, so that the loop is optimised on its own.
  */
 function walkSlice(walk: ValueCursor, visit: (index: number, value: number) => void): boolean {
-  for (let k = 0; k < WALK_SLICE; k += 1) {
+  for (let k = 0; k < SLICE; k += 1) {
     if (!walk.next()) return false;
     visit(walk.index, walk.value);
   }
@@ -383,9 +380,6 @@ class NumberList {
     this.values[this.count++] = value;
   }
 }
-
-/** Words of a data section read between two checks of the pacer. */
-const WORD_SLICE = 0x1_0000;
 
 /** What {@link dataPointers} keeps of a section's words: the range and the test. */
 interface PointerFilter {
@@ -449,9 +443,9 @@ async function dataPointers(
     const words = wordsOf(bytes, skew);
     const view = words ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const count = skew > bytes.length ? 0 : Math.floor((bytes.length - skew) / size);
-    for (let from = 0; from < count; from += WORD_SLICE) {
+    for (let from = 0; from < count; from += SLICE) {
       await pacer.maybe('discovery');
-      const to = Math.min(count, from + WORD_SLICE);
+      const to = Math.min(count, from + SLICE);
       if (words) alignedPointers(words, from, to, size === 8, filter);
       else unalignedPointers(view!, skew, from, to, size, filter);
     }

@@ -13,7 +13,7 @@ import type { Discovery, ProcedureRecord } from './discovery.js';
 import { Flow, RefKind, instructionAt, lowerBound } from './sweep.js';
 import type { AddressColumn } from './sweep.js';
 import { a64JumpTable } from './a64Tables.js';
-import { CHECK_MASK } from './pace.js';
+import { CHECK_MASK, SLICE } from './pace.js';
 import type { Pacer } from './pace.js';
 
 const hex = (a: number) => formatAddress(a);
@@ -377,9 +377,6 @@ export class ProcedureGraph {
   }
 }
 
-/** Elements of a column handled between two checks of the pacer. */
-const SORT_SLICE = 0x1_0000;
-
 /** Widens `range` ([lowest, highest, 1 while all are integers]) by `targets[from, to)`. */
 function widen(targets: AddressColumn, from: number, to: number, range: Float64Array): void {
   let min = range[0]!;
@@ -406,9 +403,9 @@ async function sortByTarget(targets: AddressColumn, pacer: Pacer): Promise<Uint3
   const n = targets.length;
   // [lowest (at most 0), highest (at least 0), 1 while every target is an integer].
   const range = Float64Array.of(0, 0, 1);
-  for (let from = 0; from < n; from += SORT_SLICE) {
+  for (let from = 0; from < n; from += SLICE) {
     await pacer.maybe('cross-references');
-    widen(targets, from, Math.min(n, from + SORT_SLICE), range);
+    widen(targets, from, Math.min(n, from + SLICE), range);
   }
   const min = range[0]!;
   const max = range[1]!;
@@ -473,9 +470,9 @@ async function radixByTarget(targets: AddressColumn, max: number, pacer: Pacer):
   const lowMask = (1 << lowBits) - 1;
   const highMask = (1 << (bits - lowBits)) - 1;
   const slices = async (pass: (from: number, to: number) => void): Promise<void> => {
-    for (let from = 0; from < n; from += SORT_SLICE) {
+    for (let from = 0; from < n; from += SLICE) {
       await pacer.maybe('cross-references');
-      pass(from, Math.min(n, from + SORT_SLICE));
+      pass(from, Math.min(n, from + SLICE));
     }
   };
   let keys: Uint32Array;

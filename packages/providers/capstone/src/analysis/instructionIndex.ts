@@ -1,10 +1,8 @@
+import { SLICE } from './pace.js';
 import type { Pacer } from './pace.js';
 import { instructionAt } from './sweep.js';
 import type { InstructionTable } from './sweep.js';
 import { popcount } from './table.js';
-
-/** Instructions (or bitmap words) handled between two checks of the pacer. */
-const INDEX_SLICE = 0x1_0000;
 
 /** What {@link markStarts} returns when the addresses do not ascend strictly as integers. */
 const NOT_ASCENDING = -2;
@@ -76,16 +74,16 @@ export class InstructionIndex {
     if (span > n * BYTES_PER_INSTRUCTION + SLACK) return fallback;
     const bits = new Uint32Array(Math.ceil(span / 32));
     let previous = -1;
-    for (let from = 0; from < n; from += INDEX_SLICE) {
+    for (let from = 0; from < n; from += SLICE) {
       await pacer.maybe('discovery');
-      previous = markStarts(table, from, Math.min(n, from + INDEX_SLICE), low, previous, bits);
+      previous = markStarts(table, from, Math.min(n, from + SLICE), low, previous, bits);
       if (previous === NOT_ASCENDING) return fallback;
     }
     const rank = new Uint32Array(bits.length);
     let seen = 0;
-    for (let from = 0; from < bits.length; from += INDEX_SLICE) {
+    for (let from = 0; from < bits.length; from += SLICE) {
       await pacer.maybe('discovery');
-      seen = rankWords(bits, from, Math.min(bits.length, from + INDEX_SLICE), seen, rank);
+      seen = rankWords(bits, from, Math.min(bits.length, from + SLICE), seen, rank);
     }
     return new InstructionIndex(table, low, span, bits, rank);
   }

@@ -8,6 +8,12 @@ export const SLICE_MS = 10;
 export const CHECK_MASK = 0x7ff;
 
 /**
+ * Elements (instructions, bytes, words, targets) a synchronous slice function handles between two checks
+ * of the pacer: its loop is optimised on its own, and the caller gives the event loop turns between slices.
+ */
+export const SLICE = 0x1_0000;
+
+/**
  * Paces one open's analysis: the passes over the instruction table read the clock every
  * {@link CHECK_MASK} + 1 iterations and, once {@link SLICE_MS} have passed since the last turn (or the
  * open was cancelled), give the event loop a turn and throw `cancelled` naming the phase. Requests,

@@ -1,5 +1,5 @@
 import type { BinaryLayout } from '@rea/artifact';
-import { Pacer } from './pace.js';
+import { Pacer, SLICE } from './pace.js';
 import { grown } from './table.js';
 
 /** One string found in a data section (as {@link StringTable.record} gives it). */
@@ -107,9 +107,6 @@ class StringColumns {
   }
 }
 
-/** Bytes of a section scanned between two checks of the pacer. */
-const SCAN_SLICE = 0x1_0000;
-
 /** What {@link scanRuns} returns once the table holds {@link MAX_STRINGS}. */
 const FULL = -2;
 
@@ -175,9 +172,9 @@ export async function findStrings(
     for (const encoding of wide ? [0, 1] : [0]) {
       const end = bytes.length + 1;
       let start = -1;
-      for (let from = 0; from < end; from += SCAN_SLICE) {
+      for (let from = 0; from < end; from += SLICE) {
         await pacer.maybe('strings');
-        const to = Math.min(end, from + SCAN_SLICE);
+        const to = Math.min(end, from + SLICE);
         start = scanRuns(bytes, from, to, start, encoding === 1, section.address, ascii + encoding, found);
         if (start === FULL) return { strings: found.table(sections, false), truncated: true };
       }
