@@ -102,7 +102,7 @@ export interface CommandLine {
 }
 
 /** The per-user cache directory REA uses when REA_CODE_CACHE_DIR is unset (null: none can be found). */
-export function defaultCacheDirectory(env: NodeJS.ProcessEnv = process.env): string | null {
+function defaultCacheDirectory(env: NodeJS.ProcessEnv): string | null {
   let home: string;
   try {
     home = env['HOME'] || homedir();
