@@ -87,9 +87,41 @@ function describeCause(value: unknown): JsonValue {
 }
 
 /**
+ * System errors that come from the file or device being read, not from REA: a read that fails on
+ * /proc/self/mem or a failing disk (EIO), a device without a driver (ENXIO, ENODEV), a file that
+ * cannot be read at an offset (ESPIPE), a stale network file handle. Errors of REA's own making (a
+ * missing module, a bad argument) stay `internal`.
+ */
+const UNREADABLE = new Set(['EIO', 'ENXIO', 'ENODEV', 'ESPIPE', 'ESTALE', 'EISDIR']);
+
+/** A path-less system error of the target as `target_unavailable`, or an unreadable one as `access_denied`. */
+function systemError(error: { message: string; code?: unknown }, value: unknown, operation?: string): ReaError | null {
+  const { code, syscall, path } = error as { code?: unknown; syscall?: unknown; path?: unknown };
+  if (typeof code !== 'string' || typeof syscall !== 'string') return null;
+  const where = typeof path === 'string' ? { path } : {};
+  if (UNREADABLE.has(code)) {
+    return new ReaError('target_unavailable', `The target could not be read: ${error.message}.`, {
+      operation: operation ?? null,
+      details: { ...where, reason: code, syscall },
+      remediation: 'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).',
+      cause: value,
+    });
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new ReaError('access_denied', `The system refused access: ${error.message}.`, {
+      operation: operation ?? null,
+      details: { ...where, reason: code, syscall },
+      cause: value,
+    });
+  }
+  return null;
+}
+
+/**
  * Turns any thrown value into a ReaError. ReaErrors pass through; an AbortError (or an aborted
- * signal's reason) becomes `cancelled`; anything else becomes `internal` with `details.cause` holding
- * its name and message — never its stack.
+ * signal's reason) becomes `cancelled`; a system error of the file being read (EIO and its kin) is
+ * `target_unavailable`, a refused access `access_denied`; anything else becomes `internal` with
+ * `details.cause` holding its name and message — never its stack.
  */
 export function normalizeError(value: unknown, operation?: string): ReaError {
   if (isReaError(value)) return operation === undefined ? value : value.withOperation(operation);
@@ -97,6 +129,8 @@ export function normalizeError(value: unknown, operation?: string): ReaError {
   if (error !== null && (error.name === 'AbortError' || error.code === 'ABORT_ERR')) {
     return new ReaError('cancelled', 'The operation was cancelled.', { operation: operation ?? null, cause: value });
   }
+  const system = error === null ? null : systemError(error, value, operation);
+  if (system !== null) return system;
   const cause = describeCause(value);
   return new ReaError('internal', 'An unexpected internal error occurred.', {
     operation: operation ?? null,

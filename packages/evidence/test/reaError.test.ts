@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { runInNewContext } from 'node:vm';
 import {
   ERROR_CODES,
@@ -114,6 +116,44 @@ describe('error model', () => {
     expect(toDiagnostic(foreign).error.details).toEqual({ cause: { name: 'TypeError', message: 'bad operand' } });
     const abort = runInNewContext('Object.assign(new Error("stop"), { name: "AbortError" })') as unknown;
     expect(normalizeError(abort).code).toBe('cancelled');
+  });
+
+  it('should turn a system error of the file being read into target_unavailable, and keep others internal', async () => {
+    // A real EIO: /proc/self/mem is a regular file of size 0 whose offset 0 is not mapped.
+    const handle = await open('/proc/self/mem', 'r');
+    let eio: unknown;
+    try {
+      await handle.read(Buffer.alloc(16), 0, 16, 0);
+    } catch (error) {
+      eio = error;
+    } finally {
+      await handle.close();
+    }
+    expect((eio as { code?: string }).code).toBe('EIO');
+    expect(toDiagnostic(normalizeError(eio, 'inspect_artifact')).error).toMatchObject({
+      code: 'target_unavailable',
+      operation: 'inspect_artifact',
+      details: { reason: 'EIO', syscall: 'read' },
+    });
+    // A missing file is REA's to explain where it opens one (not_found with its path); thrown past
+    // that, it is a defect, so it stays internal.
+    let missing: unknown;
+    try {
+      readFileSync('/nonexistent/rea-error-test');
+    } catch (error) {
+      missing = error;
+    }
+    expect(normalizeError(missing).code).toBe('internal');
+    // Refused access (EACCES/EPERM from a system call) is access_denied.
+    const refused = Object.assign(new Error("EACCES: permission denied, open '/x'"), {
+      code: 'EACCES',
+      syscall: 'open',
+      path: '/x',
+    });
+    expect(toDiagnostic(normalizeError(refused)).error).toMatchObject({
+      code: 'access_denied',
+      details: { path: '/x', reason: 'EACCES', syscall: 'open' },
+    });
   });
 
   it('should turn an AbortError into cancelled', () => {

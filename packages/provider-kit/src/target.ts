@@ -28,14 +28,27 @@ export function sniffTargetFormat(head: Uint8Array): string {
 
 function unreadable(path: string, error: unknown): ReaError {
   const code = (error as { code?: string }).code ?? 'unreadable';
-  return new ReaError('target_unavailable', `Cannot read ${path} (${code}).`, { details: { path, reason: code } });
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new ReaError('access_denied', `${path} cannot be read (${code}).`, { details: { path, reason: code } });
+  }
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return new ReaError('target_unavailable', `Nothing exists at ${path} (${code}).`, {
+      details: { path, reason: code },
+      remediation: 'Check the path: it names no file.',
+    });
+  }
+  return new ReaError('target_unavailable', `Cannot read ${path} (${code}).`, {
+    details: { path, reason: code },
+    remediation: 'Pass the path of a regular file that can be read to its end.',
+  });
 }
 
 /**
  * Reads a target's identity — absolute path, coarse format, SHA-256 (streamed, honouring `signal`),
  * size — as `open_binary` and the CLI's `--target` record it. A missing or unreadable path, or one that
  * is not a regular file, is `target_unavailable` with `details.path` and `details.reason` (the system
- * error code, or "not-a-regular-file"); an abort is `cancelled`.
+ * error code, or "not-a-regular-file"), except a path the user may not read: `access_denied`. An abort
+ * is `cancelled`.
  */
 export async function readActiveTarget(path: string, signal: AbortSignal): Promise<ActiveTarget> {
   const absolute = resolve(path);
@@ -45,6 +58,8 @@ export async function readActiveTarget(path: string, signal: AbortSignal): Promi
     if (!info.isFile()) {
       throw new ReaError('target_unavailable', `${absolute} is not a regular file.`, {
         details: { path: absolute, reason: 'not-a-regular-file' },
+        remediation:
+          'Pass the path of a regular file (an executable, library or package), not a folder, FIFO or device.',
       });
     }
     size = info.size;

@@ -1,10 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isReaError } from '@rea/evidence';
 import { readActiveTarget, sniffTargetFormat } from '@rea/provider-kit';
 import { withTempDir } from '@rea/test-helpers';
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; details: Record<string, unknown> }> {
   try {
@@ -39,6 +43,30 @@ describe('readActiveTarget', () => {
       mkdirSync(join(dir, 'sub'));
       const directory = await refusal(readActiveTarget(join(dir, 'sub'), new AbortController().signal));
       expect(directory).toMatchObject({ code: 'target_unavailable', details: { reason: 'not-a-regular-file' } });
+    });
+  });
+
+  it('should refuse a file the user may not read with access_denied', async () => {
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'secret.bin');
+      writeFileSync(file, Buffer.alloc(64, 1));
+      chmodSync(file, 0o000);
+      chmodSync(dir, 0o755);
+      // Root reads any file: as root, the refusal is checked in a child process run as nobody.
+      const asRoot = process.getuid?.() === 0;
+      const script = `import { readActiveTarget } from '@rea/provider-kit';
+try { await readActiveTarget(${JSON.stringify(file)}, new AbortController().signal); console.log('{}'); }
+catch (error) { console.log(JSON.stringify({ code: error.code, message: error.message, details: error.details })); }`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: here,
+        encoding: 'utf8',
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        code: 'access_denied',
+        details: { path: file, reason: 'EACCES' },
+      });
     });
   });
 

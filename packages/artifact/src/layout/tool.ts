@@ -72,6 +72,9 @@ async function hashFile(path: string, signal: AbortSignal): Promise<{ sha256: st
       size += bytesRead;
     }
     return { sha256: hash.digest('hex'), size };
+  } catch (error) {
+    // A file that cannot be read to its end (EIO from /proc/self/mem, a failing disk): typed, with the path.
+    throw isReaError(error) ? error : pathError(path, error);
   } finally {
     await handle.close();
   }

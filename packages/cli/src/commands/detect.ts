@@ -40,6 +40,13 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
     });
   }
   if (info.isDirectory()) return { path, kind: 'directory', format: 'directory' };
+  if (!info.isFile()) {
+    // A FIFO, socket or device: reading one can wait for a writer forever, or never end.
+    throw new ReaError('unsupported_target', `${path} is neither a regular file nor a directory.`, {
+      details: { path, format: 'special', reason: 'not-a-file' },
+      remediation: 'Pass the path of a file or folder to analyze.',
+    });
+  }
   const head = Buffer.alloc(4096);
   let length: number;
   try {
@@ -51,8 +58,11 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ReaError(code === 'EACCES' ? 'access_denied' : 'target_unavailable', `${path} cannot be read.`, {
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new ReaError('access_denied', `${path} cannot be read.`, { details: { path, reason: code } });
+    throw new ReaError('target_unavailable', `${path} cannot be read (${code ?? 'unreadable'}).`, {
       details: { path, reason: code ?? 'unreadable' },
+      remediation: 'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).',
     });
   }
   const bytes = head.subarray(0, length);

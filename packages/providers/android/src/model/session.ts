@@ -40,6 +40,13 @@ export async function openPackage(
   if (info === null) {
     throw new ReaError('not_found', `No file or directory at ${path}.`, { details: { path, reason: 'missing' } });
   }
+  if (!info.isFile() && !info.isDirectory()) {
+    // A FIFO, socket or device: opening one to read it can wait for a writer forever.
+    throw new ReaError('unsupported_target', `${path} is neither a regular file nor a directory.`, {
+      details: { path, format: 'special', reason: 'not-a-file' },
+      remediation: 'Pass an .apk, .aab, .xapk/.apks, a folder of split APKs, or a .dex file.',
+    });
+  }
   let key = `${path}\0${info.size}\0${info.mtimeMs}\0${info.ino}`;
   if (info.isDirectory()) {
     // A split APK rewritten in place changes the file, not the folder: the key covers each entry.

@@ -4,6 +4,7 @@
 // XAPK or APKS) goes through the inventory, which says what exists with its integrity
 // policy and budgets; the bytes of the entries the analysis reads then come from an extraction of
 // just those entries, removed before this returns. A raw DEX file is read directly.
+import { constants } from 'node:fs';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReaError, throwIfAborted } from '@rea/evidence';
@@ -90,7 +91,8 @@ async function loadDex(path: string, signal: AbortSignal | undefined): Promise<L
 }
 
 async function isDex(path: string): Promise<boolean> {
-  const handle = await open(path, 'r').catch(() => null);
+  // Without blocking on a FIFO that has no writer: what is not a regular file is no DEX file.
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
   if (handle === null) return false;
   try {
     if (!(await handle.stat()).isFile()) return false;
