@@ -62,12 +62,18 @@ export function describeCandidates(
     });
 }
 
+/** What to do about each failure (provider_id over MCP is --provider on the command line). */
+const REMEDIATION: Readonly<Record<SelectionFailure, string>> = {
+  ambiguous: 'Several analysis engines are ready: pass one of the candidate ids as provider_id (--provider).',
+  unknown: 'Pass one of the candidate ids in details.candidates as provider_id (--provider), or "auto".',
+  unavailable: 'Install or configure the engine (rea doctor says what is missing), or pass another candidate id.',
+  unsupported:
+    'Pass an executable, library or object file in a format a ready engine reads (details.candidates), or install one that reads this format.',
+};
+
 function fail(requested: string, reason: SelectionFailure, message: string, candidates: ProviderCandidate[]): never {
   throw new ReaError('provider_selection', message, {
-    remediation:
-      reason === 'ambiguous'
-        ? 'Several analysis engines are ready: pass one of the candidate ids as provider_id.'
-        : 'Pass one of the available candidate ids as provider_id, or install the requested engine.',
+    remediation: REMEDIATION[reason],
     details: {
       requested,
       reason,
@@ -143,7 +149,9 @@ export function selectProvider(options: SelectProviderOptions): ProviderSelectio
     fail(
       'auto',
       refused ? 'unsupported' : 'unavailable',
-      refused ? 'No ready analysis provider supports this target.' : 'No analysis provider is ready on this host.',
+      refused
+        ? `No ready analysis provider supports this target${target?.format === undefined ? '' : ` (format ${target.format})`}.`
+        : 'No analysis provider is ready on this host.',
       candidates,
     );
   }

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- results are JSON explored by path in assertions */
 // Session rules of the built `rea mcp`, driven by the MCP client over a real stdio pipe: binary_session
 // reports every tool's effect record flag by flag (the same as the generated catalog), a failed
-// open_binary allocates no run, and detail "summary" retains exactly the record "complete" answers.
+// open_binary allocates no run and leaves an open target as it was, and detail "summary" retains exactly the record "complete" answers.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -89,7 +89,7 @@ describe('rea mcp session rules (issue 14)', () => {
     expect(byName.get('export_evidence_bundle')).toMatchObject({ writesFilesystem: true });
   });
 
-  it('should allocate no run for a failed open_binary, also after a target was open', async () => {
+  it('should allocate no run for a failed open_binary, and keep the target and run open before it', async () => {
     expect(diagnosticOf(await call('open_binary', { path: binary, provider_id: 'nope' })).code).toBe(
       'provider_selection',
     );
@@ -100,10 +100,21 @@ describe('rea mcp session rules (issue 14)', () => {
     expect(opened['analysis_run'].run_id).toMatch(/^run_/);
     session = valueOf(await call('binary_session'));
     expect(session['analysis_run']).toEqual(opened['analysis_run']);
-    diagnosticOf(await call('open_binary', { path: binary, provider_id: 'nope' }));
+    // A choice that selects no provider (a mistyped id, a target no provider supports) changes nothing:
+    // the open target, its provider and its run stay, and its tools still answer.
+    const before = session;
+    expect(diagnosticOf(await call('open_binary', { path: binary, provider_id: 'nope' })).code).toBe(
+      'provider_selection',
+    );
+    const apk = join(dir, 'not-native.zip');
+    execFileSync('zip', ['-q', '-j', apk, join(dir, 'hello.c')]);
+    expect(diagnosticOf(await call('open_binary', { path: apk })).code).toBe('provider_selection');
     session = valueOf(await call('binary_session'));
-    expect(session['target']).toBeNull();
-    expect(session['analysis_run']).toBeNull();
+    expect(session['target']).toEqual(before['target']);
+    expect(session['analysis_run']).toEqual(opened['analysis_run']);
+    expect(session['analysis_provider_binding']).toEqual(before['analysis_provider_binding']);
+    const procedures = valueOf(await call('list_procedures', { limit: 1 }));
+    expect(procedures['normalized_result'].items).toHaveLength(1);
     valueOf(await call('close_binary'));
   });
 

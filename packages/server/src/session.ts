@@ -181,8 +181,10 @@ export class ConnectionSession {
 
   /**
    * Opens `target` with the chosen provider. The same target with the same provider reuses the open
-   * session; otherwise the previous provider is closed (the ledger is kept), a run id is allocated,
-   * and only then is a provider selected and started.
+   * session. Otherwise a provider is selected first: a choice that selects none (an unknown id, a
+   * target no provider supports) fails with the current target and provider left as they were. Then
+   * the previous provider is closed (the ledger is kept), a run id is allocated, and only then does
+   * the selected provider start.
    */
   open(
     target: ActiveTarget,
@@ -210,29 +212,7 @@ export class ConnectionSession {
     ) {
       return { reused: true };
     }
-    if (this.target || current) await this.releaseProvider(signal);
-    const run: AnalysisRun = { run_id: `run_${randomUUID()}`, started_at: new Date().toISOString() };
-    this.run = run;
-    try {
-      await this.start(target, choice, origin, signal, progress, run);
-    } catch (error) {
-      // Only a successful transition keeps its run: a failed one leaves no target and no run.
-      if (this.run === run) this.run = null;
-      throw error;
-    }
-    return { reused: false };
-  }
-
-  /** Selects and starts the provider of a transition whose run is already allocated. */
-  private async start(
-    target: ActiveTarget,
-    choice: ProviderChoice,
-    origin: ChoiceOrigin,
-    signal: AbortSignal,
-    progress: ProgressSink,
-    run: AnalysisRun,
-  ): Promise<void> {
-    progress.report(`run ${run.run_id} allocated; probing providers`, 'selection');
+    progress.report('probing providers', 'selection');
     const probes = await probeProviders(this.registry(), { signal });
     const selection = selectProvider({
       registry: this.registry(),
@@ -242,9 +222,30 @@ export class ConnectionSession {
       probes,
       port: NATIVE_PORT,
     });
+    if (this.target || current) await this.releaseProvider(signal);
+    const run: AnalysisRun = { run_id: `run_${randomUUID()}`, started_at: new Date().toISOString() };
+    this.run = run;
+    try {
+      await this.start(target, selection, signal, progress, run);
+    } catch (error) {
+      // Only a successful transition keeps its run: a failed one leaves no target and no run.
+      if (this.run === run) this.run = null;
+      throw error;
+    }
+    return { reused: false };
+  }
+
+  /** Starts the selected provider of a transition whose run is already allocated. */
+  private async start(
+    target: ActiveTarget,
+    selection: ReturnType<typeof selectProvider>,
+    signal: AbortSignal,
+    progress: ProgressSink,
+    run: AnalysisRun,
+  ): Promise<void> {
     const provider = selection.provider;
     const supervisor = createProcessSupervisor();
-    progress.report(`starting ${provider.id}`, 'startup');
+    progress.report(`run ${run.run_id} allocated; starting ${provider.id}`, 'startup');
     let deep: DeepSession;
     try {
       deep = await provider.open(target, { signal, supervisor, runId: run.run_id, progress, config: this.config });

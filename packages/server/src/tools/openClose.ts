@@ -22,7 +22,8 @@ export const openBinaryTool = defineTool({
     'provider_id is a concrete provider id or "auto" (the single ready external engine, else the embedded ' +
     'engine); omitted, REA_ANALYSIS_PROVIDER or auto applies. A run id is allocated before any provider ' +
     'starts. Re-opening the same target with the same provider reuses the open session; opening another ' +
-    'target keeps retained Evidence. Returns the target identity, the binding and the run.',
+    'target keeps retained Evidence. An open that names no readable file or selects no provider leaves ' +
+    'the current target open. Returns the target identity, the binding and the run.',
   produces: 'result',
   input: z.strictObject({
     path: z.string().min(1).describe('Path of the local file to analyse.'),
