@@ -103,6 +103,10 @@ function layoutEvidence(record: EvidenceRecord, briefly = false): string {
     `  provider:    ${record.provider.name} ${record.provider.version} (${record.provider.id})`,
     `  confidence:  ${record.confidence}`,
     `  coverage:    ${coverage}`,
+    // Where the call left something on this machine (an extraction's output directory), beside its path.
+    ...Object.entries(record.local ?? {})
+      .filter(([key, value]) => key !== 'path' && typeof value === 'string')
+      .map(([key, value]) => `  ${`${key.replace(/_/g, ' ')}:`.padEnd(12)} ${value as string}`),
     record.limitations.length === 0 ? '  limitations: none' : '  limitations:',
     ...record.limitations.map((l) => `    - ${l.kind}: ${l.message}${l.scope ? ` (${l.scope})` : ''}`),
     `  result:`,

@@ -69,7 +69,7 @@ async function runStep(
   input: object,
   quiet: boolean,
   session?: OpenedTarget['view'],
-): Promise<{ step: AnalyzeStep; record: EvidenceRecord | null }> {
+): Promise<{ step: AnalyzeStep; record: EvidenceRecord | null; failure?: ReaError }> {
   const context = invocation.toolContext(quiet, session);
   context.progress.report(`${contract.name}…`);
   try {
@@ -81,7 +81,8 @@ async function runStep(
   } catch (error) {
     // A failed overview step is part of the report; cancellation ends the whole analysis.
     if (invocation.scope.signal.aborted) throw error;
-    return { step: { tool: contract.name, evidence_id: null, note: describe(error) }, record: null };
+    const failure = normalizeError(error, contract.name);
+    return { step: { tool: contract.name, evidence_id: null, note: describe(failure) }, record: null, failure };
   } finally {
     context.progress.clear();
   }
@@ -100,6 +101,8 @@ async function runSteps(
 ) {
   const steps: AnalyzeStep[] = [];
   const records: EvidenceRecord[] = [];
+  /** The errors of the steps that failed, in order. */
+  const failures: ReaError[] = [];
   if (target.kind === 'evidence-bundle') {
     const bundle = await importBundle(target.path, { signal: invocation.scope.signal });
     await invocation.ledger.mergeAsync(bundle.records, invocation.scope.signal);
@@ -109,12 +112,13 @@ async function runSteps(
       evidence_id: null,
       note: `${bundle.records.length} verified record(s)`,
     });
-    return { steps, records };
+    return { steps, records, failures };
   }
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const collect = ({ step, record }: { step: AnalyzeStep; record: EvidenceRecord | null }): void => {
+  const collect = ({ step, record, failure }: Awaited<ReturnType<typeof runStep>>): void => {
     steps.push(step);
     if (record) records.push(record);
+    if (failure) failures.push(failure);
   };
   for (const step of OVERVIEW_PLAN[target.kind]) {
     throwIfAborted(invocation.scope.signal, step.tool);
@@ -124,7 +128,7 @@ async function runSteps(
     else collect(await runStep(invocation, contract, step.input(target.path), options.quiet));
   }
   const deep = DEEP_OVERVIEW.map((name) => byName.get(name)).filter((c) => c !== undefined);
-  if (target.kind !== 'native-binary' || deep.length === 0) return { steps, records };
+  if (target.kind !== 'native-binary' || deep.length === 0) return { steps, records, failures };
   const progress = invocation.toolContext(options.quiet).progress;
   let opened: OpenedTarget;
   try {
@@ -137,9 +141,13 @@ async function runSteps(
       progress,
     });
   } catch (error) {
-    if (invocation.scope.signal.aborted) throw error;
-    steps.push({ tool: 'open_binary', evidence_id: null, note: describe(error) });
-    return { steps, records };
+    // A provider the user named that cannot analyze the binary fails the command; with auto, the
+    // report keeps what the other steps found and says why the deep overview is missing.
+    if (invocation.scope.signal.aborted || options.provider !== undefined) throw error;
+    const failure = normalizeError(error, 'open_binary');
+    steps.push({ tool: 'open_binary', evidence_id: null, note: describe(failure) });
+    failures.push(failure);
+    return { steps, records, failures };
   } finally {
     progress.clear();
   }
@@ -148,7 +156,7 @@ async function runSteps(
   } finally {
     await opened.close();
   }
-  return { steps, records };
+  return { steps, records, failures };
 }
 
 const human = printable((report: AnalyzeReport): string => {
@@ -187,10 +195,13 @@ export function analyzeCommand(invocation: Invocation): Command {
         const { host } = invocation;
         const names = toolsOf(target.kind);
         const tools = target.kind === 'evidence-bundle' ? [] : await (host.loadToolsFor?.(names) ?? host.loadTools());
-        const { steps, records } = await runSteps(invocation, target, tools, {
+        const { steps, records, failures } = await runSteps(invocation, target, tools, {
           quiet: options.quiet === true,
           provider: options.provider,
         });
+        // Nothing could be analyzed: the first step's own error says why (a malformed archive, a file
+        // that cannot be read), not a generic one.
+        if (records.length === 0 && failures.length > 0) throw failures[0]!;
         if (records.length === 0) {
           throw new ReaError(
             'capability_unavailable',

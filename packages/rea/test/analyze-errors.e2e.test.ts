@@ -1,0 +1,55 @@
+// What `rea analyze` answers when it cannot analyze: the cause of the failure itself (a malformed
+// archive is unsupported_target with what is wrong with it, not a pointer to `rea doctor`), and a
+// provider the user named that does not exist fails the command instead of being a note in a report.
+// When the embedded engine is chosen automatically and everything works, the report is whole.
+import { describe, expect, it } from '@jest/globals';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { withTempDir } from '@rea/test-helpers';
+import { hasStack, run } from '../../cli/test/run.js';
+import { REA_BIN } from './httpEntry.js';
+
+interface ErrorJson {
+  error: { code: string; message: string; operation: string | null };
+}
+
+describe('rea analyze, when it cannot analyze', () => {
+  it('should answer a malformed ZIP with the archive reader’s own error', async () => {
+    await withTempDir(async (dir) => {
+      const zip = join(dir, 'damaged.zip');
+      // A local file header and nothing after it: no central directory.
+      writeFileSync(zip, Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.from('garbage')]));
+      const json = await run(REA_BIN, ['analyze', zip, '--format', 'json']);
+      expect(json.code).toBe(10);
+      const { error } = JSON.parse(json.stdout) as ErrorJson;
+      expect(error.code).toBe('unsupported_target');
+      expect(error.operation).toBe('inspect_artifact');
+      expect(error.message).toContain('malformed');
+      const human = await run(REA_BIN, ['analyze', zip]);
+      expect(human.code).toBe(10);
+      expect(human.stderr).toMatch(/^rea: error \[unsupported_target\] in inspect_artifact: .*malformed/);
+      expect(human.stderr).not.toContain('rea doctor');
+      expect(hasStack(human.stderr)).toBe(false);
+    });
+  }, 60_000);
+
+  it('should fail with provider_selection when --provider names no provider', async () => {
+    const result = await run(REA_BIN, ['analyze', '/usr/bin/true', '--provider', 'nosuch', '--format', 'json']);
+    expect(result.code).toBe(7);
+    const { error } = JSON.parse(result.stdout) as ErrorJson;
+    expect(error.code).toBe('provider_selection');
+    expect(error.message).toContain('nosuch');
+  }, 60_000);
+
+  it('should report the layout, the inventory and the overview of a program with the default provider', async () => {
+    const result = await run(REA_BIN, ['analyze', '/usr/bin/true', '--format', 'json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { steps: Array<{ tool: string; note: string | null }> };
+    expect(report.steps.map((step) => step.tool)).toEqual([
+      'inspect_binary_layout',
+      'inspect_artifact',
+      'binary_overview',
+    ]);
+    expect(report.steps.every((step) => step.note === null)).toBe(true);
+  }, 60_000);
+});
