@@ -57,7 +57,10 @@ export function pathError(path: string, error: unknown, what = 'file'): ReaError
   const code = (error as { code?: unknown } | null)?.code;
   const errno = typeof code === 'string' ? code : undefined;
   if (errno === 'ENOENT' || errno === 'ENOTDIR')
-    return new ReaError('not_found', `No ${what} at ${path}.`, { details: { path, reason: 'missing' } });
+    return new ReaError('not_found', `No ${what} at ${path}.`, {
+      details: { path, reason: 'missing' },
+      remediation: 'Check the path: nothing exists there.',
+    });
   if (errno === 'EACCES' || errno === 'EPERM' || errno === 'EROFS')
     return new ReaError('access_denied', `Permission denied on the ${what} ${path}.`, {
       details: { path, reason: errno },

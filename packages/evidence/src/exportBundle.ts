@@ -154,7 +154,16 @@ export async function exportBundle(
   try {
     handle = await open(staging, 'wx');
   } catch (error) {
-    throw fileSystemError(error, staging, 'create the staging file');
+    // Said of the destination's folder, which the user chose; the staging file's name is REA's.
+    const errno = (error as { code?: unknown }).code;
+    if (errno === 'ENOENT' || errno === 'ENOTDIR') {
+      throw new ReaError('not_found', `The folder ${dirname(path)} of the bundle destination does not exist.`, {
+        details: { reason: 'missing', path: dirname(path), errno },
+        remediation: 'Create the folder first, or choose a destination in an existing folder.',
+        cause: error,
+      });
+    }
+    throw fileSystemError(error, dirname(path), 'write a bundle into the folder');
   }
   const hash = createHash('sha256');
   const packer = new BlockPacker();

@@ -119,6 +119,10 @@ describe('exportBundle', () => {
     withTempDir(async (dir) => {
       const missing = await rejected(exportBundle(records(), join(dir, 'nope', 'b.json')));
       expect(missing.code).toBe('not_found');
+      // Said of the folder the user named, not of REA's staging file inside it.
+      expect(missing.message).toBe(`The folder ${join(dir, 'nope')} of the bundle destination does not exist.`);
+      expect(missing.details['path']).toBe(join(dir, 'nope'));
+      expect(missing.remediation).toContain('Create the folder');
       mkdirSync(join(dir, 'folder'));
       const folder = await rejected(exportBundle(records(), join(dir, 'folder')));
       expect(folder.code).toBe('invalid_request');

@@ -61,11 +61,11 @@ export function caught(fn: () => unknown): { code: string; message: string; deta
 /** The rejection of `promise`, or a failure when it resolves. */
 export async function rejected(
   promise: Promise<unknown>,
-): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
+): Promise<{ code: string; message: string; remediation: string; details: Record<string, unknown> }> {
   try {
     await promise;
   } catch (error) {
-    return error as { code: string; message: string; details: Record<string, unknown> };
+    return error as { code: string; message: string; remediation: string; details: Record<string, unknown> };
   }
   throw new Error('expected a rejection');
 }

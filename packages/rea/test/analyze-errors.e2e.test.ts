@@ -33,6 +33,14 @@ describe('rea analyze, when it cannot analyze', () => {
     });
   }, 60_000);
 
+  it('should answer a missing path with not_found and what to check', async () => {
+    const result = await run(REA_BIN, ['analyze', '/nonexistent/rea-target', '--format', 'json']);
+    expect(result.code).toBe(3);
+    const { error } = JSON.parse(result.stdout) as ErrorJson & { error: { remediation: string } };
+    expect(error.code).toBe('not_found');
+    expect(error.remediation).toBe('Check the path: nothing exists there.');
+  }, 60_000);
+
   it('should fail with provider_selection when --provider names no provider', async () => {
     const result = await run(REA_BIN, ['analyze', '/usr/bin/true', '--provider', 'nosuch', '--format', 'json']);
     expect(result.code).toBe(7);

@@ -62,6 +62,17 @@ function structural(error: unknown): ReaError {
   const message = error instanceof Error ? error.message : String(error);
   if (/EOCD|end of central directory/i.test(message)) return malformed('zip', 'no end of central directory record');
   if (/unexpected EOF/i.test(message)) return malformed('zip', 'truncated (unexpected end of file)');
+  const comment = /Invalid comment length\. Expected: (\d+)\. Found: (\d+)/.exec(message);
+  if (comment !== null) {
+    // Bytes after the end record (appended data), or an end record whose comment runs past the file.
+    const [, actual, declared] = comment.map(Number) as [number, number, number];
+    return malformed(
+      'zip',
+      actual > declared
+        ? `${actual - declared} bytes follow its end of central directory record`
+        : 'its end of central directory record declares a comment longer than the rest of the file',
+    );
+  }
   return malformed('zip', message.replace(/\.$/, ''));
 }
 

@@ -30,7 +30,10 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new ReaError('not_found', `${path} does not exist.`, { details: { reason: 'missing', path } });
+      throw new ReaError('not_found', `${path} does not exist.`, {
+        details: { reason: 'missing', path },
+        remediation: 'Check the path: nothing exists there.',
+      });
     }
     if (code === 'EACCES' || code === 'EPERM') {
       throw new ReaError('access_denied', `${path} cannot be read.`, { details: { path, reason: code } });
