@@ -67,6 +67,8 @@ export function pathError(path: string, error: unknown, what = 'file'): ReaError
     });
   return new ReaError('target_unavailable', `Cannot use the ${what} ${path}: ${(error as Error).message}`, {
     details: { path, reason: errno ?? 'unknown' },
-    remediation: 'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).',
+    ...(what === 'file'
+      ? { remediation: 'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).' }
+      : {}),
   });
 }

@@ -157,7 +157,8 @@ export async function exportBundle(
     // Said of the destination's folder, which the user chose; the staging file's name is REA's.
     const errno = (error as { code?: unknown }).code;
     if (errno === 'ENOENT' || errno === 'ENOTDIR') {
-      throw new ReaError('not_found', `The folder ${dirname(path)} of the bundle destination does not exist.`, {
+      const what = errno === 'ENOENT' ? 'does not exist' : 'is not a folder (a part of its path is a file)';
+      throw new ReaError('not_found', `The folder ${dirname(path)} of the bundle destination ${what}.`, {
         details: { reason: 'missing', path: dirname(path), errno },
         remediation: 'Create the folder first, or choose a destination in an existing folder.',
         cause: error,

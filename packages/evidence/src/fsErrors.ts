@@ -2,7 +2,8 @@ import { ReaError, isReaError } from './reaError.js';
 
 /**
  * Maps a file-system failure on `path` to a ReaError: permissions are `access_denied`, a missing file
- * or folder is `not_found`, anything else `execution_failure`; the errno code is kept in details.
+ * or folder is `not_found`, a read that fails on the file itself (EIO and its kin, an `action` that is
+ * not a write) `target_unavailable`, anything else `execution_failure`; the errno code is kept in details.
  */
 export function fileSystemError(error: unknown, path: string, action: string): ReaError {
   if (isReaError(error)) return error;
@@ -17,6 +18,17 @@ export function fileSystemError(error: unknown, path: string, action: string): R
   if (errno === 'ENOENT' || errno === 'ENOTDIR') {
     return new ReaError('not_found', `Cannot ${action} ${path}: no such file or directory.`, {
       details: { reason: 'missing', path, errno },
+      cause: error,
+    });
+  }
+  if (
+    !action.startsWith('write') &&
+    (errno === 'EIO' || errno === 'ENXIO' || errno === 'ENODEV' || errno === 'ESTALE')
+  ) {
+    // A read that fails (EIO from /proc/self/mem, a failing disk): the file, not REA, and not worth retrying.
+    return new ReaError('target_unavailable', `Cannot ${action} ${path} (${errno}).`, {
+      details: { path, reason: errno },
+      remediation: 'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).',
       cause: error,
     });
   }

@@ -87,17 +87,17 @@ function describeCause(value: unknown): JsonValue {
 }
 
 /**
- * System errors that come from the file or device being read, not from REA: a read that fails on
- * /proc/self/mem or a failing disk (EIO), a device without a driver (ENXIO, ENODEV), a file that
- * cannot be read at an offset (ESPIPE), a stale network file handle. Errors of REA's own making (a
- * missing module, a bad argument) stay `internal`.
+ * System errors of reading a file or device, not of REA: a read that fails on /proc/self/mem or a
+ * failing disk (EIO), a device without a driver (ENXIO, ENODEV), a stale network file handle.
  */
-const UNREADABLE = new Set(['EIO', 'ENXIO', 'ENODEV', 'ESPIPE', 'ESTALE', 'EISDIR']);
+const UNREADABLE = new Set(['EIO', 'ENXIO', 'ENODEV', 'ESTALE']);
+/** The system calls that read what a user named. A write, a spawn or a folder REA makes stays internal. */
+const READING = new Set(['open', 'read', 'stat', 'lstat', 'fstat', 'scandir', 'opendir', 'access', 'readlink']);
 
-/** A path-less system error of the target as `target_unavailable`, or an unreadable one as `access_denied`. */
+/** A failed read of a file or device as `target_unavailable`, a refused one as `access_denied`; else null. */
 function systemError(error: { message: string; code?: unknown }, value: unknown, operation?: string): ReaError | null {
   const { code, syscall, path } = error as { code?: unknown; syscall?: unknown; path?: unknown };
-  if (typeof code !== 'string' || typeof syscall !== 'string') return null;
+  if (typeof code !== 'string' || typeof syscall !== 'string' || !READING.has(syscall)) return null;
   const where = typeof path === 'string' ? { path } : {};
   if (UNREADABLE.has(code)) {
     return new ReaError('target_unavailable', `The target could not be read: ${error.message}.`, {
@@ -119,8 +119,8 @@ function systemError(error: { message: string; code?: unknown }, value: unknown,
 
 /**
  * Turns any thrown value into a ReaError. ReaErrors pass through; an AbortError (or an aborted
- * signal's reason) becomes `cancelled`; a system error of the file being read (EIO and its kin) is
- * `target_unavailable`, a refused access `access_denied`; anything else becomes `internal` with
+ * signal's reason) becomes `cancelled`; a failed read of a file (EIO and its kin, from a reading system
+ * call) is `target_unavailable`, a refused one `access_denied`; anything else becomes `internal` with
  * `details.cause` holding its name and message — never its stack.
  */
 export function normalizeError(value: unknown, operation?: string): ReaError {

@@ -123,11 +123,18 @@ describe('exportBundle', () => {
       expect(missing.message).toBe(`The folder ${join(dir, 'nope')} of the bundle destination does not exist.`);
       expect(missing.details['path']).toBe(join(dir, 'nope'));
       expect(missing.remediation).toContain('Create the folder');
+      // A file where a folder of the path should be.
+      writeFileSync(join(dir, 'plain'), 'not a folder');
+      const notFolder = await rejected(exportBundle(records(), join(dir, 'plain', 'b.json')));
+      expect(notFolder.code).toBe('not_found');
+      expect(notFolder.message).toBe(
+        `The folder ${join(dir, 'plain')} of the bundle destination is not a folder (a part of its path is a file).`,
+      );
       mkdirSync(join(dir, 'folder'));
       const folder = await rejected(exportBundle(records(), join(dir, 'folder')));
       expect(folder.code).toBe('invalid_request');
       expect(folder.details['reason']).toBe('destination-is-directory');
-      expect(readdirSync(dir)).toEqual(['folder']);
+      expect(readdirSync(dir).sort()).toEqual(['folder', 'plain']);
     }));
 });
 

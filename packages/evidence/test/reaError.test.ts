@@ -154,6 +154,14 @@ describe('error model', () => {
       code: 'access_denied',
       details: { path: '/x', reason: 'EACCES', syscall: 'open' },
     });
+    // Not of reading: a helper REA ships that cannot be spawned, a write that fails. Those are REA's.
+    const spawned = Object.assign(new Error('spawn /opt/helper EACCES'), {
+      code: 'EACCES',
+      syscall: 'spawn /opt/helper',
+    });
+    expect(normalizeError(spawned).code).toBe('internal');
+    const written = Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO', syscall: 'write' });
+    expect(normalizeError(written).code).toBe('internal');
   });
 
   it('should turn an AbortError into cancelled', () => {

@@ -41,12 +41,17 @@ describe('rea analyze, when it cannot analyze', () => {
     expect(error.remediation).toBe('Check the path: nothing exists there.');
   }, 60_000);
 
-  it('should fail with provider_selection when --provider names no provider', async () => {
-    const result = await run(REA_BIN, ['analyze', '/usr/bin/true', '--provider', 'nosuch', '--format', 'json']);
-    expect(result.code).toBe(7);
-    const { error } = JSON.parse(result.stdout) as ErrorJson;
-    expect(error.code).toBe('provider_selection');
-    expect(error.message).toContain('nosuch');
+  it('should fail with provider_selection when --provider or REA_ANALYSIS_PROVIDER names no provider', async () => {
+    const flag = await run(REA_BIN, ['analyze', '/usr/bin/true', '--provider', 'nosuch', '--format', 'json']);
+    const env = await run(REA_BIN, ['analyze', '/usr/bin/true', '--format', 'json'], {
+      env: { REA_ANALYSIS_PROVIDER: 'nosuch' },
+    });
+    for (const result of [flag, env]) {
+      expect(result.code).toBe(7);
+      const { error } = JSON.parse(result.stdout) as ErrorJson;
+      expect(error.code).toBe('provider_selection');
+      expect(error.message).toContain('nosuch');
+    }
   }, 60_000);
 
   it('should report the layout, the inventory and the overview of a program with the default provider', async () => {

@@ -1,6 +1,7 @@
 // A path that names no regular file or folder, a FIFO above all, must get an answer: every tool that
-// takes a `path` is called over a real MCP connection with a FIFO that nothing writes to (opening one
-// to read waits for a writer), and must answer with a typed error, not wait forever. The command
+// takes a local path (`path`, `local_path`, `source_root`, at any depth) is called over a real MCP
+// connection with a FIFO that nothing writes to (opening one to read waits for a writer), and must
+// answer with a typed error other than internal, not wait forever. The command
 // line's `rea analyze` does the same. A file whose read fails (EIO: /proc/self/mem) is target_unavailable
 // with what to do, not an internal error.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -19,8 +20,20 @@ interface JsonSchema {
   required?: string[];
 }
 
-/** A value its schema accepts (an object with its required properties), for the inputs besides `path`. */
-function filler(schema: JsonSchema | undefined): unknown {
+/** Input properties that name a local file or folder: they get the FIFO, wherever they are nested. */
+const LOCAL_PATHS = new Set(['path', 'local_path', 'source_root']);
+/** Tools whose `path` names a file on an Android device, not on this machine. */
+const DEVICE_PATHS = new Set(['list_android_directory', 'pull_android_file']);
+
+/** True when the schema holds a local path property, at any depth. */
+function takesLocalPath(schema: JsonSchema | undefined): boolean {
+  return Object.entries(schema?.properties ?? {}).some(
+    ([name, property]) => (LOCAL_PATHS.has(name) && property.type === 'string') || takesLocalPath(property),
+  );
+}
+
+/** A value its schema accepts, with `fifo` for every local path (required or not) and fillers elsewhere. */
+function filler(schema: JsonSchema | undefined, fifo: string): unknown {
   if (schema?.enum !== undefined) return schema.enum[0];
   switch (schema?.type) {
     case 'integer':
@@ -30,8 +43,17 @@ function filler(schema: JsonSchema | undefined): unknown {
       return false;
     case 'array':
       return [];
-    case 'object':
-      return Object.fromEntries((schema.required ?? []).map((name) => [name, filler(schema.properties?.[name])]));
+    case 'object': {
+      const names = new Set(schema.required ?? []);
+      for (const [name, property] of Object.entries(schema.properties ?? {}))
+        if ((LOCAL_PATHS.has(name) && property.type === 'string') || takesLocalPath(property)) names.add(name);
+      return Object.fromEntries(
+        [...names].map((name) => {
+          const property = schema.properties?.[name];
+          return [name, LOCAL_PATHS.has(name) && property?.type === 'string' ? fifo : filler(property, fifo)];
+        }),
+      );
+    }
     default:
       return 'x';
   }
@@ -53,20 +75,21 @@ describe('a FIFO or an unreadable special file given as a path', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('should get a typed error from every tool that takes a path', async () => {
+  it('should get a typed error, not internal and not silence, from every tool that takes a local path', async () => {
     const { tools } = await client.listTools();
-    const taking = tools.filter((tool) => (tool.inputSchema as JsonSchema).properties?.path !== undefined);
-    // inspect_artifact, inspect_binary_layout, open_binary, the Android and JavaScript tools, ...
-    expect(taking.length).toBeGreaterThanOrEqual(10);
+    const taking = tools.filter(
+      (tool) => !DEVICE_PATHS.has(tool.name) && takesLocalPath(tool.inputSchema as JsonSchema),
+    );
+    // inspect_artifact, inspect_binary_layout, open_binary, the Android and JavaScript tools, the
+    // screenshot comparison (before.path), a device push (local_path), a source-to-bundle comparison, ...
+    expect(taking.length).toBeGreaterThanOrEqual(14);
     const unanswered: string[] = [];
     const untyped: string[] = [];
     for (const tool of taking) {
-      const schema = tool.inputSchema as JsonSchema;
       // Each tool its own FIFO: a tool that writes to its path (an export) may replace it with its file.
-      const path = join(dir, `${tool.name}.fifo`);
-      execFileSync('mkfifo', [path]);
-      const input: Record<string, unknown> = { path };
-      for (const name of schema.required ?? []) if (name !== 'path') input[name] = filler(schema.properties?.[name]);
+      const fifo = join(dir, `${tool.name}.fifo`);
+      execFileSync('mkfifo', [fifo]);
+      const input = filler(tool.inputSchema as JsonSchema, fifo) as Record<string, unknown>;
       let timer: NodeJS.Timeout | undefined;
       const answer = await Promise.race([
         client.callTool({ name: tool.name, arguments: input }) as Promise<{
@@ -80,10 +103,16 @@ describe('a FIFO or an unreadable special file given as a path', () => {
         unanswered.push(tool.name);
         continue;
       }
-      // Either refused (a typed error) or, for a tool that only names the path (a device push), answered.
+      // Refused with a typed error other than internal, or (an export to the path) answered.
+      if (answer.isError !== true) continue;
       const text = answer.content.map((c) => c.text ?? '').join('\n');
-      if (answer.isError === true && !/^[a-z_]+:|"code":\s*"[a-z_]+"/m.test(text))
-        untyped.push(`${tool.name}: ${text}`);
+      let code: string | undefined;
+      try {
+        code = (JSON.parse(text) as { error?: { code?: string } }).error?.code;
+      } catch {
+        code = undefined;
+      }
+      if (code === undefined || code === 'internal') untyped.push(`${tool.name}: ${text.slice(0, 300)}`);
     }
     expect(unanswered).toEqual([]);
     expect(untyped).toEqual([]);
@@ -103,7 +132,13 @@ describe('a FIFO or an unreadable special file given as a path', () => {
     expect(error.message).toContain('neither a regular file nor a directory');
   }, 60_000);
 
-  it.each([['inspect-artifact'], ['inspect-binary-layout'], ['analyze'], ['inspect-android-package']])(
+  it.each([
+    ['inspect-artifact'],
+    ['inspect-binary-layout'],
+    ['analyze'],
+    ['inspect-android-package'],
+    ['import-evidence-bundle'],
+  ])(
     'should answer %s of a file that fails to read (EIO from /proc/self/mem) with target_unavailable',
     (command) => {
       const run = spawnSync(process.execPath, [REA_BIN, command, '/proc/self/mem', '--format', 'json'], {

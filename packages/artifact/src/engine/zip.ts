@@ -69,7 +69,7 @@ function structural(error: unknown): ReaError {
     return malformed(
       'zip',
       actual > declared
-        ? `${actual - declared} bytes follow its end of central directory record`
+        ? `${actual - declared} bytes follow its end of central directory record (or its comment holds that record's signature)`
         : 'its end of central directory record declares a comment longer than the rest of the file',
     );
   }

@@ -141,9 +141,12 @@ async function runSteps(
       progress,
     });
   } catch (error) {
-    // A provider the user named that cannot analyze the binary fails the command; with auto, the
-    // report keeps what the other steps found and says why the deep overview is missing.
-    if (invocation.scope.signal.aborted || options.provider !== undefined) throw error;
+    // A provider the user named (--provider, or REA_ANALYSIS_PROVIDER, its default) that cannot analyze
+    // the binary fails the command; with auto, the report keeps what the other steps found and says
+    // why the deep overview is missing.
+    const named = options.provider ?? invocation.io.env['REA_ANALYSIS_PROVIDER'];
+    if (invocation.scope.signal.aborted || (named !== undefined && named.trim() !== '' && named.trim() !== 'auto'))
+      throw error;
     const failure = normalizeError(error, 'open_binary');
     steps.push({ tool: 'open_binary', evidence_id: null, note: describe(failure) });
     failures.push(failure);

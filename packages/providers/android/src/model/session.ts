@@ -4,6 +4,7 @@ import { ReaError } from '@rea/evidence';
 import type { ZipEntries } from '@rea/artifact';
 import { openDexSections } from '../format/dex/file.js';
 import type { DexFile } from '../format/dex/file.js';
+import { fileSystemError } from '../package/folder.js';
 import { loadPackage } from '../package/load.js';
 import type { LoadedPackage } from '../package/load.js';
 
@@ -36,10 +37,13 @@ export async function openPackage(
   opened?: ZipEntries,
   contentDigests = true,
 ): Promise<OpenedPackage> {
-  const info = await stat(path).catch(() => null);
-  if (info === null) {
-    throw new ReaError('not_found', `No file or directory at ${path}.`, { details: { path, reason: 'missing' } });
-  }
+  const info = await stat(path).catch((error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new ReaError('not_found', `No file or directory at ${path}.`, { details: { path, reason: 'missing' } });
+    // Permission refused on a folder above it: access_denied, as every other tool says.
+    throw fileSystemError(error, path, 'read');
+  });
   if (!info.isFile() && !info.isDirectory()) {
     // A FIFO, socket or device: opening one to read it can wait for a writer forever.
     throw new ReaError('unsupported_target', `${path} is neither a regular file nor a directory.`, {
