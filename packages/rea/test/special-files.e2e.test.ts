@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REA_BIN } from './httpEntry.js';
@@ -152,4 +152,27 @@ describe('a FIFO or an unreadable special file given as a path', () => {
     },
     60_000,
   );
+
+  it('should answer access_denied for a package under a folder the user may not enter', () => {
+    const closed = join(dir, 'closed');
+    mkdirSync(closed, { mode: 0o700 });
+    const apk = join(closed, 'app.apk');
+    writeFileSync(apk, 'PK');
+    // Root enters any folder: as root, the command runs as nobody.
+    const asRoot = process.getuid?.() === 0;
+    if (!asRoot) chmodSync(closed, 0o000);
+    try {
+      const run = spawnSync(process.execPath, [REA_BIN, 'inspect-android-package', apk, '--format', 'json'], {
+        encoding: 'utf8',
+        timeout: ANSWER_WITHIN_MS,
+        env: { ...process.env, REA_CODE_CACHE: 'off' },
+        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+      });
+      const error = (JSON.parse(run.stdout) as { error: { code: string } }).error;
+      expect(error.code).toBe('access_denied');
+      expect(run.status).toBe(14);
+    } finally {
+      chmodSync(closed, 0o700);
+    }
+  }, 60_000);
 });
