@@ -51,17 +51,17 @@ describe('readActiveTarget', () => {
       const file = join(dir, 'secret.bin');
       writeFileSync(file, Buffer.alloc(64, 1));
       chmodSync(file, 0o000);
-      chmodSync(dir, 0o755);
-      // Root reads any file: as root, the refusal is checked in a child process run as nobody.
+      // Root reads any file: as root, the child runs without the capabilities that override file
+      // permissions (util-linux's setpriv), so the file's mode applies to it as to its owner.
       const asRoot = process.getuid?.() === 0;
       const script = `import { readActiveTarget } from '@rea/provider-kit';
 try { await readActiveTarget(${JSON.stringify(file)}, new AbortController().signal); console.log('{}'); }
 catch (error) { console.log(JSON.stringify({ code: error.code, message: error.message, details: error.details })); }`;
-      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-        cwd: here,
-        encoding: 'utf8',
-        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-      });
+      const node = [process.execPath, '--input-type=module', '-e', script];
+      const [command, ...args] = asRoot
+        ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...node]
+        : node;
+      const run = spawnSync(command!, args, { cwd: here, encoding: 'utf8' });
       expect(run.stderr).toBe('');
       expect(JSON.parse(run.stdout)).toMatchObject({
         code: 'access_denied',

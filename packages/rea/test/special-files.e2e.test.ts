@@ -158,15 +158,19 @@ describe('a FIFO or an unreadable special file given as a path', () => {
     mkdirSync(closed, { mode: 0o700 });
     const apk = join(closed, 'app.apk');
     writeFileSync(apk, 'PK');
-    // Root enters any folder: as root, the command runs as nobody.
+    chmodSync(closed, 0o000);
+    // Root enters any folder: as root, the command runs without the capabilities that override file
+    // permissions (util-linux's setpriv), so the folder's mode applies to it as to its owner.
     const asRoot = process.getuid?.() === 0;
-    if (!asRoot) chmodSync(closed, 0o000);
+    const rea = [process.execPath, REA_BIN, 'inspect-android-package', apk, '--format', 'json'];
+    const [command, ...args] = asRoot
+      ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...rea]
+      : rea;
     try {
-      const run = spawnSync(process.execPath, [REA_BIN, 'inspect-android-package', apk, '--format', 'json'], {
+      const run = spawnSync(command!, args, {
         encoding: 'utf8',
         timeout: ANSWER_WITHIN_MS,
         env: { ...process.env, REA_CODE_CACHE: 'off' },
-        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
       });
       const error = (JSON.parse(run.stdout) as { error: { code: string } }).error;
       expect(error.code).toBe('access_denied');
