@@ -1,4 +1,4 @@
-import { ReaError, isReaError } from './reaError.js';
+import { ReaError, UNREADABLE_ERRNOS, UNREADABLE_REMEDIATION, isReaError } from './reaError.js';
 
 /**
  * Maps a file-system failure on `path` to a ReaError: permissions are `access_denied`, a missing file
@@ -21,14 +21,11 @@ export function fileSystemError(error: unknown, path: string, action: string): R
       cause: error,
     });
   }
-  if (
-    !action.startsWith('write') &&
-    (errno === 'EIO' || errno === 'ENXIO' || errno === 'ENODEV' || errno === 'ESTALE')
-  ) {
+  if (!action.startsWith('write') && UNREADABLE_ERRNOS.has(errno)) {
     // A read that fails (EIO from /proc/self/mem, a failing disk): the file, not REA, and not worth retrying.
     return new ReaError('target_unavailable', `Cannot ${action} ${path} (${errno}).`, {
       details: { path, reason: errno },
-      remediation: 'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).',
+      remediation: UNREADABLE_REMEDIATION,
       cause: error,
     });
   }

@@ -88,9 +88,13 @@ function describeCause(value: unknown): JsonValue {
 
 /**
  * System errors of reading a file or device, not of REA: a read that fails on /proc/self/mem or a
- * failing disk (EIO), a device without a driver (ENXIO, ENODEV), a stale network file handle.
+ * failing disk (EIO), a device without a driver (ENXIO, ENODEV), a stale network file handle. Shared
+ * with fileSystemError; not part of the package's exports.
  */
-const UNREADABLE = new Set(['EIO', 'ENXIO', 'ENODEV', 'ESTALE']);
+export const UNREADABLE_ERRNOS: ReadonlySet<string> = new Set(['EIO', 'ENXIO', 'ENODEV', 'ESTALE']);
+/** What to do about a file that cannot be read to its end. */
+export const UNREADABLE_REMEDIATION =
+  'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).';
 /** The system calls that read what a user named. A write, a spawn or a folder REA makes stays internal. */
 const READING = new Set(['open', 'read', 'stat', 'lstat', 'fstat', 'scandir', 'opendir', 'access', 'readlink']);
 
@@ -99,11 +103,11 @@ function systemError(error: { message: string; code?: unknown }, value: unknown,
   const { code, syscall, path } = error as { code?: unknown; syscall?: unknown; path?: unknown };
   if (typeof code !== 'string' || typeof syscall !== 'string' || !READING.has(syscall)) return null;
   const where = typeof path === 'string' ? { path } : {};
-  if (UNREADABLE.has(code)) {
+  if (UNREADABLE_ERRNOS.has(code)) {
     return new ReaError('target_unavailable', `The target could not be read: ${error.message}.`, {
       operation: operation ?? null,
       details: { ...where, reason: code, syscall },
-      remediation: 'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).',
+      remediation: UNREADABLE_REMEDIATION,
       cause: value,
     });
   }
