@@ -1,6 +1,6 @@
 // A path that names no regular file or folder, a FIFO above all, must get an answer: every tool that
-// takes a local path (`path`, `local_path`, `source_root`, at any depth) is called over a real MCP
-// connection with a FIFO that nothing writes to (opening one to read waits for a writer), and must
+// takes a local path (`path`, `local_path`, `source_root`, a list of `apk_paths`, at any depth and in
+// any branch of a union) is called over a real MCP connection with a FIFO that nothing writes to (opening one to read waits for a writer), and must
 // answer with a typed error other than internal, not wait forever. The command
 // line's `rea analyze` does the same. A file whose read fails (EIO: /proc/self/mem) is target_unavailable
 // with what to do, not an internal error.
@@ -16,46 +16,83 @@ import { REA_BIN } from './httpEntry.js';
 interface JsonSchema {
   type?: string;
   enum?: unknown[];
+  const?: unknown;
   properties?: Record<string, JsonSchema>;
   required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  $ref?: string;
+  $defs?: Record<string, JsonSchema>;
 }
 
 /** Input properties that name a local file or folder: they get the FIFO, wherever they are nested. */
 const LOCAL_PATHS = new Set(['path', 'local_path', 'source_root']);
+/** Input properties that list local files: they get a list of the FIFO. */
+const LOCAL_PATH_LISTS = new Set(['apk_paths']);
 /** Tools whose `path` names a file on an Android device, not on this machine. */
 const DEVICE_PATHS = new Set(['list_android_directory', 'pull_android_file']);
 
-/** True when the schema holds a local path property, at any depth. */
-function takesLocalPath(schema: JsonSchema | undefined): boolean {
-  return Object.entries(schema?.properties ?? {}).some(
-    ([name, property]) => (LOCAL_PATHS.has(name) && property.type === 'string') || takesLocalPath(property),
-  );
-}
+/** Walks a tool's input schema: `$ref`s resolved against its `$defs`, unions by the branch that takes a path. */
+class InputWalk {
+  constructor(
+    private readonly root: JsonSchema,
+    private readonly fifo: string,
+  ) {}
 
-/** A value its schema accepts, with `fifo` for every local path (required or not) and fillers elsewhere. */
-function filler(schema: JsonSchema | undefined, fifo: string): unknown {
-  if (schema?.enum !== undefined) return schema.enum[0];
-  switch (schema?.type) {
-    case 'integer':
-    case 'number':
-      return 1;
-    case 'boolean':
-      return false;
-    case 'array':
-      return [];
-    case 'object': {
-      const names = new Set(schema.required ?? []);
-      for (const [name, property] of Object.entries(schema.properties ?? {}))
-        if ((LOCAL_PATHS.has(name) && property.type === 'string') || takesLocalPath(property)) names.add(name);
-      return Object.fromEntries(
-        [...names].map((name) => {
-          const property = schema.properties?.[name];
-          return [name, LOCAL_PATHS.has(name) && property?.type === 'string' ? fifo : filler(property, fifo)];
-        }),
-      );
+  private resolved(schema: JsonSchema | undefined): JsonSchema | undefined {
+    const name = schema?.$ref?.replace(/^#\/\$defs\//, '');
+    return name !== undefined ? this.root.$defs?.[name] : schema;
+  }
+
+  /** The property's value when it names local files itself, else undefined. */
+  private own(name: string, schema: JsonSchema | undefined): unknown {
+    if (LOCAL_PATHS.has(name) && schema?.type === 'string') return this.fifo;
+    if (LOCAL_PATH_LISTS.has(name) && schema?.type === 'array' && schema.items?.type === 'string') return [this.fifo];
+    return undefined;
+  }
+
+  /** True when the schema holds a local path property, at any depth, in any branch (a recursive `$ref` ends the walk). */
+  takesLocalPath(given: JsonSchema | undefined, seen: ReadonlySet<string> = new Set()): boolean {
+    if (given === undefined || (given.$ref !== undefined && seen.has(given.$ref))) return false;
+    const inner = given.$ref !== undefined ? new Set([...seen, given.$ref]) : seen;
+    const schema = this.resolved(given);
+    if (schema?.anyOf?.some((branch) => this.takesLocalPath(branch, inner))) return true;
+    if (this.takesLocalPath(schema?.items, inner)) return true;
+    return Object.entries(schema?.properties ?? {}).some(
+      ([name, property]) =>
+        this.own(name, this.resolved(property)) !== undefined || this.takesLocalPath(property, inner),
+    );
+  }
+
+  /** A value its schema accepts, with the FIFO for every local path (required or not) and fillers elsewhere. */
+  fill(given: JsonSchema | undefined): unknown {
+    const schema = this.resolved(given);
+    if (schema?.anyOf !== undefined)
+      return this.fill(schema.anyOf.find((branch) => this.takesLocalPath(branch)) ?? schema.anyOf[0]);
+    if (schema?.const !== undefined) return schema.const;
+    if (schema?.enum !== undefined) return schema.enum[0];
+    switch (schema?.type) {
+      case 'integer':
+      case 'number':
+        return 1;
+      case 'boolean':
+        return false;
+      case 'array':
+        return this.takesLocalPath(schema.items) ? [this.fill(schema.items)] : [];
+      case 'object': {
+        const names = new Set(schema.required ?? []);
+        for (const [name, property] of Object.entries(schema.properties ?? {}))
+          if (this.own(name, this.resolved(property)) !== undefined || this.takesLocalPath(property)) names.add(name);
+        return Object.fromEntries(
+          [...names].map((name) => {
+            const property = this.resolved(schema.properties?.[name]);
+            return [name, this.own(name, property) ?? this.fill(property)];
+          }),
+        );
+      }
+      default:
+        return 'x';
     }
-    default:
-      return 'x';
   }
 }
 
@@ -77,19 +114,29 @@ describe('a FIFO or an unreadable special file given as a path', () => {
 
   it('should get a typed error, not internal and not silence, from every tool that takes a local path', async () => {
     const { tools } = await client.listTools();
-    const taking = tools.filter(
-      (tool) => !DEVICE_PATHS.has(tool.name) && takesLocalPath(tool.inputSchema as JsonSchema),
-    );
+    const taking = tools.filter((tool) => {
+      const schema = tool.inputSchema as JsonSchema;
+      return !DEVICE_PATHS.has(tool.name) && new InputWalk(schema, '').takesLocalPath(schema);
+    });
     // inspect_artifact, inspect_binary_layout, open_binary, the Android and JavaScript tools, a device
-    // push (local_path), a source-to-bundle comparison (source_root), the bundle import and export: 15.
-    expect(taking.length).toBeGreaterThanOrEqual(15);
+    // push (local_path) and install (apk_paths), a source-to-bundle comparison (source_root), a
+    // screenshot comparison (a union of a path and a retained capture), the bundle import and export.
+    expect(taking.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['compare_web_screenshots', 'install_android_package', 'inspect_artifact']),
+    );
+    expect(taking.length).toBeGreaterThanOrEqual(17);
     const unanswered: string[] = [];
     const untyped: string[] = [];
+    const misnamed: string[] = [];
+    const codes = new Map<string, string>();
     for (const tool of taking) {
       // Each tool its own FIFO: a tool that writes to its path (an export) may replace it with its file.
       const fifo = join(dir, `${tool.name}.fifo`);
       execFileSync('mkfifo', [fifo]);
-      const input = filler(tool.inputSchema as JsonSchema, fifo) as Record<string, unknown>;
+      const input = new InputWalk(tool.inputSchema as JsonSchema, fifo).fill(tool.inputSchema as JsonSchema) as Record<
+        string,
+        unknown
+      >;
       let timer: NodeJS.Timeout | undefined;
       const answer = await Promise.race([
         client.callTool({ name: tool.name, arguments: input }) as Promise<{
@@ -112,10 +159,20 @@ describe('a FIFO or an unreadable special file given as a path', () => {
       } catch {
         code = undefined;
       }
-      if (code === undefined || code === 'internal') untyped.push(`${tool.name}: ${text.slice(0, 300)}`);
+      if (code === undefined || code === 'internal') {
+        untyped.push(`${tool.name}: ${text.slice(0, 300)}`);
+        continue;
+      }
+      // The FIFO is there: no tool may call it missing, or report its own failure to run.
+      if (code === 'not_found' || code === 'execution_failure') misnamed.push(`${tool.name}: ${code}`);
+      codes.set(tool.name, code);
     }
     expect(unanswered).toEqual([]);
     expect(untyped).toEqual([]);
+    expect(misnamed).toEqual([]);
+    // Reached through a union and through a list of paths: refused as what the path names.
+    expect(codes.get('compare_web_screenshots')).toBe('unsupported_target');
+    expect(codes.get('install_android_package')).toBe('unsupported_target');
   }, 600_000);
 
   it('should be refused by `rea analyze` as a special file', () => {

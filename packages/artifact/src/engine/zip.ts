@@ -10,6 +10,8 @@ import { malformed } from '../errors.js';
 import { Pacer } from '../layout/cooperative.js';
 import { ReusableInflater } from './inflate.js';
 import { readCentralDirectory } from './zipDirectory.js';
+import { END_SEARCH, locateArchive } from './zipSpan.js';
+import type { ArchiveSpan } from './zipSpan.js';
 import type { Fetch, ZipEntryInfo } from './zipDirectory.js';
 
 export type { ZipEntryInfo } from './zipDirectory.js';
@@ -24,7 +26,12 @@ export const SMALL_ENTRY_BYTES = 1 << 20;
 /** An open ZIP: its entry count, its central directory, and entry streams. */
 export interface ZipReader {
   readonly entryCount: number;
+  /** Where the central directory starts in the file. */
   readonly centralDirectoryOffset: number;
+  /** Bytes of the file before the archive (a self-extractor's stub, a script): its offsets count from there. */
+  readonly archiveStart: number;
+  /** Bytes of the file after the archive's end record (appended data). */
+  readonly trailingBytes: number;
   /**
    * Reads up to `limit` central-directory entries in order, giving the event loop a turn every few
    * milliseconds (a cached directory otherwise decodes in one go) and throwing `cancelled` when
@@ -46,16 +53,41 @@ export interface ZipReader {
   close(): void;
 }
 
-/** The library's entry for a decoded record (what its local-header and stream readers use). */
-function libraryEntry(info: ZipEntryInfo): Entry {
+/**
+ * The library's entry for a decoded record (what its local-header and stream readers use); the library
+ * sees the archive alone, which starts `base` bytes into the file.
+ */
+function libraryEntry(info: ZipEntryInfo, base: number): Entry {
   const EntryClass = (yauzl as unknown as { Entry: new () => Entry }).Entry;
   return Object.assign(new EntryClass(), {
     generalPurposeBitFlag: info.flags,
     compressionMethod: info.compressionMethod,
     compressedSize: info.compressedSize,
     uncompressedSize: info.uncompressedSize,
-    relativeOffsetOfLocalHeader: info.localHeaderOffset,
+    relativeOffsetOfLocalHeader: info.localHeaderOffset - base,
   });
+}
+
+/** {@link locateArchive} for bytes in memory. */
+function spanOfBuffer(bytes: Buffer): ArchiveSpan {
+  const tail = bytes.subarray(Math.max(0, bytes.length - END_SEARCH));
+  const at = (position: number, length: number) =>
+    position + length <= bytes.length ? bytes.subarray(position, position + length) : null;
+  return locateArchive(tail, bytes.length, at) ?? { base: 0, end: bytes.length };
+}
+
+/** {@link locateArchive} for an open file. */
+function spanOfFile(fd: number, size: number): ArchiveSpan {
+  const length = Math.min(size, END_SEARCH);
+  const at = (position: number, want: number): Buffer | null => {
+    try {
+      return readExactly(fd, position, want);
+    } catch {
+      return null;
+    }
+  };
+  const tail = at(size - length, length);
+  return (tail !== null ? locateArchive(tail, size, at) : null) ?? { base: 0, end: size };
 }
 
 function structural(error: unknown): ReaError {
@@ -110,6 +142,8 @@ function localDataStart(header: Buffer, offset: number, compressedSize: number, 
 /**
  * A random-access reader over a file descriptor with a one-block read cache: central-directory
  * records, local headers and small entries are read in 1 MiB blocks instead of one system call each.
+ * Its own methods take file positions, up to `size` (where the archive ends); the library's (`read`,
+ * `_readStreamForRange`) take positions in the archive, which starts `base` bytes into the file.
  */
 class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () => NodeJS.EventEmitter) {
   private block: Buffer = Buffer.alloc(0);
@@ -118,6 +152,7 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
   constructor(
     private readonly fd: number,
     private readonly size: number,
+    readonly base: number,
   ) {
     super();
   }
@@ -191,7 +226,7 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
     position: number,
     callback: (error: Error | null) => void,
   ): void {
-    this.fetch(position, length, (error, bytes) => {
+    this.fetch(this.base + position, length, (error, bytes) => {
       if (error || !bytes) return callback(error ?? new Error('unexpected EOF'));
       bytes.copy(buffer, offset);
       callback(null);
@@ -199,7 +234,8 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
   }
 
   _readStreamForRange(start: number, end: number): Readable {
-    let position = start;
+    let position = this.base + start;
+    end += this.base;
     const fd = this.fd;
     return new Readable({
       highWaterMark: BLOCK,
@@ -225,15 +261,17 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
   }
 }
 
+/** Opens the file at `path` as the archive it holds (see {@link locateArchive}). */
 function openCached(
   path: string,
-  callback: (error: Error | null, reader?: CachedFileReader, size?: number) => void,
+  callback: (error: Error | null, reader?: CachedFileReader, span?: ArchiveSpan, size?: number) => void,
 ): void {
   openFd(path, 'r', (error, fd) => {
     if (error) return callback(error);
     fstat(fd, (statError, stats) => {
       if (statError) return close(fd, () => callback(statError));
-      callback(null, new CachedFileReader(fd, stats.size), stats.size);
+      const span = spanOfFile(fd, stats.size);
+      callback(null, new CachedFileReader(fd, span.end, span.base), span, stats.size);
     });
   });
 }
@@ -257,29 +295,40 @@ const OPTIONS = { lazyEntries: true, autoClose: false, decodeStrings: false, val
 
 /** Opens a ZIP from a path or a buffer; a structural fault is `unsupported_target` (malformed). */
 export async function openZip(source: string | Buffer): Promise<ZipReader> {
+  let span: ArchiveSpan = { base: 0, end: 0 };
+  let fileSize = 0;
   const zip = await new Promise<ZipFile>((resolve, reject) => {
     const done = (error: Error | null, file?: ZipFile): void =>
       error || !file ? reject(structural(error)) : resolve(file);
-    if (typeof source !== 'string') return yauzl.fromBuffer(source, OPTIONS, done);
-    openCached(source, (error, reader, size) => {
-      if (error || !reader || size === undefined) return reject(error);
+    if (typeof source !== 'string') {
+      span = spanOfBuffer(source);
+      fileSize = source.length;
+      return yauzl.fromBuffer(source.subarray(span.base, span.end), OPTIONS, done);
+    }
+    openCached(source, (error, reader, found, size) => {
+      if (error || !reader || found === undefined || size === undefined) return reject(error);
+      span = found;
+      fileSize = size;
       const raw = reader as unknown as yauzl.RandomAccessReader;
-      yauzl.fromRandomAccessReader(raw, size, OPTIONS, (openError, file) => {
+      yauzl.fromRandomAccessReader(raw, span.end - span.base, OPTIONS, (openError, file) => {
         if (openError) reader.close(() => undefined);
         done(openError, file);
       });
     });
   });
+  const { base } = span;
   // Library errors after open arrive as events; keep one listener so none is unhandled.
   zip.on('error', () => undefined);
   // Before any entry is read, the cursor is the central directory's offset.
   const state = zip as unknown as { readEntryCursor: number };
-  const centralDirectoryOffset = state.readEntryCursor;
+  const centralDirectoryOffset = base + state.readEntryCursor;
   const scratch = new Scratch();
   const fetch = windowOf(source, zip);
   return {
     entryCount: zip.entryCount,
     centralDirectoryOffset,
+    archiveStart: base,
+    trailingBytes: fileSize - span.end,
     async readEntries(limit, signal, progress) {
       const pacer = new Pacer(signal);
       const out: ZipEntryInfo[] = [];
@@ -293,6 +342,7 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
             progress?.(out);
             return pacer.turn('directory');
           },
+          base,
         );
       } catch (error) {
         if (isReaError(error)) throw error;
@@ -303,7 +353,7 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
     open(info) {
       return new Promise((resolve, reject) => {
         try {
-          zip.openReadStream(libraryEntry(info), (error, stream) =>
+          zip.openReadStream(libraryEntry(info, base), (error, stream) =>
             error || !stream ? reject(structural(error)) : resolve(stream),
           );
         } catch (error) {
@@ -321,7 +371,7 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
           );
           return;
         }
-        const entry = libraryEntry(info);
+        const entry = libraryEntry(info, base);
         const withHeader = zip as unknown as {
           readLocalFileHeader(
             e: Entry,
@@ -335,7 +385,8 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
           const reader = withHeader.reader as unknown as Partial<Pick<CachedFileReader, 'fetch'>>;
           if (typeof reader.fetch === 'function') {
             // A view of the cached block: blocks are replaced, never overwritten, so the view stays valid.
-            reader.fetch(header.fileDataStart, info.compressedSize, (readError, bytes) => {
+            // The library's positions are the archive's; the reader's own are the file's.
+            reader.fetch(base + header.fileDataStart, info.compressedSize, (readError, bytes) => {
               if (readError || !bytes) return reject(structural(readError ?? new Error('unexpected EOF')));
               resolve(decodeSmall(info, bytes, transient ? scratch : null));
             });

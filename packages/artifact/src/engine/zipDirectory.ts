@@ -16,6 +16,7 @@ export interface ZipEntryInfo {
   /** Unix mode when the entry was made on Unix, else null. */
   mode: number | null;
   kind: 'file' | 'directory' | 'symlink' | 'other';
+  /** Where the local header lies in the file (the archive's own offset plus any bytes before the archive). */
   localHeaderOffset: number;
   nameLength: number;
   /** The general-purpose bit flags of the record. */
@@ -95,8 +96,11 @@ function kindOf(name: string, mode: number | null, attributes: number): ZipEntry
   return 'file';
 }
 
-/** Decodes the record at `o` of `w` (wholly inside it) whose variable part is `n`, `m`, `k` bytes. */
-function decodeRecord(w: Buffer, o: number): ZipEntryInfo {
+/**
+ * Decodes the record at `o` of `w` (wholly inside it) whose variable part is `n`, `m`, `k` bytes, in an
+ * archive that starts `base` bytes into its file.
+ */
+function decodeRecord(w: Buffer, o: number, base: number): ZipEntryInfo {
   const generalPurposeBitFlag = u16(w, o + 8);
   const compressionMethod = u16(w, o + 10);
   let compressedSize = u32(w, o + 20);
@@ -148,15 +152,16 @@ function decodeRecord(w: Buffer, o: number): ZipEntryInfo {
     encrypted: (generalPurposeBitFlag & 0x1) !== 0,
     mode,
     kind: kindOf(name, mode, attributes),
-    localHeaderOffset: relativeOffsetOfLocalHeader,
+    localHeaderOffset: base + relativeOffsetOfLocalHeader,
     nameLength: n,
     flags: generalPurposeBitFlag,
   };
 }
 
 /**
- * Decodes `count` records from `start`, handing each to `each`; every `every` records it awaits
- * `checkpoint` (a turn of the event loop, a cancel). Faults throw the library's own messages.
+ * Decodes `count` records from `start` (a file offset), handing each to `each`; every `every` records it
+ * awaits `checkpoint` (a turn of the event loop, a cancel). Offsets in the records are the archive's,
+ * which starts `base` bytes into the file. Faults throw the library's own messages.
  */
 export async function readCentralDirectory(
   fetch: Fetch,
@@ -164,6 +169,7 @@ export async function readCentralDirectory(
   count: number,
   each: (info: ZipEntryInfo) => void,
   checkpoint: () => Promise<void>,
+  base = 0,
   every = 256,
 ): Promise<void> {
   let window: Buffer = Buffer.alloc(0);
@@ -187,7 +193,7 @@ export async function readCentralDirectory(
       await load(length);
       o = 0;
     }
-    each(decodeRecord(window, o));
+    each(decodeRecord(window, o, base));
     cursor += length;
   }
 }

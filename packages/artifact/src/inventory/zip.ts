@@ -203,6 +203,25 @@ function companionIn(
   };
 }
 
+/** Bytes of the file outside the archive (read as unzip reads them) are stated, not hidden. */
+function noteArchiveSpan(state: InventoryState, reader: ZipReader, prefix: string): void {
+  const scope = prefix === '' ? {} : { scope: prefix };
+  if (reader.archiveStart > 0) {
+    state.limitations.push({
+      kind: 'archive-prefix',
+      message: `The archive starts ${reader.archiveStart} bytes into the file (a self-extractor's stub or a script put in front of it): those bytes are not part of it and were not inventoried, and its offsets were read from its own start, as unzip does.`,
+      ...scope,
+    });
+  }
+  if (reader.trailingBytes > 0) {
+    state.limitations.push({
+      kind: 'archive-trailing-data',
+      message: `${reader.trailingBytes} bytes follow the archive's end record: they are not part of it and were not inventoried.`,
+      ...scope,
+    });
+  }
+}
+
 /** Where a ZIP inventory puts the SHA-256 of the whole file when it hashed it beside its workers. */
 export interface WholeFileDigest {
   sha256?: string;
@@ -239,6 +258,7 @@ export async function inventoryZip(
     throw error;
   }
   const { reader, infos } = directory;
+  noteArchiveSpan(state, reader, prefix);
   const launched = (await launching) ?? null;
   let hasher: WholeFileHasher | null = null;
   try {

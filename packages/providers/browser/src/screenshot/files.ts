@@ -24,8 +24,20 @@ function fileError(error: unknown, path: string, action: string): ReaError {
 /** Reads and decodes the PNG at `path`: `not_found` when absent, `unsupported_target` when not a valid PNG. */
 export function readPng(path: string, field: string): RgbaImage {
   let bytes: Buffer;
+  let isFile: boolean;
   try {
-    if (!statSync(path).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    isFile = statSync(path).isFile();
+  } catch (error) {
+    throw fileError(error, path, `read ${field}`);
+  }
+  if (!isFile) {
+    // A folder, FIFO, socket or device: reading a FIFO would wait for a writer.
+    throw new ReaError('unsupported_target', `${field} (${path}) is not a regular file.`, {
+      details: { reason: 'not-a-file', format: 'special', path, field },
+      remediation: 'Pass a PNG file, such as one capture_web_screenshot wrote.',
+    });
+  }
+  try {
     bytes = readFileSync(path);
   } catch (error) {
     throw fileError(error, path, `read ${field}`);

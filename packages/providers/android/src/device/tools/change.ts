@@ -14,10 +14,17 @@ const localFile = z.string().min(1).describe('Path of a local regular file.');
 
 async function requireFile(path: string): Promise<number> {
   const info = await stat(path).catch(() => null);
-  if (!info?.isFile()) {
+  if (info === null) {
     throw new ReaError('not_found', `No regular file at ${path}.`, {
       remediation: 'Pass the path of an existing local file.',
       details: { reason: 'missing', path },
+    });
+  }
+  if (!info.isFile()) {
+    // A folder, FIFO, socket or device exists there, but is not a file to send.
+    throw new ReaError('unsupported_target', `${path} is not a regular file.`, {
+      remediation: 'Pass the path of a local regular file.',
+      details: { reason: 'not-a-file', format: info.isDirectory() ? 'directory' : 'special', path },
     });
   }
   return info.size;

@@ -1,0 +1,174 @@
+// A ZIP need not fill its file: a self-extractor or a script can sit in front of it (its offsets then
+// count from the archive's own start, not the file's) and data can follow its end record. unzip
+// reads both; so does REA, and says how many bytes lay outside the archive. Held against unzip's own
+// reading of the same files, on archives made by Info-ZIP's zip.
+import { describe, expect, it } from '@jest/globals';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { extractArtifact, inspectArtifact, openZipEntries } from '@rea/artifact';
+import { withTempDir } from '@rea/test-helpers';
+import { digestWorkerThreshold } from '../src/inventory/digestTasks.js';
+import { buildZip } from './helpers/zipWriter.js';
+
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+const STUB = Buffer.from('#!/bin/sh\nexec java -jar "$0" "$@"\n'.padEnd(700, '#'));
+
+/** What unzip reads from `archive`: each file's name and SHA-256 (its warnings about extra bytes aside). */
+function unzipRead(archive: string): Map<string, string> {
+  const names = spawnSync('unzip', ['-Z1', archive], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  const out = new Map<string, string>();
+  for (const name of names.filter((n) => !n.endsWith('/'))) {
+    const run = spawnSync('unzip', ['-p', archive, name], { maxBuffer: 1 << 26 });
+    out.set(name, sha(run.stdout));
+  }
+  return out;
+}
+
+/** An archive of text, noise and a folder made by zip, as bytes. */
+function made(tmp: string): Buffer {
+  const source = join(tmp, 'source');
+  execFileSync('mkdir', ['-p', join(source, 'docs')]);
+  writeFileSync(join(source, 'docs', 'readme.txt'), 'read me\n'.repeat(500));
+  writeFileSync(join(source, 'noise.bin'), randomBytes(40_000));
+  writeFileSync(join(source, 'main.js'), 'console.log("hello");\n');
+  const archive = join(tmp, 'made.zip');
+  execFileSync('zip', ['-q', '-r', archive, '.'], { cwd: source });
+  return readFileSync(archive);
+}
+
+describe('a ZIP with bytes before or after it in its file', () => {
+  it('should read what unzip reads, and name the bytes outside the archive', async () => {
+    await withTempDir(async (tmp) => {
+      const plain = made(tmp);
+      // A spurious end-record signature in the appended bytes is not taken for the archive's: its
+      // directory does not check. (unzip takes it, and reads nothing: that case is held to the plain
+      // archive as unzip reads it.)
+      const spurious = Buffer.concat([Buffer.from('trailer PK\x05\x06'), Buffer.alloc(30, 1)]);
+      const cases = {
+        appended: { bytes: Buffer.concat([plain, Buffer.from('0123456789')]), start: 0, trailing: 10, unzip: true },
+        prefixed: { bytes: Buffer.concat([STUB, plain]), start: STUB.length, trailing: 0, unzip: true },
+        both: {
+          bytes: Buffer.concat([STUB, plain, Buffer.from('signed')]),
+          start: STUB.length,
+          trailing: 6,
+          unzip: true,
+        },
+        spurious: {
+          bytes: Buffer.concat([STUB, plain, spurious]),
+          start: STUB.length,
+          trailing: spurious.length,
+          unzip: false,
+        },
+      };
+      const reference = await inspectArtifact(join(tmp, 'made.zip'));
+      expect(reference.limitations.map((l) => l.kind)).not.toContain('archive-prefix');
+      for (const [name, { bytes, start, trailing, unzip }] of Object.entries(cases)) {
+        const file = join(tmp, `${name}.zip`);
+        writeFileSync(file, bytes);
+        const outcome = await inspectArtifact(file);
+        expect(outcome.subject.sha256).toBe(sha(bytes));
+        expect(outcome.inventory.format).toBe('zip');
+        expect(outcome.inventory.entries).toEqual(reference.inventory.entries);
+        const read = new Map(outcome.inventory.entries.filter((e) => e.kind === 'file').map((e) => [e.path, e.sha256]));
+        expect(read).toEqual(unzipRead(unzip ? file : join(tmp, 'made.zip')));
+        expect(read.size).toBe(3);
+        const kinds = outcome.limitations.map((l) => l.kind);
+        expect(kinds.includes('archive-prefix')).toBe(start > 0);
+        expect(kinds.includes('archive-trailing-data')).toBe(trailing > 0);
+        if (start > 0)
+          expect(outcome.limitations.find((l) => l.kind === 'archive-prefix')!.message).toContain(`${start} bytes`);
+        if (trailing > 0)
+          expect(outcome.limitations.find((l) => l.kind === 'archive-trailing-data')!.message).toContain(
+            `${trailing} bytes`,
+          );
+      }
+    });
+  });
+
+  it('should extract from a prefixed archive the bytes unzip extracts', async () => {
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'installer.bin');
+      writeFileSync(file, Buffer.concat([STUB, made(tmp), Buffer.from('signature')]));
+      const { outputDirectory } = await extractArtifact(file, { parentDirectory: tmp });
+      const expected = unzipRead(file);
+      expect(expected.size).toBe(3);
+      for (const [name, digest] of expected) expect(sha(readFileSync(join(outputDirectory, name)))).toBe(digest);
+      expect(readdirSync(outputDirectory).sort()).toEqual(['docs', 'main.js', 'noise.bin']);
+    });
+  });
+
+  it('should give the file offsets of local headers to readers of the entries', async () => {
+    await withTempDir(async (tmp) => {
+      const file = join(tmp, 'prefixed.zip');
+      const bytes = Buffer.concat([STUB, made(tmp)]);
+      writeFileSync(file, bytes);
+      const zip = await openZipEntries(file);
+      try {
+        const files = zip.entries.filter((e) => e.kind === 'file');
+        expect(files.length).toBe(3);
+        for (const entry of files) {
+          expect(entry.localHeaderOffset).toBeGreaterThanOrEqual(STUB.length);
+          expect(bytes.readUInt32LE(entry.localHeaderOffset)).toBe(0x04034b50);
+        }
+        const read = await zip.read(['main.js'], { maxEntryBytes: 1 << 20, maxTotalBytes: 1 << 20 });
+        expect(read.contents.get('main.js')!.bytes.toString()).toBe('console.log("hello");\n');
+      } finally {
+        zip.close();
+      }
+    });
+  });
+
+  it('should read a prefixed archive the same on worker threads, and a nested one with data after it', async () => {
+    await withTempDir(async (tmp) => {
+      const specs = Array.from({ length: 40 }, (_, i) => ({ name: `part/${i}.bin`, data: randomBytes(3000 + i) }));
+      // Nested archives are recognised by their first bytes: this one starts as a ZIP, with data after it.
+      const inner = Buffer.concat([buildZip(specs), Buffer.from('tail')]);
+      const file = join(tmp, 'outer.zip');
+      writeFileSync(
+        file,
+        Buffer.concat([STUB, buildZip([...specs, { name: 'inner.jar', data: inner }]), Buffer.from('x')]),
+      );
+      const usual = digestWorkerThreshold.bytes;
+      try {
+        digestWorkerThreshold.bytes = Number.POSITIVE_INFINITY;
+        const alone = await inspectArtifact(file);
+        digestWorkerThreshold.bytes = 0;
+        const pooled = await inspectArtifact(file);
+        expect(pooled).toEqual(alone);
+        const byPath = new Map(alone.inventory.entries.map((e) => [e.path, e.sha256]));
+        for (const spec of specs) {
+          expect(byPath.get(spec.name)).toBe(sha(spec.data));
+          expect(byPath.get(`inner.jar!/${spec.name}`)).toBe(sha(spec.data));
+        }
+        const scoped = alone.limitations.filter((l) => l.scope === 'inner.jar').map((l) => l.kind);
+        expect(scoped).toEqual(['archive-trailing-data']);
+        expect(
+          alone.limitations
+            .filter((l) => l.scope === undefined)
+            .map((l) => l.kind)
+            .sort(),
+        ).toEqual(['archive-prefix', 'archive-trailing-data']);
+      } finally {
+        digestWorkerThreshold.bytes = usual;
+      }
+    });
+  });
+
+  it('should still refuse an end record whose directory is not where it says', async () => {
+    await withTempDir(async (tmp) => {
+      const plain = made(tmp);
+      // The directory's stated offset moved past where it lies: no start of the archive explains it.
+      const moved = Buffer.from(plain);
+      const end = moved.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+      moved.writeUInt32LE(moved.readUInt32LE(end + 16) + 5, end + 16);
+      const file = join(tmp, 'moved.zip');
+      writeFileSync(file, moved);
+      await expect(inspectArtifact(file)).rejects.toMatchObject({
+        code: 'unsupported_target',
+        details: { reason: 'malformed' },
+      });
+    });
+  });
+});
