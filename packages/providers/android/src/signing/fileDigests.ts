@@ -1,6 +1,6 @@
-// The digests computed over a whole APK, in one sequential read through one reused buffer: the SHA-256
-// of the file (the package's identity) and the chunked digests that APK Signature Scheme v2/v3 signers
-// sign. Those cover the ZIP entries before the signing block, the central directory and the end record
+// The digests computed over a whole APK, in one sequential read through two reused buffers (the next
+// chunk is read while this one is hashed): the SHA-256 of the file (the package's identity) and the
+// chunked digests that APK Signature Scheme v2/v3 signers sign. Those cover the ZIP entries before the signing block, the central directory and the end record
 // (whose directory offset reads as the block's), each section cut into 1 MiB chunks.
 import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
@@ -39,7 +39,8 @@ export async function digestFile(
   let crc = 0;
   const file256 = whole ? createHash('sha256') : null;
   const chunked = block === null ? [] : hashes.map((hash) => ({ hash, digests: [] as Buffer[] }));
-  const buffer = Buffer.allocUnsafe(CHUNK);
+  // Two buffers: the read of the next chunk (in the thread pool) runs while this one is hashed.
+  const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)] as const;
   const prefix = Buffer.alloc(5);
   const signed = (chunk: Buffer): void => {
     prefix[0] = 0xa5;
@@ -49,17 +50,28 @@ export async function digestFile(
   /** Reads [from, to) in chunks cut from `from`, each fed to the whole-file hash and, if `sign`, signed. */
   const section = async (from: number, to: number, sign: boolean): Promise<void> => {
     if (!sign && file256 === null && crcRange === null) return;
-    for (let at = from; at < to;) {
-      throwIfAborted(signal, 'hashing');
+    const readAt = (at: number, n: number): Promise<Buffer> => {
       const want = Math.min(CHUNK, to - at);
-      const { bytesRead } = await file.read(buffer, 0, want, at);
-      if (bytesRead !== want) throw new CheckFailed('the file is shorter than its ZIP directory says');
-      const chunk = buffer.subarray(0, want);
+      const chunk = file.read(buffers[n % 2]!, 0, want, at).then(({ bytesRead }) => {
+        if (bytesRead !== want) throw new CheckFailed('the file is shorter than its ZIP directory says');
+        return buffers[n % 2]!.subarray(0, want);
+      });
+      // A read left in flight by an abort or a failed hash is never awaited: its failure is not unhandled.
+      chunk.catch(() => {});
+      return chunk;
+    };
+    let next: Promise<Buffer> | null = from < to ? readAt(from, 0) : null;
+    for (let at = from, n = 1; next !== null; n++) {
+      throwIfAborted(signal, 'hashing');
+      const chunk = await next;
+      const following = at + chunk.length;
+      // The other buffer is free (its chunk was hashed before this one was read): read ahead into it.
+      next = following < to ? readAt(following, n) : null;
       file256?.update(chunk);
       if (sign) signed(chunk);
-      if (crcRange !== null && at < crcRange.end && at + want > crcRange.start)
-        crc = crc32(chunk.subarray(Math.max(0, crcRange.start - at), Math.min(want, crcRange.end - at)), crc);
-      at += want;
+      if (crcRange !== null && at < crcRange.end && following > crcRange.start)
+        crc = crc32(chunk.subarray(Math.max(0, crcRange.start - at), Math.min(chunk.length, crcRange.end - at)), crc);
+      at = following;
     }
   };
   if (block === null || chunked.length === 0) {
