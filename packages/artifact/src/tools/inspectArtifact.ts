@@ -29,7 +29,7 @@ export const inspectArtifactTool = defineTool({
   name: 'inspect_artifact',
   title: 'Inspect artifact',
   description:
-    'Inventories a shipped artifact without running it: ZIP and ZIP-based packages (APK, IPA, JAR, AAR, MSIX/AppX, NuGet, VSIX, wheel), Electron ASAR archives with their .asar.unpacked companions, directories and .app bundles, DMG images (macOS) and single files. Lists every entry with kind, sizes, mode, symlink target, unpacked flag and streamed SHA-256; checks ZIP CRC-32/sizes and ASAR header hashes; expands nested containers within budgets. Returns Evidence; coverage is partial with reasons when a budget or contradiction limits it.',
+    'Inventories a shipped artifact without running it: ZIP and ZIP-based packages (APK, IPA, JAR, AAR, MSIX/AppX, NuGet, VSIX, wheel), Electron ASAR archives with their .asar.unpacked companions, directories and .app bundles, DMG images (macOS) and single files; a ZIP behind a self-extractor stub or with data appended is read as unzip reads it, the outside bytes stated. Lists every entry with kind, sizes, mode, symlink target, unpacked flag and streamed SHA-256; checks ZIP CRC-32/sizes and ASAR header hashes; expands nested containers within budgets. Returns Evidence; coverage is partial with reasons when a budget or contradiction limits it.',
   input: InspectInputSchema,
   result: z.union([ArtifactInventorySchema, SummaryViewSchema]),
   examples: [
