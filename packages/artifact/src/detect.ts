@@ -1,5 +1,6 @@
 import type { ContainerFormat, PackageType } from './schemas.js';
 import { looksLikeAsar } from './engine/asar.js';
+import { fileHoldsZip } from './engine/zipSpan.js';
 
 /** The container format a head of bytes announces (ZIP local header or empty archive, or ASAR). */
 export function containerFromHead(head: Buffer): Exclude<ContainerFormat, 'directory' | 'dmg' | 'file'> | null {
@@ -18,6 +19,18 @@ export function tailHasZipEnd(tail: Buffer): boolean {
     if (i + 22 + tail.readUInt16LE(i + 20) === tail.length) return true;
   }
   return false;
+}
+
+/**
+ * True when the file at `path` (`size` bytes, starting with `head`, ending with `tail`) is to be read as
+ * a ZIP found from its end: one whose end record ends the file, or one behind other bytes or with
+ * bytes after it that unzip reads (see fileHoldsZip). A DMG image or a tar archive that merely carries
+ * a ZIP near its end is not one.
+ */
+export function holdsZipAtEnd(path: string, size: number, head: Buffer, tail: Buffer): boolean {
+  if (tailHasZipEnd(tail)) return true;
+  if (tailIsDmg(tail) || head.subarray(257, 262).toString('latin1') === 'ustar') return false;
+  return fileHoldsZip(path, size, tail);
 }
 
 /** The signature of a ZIP end-of-central-directory record ("PK\x05\x06"). */

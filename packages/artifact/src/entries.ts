@@ -91,6 +91,10 @@ export interface ZipEntries {
   readonly complete: boolean;
   /** The number of entries the archive declares. */
   readonly declaredCount: number;
+  /** Bytes of the file before the archive (a self-extractor's stub); entries' offsets are the file's. */
+  readonly archiveStart: number;
+  /** Bytes of the file after the archive's end record. */
+  readonly trailingBytes: number;
   /**
    * Reads the entries at `paths` (logical paths) into memory. Every path is judged first, before any
    * byte is read: a path absent from the listing is `not_found`; an unsafe or duplicated path, a
@@ -147,6 +151,8 @@ export async function openZipEntries(
     entries,
     complete: reader.entryCount <= infos.length,
     declaredCount: reader.entryCount,
+    archiveStart: reader.archiveStart,
+    trailingBytes: reader.trailingBytes,
     read: (paths, readOptions) =>
       readEntries(reader, typeof source === 'string' ? source : null, infos, paths, readOptions),
     close: () => reader.close(),

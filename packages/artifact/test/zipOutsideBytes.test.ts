@@ -171,4 +171,167 @@ describe('a ZIP with bytes before or after it in its file', () => {
       });
     });
   });
+
+  it('should not take a file for a ZIP because end-record-like bytes lie near its end', async () => {
+    await withTempDir(async (tmp) => {
+      const elf = Buffer.concat([Buffer.from('\x7fELF'), Buffer.alloc(2000, 0x90)]);
+      // A record on disk 45, as machine code that handles ZIPs holds; an empty record with bytes after it.
+      const onDisk = Buffer.alloc(22);
+      onDisk.writeUInt32LE(0x06054b50, 0);
+      onDisk.writeUInt16LE(45, 4);
+      onDisk.writeUInt16LE(3, 8);
+      onDisk.writeUInt16LE(3, 10);
+      const empty = Buffer.alloc(22);
+      empty.writeUInt32LE(0x06054b50, 0);
+      const made_ = made(tmp);
+      const tarred = join(tmp, 'carried.tar');
+      execFileSync('tar', ['-cf', tarred, '-C', tmp, 'made.zip']);
+      // A DMG image whose data holds a ZIP near its trailer: a DMG image, not a ZIP.
+      const koly = Buffer.alloc(512);
+      koly.write('koly', 0, 'latin1');
+      const dmgData = Buffer.alloc(4096, 0x11);
+      const files = {
+        'disk.bin': Buffer.concat([elf, onDisk, Buffer.alloc(300, 0x90)]),
+        'empty-record.bin': Buffer.concat([elf, empty, Buffer.alloc(300, 0x90)]),
+        'carried.tar': readFileSync(tarred),
+        'image.dmg': Buffer.concat([dmgData, made_, Buffer.alloc(1000), koly]),
+      };
+      for (const [name, bytes] of Object.entries(files)) {
+        const file = join(tmp, name);
+        writeFileSync(file, bytes);
+        const outcome = await inspectArtifact(file).catch((e: unknown) => e);
+        if (name === 'image.dmg') {
+          // Read as the DMG it ends as (inventoried on macOS only).
+          if ((outcome as { code?: string }).code !== undefined)
+            expect(outcome).toMatchObject({ code: 'capability_unavailable' });
+          else expect((outcome as { inventory: { format: string } }).inventory.format).toBe('dmg');
+          continue;
+        }
+        expect((outcome as { inventory: { format: string } }).inventory.format).toBe('file');
+      }
+    });
+  });
+
+  it('should read the archive a spurious empty end record follows, and say bytes follow it', async () => {
+    await withTempDir(async (tmp) => {
+      const plain = made(tmp);
+      const empty = Buffer.alloc(22);
+      empty.writeUInt32LE(0x06054b50, 0);
+      const file = join(tmp, 'hidden.zip');
+      writeFileSync(file, Buffer.concat([plain, Buffer.from('JUNK'.repeat(10)), empty, Buffer.from('MORE')]));
+      const outcome = await inspectArtifact(file);
+      const reference = await inspectArtifact(join(tmp, 'made.zip'));
+      expect(outcome.inventory.entries).toEqual(reference.inventory.entries);
+      const trailing = outcome.limitations.find((l) => l.kind === 'archive-trailing-data');
+      expect(trailing?.message).toContain(`${40 + 22 + 4} bytes`);
+    });
+  });
+
+  it('should read a zip64 end record whose 32-bit fields are not saturated, as before', async () => {
+    await withTempDir(async (tmp) => {
+      // A first directory record of 76 bytes: a boundary where the zip64 records end.
+      const plain = buildZip([
+        { name: 'a'.repeat(30), data: Buffer.from('first file\n'), method: 0 },
+        { name: 'second.txt', data: Buffer.from('second file\n'), method: 0 },
+      ]);
+      const at = plain.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+      const count = plain.readUInt16LE(at + 10);
+      const directorySize = plain.readUInt32LE(at + 12);
+      const directoryOffset = plain.readUInt32LE(at + 16);
+      const record = Buffer.alloc(56);
+      record.writeUInt32LE(0x06064b50, 0);
+      record.writeBigUInt64LE(44n, 4);
+      record.writeUInt16LE(45, 12);
+      record.writeUInt16LE(45, 14);
+      record.writeBigUInt64LE(BigInt(count), 24);
+      record.writeBigUInt64LE(BigInt(count), 32);
+      record.writeBigUInt64LE(BigInt(directorySize), 40);
+      record.writeBigUInt64LE(BigInt(directoryOffset), 48);
+      const locator = Buffer.alloc(20);
+      locator.writeUInt32LE(0x07064b50, 0);
+      locator.writeBigUInt64LE(BigInt(at), 8);
+      locator.writeUInt32LE(1, 16);
+      const file = join(tmp, 'zip64.zip');
+      writeFileSync(file, Buffer.concat([plain.subarray(0, at), record, locator, plain.subarray(at)]));
+      const outcome = await inspectArtifact(file);
+      expect(outcome.inventory.entries.map((e) => [e.path, e.integrity])).toEqual([
+        ['a'.repeat(30), 'verified'],
+        ['second.txt', 'verified'],
+      ]);
+      expect(outcome.limitations).toEqual([]);
+    });
+  });
+
+  it('should take no entry data from bytes after the archive, on worker threads or not', async () => {
+    await withTempDir(async (tmp) => {
+      // The last entry's local extra field spans the directory and end record: its data would lie in the
+      // bytes appended after the archive.
+      const big = Array.from({ length: 20 }, (_, i) => ({
+        name: `big${i}`,
+        data: randomBytes(900_000),
+        method: 0 as const,
+      }));
+      const body = buildZip(big);
+      const end = body.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+      const entries = body.readUInt16LE(end + 10);
+      const directory = body.subarray(body.readUInt32LE(end + 16), end);
+      const head = body.subarray(0, body.readUInt32LE(end + 16));
+      const secret = Buffer.from('SECRET-FROM-TRAILING-DATA\n');
+      const name = Buffer.from('x.txt');
+      const { crc32 } = await import('node:zlib');
+      const crc = crc32(secret) >>> 0;
+      const pad = 200;
+      const xOffset = head.length;
+      const record = Buffer.alloc(46);
+      record.writeUInt32LE(0x02014b50, 0);
+      record.writeUInt16LE(20, 4);
+      record.writeUInt16LE(20, 6);
+      record.writeUInt32LE(crc, 16);
+      record.writeUInt32LE(secret.length, 20);
+      record.writeUInt32LE(secret.length, 24);
+      record.writeUInt16LE(name.length, 28);
+      record.writeUInt32LE(xOffset, 42);
+      const newDirectory = Buffer.concat([directory, record, name]);
+      const directoryOffset = xOffset + 30 + name.length + pad;
+      const eocd = Buffer.alloc(22);
+      eocd.writeUInt32LE(0x06054b50, 0);
+      eocd.writeUInt16LE(entries + 1, 8);
+      eocd.writeUInt16LE(entries + 1, 10);
+      eocd.writeUInt32LE(newDirectory.length, 12);
+      eocd.writeUInt32LE(directoryOffset, 16);
+      const dataStart = directoryOffset + newDirectory.length + 22 + 10;
+      const local = Buffer.alloc(30);
+      local.writeUInt32LE(0x04034b50, 0);
+      local.writeUInt16LE(20, 4);
+      local.writeUInt32LE(crc, 14);
+      local.writeUInt32LE(secret.length, 18);
+      local.writeUInt32LE(secret.length, 22);
+      local.writeUInt16LE(name.length, 26);
+      local.writeUInt16LE(dataStart - (xOffset + 30 + name.length), 28);
+      const bytes = Buffer.concat([
+        head,
+        local,
+        name,
+        Buffer.alloc(pad),
+        newDirectory,
+        eocd,
+        Buffer.alloc(10, 0x47),
+        secret,
+      ]);
+      const file = join(tmp, 'overlap.zip');
+      writeFileSync(file, bytes);
+      const usual = digestWorkerThreshold.bytes;
+      try {
+        for (const threshold of [Number.POSITIVE_INFINITY, 0]) {
+          digestWorkerThreshold.bytes = threshold;
+          await expect(inspectArtifact(file)).rejects.toMatchObject({
+            code: 'unsupported_target',
+            message: expect.stringContaining('overflows'),
+          });
+        }
+      } finally {
+        digestWorkerThreshold.bytes = usual;
+      }
+    });
+  });
 });

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { spanOfFile } from './zipSpan.js';
 import { batchDigester, isLarge } from './batchDigest.js';
 import type { DigestedBatch } from './batchDigest.js';
 import {
@@ -163,17 +164,19 @@ export class DigestPool {
       await new Promise<void>((resolve) => close(fd, () => resolve()));
       return null;
     }
+    // Entry data must end where the archive does: bytes appended after it are no entry's.
+    const archiveEnd = spanOfFile(fd, size).end;
     const count = Math.max(1, Math.min(2, availableParallelism() - 1));
     const workers = Array.from(
       { length: count },
       () =>
         new Worker(module, {
-          workerData: { fd, fileSize: size },
+          workerData: { fd, fileSize: archiveEnd },
           resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 2 },
         }),
     );
     // The descriptor is closed by close(), once the workers are gone.
-    return new DigestPool(workers, fd, batchDigester(fd, size));
+    return new DigestPool(workers, fd, batchDigester(fd, archiveEnd));
   }
 
   /** Starts workers for `tasks` (in walk order) over the file at `path`; see {@link launch}. */

@@ -10,7 +10,7 @@ import { malformed } from '../errors.js';
 import { Pacer } from '../layout/cooperative.js';
 import { ReusableInflater } from './inflate.js';
 import { readCentralDirectory } from './zipDirectory.js';
-import { END_SEARCH, locateArchive } from './zipSpan.js';
+import { END_SEARCH, locateArchive, spanOfFile } from './zipSpan.js';
 import type { ArchiveSpan } from './zipSpan.js';
 import type { Fetch, ZipEntryInfo } from './zipDirectory.js';
 
@@ -76,23 +76,10 @@ function spanOfBuffer(bytes: Buffer): ArchiveSpan {
   return locateArchive(tail, bytes.length, at) ?? { base: 0, end: bytes.length };
 }
 
-/** {@link locateArchive} for an open file. */
-function spanOfFile(fd: number, size: number): ArchiveSpan {
-  const length = Math.min(size, END_SEARCH);
-  const at = (position: number, want: number): Buffer | null => {
-    try {
-      return readExactly(fd, position, want);
-    } catch {
-      return null;
-    }
-  };
-  const tail = at(size - length, length);
-  return (tail !== null ? locateArchive(tail, size, at) : null) ?? { base: 0, end: size };
-}
-
 function structural(error: unknown): ReaError {
   const message = error instanceof Error ? error.message : String(error);
-  if (/EOCD|end of central directory/i.test(message)) return malformed('zip', 'no end of central directory record');
+  if (/EOCD|end of central directory record signature not found/i.test(message))
+    return malformed('zip', 'no end of central directory record');
   if (/unexpected EOF/i.test(message)) return malformed('zip', 'truncated (unexpected end of file)');
   const comment = /Invalid comment length\. Expected: (\d+)\. Found: (\d+)/.exec(message);
   if (comment !== null) {

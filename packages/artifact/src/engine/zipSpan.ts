@@ -14,14 +14,20 @@ const END_RECORD = 22;
 /** The most bytes an end record and its comment take: the tail searched for it. */
 export const END_SEARCH = END_RECORD + 0xffff;
 
+const ZIP64_LOCATOR = 0x07064b50;
+const DIRECTORY_RECORD = 0x02014b50;
+
 /**
- * Where the archive lies in a file of `size` bytes whose last bytes are `tail`, as unzip finds it. Its
- * end record is the last one whose comment ends the file (the library's rule); without one, the last
- * one whose comment fits and whose directory checks, with bytes appended after it. Bytes before the
- * archive (a self-extractor's stub, a script put in front of it) move every offset its directory
- * gives: the difference between where the directory lies and where it says it lies is the archive's
- * start. `at(position, length)` reads the file. Null when no end record checks: the library's own
- * search then gives its error.
+ * Where the archive lies in a file of `size` bytes whose last bytes are `tail`, as unzip finds it, or
+ * null when no end record checks (the library's own search then gives its error). An end record
+ * checks when it is on disk 0 of 1, its comment fits in the file, and its directory starts with a
+ * directory record where it lies. Bytes before the archive (a self-extractor's stub, a script put in
+ * front of it) move every offset its directory gives: the difference between where the directory
+ * lies and where it says it lies is the archive's start. Preferred, in order: the last end record
+ * whose comment ends the file (the library's rule), when it checks and lists entries; the last one
+ * that checks and lists entries, with bytes after it; an empty archive's record that ends the file.
+ * A zip64 archive (a zip64 locator before its end record) is placed by its zip64 records and read
+ * as the file's, never moved. `at(position, length)` reads the file.
  */
 export function locateArchive(
   tail: Buffer,
@@ -29,40 +35,63 @@ export function locateArchive(
   at: (position: number, length: number) => Buffer | null,
 ): ArchiveSpan | null {
   const tailStart = size - tail.length;
-  const candidates = (): number[] => {
-    const found: number[] = [];
-    if (tail.length < END_RECORD) return found;
+  const candidates: number[] = [];
+  if (tail.length >= END_RECORD) {
     for (
       let i = tail.lastIndexOf(END_SIGNATURE, tail.length - END_RECORD);
       i >= 0;
       i = i > 0 ? tail.lastIndexOf(END_SIGNATURE, i - 1) : -1
     )
-      found.push(i);
-    return found;
-  };
-  const check = (i: number): ArchiveSpan | null => {
-    const end = tailStart + i + END_RECORD + tail.readUInt16LE(i + 20);
+      candidates.push(i);
+  }
+  const endOf = (i: number): number => tailStart + i + END_RECORD + tail.readUInt16LE(i + 20);
+  /** The span an end record gives, with its entry count; null when it does not check. */
+  const check = (i: number): { span: ArchiveSpan; entries: number } | null => {
+    const end = endOf(i);
     if (end > size) return null;
+    // One disk: this disk 0, the directory's disk 0, as many entries on it as in all.
+    if (tail.readUInt16LE(i + 4) !== 0 || tail.readUInt16LE(i + 6) !== 0) return null;
     const entries = tail.readUInt16LE(i + 10);
+    if (tail.readUInt16LE(i + 8) !== entries) return null;
+    const position = tailStart + i;
+    const locator = position >= 20 ? at(position - 20, 4) : null;
+    if (locator !== null && locator.readUInt32LE(0) === ZIP64_LOCATOR) return { span: { base: 0, end }, entries: -1 };
     const directorySize = tail.readUInt32LE(i + 12);
     const directoryOffset = tail.readUInt32LE(i + 16);
-    // A zip64 archive's directory is placed by its zip64 records: read as the file's, never moved.
-    if (entries === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff) return { base: 0, end };
-    const directoryStart = tailStart + i - directorySize;
+    if (entries === 0xffff || directorySize === 0xffffffff || directoryOffset === 0xffffffff) return null;
+    const directoryStart = position - directorySize;
     const base = directoryStart - directoryOffset;
     if (directoryStart < 0 || base < 0) return null;
-    if (entries > 0 && at(directoryStart, 4)?.readUInt32LE(0) !== 0x02014b50) return null;
-    return { base, end };
+    if (entries === 0) return directorySize === 0 ? { span: { base, end }, entries } : null;
+    if (directorySize < 46 || at(directoryStart, 4)?.readUInt32LE(0) !== DIRECTORY_RECORD) return null;
+    return { span: { base, end }, entries };
   };
-  const all = candidates();
-  // The library's end record: the last whose comment ends the file.
-  const exact = all.find((i) => tailStart + i + END_RECORD + tail.readUInt16LE(i + 20) === size);
-  if (exact !== undefined) return check(exact);
-  for (const i of all) {
-    const span = check(i);
-    if (span !== null) return span;
+  const exact = candidates.find((i) => endOf(i) === size);
+  const exactChecked = exact === undefined ? null : check(exact);
+  if (exactChecked !== null && exactChecked.entries !== 0) return exactChecked.span;
+  for (const i of candidates) {
+    if (i === exact) continue;
+    const checked = check(i);
+    if (checked !== null && checked.entries !== 0) return checked.span;
   }
+  // An empty archive: what the library reads of it, nothing moved.
+  if (exactChecked !== null) return { base: 0, end: size };
   return null;
+}
+
+/** {@link locateArchive} for an open file. */
+export function spanOfFile(fd: number, size: number): ArchiveSpan {
+  const length = Math.min(size, END_SEARCH);
+  const at = (position: number, want: number): Buffer | null => {
+    try {
+      const bytes = Buffer.alloc(want);
+      return readSync(fd, bytes, 0, want, position) === want ? bytes : null;
+    } catch {
+      return null;
+    }
+  };
+  const tail = at(size - length, length);
+  return (tail !== null ? locateArchive(tail, size, at) : null) ?? { base: 0, end: size };
 }
 
 /** True when the file at `path` (`size` bytes, ending in `tail`) holds a ZIP that {@link locateArchive} finds. */

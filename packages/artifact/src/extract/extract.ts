@@ -4,8 +4,7 @@ import { join, resolve } from 'node:path';
 import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
 import { pathError, unsafePath } from '../errors.js';
 import type { UnsafePathProblem } from '../errors.js';
-import { fileHoldsZip } from '../engine/zipSpan.js';
-import { containerFromHead, tailHasZipEnd } from '../detect.js';
+import { containerFromHead, holdsZipAtEnd } from '../detect.js';
 import { readAsarHeader } from '../engine/asar.js';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
 import { readAsarEntry } from '../inventory/asarEntry.js';
@@ -63,8 +62,7 @@ async function detect(path: string): Promise<'zip' | 'asar'> {
     const tailLength = Math.min(info.size, 65_557);
     const tail = Buffer.alloc(tailLength);
     await handle.read(tail, 0, tailLength, info.size - tailLength);
-    const format =
-      containerFromHead(head) ?? (tailHasZipEnd(tail) || fileHoldsZip(path, info.size, tail) ? 'zip' : null);
+    const format = containerFromHead(head) ?? (holdsZipAtEnd(path, info.size, head, tail) ? 'zip' : null);
     if (format === null) {
       throw new ReaError('unsupported_target', `${path} is neither a ZIP nor an ASAR archive.`, {
         details: { path, format: 'unknown', reason: 'not-an-archive' },

@@ -3,8 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ReaError, canonicalSha256Async, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation } from '@rea/evidence';
-import { fileHoldsZip } from '../engine/zipSpan.js';
-import { containerFromHead, fileTypeFromHead, tailHasZipEnd, tailIsDmg } from '../detect.js';
+import { containerFromHead, fileTypeFromHead, holdsZipAtEnd, tailIsDmg } from '../detect.js';
 import { assertDmgCapable, withMountedDmg } from '../engine/dmg.js';
 import { pathError } from '../errors.js';
 import { digestStream } from '../hashing.js';
@@ -94,8 +93,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
     const { head, tail } = await headAndTail(path, info.size).catch((error: unknown) => {
       throw pathError(path, error, 'file or directory');
     });
-    const detected =
-      containerFromHead(head) ?? (tailHasZipEnd(tail) || fileHoldsZip(path, info.size, tail) ? 'zip' : null);
+    const detected = containerFromHead(head) ?? (holdsZipAtEnd(path, info.size, head, tail) ? 'zip' : null);
     if (detected === 'zip') {
       format = 'zip';
       // A large archive's workers hash the whole file too; otherwise it is hashed here, after.

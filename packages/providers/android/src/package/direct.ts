@@ -9,7 +9,7 @@ import type { ArtifactEntry, ZipEntries, ZipEntryRecord } from '@rea/artifact';
 import { chunkedHashes, decodeSigningBlock, locateSigningBlock, zipEnd } from '../format/signingBlock.js';
 import type { SigningBlock } from '../format/signingBlock.js';
 import { digestFile } from '../signing/fileDigests.js';
-import { CheckFailed } from '../signing/result.js';
+import { CheckFailed, outsideBytes } from '../signing/result.js';
 import { dataRange, lazyTable } from './lazyTable.js';
 import type { TableInFile } from './lazyTable.js';
 import type { LoadedPackage } from './load.js';
@@ -148,6 +148,13 @@ export async function loadZipDirectly(
     const places = zip.complete ? placesOf(new Set(zip.entries.map((e) => e.path))) : null;
     if (places === null) return null;
     const limitations: Limitation[] = [];
+    const outside = outsideBytes(zip);
+    if (outside !== null) {
+      limitations.push({
+        kind: 'archive-outside-bytes',
+        message: `${outside[0]!.toUpperCase()}${outside.slice(1)}, which are not part of the package; signatures are not checked on such a file (apksigner refuses it).`,
+      });
+    }
     const select = choose(zip, places.units, limitations);
     const table = places.format === 'apk' ? lazyTable(zip.entries, select) : null;
     const readEntries = (paths: string[]) =>

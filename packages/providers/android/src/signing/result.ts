@@ -1,3 +1,4 @@
+import type { ZipEntries } from '@rea/artifact';
 import type { SdkRange } from './sdk.js';
 
 /** The outcome of checking one signature scheme of a package. */
@@ -42,3 +43,15 @@ export const HASH_BY_OID: Readonly<Record<string, string>> = {
   '2.16.840.1.101.3.4.2.3': 'sha512',
   '1.2.840.113549.2.5': 'md5',
 };
+
+/** What lies outside the ZIP archive in its file, in words, or null when the archive fills it. */
+export function outsideBytes(zip: ZipEntries | undefined): string | null {
+  if (zip === undefined || (zip.archiveStart === 0 && zip.trailingBytes === 0)) return null;
+  const parts = [
+    ...(zip.archiveStart > 0 ? [`${zip.archiveStart} bytes before its ZIP archive`] : []),
+    ...(zip.trailingBytes > 0
+      ? [`${zip.trailingBytes} bytes after ${zip.archiveStart > 0 ? 'it' : 'its ZIP archive'}`]
+      : []),
+  ];
+  return `the file holds ${parts.join(' and ')}`;
+}

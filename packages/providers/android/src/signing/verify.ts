@@ -11,7 +11,7 @@ import type { ReadAt, SigningBlock } from '../format/signingBlock.js';
 import { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from '../package/units.js';
 import { verifySigningBlock } from './block.js';
 import { verifyJar } from './jar.js';
-import { outcome } from './result.js';
+import { outcome, outsideBytes } from './result.js';
 import type { SchemeVerification } from './result.js';
 
 export type { SchemeVerification } from './result.js';
@@ -67,24 +67,41 @@ export async function verifySignatures(
   reuse: VerificationReuse = {},
 ): Promise<SchemeVerification[]> {
   return withReader(source, reuse.file, async (reader) => {
-    const blocks = await verifySigningBlock(reader, signal, reuse.digests);
-    // The schemes whose blocks are present: a JAR signature naming another is stripped of it otherwise.
-    const present = new Set(blocks.filter((b) => b.status !== 'absent').map((b) => b.scheme));
-    let v1: SchemeVerification;
-    try {
-      const zip = reuse.zip ?? (await openZipEntries(source, signal ? { signal } : {}));
+    let zip: ZipEntries | null = reuse.zip ?? null;
+    let unopened: unknown = null;
+    if (zip === null) {
       try {
+        zip = await openZipEntries(source, signal ? { signal } : {});
+      } catch (error) {
+        if (isReaError(error) && error.code === 'cancelled') throw error;
+        unopened = error;
+      }
+    }
+    try {
+      const blocks = await verifySigningBlock(reader, signal, reuse.digests);
+      const outside = outsideBytes(zip ?? undefined);
+      if (outside !== null) {
+        // The schemes find what they cover from the file's end and start: bytes outside the archive move
+        // it, and apksigner refuses such a file. Nothing is checked, rather than checked wrongly.
+        const reason = `${outside}, which moves what the signature schemes cover (apksigner refuses such a file): no signature was checked`;
+        return [outcome('v1', 'unsupported', reason), ...blocks.map((b) => outcome(b.scheme, 'unsupported', reason))];
+      }
+      // The schemes whose blocks are present: a JAR signature naming another is stripped of it otherwise.
+      const present = new Set(blocks.filter((b) => b.status !== 'absent').map((b) => b.scheme));
+      let v1: SchemeVerification;
+      try {
+        if (zip === null) throw unopened;
         v1 = zip.complete
           ? await verifyJar(zip, signal, reuse.known, present, reader)
           : outcome('v1', 'unsupported', 'too many entries to list');
-      } finally {
-        if (reuse.zip === undefined) zip.close();
+      } catch (error) {
+        if (isReaError(error) && error.code === 'cancelled') throw error;
+        v1 = outcome('v1', 'failed', (error as Error).message);
       }
-    } catch (error) {
-      if (isReaError(error) && error.code === 'cancelled') throw error;
-      v1 = outcome('v1', 'failed', (error as Error).message);
+      return [v1, ...blocks];
+    } finally {
+      if (reuse.zip === undefined) zip?.close();
     }
-    return [v1, ...blocks];
   });
 }
 
