@@ -38,6 +38,17 @@ function made(tmp: string): Buffer {
   return readFileSync(archive);
 }
 
+/** `size` zero bytes with little-endian fields: [offset, width in bytes, value]. */
+function fields(size: number, values: [number, 2 | 4 | 8, number][]): Buffer {
+  const out = Buffer.alloc(size);
+  for (const [at, width, value] of values) {
+    if (width === 2) out.writeUInt16LE(value, at);
+    else if (width === 4) out.writeUInt32LE(value, at);
+    else out.writeBigUInt64LE(BigInt(value), at);
+  }
+  return out;
+}
+
 describe('a ZIP with bytes before or after it in its file', () => {
   it('should read what unzip reads, and name the bytes outside the archive', async () => {
     await withTempDir(async (tmp) => {
@@ -176,13 +187,13 @@ describe('a ZIP with bytes before or after it in its file', () => {
     await withTempDir(async (tmp) => {
       const elf = Buffer.concat([Buffer.from('\x7fELF'), Buffer.alloc(2000, 0x90)]);
       // A record on disk 45, as machine code that handles ZIPs holds; an empty record with bytes after it.
-      const onDisk = Buffer.alloc(22);
-      onDisk.writeUInt32LE(0x06054b50, 0);
-      onDisk.writeUInt16LE(45, 4);
-      onDisk.writeUInt16LE(3, 8);
-      onDisk.writeUInt16LE(3, 10);
-      const empty = Buffer.alloc(22);
-      empty.writeUInt32LE(0x06054b50, 0);
+      const onDisk = fields(22, [
+        [0, 4, 0x06054b50],
+        [4, 2, 45],
+        [8, 2, 3],
+        [10, 2, 3],
+      ]);
+      const empty = fields(22, [[0, 4, 0x06054b50]]);
       const made_ = made(tmp);
       const tarred = join(tmp, 'carried.tar');
       execFileSync('tar', ['-cf', tarred, '-C', tmp, 'made.zip']);
@@ -215,8 +226,7 @@ describe('a ZIP with bytes before or after it in its file', () => {
   it('should read the archive a spurious empty end record follows, and say bytes follow it', async () => {
     await withTempDir(async (tmp) => {
       const plain = made(tmp);
-      const empty = Buffer.alloc(22);
-      empty.writeUInt32LE(0x06054b50, 0);
+      const empty = fields(22, [[0, 4, 0x06054b50]]);
       const file = join(tmp, 'hidden.zip');
       writeFileSync(file, Buffer.concat([plain, Buffer.from('JUNK'.repeat(10)), empty, Buffer.from('MORE')]));
       const outcome = await inspectArtifact(file);
@@ -238,19 +248,21 @@ describe('a ZIP with bytes before or after it in its file', () => {
       const count = plain.readUInt16LE(at + 10);
       const directorySize = plain.readUInt32LE(at + 12);
       const directoryOffset = plain.readUInt32LE(at + 16);
-      const record = Buffer.alloc(56);
-      record.writeUInt32LE(0x06064b50, 0);
-      record.writeBigUInt64LE(44n, 4);
-      record.writeUInt16LE(45, 12);
-      record.writeUInt16LE(45, 14);
-      record.writeBigUInt64LE(BigInt(count), 24);
-      record.writeBigUInt64LE(BigInt(count), 32);
-      record.writeBigUInt64LE(BigInt(directorySize), 40);
-      record.writeBigUInt64LE(BigInt(directoryOffset), 48);
-      const locator = Buffer.alloc(20);
-      locator.writeUInt32LE(0x07064b50, 0);
-      locator.writeBigUInt64LE(BigInt(at), 8);
-      locator.writeUInt32LE(1, 16);
+      const record = fields(56, [
+        [0, 4, 0x06064b50],
+        [4, 8, 44],
+        [12, 2, 45],
+        [14, 2, 45],
+        [24, 8, count],
+        [32, 8, count],
+        [40, 8, directorySize],
+        [48, 8, directoryOffset],
+      ]);
+      const locator = fields(20, [
+        [0, 4, 0x07064b50],
+        [8, 8, at],
+        [16, 4, 1],
+      ]);
       const file = join(tmp, 'zip64.zip');
       writeFileSync(file, Buffer.concat([plain.subarray(0, at), record, locator, plain.subarray(at)]));
       const outcome = await inspectArtifact(file);
@@ -282,32 +294,35 @@ describe('a ZIP with bytes before or after it in its file', () => {
       const crc = crc32(secret) >>> 0;
       const pad = 200;
       const xOffset = head.length;
-      const record = Buffer.alloc(46);
-      record.writeUInt32LE(0x02014b50, 0);
-      record.writeUInt16LE(20, 4);
-      record.writeUInt16LE(20, 6);
-      record.writeUInt32LE(crc, 16);
-      record.writeUInt32LE(secret.length, 20);
-      record.writeUInt32LE(secret.length, 24);
-      record.writeUInt16LE(name.length, 28);
-      record.writeUInt32LE(xOffset, 42);
+      const record = fields(46, [
+        [0, 4, 0x02014b50],
+        [4, 2, 20],
+        [6, 2, 20],
+        [16, 4, crc],
+        [20, 4, secret.length],
+        [24, 4, secret.length],
+        [28, 2, name.length],
+        [42, 4, xOffset],
+      ]);
       const newDirectory = Buffer.concat([directory, record, name]);
       const directoryOffset = xOffset + 30 + name.length + pad;
-      const eocd = Buffer.alloc(22);
-      eocd.writeUInt32LE(0x06054b50, 0);
-      eocd.writeUInt16LE(entries + 1, 8);
-      eocd.writeUInt16LE(entries + 1, 10);
-      eocd.writeUInt32LE(newDirectory.length, 12);
-      eocd.writeUInt32LE(directoryOffset, 16);
+      const eocd = fields(22, [
+        [0, 4, 0x06054b50],
+        [8, 2, entries + 1],
+        [10, 2, entries + 1],
+        [12, 4, newDirectory.length],
+        [16, 4, directoryOffset],
+      ]);
       const dataStart = directoryOffset + newDirectory.length + 22 + 10;
-      const local = Buffer.alloc(30);
-      local.writeUInt32LE(0x04034b50, 0);
-      local.writeUInt16LE(20, 4);
-      local.writeUInt32LE(crc, 14);
-      local.writeUInt32LE(secret.length, 18);
-      local.writeUInt32LE(secret.length, 22);
-      local.writeUInt16LE(name.length, 26);
-      local.writeUInt16LE(dataStart - (xOffset + 30 + name.length), 28);
+      const local = fields(30, [
+        [0, 4, 0x04034b50],
+        [4, 2, 20],
+        [14, 4, crc],
+        [18, 4, secret.length],
+        [22, 4, secret.length],
+        [26, 2, name.length],
+        [28, 2, dataStart - (xOffset + 30 + name.length)],
+      ]);
       const bytes = Buffer.concat([
         head,
         local,
