@@ -156,6 +156,18 @@ export async function exportBundle(
   } catch (error) {
     // Said of the destination's folder, which the user chose; the staging file's name is REA's.
     const errno = (error as { code?: unknown }).code;
+    // A folder that exists but takes no new file (/proc, /sys) also answers ENOENT.
+    const folderExists = await stat(dirname(path)).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+    if (folderExists && errno === 'ENOENT') {
+      throw new ReaError('access_denied', `No file can be created in ${dirname(path)} (${errno}).`, {
+        details: { reason: 'not-writable', path: dirname(path), errno },
+        remediation: 'Choose a destination in a folder where files can be created.',
+        cause: error,
+      });
+    }
     if (errno === 'ENOENT' || errno === 'ENOTDIR') {
       const what = errno === 'ENOENT' ? 'does not exist' : 'is not a folder (a part of its path is a file)';
       throw new ReaError('not_found', `The folder ${dirname(path)} of the bundle destination ${what}.`, {

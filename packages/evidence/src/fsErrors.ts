@@ -18,6 +18,7 @@ export function fileSystemError(error: unknown, path: string, action: string): R
   if (errno === 'ENOENT' || errno === 'ENOTDIR') {
     return new ReaError('not_found', `Cannot ${action} ${path}: no such file or directory.`, {
       details: { reason: 'missing', path, errno },
+      remediation: 'Check the path: nothing is there (or a part of it is a file, not a folder).',
       cause: error,
     });
   }

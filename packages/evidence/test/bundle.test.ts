@@ -115,6 +115,19 @@ describe('exportBundle', () => {
       expect(readdirSync(dir)).toEqual([]);
     }));
 
+  it('should say of a folder that takes no new file (/proc) that nothing can be created there, not that it is missing', async () => {
+    const error = await rejected(exportBundle(records(), '/proc/rea-bundle.json'));
+    expect(error.code).toBe('access_denied');
+    expect(error.message).toBe('No file can be created in /proc (ENOENT).');
+    expect(error.details['reason']).toBe('not-writable');
+  });
+
+  it('should advise checking the path when a bundle to read is missing', async () => {
+    const error = await rejected(importBundle('/nonexistent-folder-of-rea/bundle.json'));
+    expect(error.code).toBe('not_found');
+    expect(error.remediation).toContain('Check the path');
+  });
+
   it('should refuse a missing folder and a directory destination', () =>
     withTempDir(async (dir) => {
       const missing = await rejected(exportBundle(records(), join(dir, 'nope', 'b.json')));

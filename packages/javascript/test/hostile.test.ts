@@ -76,6 +76,10 @@ describe('analyzeJavascriptApplication on hostile input', () => {
       writeFileSync(archive, bytes);
       const error = await failure(analyzeJavascriptApplication(archive));
       expect(error.code).toBe('artifact_integrity_mismatch');
+      // The advice names this analysis, not the archive inventory it reads through.
+      expect(error.message).toContain('rerun analyze_javascript_application with integrity_policy');
+      expect(error.remediation).toContain('rerun analyze_javascript_application with integrity_policy');
+      expect(`${error.message} ${error.remediation}`).not.toContain('inspect_artifact');
       const { result, coverage } = await analyzeJavascriptApplication(archive, {
         integrityPolicy: 'record-and-continue',
       });

@@ -236,4 +236,46 @@ describe('a FIFO or an unreadable special file given as a path', () => {
       chmodSync(closed, 0o700);
     }
   }, 60_000);
+
+  it('should leave out of a source comparison a folder it may not enter, and say so', () => {
+    const app = join(dir, 'built');
+    const source = join(dir, 'checkout');
+    const closed = join(source, 'closed');
+    mkdirSync(app);
+    writeFileSync(join(app, 'main.js'), 'console.log("built");\n');
+    mkdirSync(closed, { recursive: true });
+    writeFileSync(join(source, 'kept.js'), 'export const kept = 1;\n');
+    writeFileSync(join(closed, 'hidden.js'), 'export const hidden = 1;\n');
+    const analysis = spawnSync(process.execPath, [REA_BIN, 'analyze-javascript-application', app, '--format', 'json'], {
+      encoding: 'utf8',
+      timeout: ANSWER_WITHIN_MS,
+    });
+    expect(analysis.status).toBe(0);
+    const input = join(dir, 'compare-input.json');
+    writeFileSync(input, JSON.stringify({ application: JSON.parse(analysis.stdout), source_root: source }));
+    chmodSync(closed, 0o000);
+    const asRoot = process.getuid?.() === 0;
+    const rea = [process.execPath, REA_BIN, 'compare-source-to-bundle', '--input', `@${input}`, '--format', 'json'];
+    const [command, ...args] = asRoot
+      ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...rea]
+      : rea;
+    try {
+      const run = spawnSync(command!, args, {
+        encoding: 'utf8',
+        timeout: ANSWER_WITHIN_MS,
+        env: { ...process.env, REA_CODE_CACHE: 'off' },
+      });
+      expect(run.status).toBe(0);
+      const record = JSON.parse(run.stdout) as {
+        normalized_result: { not_in_bundle: string[] };
+        coverage: { status: string };
+        limitations: { message: string }[];
+      };
+      expect(record.normalized_result.not_in_bundle).toEqual(['kept.js']);
+      expect(record.coverage.status).toBe('partial');
+      expect(record.limitations.map((l) => l.message).join('\n')).toContain('closed (EACCES)');
+    } finally {
+      chmodSync(closed, 0o700);
+    }
+  }, 60_000);
 });

@@ -272,13 +272,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new ReaError('access_denied', `Cannot bind ${host}:${options.port} (${error.code ?? error.message}).`, {
-          details: { resource: 'bind', host, port: options.port, reason: error.code ?? 'bind-failed' },
-        }),
-      ),
-    );
+    server.once('error', (error: NodeJS.ErrnoException) => reject(bindError(error, host, options.port)));
     server.listen(options.port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
@@ -300,4 +294,26 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
       };
     },
   };
+}
+
+/** Why the server could not listen at `host`:`port`, typed by the system's error. */
+function bindError(error: NodeJS.ErrnoException, host: string, port: number): ReaError {
+  const reason = error.code ?? 'bind-failed';
+  const details = { resource: 'bind', host, port, reason };
+  if (reason === 'EADDRINUSE') {
+    return new ReaError('invalid_request', `Cannot listen on ${host}:${port}: another program is using that port.`, {
+      details,
+      remediation: 'Choose another port, or stop the program that holds this one.',
+    });
+  }
+  if (reason === 'EADDRNOTAVAIL') {
+    return new ReaError('invalid_request', `Cannot listen on ${host}:${port}: this host has no such address.`, {
+      details,
+      remediation: 'Listen on 127.0.0.1 or ::1, or on an address this host has.',
+    });
+  }
+  return new ReaError('access_denied', `Cannot bind ${host}:${port} (${error.code ?? error.message}).`, {
+    details,
+    remediation: 'Choose a port this user may open (1024 or above), or run with the permission to bind it.',
+  });
 }

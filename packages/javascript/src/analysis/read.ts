@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { ReaError, throwIfAborted } from '@rea/evidence';
+import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation } from '@rea/evidence';
 import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import type { ArtifactEntry, IntegrityContradiction, IntegrityPolicy } from '@rea/artifact';
@@ -62,6 +62,8 @@ async function fromArchive(
     select: paths,
     integrityPolicy: policy,
     ...(signal ? { signal } : {}),
+  }).catch((error: unknown) => {
+    throw ownAdvice(error);
   });
   try {
     for (const path of paths) {
@@ -71,6 +73,21 @@ async function fromArchive(
   } finally {
     await rm(outputDirectory, { recursive: true, force: true });
   }
+}
+
+/**
+ * An integrity mismatch from the archive read, its advice naming this analysis: the archive tools name
+ * themselves ("rerun inspect_artifact with integrity_policy …"), which is not what the user called.
+ */
+function ownAdvice(error: unknown): unknown {
+  if (!isReaError(error) || error.code !== 'artifact_integrity_mismatch') return error;
+  const own = (text: string) =>
+    text.replace(/rerun (inspect|extract)_artifact with/g, 'rerun analyze_javascript_application with');
+  return new ReaError(error.code, own(error.message), {
+    details: error.details,
+    remediation: own(error.remediation),
+    cause: error,
+  });
 }
 
 /**
@@ -84,7 +101,11 @@ export async function readApplication(
   policy: IntegrityPolicy,
   signal: AbortSignal | undefined,
 ): Promise<ApplicationInput> {
-  const outcome = await inspectArtifact(path, { integrityPolicy: policy, ...(signal ? { signal } : {}) });
+  const outcome = await inspectArtifact(path, { integrityPolicy: policy, ...(signal ? { signal } : {}) }).catch(
+    (error: unknown) => {
+      throw ownAdvice(error);
+    },
+  );
   const format = outcome.inventory.format;
   if (format === 'dmg') {
     throw new ReaError('unsupported_target', `${path} is a disk image; analyze the application inside it.`, {

@@ -2,6 +2,7 @@
 // the longest suffix of its name (bundler prefixes such as webpack://app/ and leading ../ removed) and
 // compared with the map's sourcesContent by SHA-256; files of the tree that no map names are listed.
 import { createHash } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import { lstat, readFile, readdir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { throwIfAborted } from '@rea/evidence';
@@ -38,13 +39,29 @@ export function normalizeSource(source: string): string[] {
   return bare;
 }
 
-async function treeFiles(root: string, signal: AbortSignal | undefined): Promise<{ files: string[]; cut: boolean }> {
+/**
+ * The source files under `root`, in order; a folder that vanishes or cannot be read while the tree is
+ * walked (a live tree such as /proc, a folder the user may not enter) is skipped and named in `skipped`
+ * with why.
+ */
+async function treeFiles(
+  root: string,
+  signal: AbortSignal | undefined,
+  skipped: string[],
+): Promise<{ files: string[]; cut: boolean }> {
   const files: string[] = [];
   const stack = [''];
   while (stack.length > 0) {
     throwIfAborted(signal, 'reading the source tree');
     const dir = stack.pop()!;
-    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(join(root, dir), { withFileTypes: true });
+    } catch (error) {
+      skipped.push(`${dir === '' ? '.' : dir} (${String((error as { code?: unknown }).code ?? 'unreadable')})`);
+      continue;
+    }
+    for (const entry of entries) {
       const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
       if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) stack.push(path);
       else if (entry.isFile() && SOURCE_FILE.test(entry.name)) {
@@ -70,30 +87,36 @@ async function locate(root: string, real: string, parts: string[]): Promise<stri
   return null;
 }
 
-/** Compares the directory `root` with the source modules of `app`. */
+/**
+ * Compares the directory `root` with the source modules of `app`. Folders and files that vanish or
+ * cannot be read meanwhile are left out, each named in `skipped` with why.
+ */
 export async function compareSourceTree(
   app: JavascriptApplication,
   root: string,
   signal?: AbortSignal,
+  skipped: string[] = [],
 ): Promise<SourceTreeComparison> {
   const real = await realpath(root);
   const rows: SourceRow[] = [];
   const named = new Set<string>();
   for (const module of app.source_modules.slice(0, MAX_SOURCE_ROWS)) {
     throwIfAborted(signal, 'comparing sources');
-    const path = await locate(root, real, normalizeSource(module.source));
+    let path = await locate(root, real, normalizeSource(module.source)).catch(() => null);
     let status: SourceRow['status'] = 'missing';
-    if (path !== null) {
+    const bytes = path === null ? null : await readFile(join(root, path)).catch((error: unknown) => error as Error);
+    if (bytes instanceof Error) {
+      skipped.push(`${path} (${String((bytes as { code?: unknown }).code ?? 'unreadable')})`);
+      path = null;
+    } else if (path !== null && bytes !== null) {
       named.add(path);
-      const sha = createHash('sha256')
-        .update(await readFile(join(root, path)))
-        .digest('hex');
+      const sha = createHash('sha256').update(bytes).digest('hex');
       status =
         module.content_sha256 === null ? 'unverifiable' : sha === module.content_sha256 ? 'identical' : 'differs';
     }
     rows.push({ node_id: module.node_id, source: module.source, status, path });
   }
-  const tree = await treeFiles(root, signal);
+  const tree = await treeFiles(root, signal, skipped);
   const extra = tree.files.filter((f) => !named.has(f));
   return {
     sources: rows,

@@ -64,10 +64,16 @@ export const compareSourceToBundleTool = defineTool({
   async run(input, context) {
     const { record, app } = application(input.application, context);
     await directory(input.source_root);
-    const comparison = await compareSourceTree(app, input.source_root, context.signal);
+    const skipped: string[] = [];
+    const comparison = await compareSourceTree(app, input.source_root, context.signal, skipped);
     const own = [
       ...(comparison.truncated ? ['comparison cut'] : []),
       ...(app.source_modules.length === 0 ? ['the analysis names no source-map sources'] : []),
+      ...(skipped.length > 0
+        ? [
+            `${skipped.length} folder(s) or file(s) of the source tree vanished or could not be read, and were not compared: ${skipped.slice(0, 20).join(', ')}${skipped.length > 20 ? ', …' : ''}`,
+          ]
+        : []),
     ];
     return {
       subject: record.subject,
