@@ -3,7 +3,8 @@ import { builtinOf } from './facts.js';
 import { fileNodeId } from './inventory.js';
 import { resolveWithin } from './sourceMaps.js';
 
-const SUFFIXES = ['', '.js', '.mjs', '.cjs', '.json', '/index.js', '/index.mjs', '/index.cjs'];
+const FILE_SUFFIXES = ['', '.js', '.mjs', '.cjs', '.json'];
+const FOLDER_FILES = ['index.js', 'index.mjs', 'index.cjs'];
 
 /** What a specifier resolved to. */
 export interface Resolution {
@@ -18,11 +19,25 @@ export function packageOf(specifier: string): string | null {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
-/** The file of `known` that a relative `reference` from `from` names, trying Node's suffixes. */
+/**
+ * The file of `known` that a relative `reference` from `from` names, as Node finds it: the file with
+ * one of its suffixes, else the folder's index file. A reference that ends in a slash, or is `.` or
+ * `..` (`require('..')`), names a folder only. (A folder's package.json `main` is not read here.)
+ */
 export function resolveFile(from: string, reference: string, known: ReadonlySet<string>): string | null {
+  const folderOnly = reference.endsWith('/') || /(^|\/)\.\.?$/.test(reference);
   const base = resolveWithin(from, reference);
   if (base === null) return null;
-  for (const suffix of SUFFIXES) if (known.has(base + suffix)) return base + suffix;
+  // The input's root is '' and a container's root 'x.asar!/' (what climbing to it gives: '.', 'x.asar!/.').
+  let bare = base.replace(/\/+$/, '');
+  if (bare === '.') bare = '';
+  else if (bare.endsWith('!/.')) bare = bare.slice(0, -1);
+  const atRoot = bare === '' || bare.endsWith('!/');
+  if (!folderOnly && !atRoot) {
+    for (const suffix of FILE_SUFFIXES) if (known.has(bare + suffix)) return bare + suffix;
+  }
+  const folder = atRoot ? bare : `${bare}/`;
+  for (const name of FOLDER_FILES) if (known.has(folder + name)) return folder + name;
   return null;
 }
 
