@@ -28,7 +28,7 @@ export const DEFAULT_LEDGER_MAX_BYTES = 256 * 1024 * 1024;
 export interface LedgerMergeResult {
   /** Ids newly retained, in input order. */
   added: string[];
-  /** Ids that were already retained (identical records are idempotent). */
+  /** Ids that were already retained (identical records are idempotent), each once, in input order. */
   already_present: string[];
 }
 
@@ -206,14 +206,15 @@ export function createSessionLedger(options: SessionLedgerOptions = {}): Session
     },
     merge(records) {
       const fresh = new Map<string, Entry>();
-      const already_present: string[] = [];
+      const present = new Set<string>();
       for (const record of records) {
         const id = record.evidence_id;
-        if (entries.has(id) || fresh.has(id)) already_present.push(id);
-        else fresh.set(id, toEntry(record));
+        // A record given twice is added once; it was not present before.
+        if (entries.has(id)) present.add(id);
+        else if (!fresh.has(id)) fresh.set(id, toEntry(record));
       }
       admit([...fresh.values()]);
-      return { added: [...fresh.keys()], already_present };
+      return { added: [...fresh.keys()], already_present: [...present] };
     },
     async mergeAsync(records, signal) {
       const list = [...records];
@@ -226,14 +227,14 @@ export function createSessionLedger(options: SessionLedgerOptions = {}): Session
       throwIfAborted(signal, 'merge');
       // Sorted out only now: records may have been retained while these were being verified.
       const fresh = new Map<string, Entry>();
-      const already_present: string[] = [];
+      const present = new Set<string>();
       for (const record of list) {
         const id = record.evidence_id;
-        if (entries.has(id) || fresh.has(id)) already_present.push(id);
-        else fresh.set(id, verified.get(id)!);
+        if (entries.has(id)) present.add(id);
+        else if (!fresh.has(id)) fresh.set(id, verified.get(id)!);
       }
       admit([...fresh.values()]);
-      return { added: [...fresh.keys()], already_present };
+      return { added: [...fresh.keys()], already_present: [...present] };
     },
     async importBundle(path, options) {
       const bundle = await importBundle(path, options);

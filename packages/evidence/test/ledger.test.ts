@@ -86,9 +86,10 @@ describe('createSessionLedger', () => {
     const ledger = createSessionLedger({ maxRecords: 3 });
     const [a, b, c, d] = ['0x1', '0x2', '0x3', '0x4'].map((address) => functionRecord(address));
     ledger.retain(a!);
-    expect(ledger.merge([a!, b!, b!])).toEqual({
+    // A record given twice is added once, and was not present before; a retained one is named once.
+    expect(ledger.merge([a!, b!, b!, a!])).toEqual({
       added: [b!.evidence_id],
-      already_present: [a!.evidence_id, b!.evidence_id],
+      already_present: [a!.evidence_id],
     });
     const error = caught(() => ledger.merge([c!, d!]));
     expect(error.code).toBe('resource_constraint');

@@ -53,6 +53,24 @@ interface HttpSession {
   active: number;
   /** Closes the session when it fires; armed only while no request is in progress. */
   timer: NodeJS.Timeout | null;
+  /** The open responses of this session's requests in progress, by JSON-RPC id (JSON text). */
+  calls: Map<string, ServerResponse>;
+}
+
+/** The JSON-RPC id of a single request (a message with a method and an id), as JSON text; else null. */
+function requestKey(message: unknown): string | null {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? JSON.stringify(id) : null;
+}
+
+/** The request a `notifications/cancelled` message names, as JSON text; else null. */
+function cancelledKey(message: unknown): string | null {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return null;
+  const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
+  if (method !== 'notifications/cancelled') return null;
+  const id = params?.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : null;
 }
 
 /** True for loopback names and addresses: localhost, 127.0.0.0/8, ::1. */
@@ -105,6 +123,9 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => (headers[key] = value));
   res.writeHead(response.status, headers);
+  // An event stream's headers go out now, not with its first event: a client learns the call is under
+  // way (and can cancel it) before any progress or keep-alive comment is written.
+  if (headers['content-type']?.startsWith('text/event-stream')) res.flushHeaders();
   if (!response.body) {
     res.end();
     return;
@@ -181,9 +202,21 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     const counted = request.method === 'POST';
     if (counted) entry.active += 1;
     armIdle(id, entry);
+    const key = requestKey(parsed);
+    if (key !== null) entry.calls.set(key, res);
     try {
-      await send(await entry.transport.handleRequest(request, { parsedBody: parsed }), res);
+      const response = await entry.transport.handleRequest(request, { parsedBody: parsed });
+      // A cancelled request gets no response, so its stream would stay open, kept alive, for ever:
+      // once the cancellation is delivered, the stream of the request it names is ended.
+      const cancelled = cancelledKey(parsed);
+      const stream = cancelled === null ? undefined : entry.calls.get(cancelled);
+      if (stream !== undefined) {
+        entry.calls.delete(cancelled!);
+        stream.end();
+      }
+      await send(response, res);
     } finally {
+      if (key !== null && entry.calls.get(key) === res) entry.calls.delete(key);
       if (counted) entry.active -= 1;
       if (counted && sessions.get(id) === entry) armIdle(id, entry);
     }
@@ -236,7 +269,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     const transport = new HttpTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        entry = { transport, connection, active: 1, timer: null };
+        entry = { transport, connection, active: 1, timer: null, calls: new Map() };
         sessions.set(id, entry);
       },
       onsessionclosed: (id) => {
