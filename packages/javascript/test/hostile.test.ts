@@ -94,6 +94,26 @@ describe('analyzeJavascriptApplication on hostile input', () => {
     });
   });
 
+  it('should say when the input holds nothing the analysis reads, rather than answer an empty application', async () => {
+    await withTempDir(async (tmp) => {
+      writeFileSync(join(tmp, 'notes.txt'), 'hello\n');
+      mkdirSync(join(tmp, 'empty'));
+      for (const [input, says] of [
+        ['notes.txt', 'The file is not a script, HTML page or package.json'],
+        ['empty', 'The folder holds no script, HTML page or package.json'],
+      ] as const) {
+        const { result, limitations } = await analyzeJavascriptApplication(join(tmp, input));
+        expect(result.assets).toEqual([]);
+        expect(limitations).toContainEqual(expect.objectContaining({ kind: 'no-javascript', scope: 'application' }));
+        expect(limitations.find((l) => l.kind === 'no-javascript')!.message).toContain(says);
+      }
+      // A folder with a script has none.
+      writeFileSync(join(tmp, 'empty', 'main.js'), 'console.log(1);\n');
+      const { limitations } = await analyzeJavascriptApplication(join(tmp, 'empty'));
+      expect(limitations.map((l) => l.kind)).not.toContain('no-javascript');
+    });
+  });
+
   it('should refuse a missing path with not_found', async () => {
     await withTempDir(async (tmp) => {
       const error = await failure(analyzeJavascriptApplication(join(tmp, 'absent')));

@@ -169,6 +169,20 @@ export class Collector {
         this.phases.find((p) => p.phase === 'parse')!.reasons.push(`${kind} facts cut at ${MAX_FACTS_PER_KIND}`);
       }
     }
+    if (parts.assets.length === 0 && parts.manifests.length === 0 && parts.html.length === 0) {
+      // Nothing here is what the analysis reads: say so, rather than answer an empty application.
+      const what =
+        parts.input.format === 'directory'
+          ? 'The folder holds no'
+          : parts.input.format === 'file'
+            ? 'The file is not a'
+            : 'The archive holds no';
+      this.unknown(
+        'application',
+        'no-javascript',
+        `${what} script, HTML page or package.json that the analysis reads: nothing was analyzed. Pass a folder, a ZIP-based package or an ASAR archive of the application (unpack a .tgz or other archive first).`,
+      );
+    }
     for (const p of this.phases) p.status = p.reasons.length === 0 ? 'complete' : 'partial';
     const hosts = [...new Set(this.facts.urls.map((u) => u.host).filter((h): h is string => h !== null))].sort();
     const byId = <T extends { node_id: string }>(items: T[]) =>
