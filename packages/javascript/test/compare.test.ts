@@ -12,7 +12,7 @@ import {
 } from '@rea/javascript';
 import type { VersionComparison } from '@rea/javascript';
 import { quietToolContext } from '@rea/test-helpers';
-import { electronApp } from './helpers/fixtures.js';
+import { electronApp, electronAsar } from './helpers/fixtures.js';
 
 async function evidence(outcome: ReturnType<typeof executeTool>): Promise<EvidenceRecord> {
   const result = await outcome;
@@ -167,5 +167,37 @@ describe('compare_javascript_export_shapes', () => {
       quietToolContext(),
     ).catch((e: unknown) => e);
     expect(isReaError(error) && [error.code, error.details['reason']]).toEqual(['not_found', 'module-not-found']);
+  });
+
+  it('should say a module left out for its contradicted bytes was not analyzed, not that it is missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rea-js-contradicted-'));
+    try {
+      const archive = await electronAsar(dir);
+      const intact = await analyze(archive);
+      const bytes = readFileSync(archive);
+      bytes.write('NOTES', bytes.indexOf('notes:save'), 'latin1');
+      writeFileSync(archive, bytes);
+      const tampered = await evidence(
+        executeTool(
+          analyzeJavascriptApplicationTool,
+          { path: archive, integrity_policy: 'record-and-continue' },
+          quietToolContext(),
+        ),
+      );
+      for (const after of [{ application: tampered }, { application: tampered, module: 'main.js' }]) {
+        const error = await executeTool(
+          compareJavascriptExportShapesTool,
+          { before: { application: intact, ...(after.module ? { module: 'main.js' } : {}) }, after },
+          quietToolContext(),
+        ).catch((e: unknown) => e);
+        expect(isReaError(error) && [error.code, error.details['reason'], error.details['path']]).toEqual([
+          'artifact_integrity_mismatch',
+          'module-not-analyzed',
+          'main.js',
+        ]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

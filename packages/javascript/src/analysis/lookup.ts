@@ -46,13 +46,17 @@ export function findModules(app: JavascriptApplication, reference: string): Foun
   return exact.length > 0 ? exact : all.filter((m) => m.name === reference);
 }
 
+/** The paths the top-level manifest's main module may have, in the order Node tries them (none without a manifest). */
+export function packageEntryPaths(app: JavascriptApplication): string[] {
+  const manifest = [...app.manifests].sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
+  if (manifest === undefined) return [];
+  const main = posix.normalize(posix.join(posix.dirname(manifest.path), manifest.main ?? 'index.js'));
+  return [main, `${main}.js`, `${main}.cjs`, `${main}.mjs`, posix.join(main, 'index.js')];
+}
+
 /** The file module the top-level manifest's `main` names (`index.js` when it names none), or null. */
 export function packageEntry(app: JavascriptApplication): FileModule | null {
-  const manifest = [...app.manifests].sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
-  if (manifest === undefined) return null;
-  const main = posix.normalize(posix.join(posix.dirname(manifest.path), manifest.main ?? 'index.js'));
-  const candidates = [main, `${main}.js`, `${main}.cjs`, `${main}.mjs`, posix.join(main, 'index.js')];
-  for (const candidate of candidates) {
+  for (const candidate of packageEntryPaths(app)) {
     const found = app.modules.find((m) => m.path === candidate);
     if (found) return found;
   }

@@ -97,6 +97,10 @@ export function oneModule(app: JavascriptApplication, reference: string, evidenc
   const found = findModules(app, reference);
   if (found.length === 1) return found[0]!;
   if (found.length === 0) {
+    const contradicted = app.integrity_contradictions.find(
+      (c) => c.path === reference || `file:${c.path}` === reference,
+    );
+    if (contradicted !== undefined) throw notAnalyzed(contradicted, evidenceId);
     throw new ReaError('not_found', `No module of ${evidenceId} is named ${JSON.stringify(reference)}.`, {
       details: { reason: 'module-not-found', module: reference, evidence_id: evidenceId },
       remediation: 'Name a module by its node_id, path or bundled module id, as the analysis lists them.',
@@ -108,6 +112,31 @@ export function oneModule(app: JavascriptApplication, reference: string, evidenc
     {
       details: { reason: 'ambiguous-module', module: reference, candidates: found.slice(0, 20).map((m) => m.node_id) },
       remediation: 'Pass one of the candidate node_id values instead.',
+    },
+  );
+}
+
+/**
+ * The error for a module the analysis left out because its bytes contradict their declared integrity
+ * (an application analyzed with integrity_policy "record-and-continue"): it is there, but has no facts.
+ */
+export function notAnalyzed(
+  contradiction: JavascriptApplication['integrity_contradictions'][number],
+  evidenceId: string,
+): ReaError {
+  return new ReaError(
+    'artifact_integrity_mismatch',
+    `The module ${contradiction.path} of ${evidenceId} was not analyzed: its bytes contradict their declared ${contradiction.algorithm} (declared ${contradiction.declared}, observed ${contradiction.observed}).`,
+    {
+      details: {
+        reason: 'module-not-analyzed',
+        path: contradiction.path,
+        evidence_id: evidenceId,
+        algorithm: contradiction.algorithm,
+        declared: contradiction.declared,
+        observed: contradiction.observed,
+      },
+      remediation: 'Obtain intact bytes of the application and analyze it again, or compare another module.',
     },
   );
 }

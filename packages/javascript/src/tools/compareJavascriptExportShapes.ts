@@ -3,11 +3,11 @@ import { ReaError } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { ToolContext } from '@rea/provider-kit';
-import { packageEntry } from '../analysis/lookup.js';
+import { packageEntry, packageEntryPaths } from '../analysis/lookup.js';
 import type { FoundModule } from '../analysis/lookup.js';
 import { diffExports } from '../compare/exportShapes.js';
 import { ExportSchema } from '../schemas.js';
-import { ApplicationInputSchema, application, derivedCoverage, oneModule } from './application.js';
+import { ApplicationInputSchema, application, derivedCoverage, notAnalyzed, oneModule } from './application.js';
 import { JAVASCRIPT_PROVIDER, javascriptProfile } from './common.js';
 
 const SideSchema = z.strictObject({
@@ -38,6 +38,9 @@ function side(
   if (input.module !== undefined) return { record, module: oneModule(app, input.module, record.evidence_id) };
   const entry = packageEntry(app);
   if (entry === null) {
+    const paths = packageEntryPaths(app);
+    const contradicted = app.integrity_contradictions.find((c) => paths.includes(c.path));
+    if (contradicted !== undefined) throw notAnalyzed(contradicted, record.evidence_id);
     throw new ReaError('invalid_request', `Evidence ${record.evidence_id} has no manifest main module to compare.`, {
       details: { reason: 'module-required', evidence_id: record.evidence_id },
       remediation: 'Name the module to compare with "module".',
