@@ -85,6 +85,18 @@ function shapeProblem(value: unknown): string {
   return 'the message has members a JSON-RPC request does not have';
 }
 
+/** What is wrong with the params of a tools/call request, in a sentence; null when nothing is. */
+function toolCallProblem(value: unknown): string | null {
+  if (!isObject(value) || value['method'] !== 'tools/call' || !('id' in value)) return null;
+  const params = value['params'];
+  if (!isObject(params)) return 'Invalid params: tools/call needs "params" with the tool\'s "name".';
+  if (typeof params['name'] !== 'string') return 'Invalid params: "name" of tools/call must be the tool\'s name.';
+  const args = params['arguments'];
+  if (args === undefined || isObject(args)) return null;
+  const given = Array.isArray(args) ? 'an array' : args === null ? 'null' : `a ${typeof args}`;
+  return `Invalid params: "arguments" of tools/call must be an object of the tool's inputs, not ${given}.`;
+}
+
 /** True for a frame that claims to be a response (result or error, no method): never answered. */
 function responseShaped(value: unknown): boolean {
   return isObject(value) && !('method' in value) && ('result' in value || 'error' in value);
@@ -98,7 +110,9 @@ function responseShaped(value: unknown): boolean {
 export function checkMessage(value: unknown, parse: MessageParser): FrameCheck {
   try {
     parse(value);
-    return { ok: true };
+    const call = toolCallProblem(value);
+    if (call === null) return { ok: true };
+    return { ok: false, response: frameError(usableId(value), INVALID_PARAMS, call), reason: call };
   } catch {
     const reason = `Invalid Request: ${shapeProblem(value)}.`;
     if (responseShaped(value)) return { ok: false, response: null, reason };

@@ -34,6 +34,21 @@ describe('issue 15: invalid frames on stdio', () => {
     expect(answer['result']).toBeUndefined();
   });
 
+  it('should answer tools/call whose arguments are not an object with -32602 in one sentence', async () => {
+    server.write(
+      '{"jsonrpc":"2.0","id":121,"method":"tools/call","params":{"name":"binary_session","arguments":[1]}}\n',
+    );
+    const answer = await server.next((message) => message['id'] === 121);
+    expect(answer).toEqual({
+      jsonrpc: '2.0',
+      id: 121,
+      error: {
+        code: -32602,
+        message: 'Invalid params: "arguments" of tools/call must be an object of the tool\'s inputs, not an array.',
+      },
+    });
+  });
+
   it('should answer a line that is not JSON, and an array, with id null', async () => {
     const before = server.lines.length;
     server.write('{not json\n[1,2,3]\n');
