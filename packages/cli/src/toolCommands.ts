@@ -92,6 +92,9 @@ export async function runContract(
           ? `${JSON.stringify(outcome.value, null, 2)}\n`
           : formatResult(contract.name, outcome.value),
       );
+      const empty =
+        contract.name === 'export_evidence_bundle' && (outcome.value as { record_count?: unknown }).record_count === 0;
+      if (empty && !options.quiet) invocation.note(`rea: note: ${EMPTY_EXPORT}`);
     }
   } finally {
     context.progress.clear();
@@ -99,11 +102,16 @@ export async function runContract(
 }
 
 /** What a command's help adds for the command line, for tools whose meaning differs there. */
+/** Why a bundle exported by `rea export-evidence-bundle` holds nothing, and how to keep records. */
+const EMPTY_EXPORT =
+  'On the command line every invocation is one session, and this one has retained nothing before it exports: the bundle holds no record. To keep the Evidence of an analysis, export it in the same run (`rea analyze <path> --export <file>`), or use an MCP session (rea mcp), where Evidence stays retained between calls.';
+
 const COMMAND_LINE_NOTES: Readonly<Record<string, string>> = {
   open_binary:
     'On the command line every invocation is one session: open-binary opens the target with the chosen provider, prints the target identity, the binding and the run, and closes it again. To analyse a binary, give its path to the analysis command itself, e.g. `rea list-procedures <path>`.',
   close_binary:
     'On the command line every invocation is one session: each command closes its own target and discards its Evidence when it ends, so close-binary finds nothing open. It matters in an MCP session (rea mcp).',
+  export_evidence_bundle: EMPTY_EXPORT,
 };
 
 function describeCommand(contract: AnyToolContract, spec: CommandSpec): string {

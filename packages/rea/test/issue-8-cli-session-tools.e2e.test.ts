@@ -193,6 +193,11 @@ describe('rea: binary-session and the connection tools from the command line', (
       const exported = await rea(['export-evidence-bundle', '--path', empty, '--format', 'json']);
       expect(exported.code).toBe(0);
       expect(JSON.parse(exported.stdout)).toMatchObject({ path: empty, record_count: 0 });
+      // Each invocation is its own session: an export alone holds nothing, and says how to keep records.
+      expect(exported.stderr).toContain('the bundle holds no record');
+      expect(exported.stderr).toContain('rea analyze <path> --export <file>');
+      const quiet = await rea(['export-evidence-bundle', '--path', empty, '--quiet']);
+      expect(quiet.stderr).not.toContain('the bundle holds no record');
       expect(JSON.parse(readFileSync(empty, 'utf8'))).toEqual({
         format: 'rea-evidence-bundle',
         records: [],
