@@ -175,11 +175,30 @@ export function outputCheckedByExecution(contract: AnyToolContract): boolean {
 /** A successful tool execution. */
 export type ToolOutcome = { kind: 'evidence'; record: EvidenceRecord } | { kind: 'result'; value: unknown };
 
+/** A zod issue as far as it is read here: a union's carries the issues of each of its branches. */
+interface UnionAwareIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  errors?: UnionAwareIssue[][];
+}
+
+/**
+ * The issues of `issue` under `prefix`. A union that no branch accepts says only "Invalid input": its
+ * place is taken by the issues of the branch that came closest (the fewest issues), which say what to
+ * change.
+ */
+function flattened(issue: UnionAwareIssue, prefix: PropertyKey[]): Array<{ path: string; message: string }> {
+  const path = [...prefix, ...issue.path];
+  if (issue.code === 'invalid_union' && issue.errors !== undefined && issue.errors.length > 0) {
+    const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+    if (closest.length > 0) return closest.flatMap((inner) => flattened(inner, path));
+  }
+  return [{ path: path.map(String).join('.') || '(root)', message: issue.message }];
+}
+
 function issuesOf(error: z.ZodError): Array<{ path: string; message: string }> {
-  return error.issues.slice(0, 50).map((issue) => ({
-    path: issue.path.map(String).join('.') || '(root)',
-    message: issue.message,
-  }));
+  return (error.issues as unknown as UnionAwareIssue[]).flatMap((issue) => flattened(issue, [])).slice(0, 50);
 }
 
 /** Turns zod issues into `invalid_request` details: `details.issues` lists `{ path, message }`. */

@@ -53,12 +53,14 @@ function context(signal = new AbortController().signal): ToolContext {
   return quietToolContext({ signal });
 }
 
-async function failure(promise: Promise<unknown>): Promise<{ code: string; details: Record<string, unknown> }> {
+async function failure(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
   try {
     await promise;
   } catch (error) {
     expect(isReaError(error)).toBe(true);
-    return error as { code: string; details: Record<string, unknown> };
+    return error as { code: string; message: string; details: Record<string, unknown> };
   }
   throw new Error('expected a failure');
 }
@@ -250,7 +252,9 @@ describe('union inputs', () => {
     const contract = defineTool(unionDefinition);
     const error = await failure(executeTool(contract, { kind: 'address', address: 'main' }, context()));
     expect(error.code).toBe('invalid_request');
-    expect(Array.isArray(error.details['issues'])).toBe(true);
+    // Not "(root): Invalid input": what the member that came closest refuses.
+    expect(error.details['issues']).toEqual([{ path: 'address', message: expect.stringContaining('Invalid string') }]);
+    expect(error.message).toMatch(/^Invalid input for locate_symbol: address: Invalid string/);
   });
 
   it('should refuse an undescribed property in any union member', () => {
