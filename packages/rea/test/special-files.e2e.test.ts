@@ -98,6 +98,22 @@ class InputWalk {
 
 const ANSWER_WITHIN_MS = 20_000;
 
+/**
+ * Runs the built `rea` with `args`, held to file modes: root enters any folder, so as root the command
+ * runs without the capabilities that override file permissions (util-linux's setpriv), and a folder's
+ * mode applies to it as to its owner.
+ */
+function reaHeldToModes(args: string[]) {
+  const rea = [process.execPath, REA_BIN, ...args];
+  const [command, ...rest] =
+    process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...rea] : rea;
+  return spawnSync(command!, rest, {
+    encoding: 'utf8',
+    timeout: ANSWER_WITHIN_MS,
+    env: { ...process.env, REA_CODE_CACHE: 'off' },
+  });
+}
+
 describe('a FIFO or an unreadable special file given as a path', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rea-special-files-'));
   let client: Client;
@@ -216,19 +232,8 @@ describe('a FIFO or an unreadable special file given as a path', () => {
     const apk = join(closed, 'app.apk');
     writeFileSync(apk, 'PK');
     chmodSync(closed, 0o000);
-    // Root enters any folder: as root, the command runs without the capabilities that override file
-    // permissions (util-linux's setpriv), so the folder's mode applies to it as to its owner.
-    const asRoot = process.getuid?.() === 0;
-    const rea = [process.execPath, REA_BIN, 'inspect-android-package', apk, '--format', 'json'];
-    const [command, ...args] = asRoot
-      ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...rea]
-      : rea;
     try {
-      const run = spawnSync(command!, args, {
-        encoding: 'utf8',
-        timeout: ANSWER_WITHIN_MS,
-        env: { ...process.env, REA_CODE_CACHE: 'off' },
-      });
+      const run = reaHeldToModes(['inspect-android-package', apk, '--format', 'json']);
       const error = (JSON.parse(run.stdout) as { error: { code: string } }).error;
       expect(error.code).toBe('access_denied');
       expect(run.status).toBe(14);
@@ -254,17 +259,8 @@ describe('a FIFO or an unreadable special file given as a path', () => {
     const input = join(dir, 'compare-input.json');
     writeFileSync(input, JSON.stringify({ application: JSON.parse(analysis.stdout), source_root: source }));
     chmodSync(closed, 0o000);
-    const asRoot = process.getuid?.() === 0;
-    const rea = [process.execPath, REA_BIN, 'compare-source-to-bundle', '--input', `@${input}`, '--format', 'json'];
-    const [command, ...args] = asRoot
-      ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...rea]
-      : rea;
     try {
-      const run = spawnSync(command!, args, {
-        encoding: 'utf8',
-        timeout: ANSWER_WITHIN_MS,
-        env: { ...process.env, REA_CODE_CACHE: 'off' },
-      });
+      const run = reaHeldToModes(['compare-source-to-bundle', '--input', `@${input}`, '--format', 'json']);
       expect(run.status).toBe(0);
       const record = JSON.parse(run.stdout) as {
         normalized_result: { not_in_bundle: string[] };
