@@ -45,6 +45,10 @@ export const COMMAND_LINE_BUNDLE = {
  * giving the SHA-256 of everything before it, which names the build's code cache.
  */
 export function stampCommandLine(code) {
+  // dist/commandLine.js decodes a stamped script as Latin-1: it must be ASCII.
+  const outside = /[\u0080-\uffff]/.exec(code);
+  if (outside)
+    throw new Error(`the command line is not ASCII: U+${outside[0].codePointAt(0).toString(16)} at ${outside.index}`);
   const body =
     '(function (exports, require, module, __filename, __dirname) {"use strict";' +
     'const __reaModuleUrl = require("node:url").pathToFileURL(__filename).href;\n' +

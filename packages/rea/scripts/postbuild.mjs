@@ -21,10 +21,10 @@
 // The bundle holds a copy of every workspace package it uses, so this package depends on their exact
 // versions (workspace:*). In the workspace, rebuild rea after rebuilding any of them (a full
 // `node tools/build.mjs` does both).
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BANNER, BUNDLE, COMMAND_LINE_BUNDLE, stampCommandLine } from './bundleOptions.mjs';
 
@@ -78,6 +78,108 @@ const builtinsRequired = {
 };
 
 /**
+ * Node.js built-ins that most commands never use but that modules of the command line import at their
+ * top level (child processes for engines, zlib for archives, worker threads for large inputs, sockets
+ * for servers and devices): Node.js compiles each when it is first required, and together they cost every
+ * command 7-12 ms (`rea analyze` of a small program loaded 93 built-in modules, now 82). In
+ * the command line, each becomes an object of getters, made from the built-in's own export names at build
+ * time, that requires the built-in when one of them is first read. Only built-ins whose export is a plain
+ * object are listed (a function such as `events` or `stream` could not be stood in for).
+ */
+const LAZY_BUILTINS = new Set([
+  'child_process',
+  'dgram',
+  'diagnostics_channel',
+  'dns',
+  'http',
+  'http2',
+  'https',
+  'inspector',
+  'net',
+  'perf_hooks',
+  'readline',
+  'stream/promises',
+  'timers/promises',
+  'tls',
+  'v8',
+  'worker_threads',
+  'zlib',
+]);
+const lazyBuiltins = {
+  name: 'rea-lazy-builtins',
+  setup(esbuild) {
+    const require = createRequire(import.meta.url);
+    esbuild.onResolve({ filter: /.*/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      if (args.namespace === 'rea-lazy-builtin' || args.kind === 'dynamic-import' || !LAZY_BUILTINS.has(name))
+        return undefined;
+      return { path: name, namespace: 'rea-lazy-builtin' };
+    });
+    esbuild.onLoad({ filter: /.*/, namespace: 'rea-lazy-builtin' }, (args) => {
+      const exported = require(`node:${args.path}`);
+      if (typeof exported !== 'object' || exported === null) throw new Error(`node:${args.path} is not an object`);
+      const enumerable = new Set(Object.keys(exported));
+      const getters = Object.getOwnPropertyNames(exported).map(
+        (key) =>
+          `${JSON.stringify(key)}: { get: () => load()[${JSON.stringify(key)}], enumerable: ${enumerable.has(key)} }`,
+      );
+      return {
+        contents:
+          `let loaded; const load = () => (loaded ??= require(${JSON.stringify(`node:${args.path}`)}));\n` +
+          `module.exports = Object.defineProperties({}, { ${getters.join(', ')} });`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * Data the command line needs only on demand, kept out of dist/cli.cjs as JSON files in dist/cli-data/,
+ * which the script require()s when the module holding the data is first evaluated. Every command reads
+ * the whole script (each megabyte of it costs a short command about 12 ms on a slow machine), and these
+ * were over a third of it: chrome-remote-interface's protocol description (500 KB, read when the browser
+ * provider connects) and the two advertised catalogs (650 KB, read by `rea mcp`).
+ */
+const CLI_DATA = 'cli-data';
+const onDemandData = [
+  {
+    module: /[\\/]chrome-remote-interface[\\/]lib[\\/]protocol\.json$/,
+    file: 'devtools-protocol.json',
+    contents: (file) => `module.exports = require(${JSON.stringify(`./${CLI_DATA}/${file}`)});`,
+    data: (path) => JSON.parse(readFileSync(path, 'utf8')),
+  },
+  ...[
+    ['advertisedFull', 'ADVERTISED_FULL'],
+    ['advertisedCompact', 'ADVERTISED_COMPACT'],
+  ].map(([name, binding]) => ({
+    module: new RegExp(`[\\\\/]rea[\\\\/]dist[\\\\/]generated[\\\\/]${name}\\.js$`),
+    file: `${name}.json`,
+    contents: (file) => `export const ${binding} = require(${JSON.stringify(`./${CLI_DATA}/${file}`)});`,
+    data: async (path) => (await import(pathToFileURL(path).href))[binding],
+  })),
+];
+
+/** Replaces each module of {@link onDemandData} by a require() of its JSON file, and writes the file. */
+const dataOnDemand = {
+  name: 'rea-data-on-demand',
+  setup(esbuild) {
+    const written = new Set();
+    esbuild.onResolve({ filter: new RegExp(`^\\./${CLI_DATA}/`) }, (args) => ({ path: args.path, external: true }));
+    for (const item of onDemandData)
+      esbuild.onLoad({ filter: item.module }, async (args) => {
+        mkdirSync(join(dist, CLI_DATA), { recursive: true });
+        writeFileSync(join(dist, CLI_DATA, item.file), JSON.stringify(await item.data(args.path)));
+        written.add(item.file);
+        return { contents: item.contents(item.file), loader: 'js' };
+      });
+    esbuild.onEnd(() => {
+      const missing = onDemandData.filter((item) => !written.has(item.file)).map((item) => item.file);
+      if (missing.length > 0) throw new Error(`the command line no longer reaches ${missing.join(', ')}`);
+    });
+  },
+};
+
+/**
  * True for a module that belongs to the call path, never to start-up: the server's call path (calls,
  * sessions, the server's tools, responses and budgets), any provider (not @rea/provider-kit, whose
  * settings reader start-up uses), and this package's composition and generated catalogs.
@@ -114,6 +216,7 @@ if (readFileSync(entry, 'utf8').startsWith(BANNER)) {
 async function bundle() {
   const cliEntry = join(dist, 'cli.js');
   for (const file of readdirSync(dist)) if (/^chunk-[A-Z0-9]+\.js$/.test(file)) rmSync(join(dist, file));
+  rmSync(join(dist, CLI_DATA), { recursive: true, force: true });
   const [result, commandLine] = await Promise.all([
     build({
       ...BUNDLE,
@@ -129,7 +232,7 @@ async function bundle() {
       entryPoints: [cliEntry],
       outfile: join(dist, 'cli.cjs'),
       external: ['@alexaltea/capstone-js', 'esbuild'],
-      plugins: [englishZodMessagesOnly, builtinsRequired],
+      plugins: [englishZodMessagesOnly, builtinsRequired, lazyBuiltins, dataOnDemand],
     }),
   ]);
   checkStartup(result.metafile);

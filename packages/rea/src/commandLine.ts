@@ -79,12 +79,19 @@ function bundleIdentity(stat: Stats): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
 }
 
-/** The bundle's source and its identity, both from one open descriptor. */
+/**
+ * The bundle's source and its identity, both from one open descriptor. A stamped bundle is ASCII (the
+ * build escapes every other character, and refuses to stamp a bundle that is not), so it is decoded as
+ * Latin-1, a copy of its bytes: decoding 2 MB as UTF-8 takes a third longer. Any other file is decoded as
+ * UTF-8.
+ */
 function readBundle(bundle: string): { source: string; identity: string } {
   const descriptor = openSync(bundle, 'r');
   try {
     const identity = bundleIdentity(fstatSync(descriptor));
-    return { source: readFileSync(descriptor, 'utf8'), identity };
+    const bytes = readFileSync(descriptor);
+    const stamped = STAMP.test(bytes.toString('latin1', Math.max(0, bytes.length - 100)));
+    return { source: bytes.toString(stamped ? 'latin1' : 'utf8'), identity };
   } finally {
     closeSync(descriptor);
   }

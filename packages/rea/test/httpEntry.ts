@@ -18,10 +18,18 @@ export interface HttpEntry {
   stop(): Promise<void>;
 }
 
-/** Starts `rea mcp --http <address> ...extra` from the built package and waits for its URL line on stderr. */
-export async function startReaHttp(address: string, extra: readonly string[] = []): Promise<HttpEntry> {
-  const child = spawn(process.execPath, [REA_BIN, 'mcp', '--http', address, ...extra], {
+/**
+ * Starts `rea mcp --http <address> ...extra` from the built package (with Node.js's `nodeOptions` and
+ * `env` added to this process's environment) and waits for its URL line on stderr.
+ */
+export async function startReaHttp(
+  address: string,
+  extra: readonly string[] = [],
+  { nodeOptions = [], env = {} }: { nodeOptions?: readonly string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<HttpEntry> {
+  const child = spawn(process.execPath, [...nodeOptions, REA_BIN, 'mcp', '--http', address, ...extra], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
