@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import type { CliHost, LaunchCommand, ServeRequest } from '@rea/cli';
+import { ReaError, isReaError } from '@rea/evidence';
 import { readConfig } from '@rea/provider-kit';
 import type { AnyToolContract, Provider } from '@rea/provider-kit';
 import { DEFAULT_PROVIDER_SETTINGS } from './settings.js';
@@ -92,13 +93,17 @@ export function createReaHost(options: { script?: string | undefined } = {}): Cl
         return { cancelledCalls: (await handle.close()).cancelled_calls };
       }
       const allowedHosts = request.allowedHosts ?? [];
-      const handle = await server.runHttpServer({
-        ...serverOptions,
-        host: request.host,
-        port: request.port,
-        allowedHosts,
-        allowNonLoopback: allowedHosts.length > 0,
-      });
+      const handle = await server
+        .runHttpServer({
+          ...serverOptions,
+          host: request.host,
+          port: request.port,
+          allowedHosts,
+          allowNonLoopback: allowedHosts.length > 0,
+        })
+        .catch((error: unknown) => {
+          throw refusedBindAdvice(error);
+        });
       process.stderr.write(`rea: MCP over Streamable HTTP at ${handle.url}\n`);
       await waitForAbort(request.signal);
       return { cancelledCalls: (await handle.close()).cancelled_calls };
@@ -108,4 +113,21 @@ export function createReaHost(options: { script?: string | undefined } = {}): Cl
     extractZip: async (path, parentDirectory, signal) =>
       (await defaults()).extractZipPackage(path, parentDirectory, signal),
   };
+}
+
+/**
+ * The server's refusal of a non-loopback bind, with advice in the command line's own terms (its
+ * remediation names the library's options); any other error as it is.
+ */
+function refusedBindAdvice(error: unknown): unknown {
+  if (!isReaError(error) || error.details['reason'] !== 'non-loopback') return error;
+  const host = String(error.details['host']);
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return new ReaError(error.code, error.message, {
+    details: error.details,
+    remediation:
+      'Bind a loopback address (127.0.0.1 is the default). To serve other machines, name each host name ' +
+      `clients will use to reach this one: rea mcp --http ${shown}:PORT --allow-host <name>. Requests ` +
+      'naming any other Host are refused.',
+  });
 }

@@ -153,12 +153,12 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
   const extraHosts = (options.allowedHosts ?? []).map(urlHostname);
   if (!isLoopbackHost(host) && options.allowNonLoopback !== true) {
     const shown = host.includes(':') ? `[${host}]` : host;
-    throw new ReaError('access_denied', `Refusing to bind ${host}: it is not a loopback address.`, {
+    throw new ReaError('access_denied', `Refusing to bind ${shown}: it is not a loopback address.`, {
       details: { resource: 'bind', host, reason: 'non-loopback' },
       remediation:
-        'Bind a loopback address (127.0.0.1 is the default). To serve other machines, name each host name ' +
-        `clients will use to reach this one: rea mcp --http ${shown}:PORT --allow-host <name> (with ` +
-        'runHttpServer: allowNonLoopback and allowedHosts). Requests naming any other Host are refused.',
+        'Bind a loopback address (127.0.0.1 is the default). To serve other machines, set allowNonLoopback ' +
+        'and list in allowedHosts each host name clients will use to reach this one. Requests naming any ' +
+        'other Host are refused.',
     });
   }
   const runtime = runtimeOf(options);

@@ -135,6 +135,11 @@ describe('@rea/server over Streamable HTTP: binding and DNS-rebinding protection
       code: 'access_denied',
       details: { resource: 'bind', host: '0.0.0.0' },
     });
+    // The library's advice names its own options, not a command line's.
+    const remediation = String((refused.line['error'] as { remediation?: unknown }).remediation);
+    expect(remediation).toContain('allowNonLoopback');
+    expect(remediation).toContain('allowedHosts');
+    expect(remediation).not.toContain('rea mcp');
     await refused.stop();
   });
 });
