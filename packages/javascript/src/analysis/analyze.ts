@@ -11,7 +11,7 @@ import { recoverBundle } from './bundles.js';
 import { chunkLinks } from './chunkLinks.js';
 import { assignRoles } from './electron.js';
 import { collectFacts } from './facts.js';
-import { resolveFromBase, resolveSpecifier } from './graph.js';
+import { mainsByFolder, resolveFromBase, resolveSpecifier } from './graph.js';
 import { assetsOf, fileNodeId, readHtml, readManifest } from './inventory.js';
 import { readApplication } from './read.js';
 import { resolveSourceMap } from './sourceMaps.js';
@@ -248,8 +248,9 @@ export function assembleApplication(
   progress('resolving imports between modules', 'graph');
   const known = new Set(prelude.known);
   const jsFiles = new Set(prelude.known.filter((p) => /\.(?:[cm]?js|json)$/i.test(p)));
+  const mains = mainsByFolder(prelude.manifests);
   c.resolveEdges((from, specifier, base) =>
-    base === true ? resolveFromBase(from, specifier, known) : resolveSpecifier(from, specifier, jsFiles),
+    base === true ? resolveFromBase(from, specifier, known) : resolveSpecifier(from, specifier, jsFiles, mains),
   );
   c.phase('graph', c.unresolvedEdges > 0 ? [`${c.unresolvedEdges} relative imports name no file of the input`] : []);
   check('electron');

@@ -20,11 +20,40 @@ export function packageOf(specifier: string): string | null {
 }
 
 /**
- * The file of `known` that a relative `reference` from `from` names, as Node finds it: the file with
- * one of its suffixes, else the folder's index file. A reference that ends in a slash, or is `.` or
- * `..` (`require('..')`), names a folder only. (A folder's package.json `main` is not read here.)
+ * The `main` of each package.json of the input, by the folder holding it (`''` for the input's root,
+ * `lib/`, `app.asar!/`), for {@link resolveFile}.
  */
-export function resolveFile(from: string, reference: string, known: ReadonlySet<string>): string | null {
+export function mainsByFolder(manifests: readonly { path: string; main: string | null }[]): Map<string, string> {
+  const mains = new Map<string, string>();
+  for (const { path, main } of manifests)
+    if (main !== null && path.endsWith('package.json')) mains.set(path.slice(0, -'package.json'.length), main);
+  return mains;
+}
+
+/** The file of `known` that a folder's package.json `main` names: the file, with a suffix, or its index. */
+function mainFile(folder: string, main: string, known: ReadonlySet<string>): string | null {
+  const target = resolveWithin(`${folder}package.json`, main.startsWith('.') ? main : `./${main}`);
+  if (target === null) return null;
+  const bare = target.replace(/\/+$/, '');
+  // A main that names the folder itself (`.`, `./`) leaves the index files to the caller.
+  if (`${bare}/` === folder || bare === folder || bare === '.') return null;
+  for (const suffix of FILE_SUFFIXES) if (known.has(bare + suffix)) return bare + suffix;
+  for (const name of FOLDER_FILES) if (known.has(`${bare}/${name}`)) return `${bare}/${name}`;
+  return null;
+}
+
+/**
+ * The file of `known` that a relative `reference` from `from` names, as Node finds it: the file with
+ * one of its suffixes, else the folder's package.json `main` (from `mains`, see {@link mainsByFolder}),
+ * else the folder's index file. A reference that ends in a slash, or is `.` or `..` (`require('..')`),
+ * names a folder only.
+ */
+export function resolveFile(
+  from: string,
+  reference: string,
+  known: ReadonlySet<string>,
+  mains: ReadonlyMap<string, string> = new Map(),
+): string | null {
   const folderOnly = reference.endsWith('/') || /(^|\/)\.\.?$/.test(reference);
   const base = resolveWithin(from, reference);
   if (base === null) return null;
@@ -37,6 +66,9 @@ export function resolveFile(from: string, reference: string, known: ReadonlySet<
     for (const suffix of FILE_SUFFIXES) if (known.has(bare + suffix)) return bare + suffix;
   }
   const folder = atRoot ? bare : `${bare}/`;
+  const main = mains.get(folder);
+  const named = main === undefined ? null : mainFile(folder, main, known);
+  if (named !== null) return named;
   for (const name of FOLDER_FILES) if (known.has(folder + name)) return folder + name;
   return null;
 }
@@ -46,12 +78,17 @@ export function resolveFile(from: string, reference: string, known: ReadonlySet<
  * the input (`file:<path>`), a package (`package:<name>`), or unresolved (a relative path that names
  * no file of the input, or a URL).
  */
-export function resolveSpecifier(from: string, specifier: string, known: ReadonlySet<string>): Resolution {
+export function resolveSpecifier(
+  from: string,
+  specifier: string,
+  known: ReadonlySet<string>,
+  mains: ReadonlyMap<string, string> = new Map(),
+): Resolution {
   const builtin = builtinOf(specifier);
   if (builtin !== null) return { to: `builtin:${builtin}`, target_kind: 'builtin' };
   const pkg = packageOf(specifier);
   if (pkg !== null) return { to: `package:${pkg}`, target_kind: 'package' };
-  const file = specifier.startsWith('.') ? resolveFile(from, specifier, known) : null;
+  const file = specifier.startsWith('.') ? resolveFile(from, specifier, known, mains) : null;
   return file === null ? { to: null, target_kind: 'unresolved' } : { to: fileNodeId(file), target_kind: 'module' };
 }
 
