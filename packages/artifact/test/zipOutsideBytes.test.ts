@@ -5,10 +5,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractArtifact, inspectArtifact, openZipEntries } from '@rea/artifact';
-import { withTempDir } from '@rea/test-helpers';
+import { artifactTools, extractArtifact, inspectArtifact, openZipEntries } from '@rea/artifact';
+import { executeTool } from '@rea/provider-kit';
+import { quietToolContext, withTempDir } from '@rea/test-helpers';
 import { digestWorkerThreshold } from '../src/inventory/digestTasks.js';
 import { buildZip } from './helpers/zipWriter.js';
 
@@ -102,11 +103,28 @@ describe('a ZIP with bytes before or after it in its file', () => {
     await withTempDir(async (tmp) => {
       const file = join(tmp, 'installer.bin');
       writeFileSync(file, Buffer.concat([STUB, made(tmp), Buffer.from('signature')]));
-      const { outputDirectory } = await extractArtifact(file, { parentDirectory: tmp });
+      const { outputDirectory, limitations } = await extractArtifact(file, { parentDirectory: tmp });
       const expected = unzipRead(file);
       expect(expected.size).toBe(3);
       for (const [name, digest] of expected) expect(sha(readFileSync(join(outputDirectory, name)))).toBe(digest);
       expect(readdirSync(outputDirectory).sort()).toEqual(['docs', 'main.js', 'noise.bin']);
+      // What was left out is said, with its size: the stub in front and the 9 bytes after.
+      expect(limitations.map((l) => l.kind)).toEqual(['archive-prefix', 'archive-trailing-data']);
+      expect(limitations[0]!.message).toContain(`starts ${STUB.length} bytes into the file`);
+      expect(limitations[0]!.message).toContain('were not extracted');
+      expect(limitations[1]!.message).toContain('9 bytes follow');
+      // The tool's Evidence states them; an archive that fills its file has none.
+      const tool = artifactTools.find((t) => t.name === 'extract_artifact')!;
+      const outcome = await executeTool(tool, { path: file }, quietToolContext({ ledger: null }));
+      if (outcome.kind !== 'evidence') throw new Error('expected evidence');
+      expect(outcome.record.limitations.map((l) => l.kind)).toEqual(['archive-prefix', 'archive-trailing-data']);
+      rmSync(String((outcome.record as { local?: { output_directory?: string } }).local?.output_directory), {
+        recursive: true,
+        force: true,
+      });
+      const plain = join(tmp, 'plain.zip');
+      writeFileSync(plain, made(tmp));
+      expect((await extractArtifact(plain, { parentDirectory: tmp })).limitations).toEqual([]);
     });
   });
 

@@ -2,13 +2,14 @@ import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
+import type { Limitation } from '@rea/evidence';
 import { pathError, unsafePath } from '../errors.js';
 import type { UnsafePathProblem } from '../errors.js';
 import { containerFromHead, holdsZipAtEnd } from '../detect.js';
 import { readAsarHeader } from '../engine/asar.js';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
 import { readAsarEntry } from '../inventory/asarEntry.js';
-import { readDirectory } from '../inventory/zip.js';
+import { archiveSpanLimitations, readDirectory } from '../inventory/zip.js';
 import { readZipEntry } from '../inventory/zipEntry.js';
 import type { ExtractOptions } from '../options.js';
 import { logicalPath, nestedPath } from '../paths.js';
@@ -40,6 +41,8 @@ import { MAX_NESTED_BYTES, firstNamed, splitSelection } from './selection.js';
 export interface ExtractOutcome {
   outputDirectory: string;
   result: ExtractionResult;
+  /** What the extraction left out that is not an entry: bytes of a file outside its archive. */
+  limitations: Limitation[];
 }
 
 const MAX_EXTRACT_ENTRIES = 1_000_000;
@@ -181,6 +184,7 @@ interface Gathering {
   closers: Array<() => Promise<void> | void>;
   /** Nested containers stay held until every job is materialised, so their bytes share one budget. */
   nested: NestedBudget;
+  limitations: Limitation[];
 }
 
 /**
@@ -245,6 +249,7 @@ async function gather(
     const { reader, infos } = await readDirectory(opened.source, MAX_EXTRACT_ENTRIES, g.signal);
     g.closers.push(() => reader.close());
     if (reader.entryCount > infos.length) throw tooMany(reader.entryCount);
+    g.limitations.push(...archiveSpanLimitations(reader.archiveStart, reader.trailingBytes, prefix, 'extracted'));
     if (wanted) {
       // Only the selected entries are prepared and judged: a few files of a large archive cost those files.
       const chosen = await selectCooperatively(infos, (info) => logicalPath(info.name), direct, g.signal);
@@ -326,6 +331,7 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
     jobs: [],
     closers: [],
     nested: { limit: options.budgets?.max_nested_bytes ?? MAX_NESTED_BYTES, held: 0 },
+    limitations: [],
   };
   try {
     await gather({ format, source: path, companion: `${path}.unpacked` }, options.select, '', 0, g);
@@ -364,7 +370,7 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
     body.files = await runCooperatively(sortedFiles(body.files), options.signal);
     const key = await options.outputKey;
     const outputDirectory = key === undefined ? root : await publish(root, join(parent, `rea-extract-${key}`));
-    return { outputDirectory, result: { format, integrity_policy: policy, ...body } };
+    return { outputDirectory, result: { format, integrity_policy: policy, ...body }, limitations: g.limitations };
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;

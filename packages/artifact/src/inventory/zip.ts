@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { throwIfAborted } from '@rea/evidence';
+import type { Limitation } from '@rea/evidence';
 import { openZip } from '../engine/zip.js';
 import { Pacer } from '../layout/cooperative.js';
 import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
@@ -203,23 +204,39 @@ function companionIn(
   };
 }
 
+/**
+ * What the bytes of a file outside its archive (a stub of `archiveStart` bytes in front, `trailingBytes`
+ * after its end record) are, stated as limitations of an inventory or extraction (`done`) of the archive
+ * at `prefix` (`''` for the file itself).
+ */
+export function archiveSpanLimitations(
+  archiveStart: number,
+  trailingBytes: number,
+  prefix: string,
+  done: 'inventoried' | 'extracted',
+): Limitation[] {
+  const scope = prefix === '' ? {} : { scope: prefix };
+  const limitations: Limitation[] = [];
+  if (archiveStart > 0) {
+    limitations.push({
+      kind: 'archive-prefix',
+      message: `The archive starts ${archiveStart} bytes into the file (a self-extractor's stub or a script put in front of it): those bytes are not part of it and were not ${done}, and its offsets were read from its own start, as unzip does.`,
+      ...scope,
+    });
+  }
+  if (trailingBytes > 0) {
+    limitations.push({
+      kind: 'archive-trailing-data',
+      message: `${trailingBytes} bytes follow the archive's end record: they are not part of it and were not ${done}.`,
+      ...scope,
+    });
+  }
+  return limitations;
+}
+
 /** Bytes of the file outside the archive (read as unzip reads them) are stated, not hidden. */
 function noteArchiveSpan(state: InventoryState, reader: ZipReader, prefix: string): void {
-  const scope = prefix === '' ? {} : { scope: prefix };
-  if (reader.archiveStart > 0) {
-    state.limitations.push({
-      kind: 'archive-prefix',
-      message: `The archive starts ${reader.archiveStart} bytes into the file (a self-extractor's stub or a script put in front of it): those bytes are not part of it and were not inventoried, and its offsets were read from its own start, as unzip does.`,
-      ...scope,
-    });
-  }
-  if (reader.trailingBytes > 0) {
-    state.limitations.push({
-      kind: 'archive-trailing-data',
-      message: `${reader.trailingBytes} bytes follow the archive's end record: they are not part of it and were not inventoried.`,
-      ...scope,
-    });
-  }
+  state.limitations.push(...archiveSpanLimitations(reader.archiveStart, reader.trailingBytes, prefix, 'inventoried'));
 }
 
 /** Where a ZIP inventory puts the SHA-256 of the whole file when it hashed it beside its workers. */

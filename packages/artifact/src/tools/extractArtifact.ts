@@ -48,7 +48,7 @@ export const extractArtifactTool = defineTool({
   name: 'extract_artifact',
   title: 'Extract artifact',
   description:
-    'Extracts the selected regular files of a ZIP-based package or an ASAR archive (with its .asar.unpacked companion) into a directory that REA creates with mode 0700 (rea-extract-<key> in the temporary directory; the same archive, selection and policy extract to the same directory, replacing the earlier output), verifying CRC-32/sizes or ASAR hashes as it writes. Refuses absolute paths, .. segments, NUL bytes, device files, outward symlinks, names too long for the file system and entries that differ only in letter case; never writes outside the directory. Bounded by max_bytes, max_entries, max_ratio and the free disk space: past one, resource_constraint and nothing is kept. Returns Evidence listing the files with their SHA-256; the directory path is in local.output_directory.',
+    'Extracts the selected regular files of a ZIP-based package or an ASAR archive (with its .asar.unpacked companion) into a directory that REA creates with mode 0700 (rea-extract-<key> in the temporary directory; the same archive, selection and policy extract to the same directory, replacing the earlier output), verifying CRC-32/sizes or ASAR hashes as it writes. Refuses absolute paths, .. segments, NUL bytes, device files, outward symlinks, names too long for the file system and entries that differ only in letter case; never writes outside the directory. Bounded by max_bytes, max_entries, max_ratio and the free disk space: past one, resource_constraint and nothing is kept. Returns Evidence listing the files with their SHA-256; the directory path is in local.output_directory. Bytes of the file outside a ZIP (a stub in front of it, data after it) are not extracted and are stated as limitations.',
   input: ExtractInputSchema,
   result: ExtractionResultSchema,
   examples: [
@@ -107,7 +107,7 @@ export const extractArtifactTool = defineTool({
       normalized_result: outcome.result,
       raw_result: null,
       confidence: 'observed' as const,
-      limitations: [],
+      limitations: outcome.limitations,
       coverage: {
         status: contradicted ? ('partial' as const) : ('complete' as const),
         reasons: contradicted ? ['some extracted files contradict their declared integrity'] : [],
