@@ -177,7 +177,10 @@ describe('signature verification', () => {
     const wrong: string[] = [];
     for (const file of samples) {
       const [, scheme, fault] = pattern.exec(file)!;
-      const expected = fault === undefined ? 'verified' : 'failed';
+      // DSA with SHA-384 or SHA-512 is accepted by no Android version for JAR signatures: apksigner
+      // rejects those samples at every API level (issue-20-sdk-acceptance.test.ts checks it).
+      const unaccepted = /^v1-only-with-dsa-sha(384|512)-/.test(file);
+      const expected = fault === undefined && !unaccepted ? 'verified' : 'failed';
       const got = (await statuses(join(APKSIG, file)))[`v${scheme}`];
       if (got !== expected) wrong.push(`${file}: ${got}`);
     }

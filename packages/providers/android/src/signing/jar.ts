@@ -11,7 +11,7 @@ import { digestsOf, parseJarManifest } from './jarManifest.js';
 import type { JarManifest, JarSection } from './jarManifest.js';
 import { isPlain, readPlainEntries } from './jarEntries.js';
 import { verifyPkcs7 } from './pkcs7.js';
-import { v1SignerSdk } from './sdk.js';
+import { v1AlgorithmName, v1SignerSdk } from './sdk.js';
 import type { SdkRange } from './sdk.js';
 import { CheckFailed, outcome } from './result.js';
 import type { SchemeVerification } from './result.js';
@@ -114,8 +114,15 @@ export async function verifyJar(
       const sfBytes = head.get(pair.sf)!;
       const sf = parseJarManifest(sfBytes);
       const sha1 = manifestSha1 && (hasSha1(sf.main, '-manifest') || [...sf.entries.values()].every((e) => hasSha1(e)));
-      for (const s of verifyPkcs7(head.get(pair.block)!, sfBytes))
-        accepted.push(v1SignerSdk(s.digest, s.signature, sha1));
+      for (const s of verifyPkcs7(head.get(pair.block)!, sfBytes)) {
+        const range = v1SignerSdk(s.digest, s.signature, sha1);
+        // A signer no Android version accepts fails the scheme on every one, as apksigner says.
+        if (range.min_sdk === null)
+          throw new CheckFailed(
+            `${pair.block} is signed with ${v1AlgorithmName(s.digest, s.signature)}, which no Android API level accepts for JAR signatures`,
+          );
+        accepted.push(range);
+      }
       for (const id of (sf.main.attributes.get('x-android-apk-signed') ?? '').split(',')) {
         const scheme = STRIPPABLE[id.trim()];
         if (scheme !== undefined && !blocks.has(scheme))

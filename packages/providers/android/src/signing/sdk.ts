@@ -61,6 +61,28 @@ const V1: Readonly<Record<string, number | null>> = {
   [`${SHA512} 1.2.840.10045.4.3.4`]: 21,
 };
 
+const DIGEST_NAMES: Readonly<Record<string, string>> = {
+  [MD5]: 'MD5',
+  [SHA1]: 'SHA-1',
+  [SHA224]: 'SHA-224',
+  [SHA256]: 'SHA-256',
+  [SHA384]: 'SHA-384',
+  [SHA512]: 'SHA-512',
+};
+
+/** `SHA-384 with DSA`: a JAR signer's digest and signature algorithms, named for a reader. */
+export function v1AlgorithmName(digestOid: string, signatureOid: string): string {
+  const key =
+    signatureOid.startsWith('1.2.840.10040.') || signatureOid.startsWith('2.16.840.1.101.3.4.3.')
+      ? 'DSA'
+      : signatureOid.startsWith('1.2.840.10045.')
+        ? 'ECDSA'
+        : signatureOid.startsWith('1.2.840.113549.1.1.')
+          ? 'RSA'
+          : signatureOid;
+  return `${DIGEST_NAMES[digestOid] ?? digestOid} with ${key}`;
+}
+
 /** Android reads JAR digests other than SHA-1 (SHA-256, SHA-384, SHA-512) from API 18. */
 const NON_SHA1_DIGESTS_MIN_SDK = 18;
 
