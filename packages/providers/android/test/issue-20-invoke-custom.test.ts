@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectAndroidMethodTool, traceAndroidReferencesTool } from '../src/index.js';
-import { SAMPLES, output, runTool } from './support.js';
+import { SAMPLES, output, runTool, resealDex } from './support.js';
 
 const DEX = `${SAMPLES}/tests/okhttp.dx.038.dex`;
 const dump = output('dexdump', ['-d', DEX]);
@@ -134,7 +134,7 @@ describe('invoke-custom in trace_android_references', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rea-android-callsite-'));
     try {
       const path = join(dir, 'bad.dex');
-      writeFileSync(path, bytes);
+      writeFileSync(path, resealDex(bytes));
       const { normalized_result, limitations, coverage } = await runTool<{ sites: Site[] }>(
         traceAndroidReferencesTool,
         {

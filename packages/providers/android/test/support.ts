@@ -43,3 +43,19 @@ export function signGoldenApk(out: string): string {
   ]);
   return out;
 }
+
+/**
+ * Writes into a DEX file's header the Adler-32 checksum of its bytes (everything after that field), as
+ * a DEX made with those bytes would carry: a test that damages one structure on purpose keeps the file
+ * otherwise valid, so that the damage it means to test is what is found.
+ */
+export function resealDex(bytes: Buffer): Buffer {
+  let a = 1;
+  let b = 0;
+  for (let i = 12; i < bytes.length; i += 1) {
+    a = (a + bytes[i]!) % 65521;
+    b = (b + a) % 65521;
+  }
+  bytes.writeUInt32LE(((b << 16) | a) >>> 0, 8);
+  return bytes;
+}

@@ -119,7 +119,7 @@ function inspectOpenUnit(unit: LoadedUnit, limitations: Limitation[], fd: number
   const dex: DexSummary[] = [];
   for (const file of unit.dex) {
     try {
-      for (const { path, file: d } of openDexSections(file.path, file.bytes)) {
+      for (const { path, file: d } of openDexSections(file.path, file.bytes, { checksum: unit.kind === 'dex' })) {
         if (d.trailingBytes > 0 && d.headerOffset === 0) {
           note(
             'dex-container-rest',

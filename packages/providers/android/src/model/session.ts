@@ -68,7 +68,7 @@ export async function openPackage(
   for (const unit of loaded.units) {
     for (const file of unit.dex) {
       try {
-        for (const section of openDexSections(file.path, file.bytes)) {
+        for (const section of openDexSections(file.path, file.bytes, { checksum: unit.kind === 'dex' })) {
           const opened = section.file;
           const n = dex.push(section) - 1;
           for (let i = 0; i < opened.classDefs.size; i++) {
@@ -98,10 +98,25 @@ export function findClass(pkg: OpenedPackage, name: string): ClassSite & { descr
   const descriptor = toDescriptor(name);
   const site = pkg.classes.get(descriptor);
   if (site === undefined) {
-    throw new ReaError('not_found', `No class ${descriptor} is defined in the package's DEX files.`, {
-      details: { reason: 'no-such-class', class: descriptor },
-      remediation: 'Find the class with search_android_classes.',
-    });
+    // DEX files left out (damaged, contradicting their CRC, past a budget) may define it: say which.
+    const unread = [
+      ...pkg.unreadable.map((u) => `${u.path} (${u.message})`),
+      ...pkg.loaded.limitations
+        .filter((l) => l.scope !== undefined && /\.dex$/i.test(l.scope))
+        .map((l) => `${l.scope} (${l.message})`),
+    ];
+    const also = unread.length === 0 ? '' : ` ${unread.length} DEX file(s) could not be read: ${unread.join('; ')}.`;
+    throw new ReaError(
+      'not_found',
+      `No class ${descriptor} is defined in the package's DEX files${unread.length === 0 ? '' : ' that were read'}.${also}`,
+      {
+        details: { reason: 'no-such-class', class: descriptor, unread_dex: unread.length },
+        remediation:
+          unread.length === 0
+            ? 'Find the class with search_android_classes.'
+            : 'Find the class with search_android_classes; the unread DEX files may define it.',
+      },
+    );
   }
   return { ...site, descriptor };
 }

@@ -26,6 +26,24 @@ export const PageInput = {
   limit: z.number().int().min(1).max(2000).default(200).describe('Items per page (default 200, at most 2000).'),
 };
 
+/**
+ * What the package's load left out that a tool reading its DEX files must state (inspect_android_package
+ * states every limitation of the load itself): DEX files or APKs not read, or read and contradicting
+ * their declared integrity, and references in the DEX files read that resolve to nothing.
+ */
+function dexLimitations(pkg: OpenedPackage): Limitation[] {
+  const out = pkg.loaded.limitations.filter(
+    (l) => l.kind === 'entries-cut' || (l.scope !== undefined && /\.(?:dex|apk)$/i.test(l.scope)),
+  );
+  const faults = pkg.dex.reduce((sum, d) => sum + d.file.faults, 0);
+  if (faults > 0)
+    out.push({
+      kind: 'dex-references-unresolved',
+      message: `References in the DEX data resolve to nothing (${faults} found so far, shown as <bad …> placeholders): the DEX data is damaged or not what its header describes.`,
+    });
+  return out;
+}
+
 /** The evidence fields every Android tool fills the same way. */
 export function androidEvidence<R>(
   pkg: OpenedPackage,
@@ -37,7 +55,11 @@ export function androidEvidence<R>(
 ) {
   const all = [
     ...limitations,
-    ...pkg.unreadable.map((u) => ({ kind: 'dex-unreadable', message: u.message, scope: u.path })),
+    // inspect_android_package states the load's limitations and unreadable DEX files itself.
+    ...(name === 'package' ? [] : dexLimitations(pkg)),
+    ...(name === 'package'
+      ? []
+      : pkg.unreadable.map((u) => ({ kind: 'dex-unreadable', message: u.message, scope: u.path }))),
   ];
   const reasons = [...new Set(all.map((l) => l.kind))];
   if (nextOffset !== null) reasons.push('more items: page with offset');

@@ -12,7 +12,47 @@ export const MAX_DEX_SECTIONS = 256;
 function containerEnd(b: Bytes, h: number): number {
   const headerSize = b.u32(h + 36, 'header size');
   if (headerSize < 0x78) throw malformed('DEX', 'a version 041 header is shorter than 0x78 bytes');
-  return Math.min(b.u32(h + 0x70, 'container size'), b.length);
+  const size = b.u32(h + 0x70, 'container size');
+  if (size > b.length) throw truncated(size, b.length);
+  return size;
+}
+
+/** A DEX whose header promises more bytes than there are: what lies past the end would read as garbage. */
+function truncated(declared: number, held: number) {
+  return malformed('DEX', `truncated: its header gives ${declared} bytes, and only ${held} are there`, {
+    declared,
+    held,
+  });
+}
+
+/** The DEX files (versions 035–040) whose checksum was found to match, not to be checked twice. */
+const checksummed = new WeakSet<Buffer>();
+
+/** Adler-32 of `buffer[start, end)`, as a DEX header's checksum is computed. */
+function adler32(buffer: Buffer, start: number, end: number): number {
+  let a = 1;
+  let sum = 0;
+  // 3800 bytes at most between reductions keep both sums exact in a double, and fast in small integers.
+  for (let i = start; i < end;) {
+    const stop = Math.min(end, i + 3800);
+    for (; i + 4 <= stop; i += 4) {
+      a += buffer[i]!;
+      sum += a;
+      a += buffer[i + 1]!;
+      sum += a;
+      a += buffer[i + 2]!;
+      sum += a;
+      a += buffer[i + 3]!;
+      sum += a;
+    }
+    for (; i < stop; i += 1) {
+      a += buffer[i]!;
+      sum += a;
+    }
+    a %= 65521;
+    sum %= 65521;
+  }
+  return ((sum << 16) | a) >>> 0;
 }
 
 /** Longest string decoded (in UTF-16 units); longer ones are cut. */
@@ -109,6 +149,8 @@ export class DexFile {
   readonly trailingBytes: number;
   /** Where this section's header is (0 but for the later sections of a version 041 container). */
   readonly headerOffset: number;
+  /** This DEX's (or section's) size as its header gives it. */
+  readonly fileSize: number;
   faults = 0;
   private readonly stringCache: (string | undefined)[] = [];
   private readonly protoCache: (DexProto | undefined)[] = [];
@@ -133,6 +175,8 @@ export class DexFile {
     if (b.u32(h + 40, 'endian tag') !== 0x12345678) throw malformed('DEX', 'byte order is not little-endian');
     this.checksum = b.u32(h + 8);
     const fileSize = b.u32(h + 32, 'file size');
+    if (h + fileSize > buffer.length) throw truncated(fileSize, buffer.length - h);
+    this.fileSize = fileSize;
     const end = this.version >= '041' ? containerEnd(b, h) : fileSize;
     this.trailingBytes = end < buffer.length ? buffer.length - end : 0;
     const table = (at: number, item: number, what: string): Table => {
@@ -168,6 +212,25 @@ export class DexFile {
       at += size;
     }
     return out;
+  }
+
+  /**
+   * Checks the header's Adler-32 checksum against the bytes it covers (all of the DEX after the
+   * checksum itself, as dexdump checks it); `malformed` when they differ, since the file is damaged.
+   * Versions 035–040 only (a version 041 container's sections are left unchecked).
+   */
+  verifyChecksum(): void {
+    if (this.version >= '041' || checksummed.has(this.bytes.buffer)) return;
+    const h = this.headerOffset;
+    const observed = adler32(this.bytes.buffer, h + 12, h + this.fileSize);
+    if (observed !== this.checksum) {
+      const hex = (n: number) => n.toString(16).padStart(8, '0');
+      throw malformed('DEX', `damaged: its checksum is ${hex(observed)}, and its header gives ${hex(this.checksum)}`, {
+        declared: hex(this.checksum),
+        observed: hex(observed),
+      });
+    }
+    checksummed.add(this.bytes.buffer);
   }
 
   private bad(what: string, index: number): string {
@@ -393,11 +456,18 @@ export class DexFile {
 
 /**
  * Every DEX section of the file `path` (one for versions 035–040; each of a version 041 container):
- * the first keeps `path`, a later one is `path#N` (N counting sections from 1).
+ * the first keeps `path`, a later one is `path#N` (N counting sections from 1). With `checksum`, each
+ * header's checksum is checked too (for bytes nothing else vouches for, such as a DEX file given
+ * alone; an APK's entries are checked against their CRC-32 already).
  */
-export function openDexSections(path: string, bytes: Buffer): { path: string; file: DexFile }[] {
-  return DexFile.sections(bytes).map((at, i) => ({
-    path: i === 0 ? path : `${path}#${i + 1}`,
-    file: new DexFile(bytes, at),
-  }));
+export function openDexSections(
+  path: string,
+  bytes: Buffer,
+  { checksum = false }: { checksum?: boolean } = {},
+): { path: string; file: DexFile }[] {
+  return DexFile.sections(bytes).map((at, i) => {
+    const file = new DexFile(bytes, at);
+    if (checksum) file.verifyChecksum();
+    return { path: i === 0 ? path : `${path}#${i + 1}`, file };
+  });
 }
