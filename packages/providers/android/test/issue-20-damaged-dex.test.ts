@@ -52,7 +52,8 @@ describe('damaged DEX files', () => {
       expect(whole.normalized_result.total).toBeGreaterThan(200);
       const flipped = readFileSync(DEX);
       // One byte of string data, far past the header and the id tables.
-      flipped[flipped.length - 5000] ^= 0xff;
+      const at = flipped.length - 5000;
+      flipped[at] = flipped[at]! ^ 0xff;
       const damaged = join(tmp, 'flipped.dex');
       writeFileSync(damaged, flipped);
       expect(dexdumpRefusal(damaged)).toMatch(/Bad checksum/);
@@ -73,7 +74,7 @@ describe('damaged DEX files', () => {
       const offset = Number(/offset of local header from start of archive:\s+(\d+)/.exec(listing)![1]);
       const bytes = readFileSync(apk);
       const data = offset + 30 + bytes.readUInt16LE(offset + 26) + bytes.readUInt16LE(offset + 28);
-      for (let i = 0; i < 64; i += 1) bytes[data + 200 + i] ^= 0xff;
+      for (let i = data + 200; i < data + 264; i += 1) bytes[i] = bytes[i]! ^ 0xff;
       writeFileSync(apk, bytes);
       expect(spawnSync('unzip', ['-tqq', apk]).status).not.toBe(0);
       const found = await runTool<Search>(searchAndroidClassesTool, { path: apk });
