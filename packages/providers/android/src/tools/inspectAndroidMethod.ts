@@ -19,7 +19,15 @@ export const AndroidMethodSchema = z.strictObject({
   tries: z.number().int().nullable(),
   code_units: z.number().int().nullable(),
   total_instructions: z.number().int(),
-  instructions: z.array(z.strictObject({ offset: z.number().int().describe('In 16-bit units.'), text: z.string() })),
+  instructions: z.array(
+    z.strictObject({
+      offset: z
+        .number()
+        .int()
+        .describe('In 16-bit code units from the start of the code; a branch target in text (:N) is such an offset.'),
+      text: z.string(),
+    }),
+  ),
   strings: z.array(z.string()),
   methods: z.array(z.string()),
   fields: z.array(z.string()),
@@ -31,7 +39,7 @@ export const inspectAndroidMethodTool = defineTool({
   name: 'inspect_android_method',
   title: 'Inspect Android method',
   description:
-    'Disassembles one method of an Android package or DEX file to a smali-like listing (instructions paged with offset/limit) and lists the strings, methods, fields and types it references. Overloads need descriptor; without it an ambiguous name is invalid_request listing the descriptors.',
+    'Disassembles one method of an Android package or DEX file to a smali-like listing (paged with offset/limit, which count instructions; the offset of each instruction and its branch targets, written :N, are in 16-bit code units) and lists the strings, methods, fields and types it references. Overloads need descriptor; without it an ambiguous name is invalid_request listing the descriptors.',
   input: z.strictObject({
     path: PathInput,
     class: ClassInput,

@@ -8,7 +8,10 @@ export const MAX_INSTRUCTIONS = 20_000;
 
 /** One disassembled instruction. */
 export interface Instruction {
-  /** Offset in 16-bit code units from the start of the method's code. */
+  /**
+   * Offset in 16-bit code units from the start of the method's code; a branch target in `text` (`:N`)
+   * is the offset of the instruction (or payload) it names.
+   */
   offset: number;
   mnemonic: string;
   text: string;
@@ -157,7 +160,8 @@ export function disassemble(dex: DexFile, insnsOff: number, insnsSize: number, l
     const B = unit >> 12;
     const AA = unit >> 8;
     const u32 = (i: number) => u(i) + u(i + 1) * 0x10000;
-    const target = (delta: number) => `:${hex(at + delta)}`;
+    // A branch target is written as the offset it names, in the units and base of `offset`.
+    const target = (delta: number) => `:${at + delta}`;
     const idx = (i: number, bits32 = false) => indexText(dex, opcode.index, bits32 ? u32(i) : u(i), refs);
     let operands: string;
     switch (opcode.format) {
