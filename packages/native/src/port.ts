@@ -247,6 +247,13 @@ export interface NativePort {
    * Optional: tools fall back to `procedure` when a port lacks it.
    */
   procedureSummary?(address: string, signal: AbortSignal): Promise<ProcedureSummary | null>;
+  /**
+   * How many imports the code reaches at an address of the image: one per import stub (ELF PLT,
+   * Mach-O stub) and one per PE import-address-table slot. A PE calls most imports through their slot
+   * (`call [__imp_x]`) with no stub, so they have no procedure of kind `"import"` to count. Optional:
+   * binary_overview counts the procedures of kind `"import"` when a port lacks it.
+   */
+  importCount?(signal: AbortSignal): Promise<number>;
   /** The procedure whose extent contains `address`, or null. */
   containingProcedure(address: string, signal: AbortSignal): Promise<ProcedureSummary | null>;
   instructions(procedure: string, page: PageRequest, signal: AbortSignal): Promise<Page<NativeInstruction>>;

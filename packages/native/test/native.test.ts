@@ -103,6 +103,17 @@ describe('native tools on a scripted stand-in port', () => {
     expect(last.coverage).toEqual({ status: 'complete', reasons: [], next_offset: null });
   });
 
+  it('binary_overview takes import_count from the port when it counts imports, else counts import procedures', async () => {
+    // The scripted program has no procedure of kind "import": a PE whose imports are all reached through
+    // import-address-table slots looks like this to a procedure listing.
+    const fallback = await outcome('binary_overview', {});
+    expect(fallback.normalized_result).toMatchObject({ procedure_count: 3, import_count: 0 });
+    const port = scriptedPort(ALL);
+    port.importCount = async () => 5;
+    const counted = await outcome('binary_overview', {}, contextFor(port));
+    expect(counted.normalized_result).toMatchObject({ procedure_count: 3, import_count: 5 });
+  });
+
   it('pass a query through to the port, case-insensitively, and record the parsed input', async () => {
     const found = await outcome('search_procedures', { query: 'OR' });
     expect(found.normalized_result).toMatchObject({ items: [{ name: 'work' }], total: 1, next_offset: null });

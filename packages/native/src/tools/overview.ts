@@ -21,9 +21,9 @@ const OverviewSchema = z.strictObject({
 const COUNT_PAGE = 2048;
 
 /**
- * The number of import procedures, counted page by page with a turn of the event loop between pages:
- * a program of hundreds of thousands of procedures is never listed at once, and other requests (and a
- * cancel) are served meanwhile.
+ * The number of import procedures (for a port without `importCount`), counted page by page with a
+ * turn of the event loop between pages: a program of hundreds of thousands of procedures is never
+ * listed at once, and other requests (and a cancel) are served meanwhile.
  */
 async function countImports(port: NativePort, signal: AbortSignal): Promise<number> {
   let count = 0;
@@ -65,7 +65,8 @@ export const binaryOverview = portTool({
       const page = await port.procedures({ offset: 0, limit: input.sample }, signal);
       procedureCount = page.total;
       first = page.items;
-      importCount = await countImports(port, signal);
+      // A port that reads the imports from the file also counts those no procedure stands for.
+      importCount = port.importCount ? await port.importCount(signal) : await countImports(port, signal);
       if (document.entry !== null) entry = await port.containingProcedure(document.entry, signal);
     } else {
       limitations.push({ kind: 'capability-unavailable', message: 'The provider does not list procedures.' });

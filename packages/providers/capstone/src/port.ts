@@ -128,6 +128,16 @@ export class CapstonePort implements NativePort {
     return p ? this.summary(p) : null;
   }
 
+  /**
+   * The imports the code reaches at an address of the image: the import stubs (ELF PLT, Mach-O stubs),
+   * which discovery lists as procedures of kind "import", and the PE import-address-table slots, which
+   * it does not (only an import with a `jmp [__imp_x]` thunk has a procedure, of kind "thunk").
+   */
+  async importCount(signal: AbortSignal): Promise<number> {
+    throwIfAborted(signal, 'procedures');
+    return this.discovery.stubs.size + this.discovery.slots.size;
+  }
+
   async containingProcedure(address: string, signal: AbortSignal): Promise<ProcedureSummary | null> {
     throwIfAborted(signal, 'procedure');
     const p = this.graph.containing(toOffset(address));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { NATIVE_VIEW_FACETS, createNativeTools } from '@rea/native';
 import { executeTool } from '@rea/provider-kit';
@@ -218,6 +219,64 @@ skipUnless(toolsMissing('gcc', 'objdump'))('native tools on the embedded engine 
     expect(error.code).toBe('capability_unavailable');
   });
 });
+
+/**
+ * The functions a PE imports, per `llvm-readobj --coff-imports`: the `Symbol:` lines of its `Import`
+ * blocks (one per imported library) and of its `DelayImport` blocks (delay-load imports).
+ */
+function readobjImports(file: string): string[] {
+  const text = execFileSync('llvm-readobj', ['--coff-imports', file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out: string[] = [];
+  let block = '';
+  for (const line of text.split('\n')) {
+    if (/^\S/.test(line)) block = line;
+    const m = /^\s+Symbol: (.*)$/.exec(line);
+    if ((block === 'Import {' || block === 'DelayImport {') && m) out.push(m[1]!);
+  }
+  return out;
+}
+
+/** A header field of a PE (`ImageBase`, `AddressOfEntryPoint`) per `llvm-readobj --file-headers`. */
+function readobjHeader(file: string, field: string): number {
+  const text = execFileSync('llvm-readobj', ['--file-headers', file], { encoding: 'utf8' });
+  const m = new RegExp(`^\\s+${field}: (0x[0-9A-Fa-f]+)$`, 'm').exec(text);
+  if (!m) throw new Error(`llvm-readobj printed no ${field} for ${file}`);
+  return Number.parseInt(m[1]!, 16);
+}
+
+skipUnless(toolsMissing('x86_64-w64-mingw32-gcc', 'llvm-readobj'))(
+  'binary_overview on the embedded engine (x86-64 PE)',
+  () => {
+    let opened: Opened;
+    let file: string;
+    beforeAll(async () => {
+      file = compileFixture({
+        source: join(FIXTURES, 'sample.c'),
+        compiler: 'x86_64-w64-mingw32-gcc',
+        args: ['-O2', '-fno-inline'],
+        output: 'sample.exe',
+      });
+      opened = await openWithCapstone(file);
+    });
+    afterAll(async () => opened?.session.close(new AbortController().signal));
+
+    it('should count every import of the import directory, also those called through their slot with no thunk', async () => {
+      const imports = readobjImports(file);
+      expect(imports.length).toBeGreaterThan(0);
+      const r = await run(opened, 'binary_overview', {});
+      expect(r.normalized_result.document.format).toBe('pe');
+      expect(r.normalized_result.import_count).toBe(imports.length);
+    });
+
+    it('should place the entry point at the image base plus AddressOfEntryPoint', async () => {
+      const entry = readobjHeader(file, 'ImageBase') + readobjHeader(file, 'AddressOfEntryPoint');
+      const expected = `0x${entry.toString(16)}`;
+      const r = await run(opened, 'binary_overview', {});
+      expect(r.normalized_result.document.entry).toBe(expected);
+      expect(r.normalized_result.entry_procedure.address).toBe(expected);
+    });
+  },
+);
 
 skipUnless(toolsMissing('gcc'))('read_function_instructions and list_procedures paging (1,200 functions)', () => {
   it('pages procedures and instructions without gaps or repeats', async () => {
