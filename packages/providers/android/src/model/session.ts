@@ -89,6 +89,8 @@ export async function openPackage(
 /** `Lcom/example/Foo;` for `com.example.Foo`, `com/example/Foo` or the descriptor itself. */
 export function toDescriptor(name: string): string {
   if (name.startsWith('L') && name.endsWith(';')) return name;
+  // A descriptor without its closing semicolon (Lcom/example/Foo): slashes say it is no dotted name.
+  if (name.startsWith('L') && name.includes('/') && !name.includes('.')) return `${name};`;
   if (name.startsWith('[')) return name;
   return `L${name.replace(/\./g, '/')};`;
 }

@@ -30,7 +30,8 @@ function matcher(query: string, match: 'substring' | 'prefix' | 'regex'): (descr
         details: { reason: 'invalid-regex', query },
       });
     }
-    return (d) => re.test(d);
+    // Matched against the descriptor (Lcom/example/Foo;) and the dotted name (com.example.Foo).
+    return (d) => re.test(d) || re.test(d.slice(1, -1).replace(/\//g, '.'));
   }
   const q = query.includes('.') && !query.includes('/') ? query.replace(/\./g, '/') : query;
   return match === 'prefix' ? (d) => d.startsWith(q) || d.startsWith(`L${q}`) : (d) => d.includes(q);
@@ -45,7 +46,12 @@ export const searchAndroidClassesTool = defineTool({
   input: z.strictObject({
     path: PathInput,
     query: z.string().max(1024).default('').describe('Text to match in descriptors (dots or slashes).'),
-    match: z.enum(['substring', 'prefix', 'regex']).default('substring').describe('Default substring.'),
+    match: z
+      .enum(['substring', 'prefix', 'regex'])
+      .default('substring')
+      .describe(
+        'Default substring; a regex is tried on the descriptor (Lcom/example/Foo;) and on the dotted name (com.example.Foo).',
+      ),
     ...PageInput,
   }),
   result: ClassSearchSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { ReaError, throwIfAborted } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import { throwIfAborted } from '@rea/evidence';
 import type { JsonObject, Limitation } from '@rea/evidence';
 import type { DexFile } from '../format/dex/file.js';
 import { OPCODES } from '../format/dex/opcodes.js';
@@ -100,6 +100,31 @@ function handlesOf(sites: DexCallSites, use: IndexUse): { handle: DexMethodHandl
   ];
 }
 
+/**
+ * A target that names what to trace: `value` for a string, `class` for a class, and `class` or `name`
+ * (or both) for a method or field. A target naming nothing would match every use of its kind, or none:
+ * `invalid_request`, saying what to add.
+ */
+function checkTarget(target: Target): void {
+  const missing =
+    target.kind === 'string'
+      ? target.value === undefined
+        ? 'value (the string, matched exactly)'
+        : null
+      : target.kind === 'class'
+        ? target.class === undefined
+          ? 'class (Lcom/example/Foo; or com.example.Foo)'
+          : null
+        : target.class === undefined && target.name === undefined
+          ? `class or name of the ${target.kind} (or both)`
+          : null;
+  if (missing === null) return;
+  throw new ReaError('invalid_request', `A ${target.kind} target needs ${missing}.`, {
+    details: { reason: 'incomplete-target', kind: target.kind },
+    remediation: `Add ${missing.replace(/ \(.*\)$/, '')} to target, e.g. { "kind": "method", "class": "java.lang.System", "name": "loadLibrary" }.`,
+  });
+}
+
 /** `trace_android_references`: every instruction that calls a method, reads or writes a field, loads a string or uses a class. */
 export const traceAndroidReferencesTool = defineTool({
   name: 'trace_android_references',
@@ -120,6 +145,7 @@ export const traceAndroidReferencesTool = defineTool({
   effects: RECORDS_EVIDENCE,
   produces: 'evidence',
   async run(input, context) {
+    checkTarget(input.target);
     const pkg = await openPackage(input.path, context.signal);
     const found: z.infer<typeof ReferenceTraceSchema>['sites'] = [];
     const limitations: Limitation[] = [];
