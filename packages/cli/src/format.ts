@@ -1,4 +1,5 @@
 import type { Diagnostic, EvidenceRecord } from '@rea/evidence';
+import { androidPackageFacts } from './androidFacts.js';
 import { escapeTerminalValue } from './terminalText.js';
 
 /** Output format of a command: `human` (default) or `json`. */
@@ -83,6 +84,20 @@ function brief(value: unknown): string[] {
 }
 
 /**
+ * The top-level facts of a result whose generic summary would hide them (counts and verdicts deep in
+ * nested objects), by operation; a summariser answers null for a result it does not recognise.
+ */
+const FACTS: Readonly<Record<string, (result: unknown) => string[] | null>> = {
+  inspect_android_package: androidPackageFacts,
+};
+
+/** The brief facts of a record: its operation's own summary when it has one, else {@link brief}. */
+function briefFacts(record: EvidenceRecord): string[] {
+  const facts = Object.hasOwn(FACTS, record.operation) ? FACTS[record.operation]!(record.normalized_result) : null;
+  return facts ?? brief(record.normalized_result);
+}
+
+/**
  * Makes a human formatter safe for a terminal: every string of its arguments (names, paths and
  * strings that come from a target, messages that quote them) is escaped before it is laid out. Every
  * human formatter of the CLI is built through this one function.
@@ -110,14 +125,14 @@ function layoutEvidence(record: EvidenceRecord, briefly = false): string {
     record.limitations.length === 0 ? '  limitations: none' : '  limitations:',
     ...record.limitations.map((l) => `    - ${l.kind}: ${l.message}${l.scope ? ` (${l.scope})` : ''}`),
     `  result:`,
-    ...clip(briefly ? brief(record.normalized_result) : outline(record.normalized_result, '    ')),
+    ...clip(briefly ? briefFacts(record) : outline(record.normalized_result, '    ')),
   ];
   return `${lines.join('\n')}\n`;
 }
 
 /**
  * The readable summary of an Evidence record: id, subject, provider, coverage, limitations, and the
- * result (an outline, or with `briefly` only its top-level facts).
+ * result (an outline, or with `briefly` only its top-level facts, or its operation's key facts).
  */
 export const formatEvidence: (record: EvidenceRecord, briefly?: boolean) => string = printable(layoutEvidence);
 

@@ -18,7 +18,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommandInfo[] = [
     command: 'analyze',
     usage: 'rea analyze <path> [--format json] [--export <file>] [--quiet]',
     description:
-      'Detects what <path> is (native binary, archive/ASAR/APK, application directory, evidence bundle), runs the matching overview tools and prints one report with the evidence ids.',
+      'Detects what <path> is (native binary, Android package or DEX file, archive/ASAR, application directory or JavaScript file, evidence bundle), runs the matching overview tools and prints one report with the evidence ids.',
   },
   {
     command: 'catalog',

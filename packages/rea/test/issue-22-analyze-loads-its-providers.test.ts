@@ -6,6 +6,8 @@ import { createReaHost } from '../src/host.js';
 // `rea analyze` of a native binary runs three tools: it loads the providers that contribute them and
 // every deep provider (to open the binary), not the Android or JavaScript providers.
 const NATIVE_OVERVIEW = ['inspect_binary_layout', 'inspect_artifact', 'binary_overview'];
+// Of an Android package: its inventory and the Android inspection, from two tools-only providers.
+const ANDROID_OVERVIEW = ['inspect_artifact', 'inspect_android_package'];
 
 describe('issue 22: a command using a few tools loads only their providers', () => {
   it('should list for each tools-only provider exactly the tools it contributes', async () => {
@@ -27,6 +29,14 @@ describe('issue 22: a command using a few tools loads only their providers', () 
     const deep = all.filter((p) => p.kind === 'deep').map((p) => p.id);
     const chosen = await createProvidersFor(NATIVE_OVERVIEW);
     expect(chosen.map((p) => p.id)).toEqual([...deep, 'artifact'].sort());
+  });
+
+  it('should build the Android overview from the Android and artifact providers alone, no deep provider', async () => {
+    const chosen = await createProvidersFor(ANDROID_OVERVIEW, new Map(), { deep: false });
+    expect(chosen.map((p) => p.id)).toEqual(['android', 'artifact']);
+    const host = createReaHost({ script: undefined });
+    const tools = await host.loadToolsFor!(ANDROID_OVERVIEW);
+    expect(tools.map((tool) => tool.name)).toEqual([...ANDROID_OVERVIEW].sort());
   });
 
   it('should make the named tools exactly as the complete catalog has them', async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
-import { createCompositionTools } from 'rea-mcp';
+import { createCompositionTools, createDefaultProviders } from 'rea-mcp';
 import { evaluatedTools, runCovered } from './evaluatedTools.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -15,10 +15,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 skipUnless(toolsMissing('gcc'))('issue 22: rea analyze builds only the native tool it runs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rea-analyze-defs-'));
   const titles = new Map<string, string>();
+  /** The Android provider's tools, title → name: a native analysis has no use for them. */
+  const android = new Map<string, string>();
   let result: { code: number | null; stdout: string };
   let coverage: string;
   beforeAll(async () => {
     for (const tool of await createCompositionTools()) titles.set(tool.title, tool.name);
+    for (const provider of await createDefaultProviders())
+      if (provider.id === 'android') for (const tool of provider.tools()) android.set(tool.title, tool.name);
     const binary = compileFixture({
       source: join(here, 'fixtures', 'report.c'),
       compiler: 'gcc',
@@ -43,5 +47,10 @@ skipUnless(toolsMissing('gcc'))('issue 22: rea analyze builds only the native to
   it('should load the definitions of binary_overview and its module only', () => {
     expect(titles.size).toBeGreaterThan(20);
     expect(evaluatedTools(coverage, titles)).toEqual(['binary_overview', 'list_segments']);
+  });
+
+  it('should not load the Android provider', () => {
+    expect(android.size).toBeGreaterThan(0);
+    expect(evaluatedTools(coverage, android)).toEqual([]);
   });
 });

@@ -13,16 +13,30 @@ import type { OpenedTarget } from '../target.js';
 import { detectTarget } from './detect.js';
 import type { DetectedTarget, TargetKind } from './detect.js';
 
+/** One step of an overview plan: the tool and its input for the target's path. */
+interface PlannedStep {
+  tool: string;
+  input: (path: string) => object;
+}
+
+/** An Android package (APK, app bundle, split-APK set): its inventory, then the Android inspection. */
+const ANDROID_PACKAGE: readonly PlannedStep[] = [
+  { tool: 'inspect_artifact', input: (path) => ({ path }) },
+  { tool: 'inspect_android_package', input: (path) => ({ path }) },
+];
+
 /** The overview tools `rea analyze` runs for each kind of target, in order, with their input. */
-export const OVERVIEW_PLAN: Readonly<
-  Record<TargetKind, ReadonlyArray<{ tool: string; input: (path: string) => object }>>
-> = {
+export const OVERVIEW_PLAN: Readonly<Record<TargetKind, readonly PlannedStep[]>> = {
   'native-binary': [
     { tool: 'inspect_binary_layout', input: (path) => ({ path }) },
     { tool: 'inspect_artifact', input: (path) => ({ path }) },
   ],
   archive: [{ tool: 'inspect_artifact', input: (path) => ({ path }) }],
-  apk: [{ tool: 'inspect_artifact', input: (path) => ({ path }) }],
+  apk: ANDROID_PACKAGE,
+  aab: ANDROID_PACKAGE,
+  'apk-set': ANDROID_PACKAGE,
+  // A DEX file is one file, not a container: the Android inspection says all an inventory would.
+  dex: [{ tool: 'inspect_android_package', input: (path) => ({ path }) }],
   asar: [
     { tool: 'inspect_artifact', input: (path) => ({ path }) },
     { tool: 'analyze_javascript_application', input: (path) => ({ path }) },
@@ -178,7 +192,7 @@ export function analyzeCommand(invocation: Invocation): Command {
   return new Command('analyze')
     .summary('detect what a path is and run the matching overview tools')
     .description(
-      "REA's main job for a person. Detects what <path> is — a native binary (ELF, PE, Mach-O), an archive, ASAR or APK, an application directory, or an exported evidence bundle — runs the matching overview tools, and prints one readable report with the evidence ids. --format json prints the records; --export <file> writes them as an evidence bundle.",
+      "REA's main job for a person. Detects what <path> is, runs the matching overview tools, and prints one readable report with the evidence ids. A native binary (ELF, PE, Mach-O): inspect_binary_layout, inspect_artifact and binary_overview (--provider). An Android package (.apk, .aab, .apks or .xapk, a folder of split APKs): inspect_artifact and inspect_android_package (manifest, signatures, DEX). A DEX file: inspect_android_package. An ASAR, an application directory or a .js/.mjs/.cjs file: inspect_artifact and analyze_javascript_application. Any other archive or file: inspect_artifact. An exported evidence bundle: its records, verified. --format json prints the records; --export <file> writes them as an evidence bundle.",
     )
     .addHelpText(
       'after',

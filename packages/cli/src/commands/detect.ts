@@ -1,26 +1,61 @@
-import { open, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { ReaError } from '@rea/evidence';
 
 /** What `rea analyze` found at a path. */
 export type TargetKind =
-  'native-binary' | 'archive' | 'asar' | 'apk' | 'directory' | 'evidence-bundle' | 'javascript' | 'file';
+  | 'native-binary'
+  | 'archive'
+  | 'asar'
+  | 'apk'
+  | 'aab'
+  | 'apk-set'
+  | 'dex'
+  | 'directory'
+  | 'evidence-bundle'
+  | 'javascript'
+  | 'file';
 
 /** The detection result: the kind and, for native binaries, the container format. */
 export interface DetectedTarget {
   path: string;
   kind: TargetKind;
-  /** elf | pe | macho | zip | asar | directory | json | javascript | unknown */
+  /** elf | pe | macho | zip | asar | dex | directory | json | javascript | unknown */
   format: string;
 }
+
+/** ZIP-based Android packages by their name: an APK, an app bundle, or a set of split APKs. */
+const ANDROID_ZIPS: ReadonlyMap<string, TargetKind> = new Map([
+  ['.apk', 'apk'],
+  ['.aab', 'aab'],
+  ['.apks', 'apk-set'],
+  ['.xapk', 'apk-set'],
+]);
 
 const MACHO = new Set([0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe, 0xbebafeca]);
 
 /**
+ * True when the folder at `path` is a set of split APKs (base.apk and its splits, as `adb pull` of an
+ * installed app gives them): it holds an .apk file, and every other file in it (dot files aside) is
+ * one too. Subfolders (lib/, oat/ of an installed app) do not count.
+ */
+async function isSplitApkFolder(path: string): Promise<boolean> {
+  const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+  let apks = 0;
+  for (const entry of entries) {
+    if (entry.isDirectory() || entry.name.startsWith('.')) continue;
+    if (!/\.apk$/i.test(entry.name)) return false;
+    apks += 1;
+  }
+  return apks > 0;
+}
+
+/**
  * Classifies `path` by its bytes (never by name alone): ELF, PE or Mach-O magic is a native binary;
- * a ZIP signature is an archive (an APK when it is named .apk); an ASAR pickle header is an ASAR;
- * a JSON object naming Evidence records is an evidence bundle; a folder is a directory; any other file
- * named .js, .mjs or .cjs is a JavaScript file.
+ * a ZIP signature is an archive (an APK, app bundle or split-APK set when it is named .apk, .aab,
+ * .apks or .xapk); DEX magic is a DEX file; an ASAR pickle header is an ASAR; a JSON object naming
+ * Evidence records is an evidence bundle; a folder is a directory (a split-APK set when its files are
+ * all APKs); any other file named .js, .mjs or .cjs is a JavaScript file.
  * A missing path is `not_found`; an unreadable one `access_denied` or `target_unavailable`.
  */
 export async function detectTarget(path: string): Promise<DetectedTarget> {
@@ -42,7 +77,9 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
       details: { path, reason: code ?? 'unreadable' },
     });
   }
-  if (info.isDirectory()) return { path, kind: 'directory', format: 'directory' };
+  if (info.isDirectory()) {
+    return { path, kind: (await isSplitApkFolder(path)) ? 'apk-set' : 'directory', format: 'directory' };
+  }
   if (!info.isFile()) {
     // A FIFO, socket or device: reading one can wait for a writer forever, or never end.
     throw new ReaError('unsupported_target', `${path} is neither a regular file nor a directory.`, {
@@ -80,7 +117,11 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
     if (!fat || bytes.readUInt32BE(4) < 32) return { path, kind: 'native-binary', format: 'macho' };
   }
   if (length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5)) {
-    return { path, kind: extname(path).toLowerCase() === '.apk' ? 'apk' : 'archive', format: 'zip' };
+    return { path, kind: ANDROID_ZIPS.get(extname(path).toLowerCase()) ?? 'archive', format: 'zip' };
+  }
+  // DEX: "dex\n", a three-digit version, NUL.
+  if (length >= 8 && /^dex\n\d{3}\0$/.test(bytes.subarray(0, 8).toString('latin1'))) {
+    return { path, kind: 'dex', format: 'dex' };
   }
   // ASAR: a Chromium pickle whose first field is 4, then the JSON header starting with {"files".
   if (length >= 24 && bytes.readUInt32LE(0) === 4 && bytes.subarray(16, 24).toString('latin1') === '{"files"') {
