@@ -2,9 +2,17 @@
 // name as by its descriptor; a descriptor without its closing semicolon names the class it would name
 // with one; a reference target that names nothing (a method or field with neither class nor name, a
 // string with no value, a class with no class) is refused with what to add, instead of matching every
-// use of its kind or none. On the okhttp DEX of Debian's androguard samples, counted against dexdump.
+// use of its kind or none; a missing path and an empty file are called what they are. On the okhttp DEX of Debian's androguard samples, counted against dexdump.
 import { describe, expect, it } from '@jest/globals';
-import { inspectAndroidClassTool, searchAndroidClassesTool, traceAndroidReferencesTool } from '../src/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { withTempDir } from '@rea/test-helpers';
+import {
+  inspectAndroidClassTool,
+  inspectAndroidPackageTool,
+  searchAndroidClassesTool,
+  traceAndroidReferencesTool,
+} from '../src/index.js';
 import { SAMPLES, output, runTool } from './support.js';
 
 const DEX = `${SAMPLES}/tests/okhttp.d8.038.dex`;
@@ -46,6 +54,22 @@ describe('names and reference targets', () => {
       code: 'invalid_request',
       message: expect.stringContaining(`needs ${needed}`),
       details: { reason: 'incomplete-target' },
+    });
+  });
+
+  it('should call a missing path missing and an empty file empty, with advice that fits', async () => {
+    await withTempDir(async (tmp) => {
+      await expect(runTool(searchAndroidClassesTool, { path: join(tmp, 'gone.apk') })).rejects.toMatchObject({
+        code: 'not_found',
+        remediation: expect.stringContaining('Check the path'),
+      });
+      const empty = join(tmp, 'empty.apk');
+      writeFileSync(empty, '');
+      for (const tool of [searchAndroidClassesTool, inspectAndroidPackageTool])
+        await expect(runTool(tool, { path: empty })).rejects.toMatchObject({
+          code: 'unsupported_target',
+          message: expect.stringContaining('is an empty file'),
+        });
     });
   });
 

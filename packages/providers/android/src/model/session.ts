@@ -40,10 +40,19 @@ export async function openPackage(
   const info = await stat(path).catch((error: unknown) => {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR')
-      throw new ReaError('not_found', `No file or directory at ${path}.`, { details: { path, reason: 'missing' } });
+      throw new ReaError('not_found', `No file or directory at ${path}.`, {
+        details: { path, reason: 'missing' },
+        remediation: 'Check the path: nothing exists there.',
+      });
     // Permission refused on a folder above it: access_denied, as every other tool says.
     throw fileSystemError(error, path, 'read');
   });
+  if (info.isFile() && info.size === 0) {
+    throw new ReaError('unsupported_target', `${path} is an empty file.`, {
+      details: { path, format: 'empty', reason: 'empty-file' },
+      remediation: 'Pass an .apk, .aab, .xapk/.apks, a folder of split APKs, or a .dex file.',
+    });
+  }
   if (!info.isFile() && !info.isDirectory()) {
     // A FIFO, socket or device: opening one to read it can wait for a writer forever.
     throw new ReaError('unsupported_target', `${path} is neither a regular file nor a directory.`, {

@@ -21,6 +21,7 @@ export function fileSystemError(error: unknown, path: string, action: string): R
   if (errno === 'ENOENT' || errno === 'ENOTDIR')
     return new ReaError('not_found', `Cannot ${action} ${path}: it does not exist.`, {
       details: { path, reason: 'missing' },
+      remediation: 'Check the path: nothing exists there.',
     });
   if (errno === 'EACCES' || errno === 'EPERM')
     return new ReaError('access_denied', `Cannot ${action} ${path}: permission denied.`, {

@@ -20,7 +20,9 @@ export const inspectAndroidPackageTool = defineTool({
     verify_signatures: z
       .boolean()
       .default(true)
-      .describe('false: certificates read, no digest or signature checked (faster; signature_verification null).'),
+      .describe(
+        'Check every signature and digest (default true). With false, certificates are read and nothing is checked (faster; signature_verification null).',
+      ),
   }),
   result: AndroidPackageSchema,
   examples: [{ input: { path: '/tmp/app-release.apk' }, description: 'Inspect an APK.' }],
