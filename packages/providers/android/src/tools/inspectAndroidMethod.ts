@@ -3,6 +3,7 @@ import { ReaError } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { disassemble } from '../format/dex/disassemble.js';
+import type { DexTry } from '../format/dex/file.js';
 import { accessNames } from '../model/access.js';
 import { findClass, openPackage } from '../model/session.js';
 import { ClassInput, PageInput, PathInput, androidEvidence } from './common.js';
@@ -17,6 +18,23 @@ export const AndroidMethodSchema = z.strictObject({
   ins: z.number().int().nullable(),
   outs: z.number().int().nullable(),
   tries: z.number().int().nullable(),
+  try_blocks: z
+    .array(
+      z.strictObject({
+        start: z.number().int().describe('First code unit covered.'),
+        end: z.number().int().describe('Code unit after the last one covered.'),
+        catches: z
+          .array(
+            z.strictObject({
+              type: z.string().nullable().describe('Exception type caught; null for a catch-all.'),
+              handler: z.number().int().describe('Offset of the handler.'),
+            }),
+          )
+          .describe('In the order they are tried.'),
+      }),
+    )
+    .nullable()
+    .describe('The try blocks and their handlers, in code units as instruction offsets are; null without code.'),
   code_units: z.number().int().nullable(),
   total_instructions: z.number().int(),
   instructions: z.array(
@@ -83,11 +101,19 @@ export const inspectAndroidMethodTool = defineTool({
     const { member, ref, descriptor } = candidates[0]!;
     const limitations: Limitation[] = [];
     let code = null;
+    let tryBlocks: DexTry[] | null = null;
     if (member.codeOff !== 0) {
       try {
         code = file.code(member.codeOff);
       } catch (error) {
         limitations.push({ kind: 'code-unreadable', message: (error as Error).message });
+      }
+      if (code !== null) {
+        try {
+          tryBlocks = file.tries(member.codeOff);
+        } catch (error) {
+          limitations.push({ kind: 'tries-unreadable', message: (error as Error).message });
+        }
       }
     }
     const listing = code === null ? null : disassemble(file, code.insnsOff, code.insnsSize);
@@ -110,6 +136,7 @@ export const inspectAndroidMethodTool = defineTool({
       ins: code?.ins ?? null,
       outs: code?.outs ?? null,
       tries: code?.tries ?? null,
+      try_blocks: tryBlocks,
       code_units: code?.insnsSize ?? null,
       total_instructions: all.length,
       instructions: page,
@@ -122,7 +149,13 @@ export const inspectAndroidMethodTool = defineTool({
         const f = file.field(i);
         return `${f.className}->${f.name}:${f.type}`;
       }),
-      types: [...(refs?.types.values() ?? [])],
+      // A caught type is used by the method as much as one it names in an instruction.
+      types: [
+        ...new Set([
+          ...(refs?.types.values() ?? []),
+          ...(tryBlocks ?? []).flatMap((t) => t.catches.flatMap((c) => (c.type === null ? [] : [c.type]))),
+        ]),
+      ],
     };
     const next = input.offset + page.length < all.length ? input.offset + page.length : null;
     const parameters = {

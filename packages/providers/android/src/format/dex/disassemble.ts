@@ -1,4 +1,6 @@
 import { ValueReader, methodHandleText, valueText } from './encodedValue.js';
+import { DexCallSites } from './callSites.js';
+import type { DexMethodHandle } from './callSites.js';
 import type { DexFile } from './file.js';
 import { FORMAT_UNITS, OPCODES } from './opcodes.js';
 import type { IndexKind } from './opcodes.js';
@@ -62,6 +64,25 @@ export function callSiteText(dex: DexFile, index: number): string {
   }
 }
 
+const callSites = new WeakMap<DexFile, DexCallSites>();
+
+/** The call sites and method handles of `dex`, read once per file. */
+function callSitesOf(dex: DexFile): DexCallSites {
+  let sites = callSites.get(dex);
+  if (sites === undefined) callSites.set(dex, (sites = new DexCallSites(dex)));
+  return sites;
+}
+
+/**
+ * A method handle an instruction reaches (an invoke-custom's bootstrap method and method handle link
+ * arguments, such as a lambda's body; a const-method-handle's) counts as a method or field it references.
+ */
+function noteHandle(handle: DexMethodHandle | null, refs: References): void {
+  if (handle === null) return;
+  const map = handle.kind === 'method' ? refs.methods : refs.fields;
+  map.set(handle.index, (map.get(handle.index) ?? 0) + 1);
+}
+
 function indexText(dex: DexFile, kind: IndexKind, index: number, refs: References): string {
   switch (kind) {
     case 'string': {
@@ -86,10 +107,19 @@ function indexText(dex: DexFile, kind: IndexKind, index: number, refs: Reference
     }
     case 'proto':
       return protoText(dex, index);
-    case 'call_site':
+    case 'call_site': {
+      const sites = callSitesOf(dex);
+      try {
+        const site = sites.callSite(index);
+        for (const handle of site === null ? [] : [site.bootstrap, ...site.handles]) noteHandle(handle, refs);
+      } catch {
+        // The text says the call site is unreadable.
+      }
       return callSiteText(dex, index);
+    }
     case 'method_handle':
       try {
+        noteHandle(callSitesOf(dex).handle(index), refs);
         return methodHandleText(dex, index);
       } catch {
         return `method_handle@${hex(index)} (unreadable)`;

@@ -109,6 +109,16 @@ export interface DexClassData {
   virtualMethods: DexMember[];
 }
 
+/** A try block of a method: the instructions it covers and where its exceptions go. */
+export interface DexTry {
+  /** First code unit covered (16-bit units from the start of the code). */
+  start: number;
+  /** Code unit after the last one covered. */
+  end: number;
+  /** In order: the exception type caught (null: any, a catch-all) and the handler's offset. */
+  catches: { type: string | null; handler: number }[];
+}
+
 /** A code_item header and where its instructions are. */
 export interface DexCode {
   registers: number;
@@ -434,6 +444,39 @@ export class DexFile {
       insnsOff: off + 16,
       insnsSize,
     };
+  }
+
+  /**
+   * The try blocks of the code_item at `off` (whose header {@link code} read), with their handlers.
+   * `malformed` when they lie past the file or name a handler that is not there.
+   */
+  tries(off: number): DexTry[] {
+    const b = this.bytes;
+    const count = b.u16(off + 6, 'tries size');
+    if (count === 0) return [];
+    const insnsSize = b.u32(off + 12, 'code item');
+    // try_items follow the instructions, 4-byte aligned (a padding unit after an odd count).
+    const at = off + 16 + insnsSize * 2 + (insnsSize % 2) * 2;
+    b.need(at, count * 8, 'try items');
+    const list = at + count * 8;
+    const out: DexTry[] = [];
+    for (let i = 0; i < count; i++) {
+      const start = b.u32(at + i * 8, 'try start');
+      const units = b.u16(at + i * 8 + 4, 'try length');
+      let p = list + b.u16(at + i * 8 + 6, 'handler offset');
+      const [size, afterSize] = b.sleb128(p, 'catch handler size');
+      p = afterSize;
+      const catches: DexTry['catches'] = [];
+      for (let k = 0; k < Math.abs(size); k++) {
+        const [typeIdx, afterType] = b.uleb128(p, 'catch type');
+        const [handler, afterHandler] = b.uleb128(afterType, 'catch address');
+        catches.push({ type: this.type(typeIdx), handler });
+        p = afterHandler;
+      }
+      if (size <= 0) catches.push({ type: null, handler: b.uleb128(p, 'catch-all address')[0] });
+      out.push({ start, end: start + units, catches });
+    }
+    return out;
   }
 
   /** Type descriptors of the class annotations at an annotations_directory_item. */
