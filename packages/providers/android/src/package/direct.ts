@@ -75,7 +75,12 @@ function placesOf(paths: ReadonlySet<string>): { format: 'apk' | 'aab'; units: U
     if (m !== null) units.push({ name: m[1]!, kind: 'aab-module', prefix: '', aabModule: m[1]! });
   }
   units.sort((a, b) => a.name.localeCompare(b.name));
-  return units.length > 0 ? { format: 'aab', units } : null;
+  if (units.length > 0) return { format: 'aab', units };
+  // DEX files with no manifest (a multidex archive, an APK stripped of its manifest): read as an APK,
+  // whose inspection states that no manifest was read.
+  if ([...paths].some((p) => /^classes\d*\.dex$/.test(p)))
+    return { format: 'apk', units: [{ name: '', kind: 'apk', prefix: '', aabModule: null }] };
+  return null;
 }
 
 function artifactEntry(record: ZipEntryRecord, read: boolean, sha256: string | null): ArtifactEntry {

@@ -134,7 +134,8 @@ export async function loadPackage(
   // Units: the package itself, AAB modules, or nested APKs.
   const units: UnitPlace[] = [];
   let format: LoadedPackage['format'];
-  if (paths.has('AndroidManifest.xml')) {
+  if (paths.has('AndroidManifest.xml') || [...paths].some((p) => /^classes\d*\.dex$/.test(p))) {
+    // DEX files with no manifest are read as an APK too, whose inspection says no manifest was read.
     format = 'apk';
     units.push({ name: '', kind: 'apk', prefix: '', aabModule: null });
   } else if ([...paths].some((p) => /^[^/]+\/manifest\/AndroidManifest\.xml$/.test(p))) {
@@ -155,7 +156,7 @@ export async function loadPackage(
   if (units.length === 0) {
     throw new ReaError(
       'unsupported_target',
-      `${path} holds no AndroidManifest.xml: it is not an APK, an app bundle or a set of APKs.`,
+      `${path} holds neither an AndroidManifest.xml nor a classes.dex: it is not an APK, an app bundle, a set of APKs or an archive of DEX files.`,
       {
         details: { path, reason: 'not-android', format: outcome.inventory.format },
         remediation: 'Pass an .apk, .aab, .xapk/.apks, a folder of split APKs, or a .dex file.',
