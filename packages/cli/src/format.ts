@@ -13,6 +13,13 @@ function scalar(value: unknown): string {
   return String(value);
 }
 
+/** A short array of scalars on one line (`[public, final]`), or null when it would not be short. */
+function shortList(value: unknown[]): string | null {
+  if (value.length > 8 || !value.every((v) => v === null || typeof v !== 'object')) return null;
+  const text = `[${value.map(scalar).join(', ')}]`;
+  return text.length <= 100 ? text : null;
+}
+
 /** A short indented outline of a JSON value; long arrays and deep nesting are summarised. */
 export function outline(value: unknown, indent = '  ', depth = 0): string[] {
   if (value === null || typeof value !== 'object') return [`${indent}${scalar(value)}`];
@@ -23,6 +30,7 @@ export function outline(value: unknown, indent = '  ', depth = 0): string[] {
   for (const [key, child] of entries) {
     if (child === null || typeof child !== 'object') lines.push(`${indent}${key}: ${scalar(child)}`);
     else if (Array.isArray(child) && child.length === 0) lines.push(`${indent}${key}: []`);
+    else if (Array.isArray(child) && shortList(child) !== null) lines.push(`${indent}${key}: ${shortList(child)}`);
     else if (depth >= 2) {
       lines.push(
         `${indent}${key}: ${Array.isArray(child) ? `[${child.length} items]` : `{${Object.keys(child).length} fields}`}`,
@@ -58,7 +66,7 @@ function inline(value: Record<string, unknown>, max = 6): string {
   const parts = Object.entries(value)
     .slice(0, max)
     .map(([key, child]) => {
-      if (Array.isArray(child)) return `${key}=[${child.length}]`;
+      if (Array.isArray(child)) return `${key}=${shortList(child) ?? `[${child.length}]`}`;
       if (child !== null && typeof child === 'object') return `${key}={…}`;
       return `${key}=${scalar(child)}`;
     });
@@ -91,10 +99,14 @@ const FACTS: Readonly<Record<string, (result: unknown) => string[] | null>> = {
   inspect_android_package: androidPackageFacts,
 };
 
+/** The key facts of a record by its operation's own summary, or null when it has none. */
+function keyFacts(record: EvidenceRecord): string[] | null {
+  return Object.hasOwn(FACTS, record.operation) ? FACTS[record.operation]!(record.normalized_result) : null;
+}
+
 /** The brief facts of a record: its operation's own summary when it has one, else {@link brief}. */
 function briefFacts(record: EvidenceRecord): string[] {
-  const facts = Object.hasOwn(FACTS, record.operation) ? FACTS[record.operation]!(record.normalized_result) : null;
-  return facts ?? brief(record.normalized_result);
+  return keyFacts(record) ?? brief(record.normalized_result);
 }
 
 /**
@@ -125,7 +137,8 @@ function layoutEvidence(record: EvidenceRecord, briefly = false): string {
     record.limitations.length === 0 ? '  limitations: none' : '  limitations:',
     ...record.limitations.map((l) => `    - ${l.kind}: ${l.message}${l.scope ? ` (${l.scope})` : ''}`),
     `  result:`,
-    ...clip(briefly ? briefFacts(record) : outline(record.normalized_result, '    ')),
+    // In full, the operation's key facts (when it has a summary of them) come before the outline.
+    ...clip(briefly ? briefFacts(record) : [...(keyFacts(record) ?? []), ...outline(record.normalized_result, '    ')]),
   ];
   return `${lines.join('\n')}\n`;
 }
