@@ -5,7 +5,7 @@ import type { Diagnostic } from '@rea/evidence';
 import type { AnyToolContract } from '@rea/provider-kit';
 import { commandJsonSchema } from './commandSchema.js';
 import { commandSpecOf } from './commandSpec.js';
-import { exitCodeFor } from './exitCodes.js';
+import { EXIT_CODES, exitCodeFor } from './exitCodes.js';
 import { formatDiagnostic } from './format.js';
 import type { CliHost, CliIo } from './host.js';
 import { createInvocation } from './invocation.js';
@@ -13,6 +13,14 @@ import type { Invocation } from './invocation.js';
 import { BUILTIN_COMMANDS, llmsManifest } from './manifest.js';
 import { mcpCommand } from './commands/mcp.js';
 import { toolCommand } from './toolCommands.js';
+
+/** Every exit status with what it means (`2 invalid request or usage`), for the help's last line. */
+const EXIT_STATUS_TEXT = Object.entries(EXIT_CODES)
+  .map(
+    ([code, status]) =>
+      `${status} ${code === 'invalid_request' ? 'invalid request or usage' : code.replace(/_/g, ' ')}`,
+  )
+  .join(', ');
 
 const BUILTIN_NAMES = new Set(BUILTIN_COMMANDS.map((c) => c.command));
 
@@ -55,7 +63,8 @@ export async function buildProgram(
     .usage('<command> [options]')
     .addHelpText(
       'after',
-      '\nRun `rea <command> --help` for a command, `rea <command> --schema` for its input schema, `rea --llms` for a machine-readable manifest.\nWith no arguments, REA prints this help on a terminal and serves MCP over stdio otherwise.\nExit status: 0 success, 1 internal, 2 invalid request or usage, 3 not found, 130 cancelled; `rea --llms` lists every code.',
+      '\nRun `rea <command> --help` for a command, `rea <command> --schema` for its input schema, `rea --llms` for a machine-readable manifest.\nWith no arguments, REA prints this help on a terminal and serves MCP over stdio otherwise.\n' +
+        `Exit status: ${EXIT_STATUS_TEXT}.`,
     )
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),

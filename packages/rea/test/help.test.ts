@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { EXIT_CODES } from '@rea/cli';
 import { HELP_TEXT, createDefaultTools, renderHelpText } from 'rea-mcp';
 
 describe('rea help', () => {
@@ -11,6 +12,13 @@ describe('rea help', () => {
       );
     }
     expect(HELP_TEXT).toBe(current);
+  });
+
+  it('should give every exit status with what it means', () => {
+    const line = HELP_TEXT.trim().split('\n').at(-1)!;
+    expect(line.startsWith('Exit status: 0 success, ')).toBe(true);
+    for (const [code, status] of Object.entries(EXIT_CODES))
+      expect(line).toContain(`${status} ${code === 'invalid_request' ? 'invalid request' : code.replace(/_/g, ' ')}`);
   });
 
   it('should list every tool of the default catalog as a kebab-case command', async () => {
