@@ -1,3 +1,4 @@
+import { ReaError } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { AddressSchema } from '../address.js';
 import { CallSiteSchema, ReferenceSchema, UnresolvedSchema } from '../schemas.js';
@@ -93,12 +94,23 @@ export const xrefs = addressTool({
   name: 'xrefs',
   title: 'Cross-references',
   description:
-    'Lists cross-references for one address: every reference to it (calls, jumps, data and code-pointer uses, each with its procedure) and the references made by the instruction at it.',
+    'Lists cross-references for one address: every reference to it (calls, jumps, data and code-pointer uses, each with its procedure) and the references made by the instruction at it. An address outside the image that nothing refers to is not_found.',
   result: z.strictObject({ address: AddressSchema, to: z.array(ReferenceSchema), from: z.array(ReferenceSchema) }),
   examples: [{ input: { address: '0x402004' } }],
   capability: 'references',
   run: async ({ address, port, context }) => {
     const refs = await port.references(address, context.signal);
+    // An address outside the image that nothing refers to is most likely a mistyped one: say so.
+    if (refs.to.length === 0 && refs.from.length === 0 && !(await port.isMapped(address, context.signal))) {
+      throw new ReaError(
+        'not_found',
+        `Address ${address} is not mapped in the open binary, and nothing refers to it.`,
+        {
+          remediation: 'Pick an address inside a segment (see list_segments).',
+          details: { address, reason: 'unmapped' },
+        },
+      );
+    }
     return { result: { address, ...refs } };
   },
 });

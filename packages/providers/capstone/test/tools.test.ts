@@ -96,6 +96,11 @@ skipUnless(toolsMissing('gcc', 'objdump'))('native tools on the embedded engine 
     const x = await run(opened, 'xrefs', { address: strings.normalized_result.items[0].address });
     const main = (await run(opened, 'procedure_address', { name: 'main' })).normalized_result.address;
     expect(x.normalized_result.to.map((r: { from_procedure: string }) => r.from_procedure)).toContain(main);
+    // An address outside the image that nothing refers to is a mistake, not an empty answer.
+    await expect(run(opened, 'xrefs', { address: '0xffffffffff' })).rejects.toMatchObject({
+      code: 'not_found',
+      details: { reason: 'unmapped' },
+    });
     const list = await run(opened, 'list_strings', { limit: 2 });
     expect(list.normalized_result.items).toHaveLength(2);
     expect(list.coverage.status).toBe('partial');
