@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import type { ZipEntries } from '@rea/artifact';
@@ -25,6 +25,19 @@ export interface OpenedPackage {
 
 let cached: { key: string; value: OpenedPackage } | null = null;
 
+/** True when a read of the regular file at `path` finds no byte; a failing read is left to the load. */
+async function isEmpty(path: string): Promise<boolean> {
+  const handle = await open(path, 'r').catch(() => null);
+  if (handle === null) return false;
+  try {
+    return (await handle.read(Buffer.alloc(1), 0, 1, 0)).bytesRead === 0;
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Loads and indexes the package at `path`, reusing the last one when the same file (path, size and
  * modification time) is asked for again; only one package is kept, so memory stays bounded by one.
@@ -47,7 +60,8 @@ export async function openPackage(
     // Permission refused on a folder above it: access_denied, as every other tool says.
     throw fileSystemError(error, path, 'read');
   });
-  if (info.isFile() && info.size === 0) {
+  // A size of 0 is an empty file, unless reading says otherwise (a /proc file gives its bytes, or fails).
+  if (info.isFile() && info.size === 0 && (await isEmpty(path))) {
     throw new ReaError('unsupported_target', `${path} is an empty file.`, {
       details: { path, format: 'empty', reason: 'empty-file' },
       remediation: 'Pass an .apk, .aab, .xapk/.apks, a folder of split APKs, or a .dex file.',
