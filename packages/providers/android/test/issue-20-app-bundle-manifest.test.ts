@@ -28,7 +28,7 @@ interface Manifest {
   version_name: string;
   min_sdk: number;
   target_sdk: number;
-  uses_permissions: { name: string; max_sdk: number | null }[];
+  uses_permissions: { name: string; max_sdk: number | null; required: boolean }[];
   application: { label: string; labels: { locale: string; text: string }[]; debuggable: boolean };
   launchable_activities: string[];
 }
@@ -91,7 +91,11 @@ describe('app bundle manifests (protocol buffer XML)', () => {
     expect(String(m.min_sdk)).toBe(one(/^sdkVersion:'([^']*)'/m));
     expect(String(m.target_sdk)).toBe(one(/^targetSdkVersion:'([^']*)'/m));
     const permissions = [...badging.matchAll(/^uses-permission: name='([^']*)'(?: maxSdkVersion='(\d+)')?$/gm)];
-    expect(m.uses_permissions).toEqual(permissions.map((p) => ({ name: p[1], max_sdk: p[2] ? Number(p[2]) : null })));
+    // aapt2 lists a permission declared with android:required="false" again as optional-permission.
+    const optional = new Set([...badging.matchAll(/^optional-permission: name='([^']*)'/gm)].map((p) => p[1]));
+    expect(m.uses_permissions).toEqual(
+      permissions.map((p) => ({ name: p[1], max_sdk: p[2] ? Number(p[2]) : null, required: !optional.has(p[1]) })),
+    );
     const labels = [...badging.matchAll(/^application-label(?:-([a-zA-Z-]+))?:'(.*)'$/gm)];
     expect(m.application.label).toBe(one(/^application-label:'(.*)'$/m));
     expect([...m.application.labels].sort((a, b) => a.locale.localeCompare(b.locale))).toEqual(

@@ -14,7 +14,8 @@ interface Unit {
     version_name: string | null;
     min_sdk: number | null;
     target_sdk: number | null;
-    uses_permissions: { name: string }[];
+    uses_permissions: { name: string; required: boolean }[];
+    install_location: string | null;
     application: { label: string | null };
     launchable_activities: string[];
   };
@@ -57,6 +58,9 @@ function badging(apk: string) {
     permissions: declaredPermissions(apk),
     label: one(/^application-label:'([^']*)'/m),
     launchable: one(/^launchable-activity: name='([^']*)'/m),
+    installLocation: one(/^install-location:'([^']*)'/m),
+    // aapt lists a permission declared with android:required="false" again as optional-permission.
+    optional: [...text.matchAll(/^optional-permission: name='([^']*)'/gm)].map((m) => m[1]!),
   };
 }
 
@@ -73,6 +77,13 @@ describe('manifests against aapt dump badging', () => {
     expect([...new Set(m.uses_permissions.map((p) => p.name))].sort()).toEqual(
       [...new Set(expected.permissions)].sort(),
     );
+    expect(m.install_location).toBe(expected.installLocation);
+    expect(
+      m.uses_permissions
+        .filter((p) => !p.required)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(expected.optional.sort());
     if (expected.label !== null) expect(m.application.label).toBe(expected.label);
     if (expected.launchable !== null) expect(m.launchable_activities).toContain(expected.launchable);
   });

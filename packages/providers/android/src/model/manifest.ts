@@ -39,7 +39,10 @@ export interface Manifest {
   max_sdk: number | null;
   compile_sdk: number | null;
   shared_user_id: string | null;
-  uses_permissions: { name: string; max_sdk: number | null }[];
+  /** `required` false: the app works without it (`android:required="false"`; aapt's optional-permission). */
+  uses_permissions: { name: string; max_sdk: number | null; required: boolean }[];
+  /** `auto`, `internalOnly` or `preferExternal` (the raw value when it is none of them); null when unset. */
+  install_location: string | null;
   permissions: { name: string; protection_level: string | null }[];
   uses_features: { name: string; required: boolean }[];
   uses_libraries: string[];
@@ -60,6 +63,12 @@ export interface Manifest {
 }
 
 /** Resolves an attribute to text, following a resource reference through the table. */
+/** The manifest's installLocation, by name (the values of the platform's attribute enum). */
+function installLocation(value: number | null): string | null {
+  if (value === null) return null;
+  return ['auto', 'internalOnly', 'preferExternal'][value] ?? String(value);
+}
+
 function textOf(attr: XmlAttribute | undefined, table: ResourceLookup | null): string | null {
   if (attr === undefined) return null;
   if ((attr.value.type === VALUE.REFERENCE || attr.value.type === VALUE.DYNAMIC_REFERENCE) && table !== null) {
@@ -158,7 +167,9 @@ export function readManifest(doc: XmlDocument, table: ResourceLookup | null): Ma
     uses_permissions: [...kids('uses-permission'), ...kids('uses-permission-sdk-23')].map((e) => ({
       name: textOf(attribute(e, 'name'), table) ?? '',
       max_sdk: intOf(attribute(e, 'maxSdkVersion'), table),
+      required: boolOf(attribute(e, 'required'), table) ?? true,
     })),
+    install_location: installLocation(intOf(get('installLocation'), table)),
     permissions: kids('permission').map((e) => ({
       name: textOf(attribute(e, 'name'), table) ?? '',
       protection_level: textOf(attribute(e, 'protectionLevel'), table),

@@ -36,7 +36,14 @@ const ManifestSchema = z.strictObject({
   max_sdk: n,
   compile_sdk: n,
   shared_user_id: s,
-  uses_permissions: z.array(z.strictObject({ name: z.string(), max_sdk: n })),
+  uses_permissions: z.array(
+    z.strictObject({
+      name: z.string(),
+      max_sdk: n,
+      required: z.boolean().describe('false: android:required="false", the app works without it.'),
+    }),
+  ),
+  install_location: s.describe('auto, internalOnly or preferExternal; null when unset.'),
   permissions: z.array(z.strictObject({ name: z.string(), protection_level: s })),
   uses_features: z.array(z.strictObject({ name: z.string(), required: z.boolean() })),
   uses_libraries: z.array(z.string()),
