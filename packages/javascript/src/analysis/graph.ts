@@ -30,18 +30,6 @@ export function mainsByFolder(manifests: readonly { path: string; main: string |
   return mains;
 }
 
-/** The file of `known` that a folder's package.json `main` names: the file, with a suffix, or its index. */
-function mainFile(folder: string, main: string, known: ReadonlySet<string>): string | null {
-  const target = resolveWithin(`${folder}package.json`, main.startsWith('.') ? main : `./${main}`);
-  if (target === null) return null;
-  const bare = target.replace(/\/+$/, '');
-  // A main that names the folder itself (`.`, `./`) leaves the index files to the caller.
-  if (`${bare}/` === folder || bare === folder || bare === '.') return null;
-  for (const suffix of FILE_SUFFIXES) if (known.has(bare + suffix)) return bare + suffix;
-  for (const name of FOLDER_FILES) if (known.has(`${bare}/${name}`)) return `${bare}/${name}`;
-  return null;
-}
-
 /**
  * The file of `known` that a relative `reference` from `from` names, as Node finds it: the file with
  * one of its suffixes, else the folder's package.json `main` (from `mains`, see {@link mainsByFolder}),
@@ -66,8 +54,11 @@ export function resolveFile(
     for (const suffix of FILE_SUFFIXES) if (known.has(bare + suffix)) return bare + suffix;
   }
   const folder = atRoot ? bare : `${bare}/`;
+  // The folder's main, as a reference from its package.json: the file (with a suffix) or its index. A
+  // main's own folder's package.json is not read again, as Node does not.
   const main = mains.get(folder);
-  const named = main === undefined ? null : mainFile(folder, main, known);
+  const named =
+    main === undefined ? null : resolveFile(`${folder}package.json`, main.startsWith('.') ? main : `./${main}`, known);
   if (named !== null) return named;
   for (const name of FOLDER_FILES) if (known.has(folder + name)) return folder + name;
   return null;
