@@ -11,7 +11,14 @@ import {
   ReferenceSchema,
   UnresolvedSchema,
 } from '../schemas.js';
-import type { CallSite, ControlFlow, NativeCapability, NativeReference, UnresolvedTransfer } from '../port.js';
+import type {
+  CallSite,
+  ControlFlow,
+  NativeCapability,
+  NativePort,
+  NativeReference,
+  UnresolvedTransfer,
+} from '../port.js';
 import { procedureStartingAt, z } from './common.js';
 import { procedureTool } from './portTool.js';
 import { ASSEMBLY_LIMIT } from './code.js';
@@ -20,6 +27,19 @@ import { unresolvedLimitations } from './relations.js';
 const ReferencedStringSchema = z.strictObject({ address: AddressSchema, value: z.string(), site: AddressSchema });
 const ReferencedNameSchema = z.strictObject({ address: AddressSchema, name: z.string(), site: AddressSchema });
 const ApiCallSchema = z.strictObject({ name: z.string(), address: AddressSchema, sites: z.array(AddressSchema) });
+
+/**
+ * True when a call reaches an import: the engine says so, or it calls an import stub, or a thunk that
+ * jumps to a function of a library (a PE's `jmp [__imp_x]`; Ghidra's thunk of an external function).
+ * A thunk of a function of the binary itself is not an import.
+ */
+async function callsImport(port: NativePort, call: CallSite, signal: AbortSignal): Promise<boolean> {
+  if (call.kind === 'import-call') return true;
+  const summary = await procedureStartingAt(port, call.procedure, signal);
+  if (summary?.kind === 'import') return true;
+  if (summary?.kind !== 'thunk') return false;
+  return ((await port.procedure(call.procedure, signal))?.library ?? null) !== null;
+}
 
 /** Schema of the analyze_function result (the function dossier). Null facets are listed in `unavailable`. */
 export const FunctionDossierSchema = z.strictObject({
@@ -132,9 +152,7 @@ export const analyzeFunction = procedureTool({
     if (callees) {
       const byName = new Map<string, { name: string; address: string; sites: string[] }>();
       for (const call of callees) {
-        const isImport =
-          call.kind === 'import-call' || (await procedureStartingAt(port, call.procedure, signal))?.kind === 'import';
-        if (!isImport) continue;
+        if (!(await callsImport(port, call, signal))) continue;
         const name = call.name ?? call.procedure;
         const entry = byName.get(name) ?? { name, address: call.procedure, sites: [] };
         entry.sites.push(call.site);

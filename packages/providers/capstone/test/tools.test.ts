@@ -249,7 +249,7 @@ function readobjHeader(file: string, field: string): number {
   return Number.parseInt(m[1]!, 16);
 }
 
-skipUnless(toolsMissing('x86_64-w64-mingw32-gcc', 'llvm-readobj'))(
+skipUnless(toolsMissing('x86_64-w64-mingw32-gcc', 'llvm-readobj', 'objdump'))(
   'binary_overview on the embedded engine (x86-64 PE)',
   () => {
     let opened: Opened;
@@ -271,6 +271,31 @@ skipUnless(toolsMissing('x86_64-w64-mingw32-gcc', 'llvm-readobj'))(
       const r = await run(opened, 'binary_overview', {});
       expect(r.normalized_result.document.format).toBe('pe');
       expect(r.normalized_result.import_count).toBe(imports.length);
+    });
+
+    it('should list an import that main calls through its `jmp [__imp_x]` thunk among its API calls', async () => {
+      // objdump names the thunk after its import and shows the slot it jumps through.
+      const text = execFileSync('objdump', ['-d', file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const thunk =
+        /^0*([0-9a-f]+) <getenv>:\n\s+[0-9a-f]+:\s+ff 25 [0-9a-f ]+\s+jmp\s+\*0x[0-9a-f]+\(%rip\)\s+# [0-9a-f]+ <__imp_getenv>/m.exec(
+          text,
+        );
+      expect(thunk).not.toBeNull();
+      const address = `0x${thunk![1]}`;
+      const info = await run(opened, 'procedure_info', { procedure: address });
+      expect(info.normalized_result).toMatchObject({ kind: 'thunk', name: 'getenv', library: 'msvcrt.dll' });
+      const main = await run(opened, 'analyze_function', { procedure: 'main' });
+      const imports = (main.normalized_result.api.imports as Array<{ name: string; address: string }>).map(
+        (i) => `${i.name}@${i.address}`,
+      );
+      expect(imports).toContain(`getenv@${address}`);
+      // A function of the binary itself (mingw's own printf, which main also calls) is not an import.
+      const printf = main.normalized_result.callees.find((c: Loose) => c.name === 'printf');
+      expect(printf).toBeDefined();
+      expect((await run(opened, 'procedure_info', { procedure: printf.procedure })).normalized_result.kind).toBe(
+        'function',
+      );
+      expect(imports.some((i) => i.startsWith('printf@'))).toBe(false);
     });
 
     it('should place the entry point at the image base plus AddressOfEntryPoint', async () => {
