@@ -248,10 +248,11 @@ export interface NativePort {
    */
   procedureSummary?(address: string, signal: AbortSignal): Promise<ProcedureSummary | null>;
   /**
-   * How many imports the code reaches at an address of the image: one per import stub (ELF PLT,
-   * Mach-O stub) and one per PE import-address-table slot. A PE calls most imports through their slot
-   * (`call [__imp_x]`) with no stub, so they have no procedure of kind `"import"` to count. Optional:
-   * binary_overview counts the procedures of kind `"import"` when a port lacks it.
+   * How many imports the binary has: every symbol it takes from a library, as inspect_binary_layout
+   * lists them, whether or not it has a stub. Many have no procedure of kind `"import"` to count: a PE
+   * calls most imports through their slot (`call [__imp_x]`), and an ELF reaches data and `-fno-plt`
+   * imports through the GOT. Optional: binary_overview counts the procedures of kind `"import"` when a
+   * port lacks it.
    */
   importCount?(signal: AbortSignal): Promise<number>;
   /** The procedure whose extent contains `address`, or null. */

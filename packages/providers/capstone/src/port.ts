@@ -129,13 +129,14 @@ export class CapstonePort implements NativePort {
   }
 
   /**
-   * The imports the code reaches at an address of the image: the import stubs (ELF PLT, Mach-O stubs),
-   * which discovery lists as procedures of kind "import", and the PE import-address-table slots, which
-   * it does not (only an import with a `jmp [__imp_x]` thunk has a procedure, of kind "thunk").
+   * Every import of the binary, as inspect_binary_layout lists them: an ELF's undefined dynamic symbols
+   * (also those the code reaches through the GOT with no PLT stub, and data), a PE's import and
+   * delay-load directories, a Mach-O's bound symbols. Discovery makes procedures only of those with a
+   * stub (ELF PLT, Mach-O stubs: kind "import") or a `jmp [__imp_x]` thunk (kind "thunk").
    */
   async importCount(signal: AbortSignal): Promise<number> {
     throwIfAborted(signal, 'procedures');
-    return this.discovery.stubs.size + this.discovery.slots.size;
+    return this.layout.imports.length;
   }
 
   async containingProcedure(address: string, signal: AbortSignal): Promise<ProcedureSummary | null> {
