@@ -9,7 +9,7 @@ import { mergeInput, readInputOption } from './input.js';
 import type { Invocation } from './invocation.js';
 import { openTarget } from './target.js';
 import type { OpenedTarget } from './target.js';
-import { ReaError } from '@rea/evidence';
+import { ReaError, normalizeError } from '@rea/evidence';
 import { resolve } from 'node:path';
 import { commandLineExamples, examplesHelp } from './examples.js';
 import { runSessionCommand } from './sessionCommands.js';
@@ -219,6 +219,9 @@ export function toolCommand(invocation: Invocation, contract: AnyToolContract): 
         signal: invocation.scope.signal,
         progress,
       });
+    } catch (error) {
+      // Opening the target is this command's first step: its failure is the command's.
+      throw normalizeError(error, contract.name);
     } finally {
       progress.clear();
     }

@@ -32,7 +32,8 @@ function unreadable(path: string, error: unknown): ReaError {
     return new ReaError('access_denied', `${path} cannot be read (${code}).`, { details: { path, reason: code } });
   }
   if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return new ReaError('target_unavailable', `Nothing exists at ${path} (${code}).`, {
+    // As every tool that takes a path answers it: the file named does not exist.
+    return new ReaError('not_found', `Nothing exists at ${path} (${code}).`, {
       details: { path, reason: code },
       remediation: 'Check the path: it names no file.',
     });
@@ -45,10 +46,10 @@ function unreadable(path: string, error: unknown): ReaError {
 
 /**
  * Reads a target's identity — absolute path, coarse format, SHA-256 (streamed, honouring `signal`),
- * size — as `open_binary` and the CLI's `--target` record it. A missing or unreadable path, or one that
- * is not a regular file, is `target_unavailable` with `details.path` and `details.reason` (the system
- * error code, or "not-a-regular-file"), except a path the user may not read: `access_denied`. An abort
- * is `cancelled`.
+ * size — as `open_binary` and the CLI's `--target` record it. A missing path is `not_found`; an
+ * unreadable one, or one that is not a regular file, is `target_unavailable`; each with `details.path`
+ * and `details.reason` (the system error code, or "not-a-regular-file"), except a path the user may not
+ * read: `access_denied`. An abort is `cancelled`.
  */
 export async function readActiveTarget(path: string, signal: AbortSignal): Promise<ActiveTarget> {
   const absolute = resolve(path);

@@ -36,10 +36,12 @@ describe('readActiveTarget', () => {
     });
   });
 
-  it('should refuse a missing path and a directory with target_unavailable', async () => {
+  it('should refuse a missing path with not_found and a directory with target_unavailable', async () => {
     await withTempDir(async (dir) => {
       const missing = await refusal(readActiveTarget(join(dir, 'absent'), new AbortController().signal));
-      expect(missing).toMatchObject({ code: 'target_unavailable', details: { reason: 'ENOENT' } });
+      expect(missing).toMatchObject({ code: 'not_found', details: { reason: 'ENOENT' } });
+      const under = await refusal(readActiveTarget(join(dir, 'absent', 'x'), new AbortController().signal));
+      expect(under).toMatchObject({ code: 'not_found', details: { reason: 'ENOENT' } });
       mkdirSync(join(dir, 'sub'));
       const directory = await refusal(readActiveTarget(join(dir, 'sub'), new AbortController().signal));
       expect(directory).toMatchObject({ code: 'target_unavailable', details: { reason: 'not-a-regular-file' } });

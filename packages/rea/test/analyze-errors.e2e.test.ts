@@ -41,6 +41,21 @@ describe('rea analyze, when it cannot analyze', () => {
     expect(error.remediation).toBe('Check the path: nothing exists there.');
   }, 60_000);
 
+  it('should answer a tool command whose target is missing with not_found, attributed to the command', async () => {
+    // Opening the target is the command's first step: its failure names the command, as any other does,
+    // and a missing file is not_found, as every tool that takes a path answers it.
+    const json = await run(REA_BIN, ['binary-overview', '/nonexistent/rea-target', '--format', 'json']);
+    expect(json.code).toBe(3);
+    const { error } = JSON.parse(json.stdout) as ErrorJson;
+    expect(error).toMatchObject({ code: 'not_found', operation: 'binary_overview' });
+    const layout = await run(REA_BIN, ['inspect-binary-layout', '/nonexistent/rea-target', '--format', 'json']);
+    expect((JSON.parse(layout.stdout) as ErrorJson).error.code).toBe('not_found');
+    const human = await run(REA_BIN, ['binary-overview', '/nonexistent/rea-target']);
+    expect(human.stderr).toMatch(
+      /^rea: error \[not_found\] in binary_overview: Nothing exists at \/nonexistent\/rea-target/,
+    );
+  }, 60_000);
+
   it('should fail with provider_selection when --provider or REA_ANALYSIS_PROVIDER names no provider', async () => {
     const flag = await run(REA_BIN, ['analyze', '/usr/bin/true', '--provider', 'nosuch', '--format', 'json']);
     const env = await run(REA_BIN, ['analyze', '/usr/bin/true', '--format', 'json'], {

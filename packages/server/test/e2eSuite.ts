@@ -259,7 +259,7 @@ export function describeTransportSuite(transport: string, connect: () => Promise
       const absent = diagnosticOf(await call(client, 'open_binary', { path: target, provider_id: 'ghost' }));
       expect(absent.details['reason']).toBe('unavailable');
       const missing = diagnosticOf(await call(client, 'open_binary', { path: join(dir, 'absent.bin') }));
-      expect(missing.code).toBe('target_unavailable');
+      expect(missing.code).toBe('not_found');
     });
 
     it('should retain Evidence, export, clear on close even without a target, and import it back', async () => {
