@@ -5,6 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { DexFile, disassemble, inspectAndroidPackageTool } from '../src/index.js';
+import { protectionOf } from '../src/model/manifest.js';
 import { SAMPLES, output, runTool } from './support.js';
 
 interface Unit {
@@ -86,6 +87,48 @@ describe('manifests against aapt dump badging', () => {
     ).toEqual(expected.optional.sort());
     if (expected.label !== null) expect(m.application.label).toBe(expected.label);
     if (expected.launchable !== null) expect(m.launchable_activities).toContain(expected.launchable);
+  });
+});
+
+/** androguard's table of the permissions AOSP's framework manifest declares at an API level, by name. */
+const AOSP_PERMISSIONS = '/usr/lib/python3/dist-packages/androguard/core/api_specific_resources/aosp_permissions';
+
+describe('declared permissions against AOSP’s framework manifest', () => {
+  const framework = `${SAMPLES}/tests/lineageos_nexus5_framework-res.apk`;
+  const table = `${AOSP_PERMISSIONS}/permissions_25.json`;
+  it('should name each permission’s protectionLevel as the framework manifest of its API level spells it', async () => {
+    // The sample is LineageOS's framework (API 25); androguard's table holds AOSP's declarations at API
+    // 25, with protectionLevel as written in that manifest (`signature|privileged|development`).
+    expect(badging(framework).sdk).toBe('25');
+    const aosp = (
+      JSON.parse(readFileSync(table, 'utf8')) as { permissions: Record<string, { protectionLevel: string }> }
+    ).permissions;
+    const { normalized_result } = await runTool<{
+      units: Array<{
+        manifest: { permissions: Array<{ name: string; protection_level: string; protection: string }> };
+      }>;
+    }>(inspectAndroidPackageTool, { path: framework, verify_signatures: false });
+    const declared = normalized_result.units[0]!.manifest.permissions;
+    const compared = declared.filter((p) => aosp[p.name] !== undefined);
+    // LineageOS adds a few of its own; nearly all are AOSP's.
+    expect(compared.length).toBeGreaterThan(340);
+    const tokens = (text: string) => text.split('|').sort();
+    const differing = compared
+      .filter((p) => tokens(p.protection).join('|') !== tokens(aosp[p.name]!.protectionLevel).join('|'))
+      .map((p) => `${p.name}: ${p.protection_level} -> ${p.protection}, AOSP ${aosp[p.name]!.protectionLevel}`);
+    expect(differing).toEqual([]);
+    // Their flags cover more than one base type and several flags, the raw value stays beside the name.
+    const names = new Set(compared.flatMap((p) => tokens(p.protection)));
+    for (const name of ['normal', 'dangerous', 'signature', 'privileged', 'development', 'appop', 'pre23', 'installer'])
+      expect(names).toContain(name);
+    expect(declared.find((p) => p.protection_level === '0x12')?.protection).toBe('signature|privileged');
+  });
+
+  it('should keep a base type or flag the platform does not name as a hex number', () => {
+    expect(protectionOf(0x4)).toBe('internal');
+    expect(protectionOf(0x7)).toBe('0x7');
+    expect(protectionOf(0x40000012)).toBe('signature|privileged|0x40000000');
+    expect(protectionOf(null)).toBeNull();
   });
 });
 

@@ -43,7 +43,11 @@ export interface Manifest {
   uses_permissions: { name: string; max_sdk: number | null; required: boolean }[];
   /** `auto`, `internalOnly` or `preferExternal` (the raw value when it is none of them); null when unset. */
   install_location: string | null;
-  permissions: { name: string; protection_level: string | null }[];
+  /**
+   * `protection_level` is the attribute's raw text (`0x12`); `protection` names its base type and flags
+   * as a manifest spells them (`signature|privileged`).
+   */
+  permissions: { name: string; protection_level: string | null; protection: string | null }[];
   uses_features: { name: string; required: boolean }[];
   uses_libraries: string[];
   application: {
@@ -62,13 +66,61 @@ export interface Manifest {
   launchable_activities: string[];
 }
 
-/** Resolves an attribute to text, following a resource reference through the table. */
 /** The manifest's installLocation, by name (the values of the platform's attribute enum). */
 function installLocation(value: number | null): string | null {
   if (value === null) return null;
   return ['auto', 'internalOnly', 'preferExternal'][value] ?? String(value);
 }
 
+/** The base types of a permission's protectionLevel (its low four bits), by value. */
+const PROTECTION_BASES = ['normal', 'dangerous', 'signature', 'signatureOrSystem', 'internal'];
+/** The flags of protectionLevel above its base type, as the platform's attribute names them. */
+const PROTECTION_FLAGS: ReadonlyArray<[number, string]> = [
+  [0x10, 'privileged'],
+  [0x20, 'development'],
+  [0x40, 'appop'],
+  [0x80, 'pre23'],
+  [0x100, 'installer'],
+  [0x200, 'verifier'],
+  [0x400, 'preinstalled'],
+  [0x800, 'setup'],
+  [0x1000, 'instant'],
+  [0x2000, 'runtime'],
+  [0x4000, 'oem'],
+  [0x8000, 'vendorPrivileged'],
+  [0x10000, 'textClassifier'],
+  [0x20000, 'wellbeing'],
+  [0x40000, 'documenter'],
+  [0x80000, 'configurator'],
+  [0x100000, 'incidentReportApprover'],
+  [0x200000, 'appPredictor'],
+  [0x400000, 'module'],
+  [0x800000, 'companion'],
+  [0x1000000, 'retailDemo'],
+  [0x2000000, 'recents'],
+  [0x4000000, 'role'],
+  [0x8000000, 'knownSigner'],
+];
+
+/**
+ * A permission's protectionLevel as a manifest spells it (`signature|privileged`): the base type, then
+ * each flag in the order of its value. A base or flag the platform does not name stays a hex number.
+ */
+export function protectionOf(value: number | null): string | null {
+  if (value === null) return null;
+  const base = value & 0xf;
+  const names = [PROTECTION_BASES[base] ?? `0x${base.toString(16)}`];
+  let rest = (value >>> 0) & ~0xf;
+  for (const [bit, name] of PROTECTION_FLAGS) {
+    if ((rest & bit) === 0) continue;
+    names.push(name);
+    rest &= ~bit;
+  }
+  if (rest !== 0) names.push(`0x${(rest >>> 0).toString(16)}`);
+  return names.join('|');
+}
+
+/** Resolves an attribute to text, following a resource reference through the table. */
 function textOf(attr: XmlAttribute | undefined, table: ResourceLookup | null): string | null {
   if (attr === undefined) return null;
   if ((attr.value.type === VALUE.REFERENCE || attr.value.type === VALUE.DYNAMIC_REFERENCE) && table !== null) {
@@ -173,6 +225,7 @@ export function readManifest(doc: XmlDocument, table: ResourceLookup | null): Ma
     permissions: kids('permission').map((e) => ({
       name: textOf(attribute(e, 'name'), table) ?? '',
       protection_level: textOf(attribute(e, 'protectionLevel'), table),
+      protection: protectionOf(intOf(attribute(e, 'protectionLevel'), table)),
     })),
     uses_features: kids('uses-feature').map((e) => ({
       name: textOf(attribute(e, 'name'), table) ?? textOf(attribute(e, 'glEsVersion'), table) ?? '',

@@ -44,7 +44,15 @@ const ManifestSchema = z.strictObject({
     }),
   ),
   install_location: s.describe('auto, internalOnly or preferExternal; null when unset.'),
-  permissions: z.array(z.strictObject({ name: z.string(), protection_level: s })),
+  permissions: z.array(
+    z.strictObject({
+      name: z.string(),
+      protection_level: s.describe('The protectionLevel attribute as written (0x12).'),
+      protection: s.describe(
+        'protectionLevel by name, as a manifest spells it: the base type, then its flags (signature|privileged).',
+      ),
+    }),
+  ),
   uses_features: z.array(z.strictObject({ name: z.string(), required: z.boolean() })),
   uses_libraries: z.array(z.string()),
   application: z.strictObject({
