@@ -50,11 +50,27 @@ async function isSplitApkFolder(path: string): Promise<boolean> {
   return apks > 0;
 }
 
+/** The `format` key of an Evidence bundle, with its value. */
+const BUNDLE_FORMAT_KEY = /"format"\s*:\s*"rea-evidence-bundle"/;
+
+/**
+ * ASAR: a Chromium pickle of the header's size (its first field, 4, is the size of its payload), then a
+ * pickle holding the JSON header as a string, whose sizes nest, and the JSON object itself. The header's
+ * keys may come in any order (`{"files"` first is only the usual one).
+ */
+function looksLikeAsar(bytes: Buffer): boolean {
+  if (bytes.length < 17 || bytes.readUInt32LE(0) !== 4) return false;
+  const headerPickle = bytes.readUInt32LE(4);
+  const payload = bytes.readUInt32LE(8);
+  const json = bytes.readInt32LE(12);
+  return payload + 4 <= headerPickle && json >= 2 && json + 4 <= payload && bytes[16] === 0x7b;
+}
+
 /**
  * Classifies `path` by its bytes (never by name alone): ELF, PE or Mach-O magic is a native binary;
  * a ZIP signature is an archive (an APK, app bundle or split-APK set when it is named .apk, .aab,
- * .apks or .xapk); DEX magic is a DEX file; an ASAR pickle header is an ASAR; a JSON object naming
- * Evidence records is an evidence bundle; a folder is a directory (a split-APK set when its files are
+ * .apks or .xapk); DEX magic is a DEX file; an ASAR pickle header is an ASAR; a JSON object whose
+ * `format` is `rea-evidence-bundle` is an evidence bundle; a folder is a directory (a split-APK set when its files are
  * all APKs); any other file named .js, .mjs or .cjs is a JavaScript file.
  * A missing path is `not_found`; an unreadable one `access_denied` or `target_unavailable`.
  */
@@ -123,14 +139,10 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
   if (length >= 8 && /^dex\n\d{3}\0$/.test(bytes.subarray(0, 8).toString('latin1'))) {
     return { path, kind: 'dex', format: 'dex' };
   }
-  // ASAR: a Chromium pickle whose first field is 4, then the JSON header starting with {"files".
-  if (length >= 24 && bytes.readUInt32LE(0) === 4 && bytes.subarray(16, 24).toString('latin1') === '{"files"') {
-    return { path, kind: 'asar', format: 'asar' };
-  }
+  if (looksLikeAsar(bytes)) return { path, kind: 'asar', format: 'asar' };
+  // An Evidence bundle names its format (first, as REA writes it: canonical JSON, keys in order).
   const text = bytes.toString('utf8').trimStart();
-  if (text.startsWith('{') && /"records"\s*:/.test(text) && /"(format|version|bundle_version)"\s*:/.test(text)) {
-    return { path, kind: 'evidence-bundle', format: 'json' };
-  }
+  if (text.startsWith('{') && BUNDLE_FORMAT_KEY.test(text)) return { path, kind: 'evidence-bundle', format: 'json' };
   if (/\.[cm]?js$/i.test(path)) return { path, kind: 'javascript', format: 'javascript' };
   return { path, kind: 'file', format: 'unknown' };
 }

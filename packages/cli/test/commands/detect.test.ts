@@ -42,6 +42,41 @@ describe('detectTarget', () => {
     });
   });
 
+  it('should call a JSON file an Evidence bundle only when its format says so', async () => {
+    await withTempDir(async (dir) => {
+      // Any JSON with "records" and "version" keys is a file to inspect, not a bundle.
+      writeFileSync(join(dir, 'data.json'), '{"version": 3, "records": [{"name": "alice"}]}\n');
+      expect(await detectTarget(join(dir, 'data.json'))).toMatchObject({ kind: 'file', format: 'unknown' });
+      writeFileSync(join(dir, 'bundle.json'), '{"format":"rea-evidence-bundle","records":[],"version":1}');
+      expect(await detectTarget(join(dir, 'bundle.json'))).toMatchObject({ kind: 'evidence-bundle', format: 'json' });
+      // Keys in another order, and spaces, as a bundle written by hand may have them.
+      writeFileSync(join(dir, 'hand.json'), '{ "version": 1, "records": [], "format" : "rea-evidence-bundle" }');
+      expect(await detectTarget(join(dir, 'hand.json'))).toMatchObject({ kind: 'evidence-bundle' });
+    });
+  });
+
+  it('should tell an ASAR by its pickle header, whatever the order of its header keys', async () => {
+    await withTempDir(async (dir) => {
+      const asar = (header: string) => {
+        const json = Buffer.from(header);
+        const padded = json.length + ((4 - (json.length % 4)) % 4);
+        const head = Buffer.alloc(16);
+        head.writeUInt32LE(4, 0);
+        head.writeUInt32LE(8 + padded, 4);
+        head.writeUInt32LE(4 + padded, 8);
+        head.writeInt32LE(json.length, 12);
+        return Buffer.concat([head, json, Buffer.alloc(padded - json.length), Buffer.from('hi')]);
+      };
+      writeFileSync(join(dir, 'usual.asar'), asar('{"files":{"a.txt":{"size":2,"offset":"0"}}}'));
+      writeFileSync(join(dir, 'ordered'), asar('{"meta":1,"files":{"a.txt":{"size":2,"offset":"0"}}}'));
+      for (const name of ['usual.asar', 'ordered'])
+        expect(await detectTarget(join(dir, name))).toMatchObject({ kind: 'asar', format: 'asar' });
+      // Four bytes of 4 then anything else is no pickle of a JSON header.
+      writeFileSync(join(dir, 'ints'), Buffer.from([4, 0, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0, 1, 0, 0, 0, 0x7b, 0x7d]));
+      expect(await detectTarget(join(dir, 'ints'))).toMatchObject({ kind: 'file' });
+    });
+  });
+
   it('should call a folder of APKs a split-APK set, and any other folder a directory', async () => {
     await withTempDir(async (dir) => {
       const split = join(dir, 'split');
