@@ -98,6 +98,24 @@ describe('createProcessSupervisor', () => {
     expect(await owned.exited).toEqual({ exitCode: null, signal: 'SIGTERM' });
   });
 
+  it('should settle exited when the launcher exits, while a background child still holds its stdout', async () => {
+    const s = supervisor();
+    // The launcher leaves a child behind that inherited stdout, and exits 3 at once.
+    const owned = await s.start('sh', ['-c', 'sleep 300 & echo ready; exit 3'], { stdout: 'pipe' });
+    expect(await firstLine(owned)).toBe('ready');
+    let ended = false;
+    owned.stdout!.once('end', () => (ended = true));
+    const exit = await Promise.race([
+      owned.exited,
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5000).unref()),
+    ]);
+    expect(exit).toEqual({ exitCode: 3, signal: null });
+    expect(owned.exit()).toEqual({ exitCode: 3, signal: null });
+    // The child still holds the stream open: only the supervisor's cleanup ends it.
+    expect(ended).toBe(false);
+    await s.closeAll({ graceMs: 500 });
+  });
+
   it('should send SIGTERM first and SIGKILL after the grace period to a process that ignores SIGTERM', async () => {
     await withTempDir(async (dir) => {
       const marker = join(dir, 'term');

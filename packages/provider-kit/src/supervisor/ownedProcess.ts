@@ -70,7 +70,7 @@ export interface OwnedProcess {
   readonly stdin: Writable | null;
   readonly stdout: Readable | null;
   readonly stderr: Readable | null;
-  /** Settles when the launcher exits; never rejects. */
+  /** Settles when the launcher exits, even while a child of its keeps its streams open; never rejects. */
   readonly exited: Promise<ProcessExit>;
   /** The launcher's exit, or null while it runs. */
   exit(): ProcessExit | null;
@@ -94,6 +94,8 @@ class RemainingProcesses {
 const TAIL = 4096;
 const POLL_MS = 25;
 const KILL_WAIT_MS = 3000;
+/** How long after the launcher's exit its streams may take to close before it counts as exited. */
+const STREAMS_AFTER_EXIT_MS = 200;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
 /**
@@ -128,6 +130,19 @@ export async function startOwnedProcess(
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     ...(options.env === undefined ? {} : { env: options.env }),
   });
+  // The launcher's exit once its streams have closed, or a moment after it when they stay open: execa's
+  // promise settles only once every stream has closed, and a background child that inherited stdout
+  // would hold it until killed. The moment lets what the launcher wrote last arrive (its stderr tail).
+  const exitEvent = new Promise<ProcessExit>((resolve) => {
+    subprocess.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
+      const exit = { exitCode: code, signal };
+      const late = setTimeout(() => resolve(exit), STREAMS_AFTER_EXIT_MS);
+      subprocess.once('close', () => {
+        clearTimeout(late);
+        resolve(exit);
+      });
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     subprocess.once('spawn', () => resolve());
     subprocess.once('error', reject);
@@ -152,10 +167,14 @@ export async function startOwnedProcess(
     tail = (tail + chunk.toString('utf8')).slice(-TAIL);
   });
   let exit: ProcessExit | null = null;
-  const exited = (subprocess as unknown as Promise<{ exitCode?: number; signal?: string }>).then(
-    (result) => ({ exitCode: result.exitCode ?? null, signal: result.signal ?? null }),
-    () => ({ exitCode: null, signal: null }),
-  );
+  const exited = Promise.race([
+    exitEvent,
+    // Settles too when no exit event comes (a failure after the spawn): the streams close then.
+    (subprocess as unknown as Promise<{ exitCode?: number; signal?: string }>).then(
+      (result) => ({ exitCode: result.exitCode ?? null, signal: result.signal ?? null }),
+      () => ({ exitCode: null, signal: null }),
+    ),
+  ]);
   void exited.then((value) => {
     exit = value;
   });
