@@ -12,7 +12,7 @@ export const observeNativeCallsTool = defineTool({
   name: 'observe_native_calls',
   title: 'Observe native calls',
   description:
-    'Launches a program under LLDB (Python API, an owned process) and traces calls to functions, imports or 0x file addresses: exact call counts, and per event (up to max_events) thread, arguments by the ABI (x86-64 System V, AArch64), bounded C strings, return values, backtrace. Reports exit, or crash signal and fault address. attach: REA starts the program and LLDB attaches to its PID. Missing symbols are per-target limitations.',
+    'Launches a program under LLDB (Python API, an owned process) and traces calls to functions, imports or 0x file addresses: exact call counts, and per event (up to max_events) thread, arguments by the ABI (x86-64 System V, AArch64), bounded C strings, return values, backtrace. Reports the exit code, or the signal that ended the program (with pc and fault address); handled signals are delivered. Imports break at symbol entry points; IFUNCs are limitations. attach: REA starts the program and LLDB attaches to its PID. Missing symbols are per-target limitations.',
   input: TraceInputSchema,
   result: TraceResultSchema,
   examples: [
@@ -74,6 +74,15 @@ export const observeNativeCallsTool = defineTool({
         limitations.push({
           kind: 'symbol-not-found',
           message: `${target.kind} ${target.name} was not found (stripped, not loaded, or misspelt): not traced.`,
+          scope: target.name,
+        });
+      }
+    }
+    for (const target of result.targets) {
+      if (target.indirect_in.length > 0) {
+        limitations.push({
+          kind: 'indirect-function',
+          message: `${target.name} is an IFUNC in ${target.indirect_in.join(', ')}: the implementation chosen at run time is not traced.`,
           scope: target.name,
         });
       }

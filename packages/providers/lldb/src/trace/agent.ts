@@ -128,13 +128,23 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
         setTimeout(
           () =>
             reject(
-              new ReaError(
-                'execution_failure',
-                `The LLDB agent exited during ${phase}: ${agent.stderrTail().slice(-500)}`,
-                {
-                  details: { provider_id: 'lldb', phase, ...partial() },
-                },
-              ),
+              phase === 'startup'
+                ? // Python ran no agent (not Python 3, or not a Python at all): LLDB's module is not usable.
+                  new ReaError(
+                    'capability_unavailable',
+                    `LLDB tracing needs Python 3 with LLDB's module; ${settings.python} exited before loading it: ${agent.stderrTail().slice(-300)}`,
+                    {
+                      remediation: `Set REA_LLDB_PYTHON to the python3 that LLDB's module was built for. ${REMEDY}`,
+                      details: { capability: 'native-call-tracing', provider_id: 'lldb', reason: 'python-unusable' },
+                    },
+                  )
+                : new ReaError(
+                    'execution_failure',
+                    `The LLDB agent exited during ${phase}: ${agent.stderrTail().slice(-500)}`,
+                    {
+                      details: { provider_id: 'lldb', phase, ...partial() },
+                    },
+                  ),
             ),
           200,
         ),

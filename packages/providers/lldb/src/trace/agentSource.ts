@@ -52,6 +52,9 @@ def load_lldb(explicit):
         sys.path.insert(0, path)
         try:
             import lldb
+            if not hasattr(lldb, "SBDebugger"):
+                # An empty namespace package (another Python's, or a stray directory) is not LLDB's module.
+                raise ImportError("the lldb found there has no SBDebugger (not LLDB's module for this Python)")
             return lldb, path, problems
         except ImportError as error:
             for name in [n for n in sys.modules if n in ("lldb", "_lldb") or n.startswith("lldb.")]:
@@ -69,6 +72,8 @@ def load_lldb(explicit):
                 loader.exec_module(module)
                 sys.modules["_lldb"] = module
                 import lldb
+                if not hasattr(lldb, "SBDebugger"):
+                    raise ImportError("the lldb found there has no SBDebugger")
                 return lldb, path, problems
             except Exception as error2:
                 problems.append("%s: %s" % (path, error2))
@@ -186,6 +191,33 @@ def on_return(frame):
             break
     return False
 
+# Imports: a scripted breakpoint resolver adds, in each module as it loads, the entry point of every
+# code symbol of that name. By-name breakpoints would also take inlined call sites from debug info, and
+# for an IFUNC LLDB calls the resolver in the target while it is stopped, which never returns here.
+RESOLVER = '''
+import lldb
+INDIRECT = {}
+class EntryPoints:
+    def __init__(self, bkpt, extra_args, internal_dict):
+        self.bkpt = bkpt
+        self.name = extra_args.GetValueForKey("name").GetStringValue(1024)
+    def __callback__(self, sym_ctx):
+        module = sym_ctx.GetModule()
+        for context in module.FindSymbols(self.name):
+            symbol = context.GetSymbol()
+            if symbol.GetType() == lldb.eSymbolTypeCode:
+                self.bkpt.AddLocation(symbol.GetStartAddress())
+            elif symbol.GetType() == lldb.eSymbolTypeResolver:
+                INDIRECT.setdefault(self.name, set()).add(module.GetFileSpec().GetFilename())
+    def __get_depth__(self):
+        return lldb.eSearchDepthModule
+'''
+resolver_dir = os.path.dirname(request["stdout_path"])
+with open(os.path.join(resolver_dir, "rea_lldb_entry_points.py"), "w") as resolver_file:
+    resolver_file.write(RESOLVER)
+dbg.HandleCommand("command script import " + os.path.join(resolver_dir, "rea_lldb_entry_points.py"))
+rea_lldb_entry_points = sys.modules["rea_lldb_entry_points"]
+
 HANDLERS = {}
 breakpoints = []
 for index, spec in enumerate(specs):
@@ -195,7 +227,9 @@ for index, spec in enumerate(specs):
     elif spec["kind"] == "function":
         bp = target.BreakpointCreateByName(spec["name"], main_module.GetFileSpec().GetFilename())
     else:
-        bp = target.BreakpointCreateByName(spec["name"])
+        extra = lldb.SBStructuredData()
+        extra.SetFromJSON(json.dumps({"name": spec["name"]}))
+        bp = target.BreakpointCreateFromScript("rea_lldb_entry_points.EntryPoints", extra, lldb.SBFileSpecList(), lldb.SBFileSpecList(), False)
     if bp is not None:
         HANDLERS[bp.GetID()] = lambda frame, index=index: on_entry(index, frame)
     breakpoints.append(bp)
@@ -229,12 +263,37 @@ if not launch_error.Success():
     out({"type": "error", "reason": reason, "message": str(launch_error)})
     sys.exit(0)
 process_box[0] = process
+# Stop at every signal that may end the process (still passed on to it), so that the stop where a
+# fatal one arrives is seen: SIGKILL alone cannot be stopped at. Those that cannot end it are left alone.
+NOT_FATAL = ("SIGCHLD", "SIGCONT", "SIGURG", "SIGWINCH", "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU")
+unix_signals = process.GetUnixSignals()
+for k in range(unix_signals.GetNumSignals()):
+    number = unix_signals.GetSignalAtIndex(k)
+    if unix_signals.GetSignalAsCString(number) not in NOT_FATAL:
+        unix_signals.SetShouldStop(number, True)
+        unix_signals.SetShouldSuppress(number, False)
+        unix_signals.SetShouldNotify(number, False)
+
+def disposition(number):
+    # Caught or ignored by the program, read from /proc (local processes); None where unknown.
+    if request.get("connect"):
+        return None
+    try:
+        with open("/proc/%d/status" % process.GetProcessID()) as status:
+            masks = dict(line.split(":", 1) for line in status if line.startswith(("SigCgt", "SigIgn")))
+        bit = 1 << (number - 1)
+        return "caught" if int(masks["SigCgt"], 16) & bit else "ignored" if int(masks["SigIgn"], 16) & bit else "default"
+    except Exception:
+        return None
+
 if request.get("attach_pid") and process.GetState() == lldb.eStateStopped:
     # The attach leaves the process stopped: let it run on with the breakpoints in place.
     process.Continue()
 event = lldb.SBEvent()
 deadline = t0 + request["deadline_ms"] / 1000.0
 crash = None
+# The last signal the process was given that may end it: a crash only if the process then ends by it.
+fatal = None
 stopped_by = "exit"
 last_progress = time.time()
 while True:
@@ -249,6 +308,10 @@ while True:
         continue
     state = lldb.SBProcess.GetStateFromEvent(event)
     if state in (lldb.eStateExited, lldb.eStateDetached):
+        # LLDB 14 reports an end by a signal as that signal's number in the exit status.
+        if fatal is not None and state == lldb.eStateExited and process.GetExitStatus() == fatal[0]:
+            crash = fatal[1]
+            stopped_by = "crash"
         break
     if state == lldb.eStateCrashed:
         stopped_by = "crash"
@@ -258,6 +321,8 @@ while True:
             initial_stop = False
             process.Continue()
             continue
+        # Stopped again: the signal given at the last stop, if any, did not end the process.
+        fatal = None
         for thread in process:
             reason = thread.GetStopReason()
             if reason == lldb.eStopReasonBreakpoint:
@@ -272,10 +337,14 @@ while True:
                 number = thread.GetStopReasonDataAtIndex(0) if reason == lldb.eStopReasonSignal else 0
                 name = process.GetUnixSignals().GetSignalAsCString(number) if number else None
                 fault = re.search(r"address[^0-9]*(0x[0-9a-fA-F]+)", description)
-                crash = {"signal": name, "fault_address": fault.group(1).lower() if fault else None,
-                         "pc": "0x%x" % thread.GetFrameAtIndex(0).GetPC(), "thread": thread.GetIndexID(),
-                         "description": description}
-                break
+                details = {"signal": name, "fault_address": fault.group(1).lower() if fault else None,
+                           "pc": "0x%x" % thread.GetFrameAtIndex(0).GetPC(), "thread": thread.GetIndexID(),
+                           "description": description}
+                if not number:
+                    crash = details
+                    break
+                # The signal is passed on as the process continues: handled or ignored, it runs on.
+                fatal = (number, details) if disposition(number) in ("default", None) else None
         if crash is not None:
             stopped_by = "crash"
             process.Kill()
@@ -288,10 +357,13 @@ for spec, bp, stat in zip(specs, breakpoints, stats):
     locations = []
     if bp is not None:
         for k in range(bp.GetNumLocations()):
-            location = bp.GetLocationAtIndex(k)
-            locations.append("0x%x" % location.GetLoadAddress())
+            address = bp.GetLocationAtIndex(k).GetLoadAddress()
+            # A location whose module is not (or no longer) loaded has no address: it was never hit.
+            if address != lldb.LLDB_INVALID_ADDRESS:
+                locations.append("0x%x" % address)
+    indirect = sorted(rea_lldb_entry_points.INDIRECT.get(spec["name"], ())) if spec["kind"] == "import" else []
     result_targets.append({"kind": spec["kind"], "name": spec["name"], "status": "traced" if locations else "not-found",
-                           "locations": locations, "calls": stat["calls"]})
+                           "locations": locations, "calls": stat["calls"], "indirect_in": indirect})
 out({"type": "result", "abi": abi_name, "started_at": iso(t0), "lldb_version": lldb.SBDebugger.GetVersionString().strip(),
      "targets": result_targets, "events": events, "events_dropped": bounds["dropped"],
      "strings_cut": bounds["strings_cut"], "exit_code": exit_code, "crash": crash, "stopped_by": stopped_by,

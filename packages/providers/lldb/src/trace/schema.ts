@@ -69,6 +69,9 @@ export const TraceResultSchema = z.strictObject({
       status: z.enum(['traced', 'not-found']),
       locations: z.array(z.string()),
       calls: z.number().int(),
+      indirect_in: z
+        .array(z.string())
+        .describe('Modules where the name is an IFUNC (GNU indirect function): its run-time choice is not traced.'),
     }),
   ),
   started_at: z.string().describe('Wall-clock UTC time tracing began (ISO 8601).'),
@@ -80,7 +83,9 @@ export const TraceResultSchema = z.strictObject({
   events_dropped: z.number().int(),
   strings_cut: z.number().int(),
   exit_code: z.number().int().nullable(),
-  crash: JsonObjectSchema.nullable().describe('signal, fault_address, pc, thread, description.'),
+  crash: JsonObjectSchema.nullable().describe(
+    'The signal that ended the process (exit_code null): signal, fault_address, pc, thread, description, taken where it arrived.',
+  ),
   stopped_by: z.enum(['exit', 'crash', 'deadline']),
   elapsed_ms: z.number().int(),
   stdout: StreamSchema,
