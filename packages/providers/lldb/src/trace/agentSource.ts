@@ -343,8 +343,14 @@ while True:
                 if not number:
                     crash = details
                     break
-                # The signal is passed on as the process continues: handled or ignored, it runs on.
-                fatal = (number, details) if disposition(number) in ("default", None) else None
+                held = disposition(number)
+                if held == "default":
+                    # Delivered, it would end the process (and might write a core file): it is the crash.
+                    crash = details
+                    break
+                # Caught or ignored, it is passed on as the process continues, and the process runs on.
+                # Where the disposition cannot be read, the crash is the signal the process then ends by.
+                fatal = (number, details) if held is None else None
         if crash is not None:
             stopped_by = "crash"
             process.Kill()
