@@ -20,7 +20,8 @@ export type UnsafePathProblem =
   | 'path-conflict'
   | 'name-too-long'
   | 'path-too-long'
-  | 'case-collision';
+  | 'case-collision'
+  | 'nested-separator';
 
 /** Longest entry path echoed in a refusal; longer ones are cut (`details.path_bytes` gives the size). */
 const ECHOED_PATH = 512;
@@ -38,7 +39,9 @@ export function unsafePath(path: string, problem: UnsafePathProblem, extra: Json
     remediation:
       problem === 'case-collision'
         ? 'Two entries differ only in letter case and would overwrite each other on a case-insensitive file system; extract one of them with select.'
-        : 'Nothing was written outside the extraction directory; extract other entries with select.',
+        : problem === 'nested-separator'
+          ? 'The entry name holds "!/", which separates a nested container from its entries in logical paths: it would stand where a nested entry belongs. Extract other entries with select.'
+          : 'Nothing was written outside the extraction directory; extract other entries with select.',
   });
 }
 

@@ -15,6 +15,15 @@ export function pathProblem(path: string): UnsafePathProblem | null {
   return null;
 }
 
+/**
+ * Why an entry name read from one container (not yet prefixed with its container's logical path)
+ * cannot stand as a logical path, or null: a {@link pathProblem}, or a `!/` inside it
+ * (`nested-separator`), which would make it read as an entry of a nested container.
+ */
+export function entryNameProblem(name: string): UnsafePathProblem | null {
+  return pathProblem(name) ?? (name.includes('!/') ? 'nested-separator' : null);
+}
+
 /** True when a symlink at `linkPath` with `target` resolves outside the container root. */
 export function symlinkEscapes(linkPath: string, target: string): boolean {
   if (target.includes('\0') || target.startsWith('/') || /^[a-zA-Z]:/.test(target)) return true;

@@ -143,7 +143,17 @@ export type ExtractionResult = z.infer<typeof ExtractionResultSchema>;
 
 const hashed = z.strictObject({ path: z.string(), kind: z.string(), sha256: Sha256HexSchema.nullable() });
 
-/** `normalized_result` of `compare_artifacts`. A contradicted entry is never unchanged. */
+/** What differs between the two sides of a changed entry. */
+const EntryDifferenceSchema = z
+  .enum(['kind', 'content', 'size', 'mode', 'symlink_target', 'unpacked'])
+  .describe(
+    'kind, content (SHA-256), size, mode (Unix mode bits, including an executable flag), symlink_target, or unpacked (moved into or out of the .asar.unpacked companion).',
+  );
+
+/**
+ * `normalized_result` of `compare_artifacts`. A contradicted entry, or one whose sameness cannot be
+ * judged (`unverified`), is never unchanged.
+ */
 export const ArtifactComparisonSchema = z.strictObject({
   left_evidence_id: EvidenceIdSchema,
   right_evidence_id: EvidenceIdSchema,
@@ -157,9 +167,23 @@ export const ArtifactComparisonSchema = z.strictObject({
       right_sha256: Sha256HexSchema.nullable(),
       left_size: z.number().int().nonnegative(),
       right_size: z.number().int().nonnegative(),
+      differences: z.array(EntryDifferenceSchema).describe('What differs; never empty.'),
     }),
   ),
   unchanged: z.array(hashed),
+  unverified: z
+    .array(
+      z.strictObject({
+        path: z.string(),
+        kind: z.string(),
+        left_sha256: Sha256HexSchema.nullable(),
+        right_sha256: Sha256HexSchema.nullable(),
+        reason: z.enum(['content-not-read', 'duplicate-path']),
+      }),
+    )
+    .describe(
+      'Entries present on both sides whose sameness cannot be judged: content-not-read (the bytes were not read on a side: a budget, an unreadable entry, a missing .asar.unpacked file), or duplicate-path (a side lists more than one entry at the path). Never unchanged.',
+    ),
   contradictions: z.array(
     z.strictObject({
       path: z.string(),

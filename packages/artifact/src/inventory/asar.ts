@@ -1,6 +1,6 @@
 import { readAsarHeader } from '../engine/asar.js';
 import type { AsarNode } from '../engine/asar.js';
-import { nestedPath, pathProblem, symlinkEscapes } from '../paths.js';
+import { entryNameProblem, nestedPath, symlinkEscapes } from '../paths.js';
 import type { ArtifactEntry } from '../schemas.js';
 import type { ByteSource } from '../source.js';
 import type { InventoryState } from './state.js';
@@ -33,7 +33,7 @@ async function inventoryNode(
 ): Promise<void> {
   const path = nestedPath(prefix, node.path);
   const entry = entryOf(node, path);
-  const unsafe = node.segments.some(badSegment) || pathProblem(node.path) !== null;
+  const unsafe = node.segments.some(badSegment) || entryNameProblem(node.path) !== null;
   if (unsafe) state.partial(`unsafe entry path ${JSON.stringify(path)}; it cannot be extracted`, 'unsafe-path', path);
   if (node.kind === 'symlink' && node.link !== null && symlinkEscapes('', node.link)) {
     state.partial(

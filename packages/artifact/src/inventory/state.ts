@@ -35,6 +35,8 @@ export class InventoryState {
   /** Bytes of nested containers held in memory along the current expansion chain. */
   heldBytes = 0;
   entryBudgetHit = false;
+  /** Logical paths listed so far: a second entry at one path is flagged, never silently merged. */
+  private readonly paths = new Set<string>();
   /** Gives the event loop a turn between entries every few milliseconds, and checks the signal. */
   readonly pacer: Pacer;
 
@@ -59,6 +61,13 @@ export class InventoryState {
       this.entryBudget(entry.path);
       return false;
     }
+    if (this.paths.has(entry.path)) {
+      this.partial(
+        `entry path ${JSON.stringify(entry.path)} is listed more than once; the entries cannot be told apart by path`,
+        'duplicate-path',
+        entry.path,
+      );
+    } else this.paths.add(entry.path);
     this.entries.push(entry);
     if (this.onProgress && this.entries.length % 1000 === 0) {
       this.onProgress(`${this.entries.length} entries inventoried, ${this.bytesRead} bytes hashed`);

@@ -6,7 +6,7 @@ import { Pacer } from '../layout/cooperative.js';
 import type { ZipEntryInfo, ZipReader } from '../engine/zip.js';
 import { PackageClues, containerFromHead } from '../detect.js';
 import { malformed } from '../errors.js';
-import { logicalPath, nestedPath, pathProblem, symlinkEscapes } from '../paths.js';
+import { entryNameProblem, logicalPath, nestedPath, symlinkEscapes } from '../paths.js';
 import type { ArtifactEntry, PackageType } from '../schemas.js';
 import type { InventoryState } from './state.js';
 import { considerNested } from './nested.js';
@@ -103,7 +103,7 @@ function inventoryEntry(
   const inner = logicalPath(info.name);
   const path = nestedPath(prefix, inner);
   const entry = baseEntry(info, path);
-  const problem = pathProblem(inner);
+  const problem = entryNameProblem(inner);
   if (problem !== null)
     state.partial(
       `unsafe entry path ${JSON.stringify(path)} (${problem}); it cannot be extracted`,

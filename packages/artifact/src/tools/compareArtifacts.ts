@@ -3,7 +3,7 @@ import { JsonObjectSchema, ReaError, RetainedEvidenceRefSchema } from '@rea/evid
 import type { EvidenceRecord } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import type { ToolContext } from '@rea/provider-kit';
-import { compareInventories, inventoryOf } from '../compare.js';
+import { compareInventories, comparisonCoverage, inventoryOf } from '../compare.js';
 import { ArtifactComparisonSchema } from '../schemas.js';
 import { ARTIFACT_PROVIDER, artifactProfile } from './common.js';
 
@@ -37,12 +37,12 @@ function resolveSide(value: unknown, context: ToolContext): unknown {
   return record;
 }
 
-/** `compare_artifacts`: entry-level comparison of two inventories; contradictions are never unchanged. */
+/** `compare_artifacts`: entry-level comparison of two inventories; contradicted or unverified entries are never unchanged. */
 export const compareArtifactsTool = defineTool({
   name: 'compare_artifacts',
   title: 'Compare artifacts',
   description:
-    'Compares two inspect_artifact inventories (each a retained reference or complete inline Evidence) by logical path: added, removed, changed and unchanged entries with their SHA-256. Entries whose bytes contradicted their declared integrity on either side are classified as contradictions, never as unchanged. Use it to see what changed between two versions of a package. Returns Evidence linked to both inputs.',
+    'Compares two inspect_artifact inventories (each a retained reference or complete inline Evidence) by logical path: added, removed, changed (with what differs: content, size, mode, symlink target, unpacked) and unchanged entries with their SHA-256. Entries whose bytes contradicted their declared integrity on either side are contradictions, and entries not read on a side or listed twice at one path are unverified, never unchanged; a partial input makes the comparison partial. Use it to see what changed between two versions of a package. Returns Evidence linked to both inputs.',
   input: CompareInputSchema,
   result: ArtifactComparisonSchema,
   examples: [
@@ -60,7 +60,7 @@ export const compareArtifactsTool = defineTool({
     const left = await inventoryOf(resolveSide(input.left, context), 'left', context.signal);
     const right = await inventoryOf(resolveSide(input.right, context), 'right', context.signal);
     const comparison = await compareInventories(left, right, context.signal);
-    const contradicted = comparison.contradictions.length > 0;
+    const { coverage, limitations } = comparisonCoverage(left, right, comparison);
     return {
       subject: null,
       provider: ARTIFACT_PROVIDER,
@@ -69,15 +69,8 @@ export const compareArtifactsTool = defineTool({
       normalized_result: comparison,
       raw_result: null,
       confidence: 'derived' as const,
-      limitations: contradicted
-        ? [
-            {
-              kind: 'integrity-contradiction',
-              message: `${comparison.contradictions.length} entries are contradictions; their change cannot be judged.`,
-            },
-          ]
-        : [],
-      coverage: { status: 'complete' as const, reasons: [] },
+      limitations,
+      coverage,
       locations: [],
       evidence_links: [left.evidenceId, right.evidenceId].sort(),
     };
