@@ -57,10 +57,10 @@ export interface ExtractOptions {
   minFreeBytes?: number;
   /**
    * Names the output directory `rea-extract-<outputKey>` under the parent instead of a fresh random
-   * name, so that a repeated call (same key) replaces its earlier output rather than adding a folder.
-   * An entry at that name that is not a directory of this user is left alone (a fresh name is used).
-   * The key may be a promise (of a digest still being computed): it is awaited only once every file
-   * is written, and its rejection fails the call (the output is removed).
+   * name when nothing holds that name yet. An earlier output (or anything else) at that name is never
+   * replaced: the call then keeps its fresh random name, so every call still has a directory of its
+   * own. The key may be a promise (of a digest still being computed): it is awaited only once every
+   * file is written, and its rejection fails the call (the output is removed).
    */
   outputKey?: string | Promise<string>;
 }

@@ -1,13 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isReaError } from '@rea/evidence';
-import { extractArtifact, extractArtifactTool } from '@rea/artifact';
-import { executeTool } from '@rea/provider-kit';
-import { quietToolContext, withTempDir } from '@rea/test-helpers';
+import { extractArtifact } from '@rea/artifact';
+import { withTempDir } from '@rea/test-helpers';
 import { buildZip } from './helpers/zipWriter.js';
 import type { ZipSpec } from './helpers/zipWriter.js';
-import { simpleAsar } from './helpers/asarWriter.js';
 
 const MiB = 1024 * 1024;
 const zeros = Buffer.alloc(64 * MiB);
@@ -134,59 +132,6 @@ describe('issue 15: names the file system cannot hold', () => {
       );
       const { outputDirectory } = await extractArtifact(archive, { parentDirectory: tmp, select: ['readme.md'] });
       expect(readFileSync(join(outputDirectory, 'readme.md'), 'utf8')).toBe('lower');
-    });
-  });
-});
-
-describe('issue 15: repeated extractions', () => {
-  it('should extract a repeated call to the same directory instead of adding one each time', async () => {
-    await withTempDir(async (tmp) => {
-      const archive = join(tmp, 'app.asar');
-      writeFileSync(
-        archive,
-        simpleAsar(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`m${i}.js`, Buffer.from(`module ${i}`)]))),
-      );
-      const parent = join(tmp, 'out');
-      mkdirSync(parent);
-      const first = await extractArtifact(archive, { parentDirectory: parent, outputKey: 'k1' });
-      writeFileSync(join(first.outputDirectory, 'stray.txt'), 'left by a reader');
-      const second = await extractArtifact(archive, { parentDirectory: parent, outputKey: 'k1' });
-      expect(second.outputDirectory).toBe(first.outputDirectory);
-      expect(readdirSync(parent)).toEqual(['rea-extract-k1']);
-      // The earlier output was replaced, not merged into.
-      expect(existsSync(join(second.outputDirectory, 'stray.txt'))).toBe(false);
-      expect(readdirSync(second.outputDirectory)).toHaveLength(50);
-    });
-  });
-
-  it('should give extract_artifact calls on the same archive and selection one output directory', async () => {
-    await withTempDir(async (tmp) => {
-      const archive = join(tmp, 'a.zip');
-      writeFileSync(
-        archive,
-        buildZip([
-          { name: 'a.txt', data: Buffer.from('a') },
-          { name: 'b.txt', data: Buffer.from('b') },
-        ]),
-      );
-      const directories: string[] = [];
-      try {
-        for (const select of [undefined, undefined, ['a.txt']]) {
-          const outcome = await executeTool(
-            extractArtifactTool,
-            { path: archive, ...(select ? { select } : {}) },
-            quietToolContext(),
-          );
-          if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
-          directories.push(String((outcome.record.local as Record<string, unknown>)['output_directory']));
-        }
-        expect(directories[1]).toBe(directories[0]);
-        expect(directories[2]).not.toBe(directories[0]);
-        expect(readdirSync(directories[0]!).sort()).toEqual(['a.txt', 'b.txt']);
-        expect(readdirSync(directories[2]!)).toEqual(['a.txt']);
-      } finally {
-        for (const dir of directories) rmSync(dir, { recursive: true, force: true });
-      }
     });
   });
 });

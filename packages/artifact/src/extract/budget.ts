@@ -15,6 +15,14 @@ export interface ExtractBudgets {
   max_ratio: number;
 }
 
+/** One file to write, as its container declares it. */
+export interface PlannedSize {
+  path: string;
+  declaredSize: number;
+  /** Null when the container stores it without compression (no ratio to judge). */
+  compressedSize: number | null;
+}
+
 /** Defaults that keep a hostile archive from filling a laptop's disk. */
 export const DEFAULT_EXTRACT_BUDGETS: Readonly<ExtractBudgets> = Object.freeze({
   max_bytes: 2 * 1024 ** 3,
@@ -30,6 +38,10 @@ const RATIO_FLOOR = 1024 ** 2;
 /** Bytes written between two looks at the free space. */
 const FREE_SPACE_EVERY = 64 * 1024 ** 2;
 
+/** What a refusal leaves: this call's own output directory is removed; earlier outputs are separate directories. */
+const NOTHING_KEPT =
+  "Nothing this call wrote was kept (its own output directory was removed); earlier extractions' directories are untouched.";
+
 function overBudget(
   budget: string,
   limit: number,
@@ -41,8 +53,8 @@ function overBudget(
     details: { resource: 'disk', budget, limit, observed, ...extra },
     remediation:
       budget === 'min_free_bytes'
-        ? 'Nothing was kept (the output directory was removed). Free disk space, or extract fewer entries with select.'
-        : `Nothing was kept (the output directory was removed). Raise budgets.${budget} if the archive is trusted, or extract fewer entries with select.`,
+        ? `${NOTHING_KEPT} Free disk space, or extract fewer entries with select.`
+        : `${NOTHING_KEPT} Raise budgets.${budget} if the archive is trusted, or extract fewer entries with select.`,
   });
 }
 
@@ -61,9 +73,28 @@ export class WriteBudget {
     private readonly minFree: number,
   ) {}
 
-  /** Before writing: the number of files and the sizes their headers declare. */
-  async checkPlan(files: number, declaredBytes: number): Promise<void> {
-    const { max_entries, max_bytes } = this.limits;
+  /**
+   * Before writing: the number of files, the sizes their headers declare, and each file's declared
+   * ratio of its size to its compressed size (a declared bomb is refused with its declared ratio).
+   */
+  async checkPlan(entries: readonly PlannedSize[]): Promise<void> {
+    const { max_entries, max_bytes, max_ratio } = this.limits;
+    const files = entries.length;
+    let declaredBytes = 0;
+    for (const { path, declaredSize, compressedSize } of entries) {
+      declaredBytes += declaredSize;
+      if (compressedSize === null || declaredSize <= RATIO_FLOOR) continue;
+      if (declaredSize > max_ratio * Math.max(compressedSize, 1)) {
+        const ratio = Math.floor(declaredSize / Math.max(compressedSize, 1));
+        throw overBudget(
+          'max_ratio',
+          max_ratio,
+          ratio,
+          `Entry ${path} declares ${declaredSize} bytes from ${compressedSize} compressed bytes, ${ratio} times; extraction allows at most ${max_ratio} (max_ratio).`,
+          { path, declared_size: declaredSize, compressed_size: compressedSize },
+        );
+      }
+    }
     if (files > max_entries)
       throw overBudget(
         'max_entries',
@@ -95,13 +126,14 @@ export class WriteBudget {
     }
     const entryBytes = entryWritten + length;
     if (compressedSize !== null && entryBytes > RATIO_FLOOR && entryBytes > max_ratio * Math.max(compressedSize, 1)) {
+      // Stopped as soon as the ratio is passed: the entry's whole ratio may be far higher than observed.
       const ratio = Math.floor(entryBytes / Math.max(compressedSize, 1));
       throw overBudget(
         'max_ratio',
         max_ratio,
         ratio,
-        `Entry ${path} expands ${ratio} times its ${compressedSize} compressed bytes; extraction allows at most ${max_ratio} (max_ratio).`,
-        { path },
+        `Entry ${path} passed ${max_ratio} times its ${compressedSize} compressed bytes (max_ratio) after ${entryBytes} bytes and was stopped there, more than its header declared; its whole expansion was not measured.`,
+        { path, compressed_size: compressedSize },
       );
     }
     this.written += length;

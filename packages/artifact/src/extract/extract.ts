@@ -197,7 +197,7 @@ async function planIn<H>(
   prefix: string,
   signal: AbortSignal | undefined,
 ): Promise<PlannedEntry<unknown>[]> {
-  if (prefix === '') return planCooperatively(entries, select, signal);
+  if (prefix === '') return refuseSeparators(await planCooperatively(entries, select, signal), prefix);
   let chosen: PlannedEntry<H>[];
   try {
     chosen = await planCooperatively(entries, select, signal);
@@ -213,7 +213,17 @@ async function planIn<H>(
       throw unsafePath(full, error.details['problem'] as UnsafePathProblem);
     throw error;
   }
-  return chosen.map((e) => ({ ...e, path: nestedPath(prefix, e.path) }));
+  return refuseSeparators(chosen, prefix).map((e) => ({ ...e, path: nestedPath(prefix, e.path) }));
+}
+
+/**
+ * Refuses an entry whose own name holds `!/` (`nested-separator`): written at its name, it would
+ * stand where an entry of a nested container belongs (`inner.zip!/a.txt`) and be taken for it.
+ */
+function refuseSeparators<H>(entries: PlannedEntry<H>[], prefix: string): PlannedEntry<H>[] {
+  const impostor = entries.find((e) => e.path.includes('!/'));
+  if (impostor !== undefined) throw unsafePath(nestedPath(prefix, impostor.path), 'nested-separator');
+  return entries;
 }
 
 function tooMany(declared: number | null): ReaError {
@@ -355,10 +365,7 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
       options.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES,
     );
     const regular = files.filter((e) => e.kind === 'file');
-    await budget.checkPlan(
-      regular.length,
-      regular.reduce((sum, e) => sum + e.declaredSize, 0),
-    );
+    await budget.checkPlan(regular);
     const body: Body = { files: [], skipped: [], integrity_contradictions: [] };
     for (const job of g.jobs) {
       const part = await materialize(writer, job.entries, job.read, policy, budget, options.signal);

@@ -1,23 +1,24 @@
-import { lstat, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rmdir } from 'node:fs/promises';
 
 /**
- * Moves a finished extraction (`root`, a fresh directory beside `destination`) to `destination`,
- * replacing an earlier extraction there, and returns where it is. Only a directory owned by this
- * user is replaced; anything else at `destination` (a symlink, a file, another user's directory) is
- * left alone and the fresh directory is kept where it is, as is the case when another call published
- * at the same moment.
+ * Gives a finished extraction (`root`, a fresh directory beside `destination`) the name
+ * `destination` when nothing holds that name yet, and returns where the extraction is. Nothing is
+ * ever replaced or removed: when the name is taken (an earlier extraction, another call publishing
+ * at the same moment, anything else), the fresh directory keeps its own name.
  */
 export async function publish(root: string, destination: string): Promise<string> {
-  const existing = await lstat(destination).catch(() => null);
-  if (existing !== null) {
-    const ours = existing.isDirectory() && (process.getuid === undefined || existing.uid === process.getuid());
-    if (!ours) return root;
-    await rm(destination, { recursive: true, force: true });
-  }
+  // The name is claimed exclusively first (an empty directory only this user may write to), so a
+  // rename can only ever replace that empty claim, never an earlier output.
+  const claimed = await mkdir(destination, { mode: 0o700 }).then(
+    () => true,
+    () => false,
+  );
+  if (!claimed) return root;
   try {
     await rename(root, destination);
     return destination;
   } catch {
+    await rmdir(destination).catch(() => undefined);
     return root;
   }
 }

@@ -1,6 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { canonicalSha256 } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { ExtractionResultSchema } from '../schemas.js';
 import { ARTIFACT_PROVIDER, artifactProfile, pathInput, policyInput } from './common.js';
@@ -19,7 +18,9 @@ const ExtractInputSchema = z.strictObject({
     .int()
     .min(0)
     .optional()
-    .describe('Bytes to write across all files (default 2 GiB); past it the call is refused and nothing is kept.'),
+    .describe(
+      'Bytes to write across all files (default 2 GiB); past it the call is refused and nothing it wrote is kept.',
+    ),
   max_entries: z.number().int().min(1).optional().describe('Files to write (default 100000).'),
   max_ratio: z
     .number()
@@ -35,20 +36,12 @@ const ExtractInputSchema = z.strictObject({
     .describe('Bytes of selected nested containers held in memory (default 256 MiB).'),
 });
 
-/** The output directory's key: the same archive bytes, selection and policy extract to one place. */
-function outputKey(sha256: string, select: readonly string[] | undefined, policy: string): string {
-  return canonicalSha256({ archive: sha256, select: select ? [...select] : null, integrity_policy: policy }).slice(
-    0,
-    24,
-  );
-}
-
 /** `extract_artifact`: safe extraction of regular files into a fresh REA-created directory. */
 export const extractArtifactTool = defineTool({
   name: 'extract_artifact',
   title: 'Extract artifact',
   description:
-    'Extracts the selected regular files of a ZIP-based package or an ASAR archive (with its .asar.unpacked companion) into a directory that REA creates with mode 0700 (rea-extract-<key> in the temporary directory; the same archive, selection and policy extract to the same directory, replacing the earlier output), verifying CRC-32/sizes or ASAR hashes as it writes. Refuses absolute paths, .. segments, NUL bytes, device files, outward symlinks, names too long for the file system and entries that differ only in letter case; never writes outside the directory. Bounded by max_bytes, max_entries, max_ratio and the free disk space: past one, resource_constraint and nothing is kept. Returns Evidence listing the files with their SHA-256; the directory path is in local.output_directory. Bytes of the file outside a ZIP (a stub in front of it, data after it) are not extracted and are stated as limitations.',
+    'Extracts the selected regular files of a ZIP-based package or an ASAR archive (with its .asar.unpacked companion) into a fresh directory that REA creates with mode 0700 in the temporary directory on every call (an earlier output is never replaced or changed), verifying CRC-32/sizes or ASAR hashes as it writes. Refuses absolute paths, .. segments, NUL bytes, device files, outward symlinks, names too long for the file system and entries that differ only in letter case; never writes outside the directory. Bounded by max_bytes, max_entries, max_ratio and the free disk space: past one, resource_constraint and nothing this call wrote is kept. Returns Evidence listing the files with their SHA-256; the directory path is in local.output_directory. Bytes of the file outside a ZIP (a stub in front of it, data after it) are not extracted and are stated as limitations.',
   input: ExtractInputSchema,
   result: ExtractionResultSchema,
   examples: [
@@ -63,17 +56,14 @@ export const extractArtifactTool = defineTool({
   async run(input, context) {
     const { extract } = await import('../extract/extract.js');
     const { fileSha256 } = await import('../engine/fileHash.js');
-    // The output directory is named after the archive's bytes and the selection, so that a repeated
-    // call replaces its earlier output instead of adding another directory. The archive is hashed on
-    // a worker thread while its entries are extracted: the name is needed only once every file is written.
+    // Every call extracts into a fresh directory of its own. The archive (the Evidence subject) is
+    // hashed on a worker thread while its entries are extracted.
     const info = await stat(input.path).catch(() => null);
     const stop = new AbortController();
     const signal = AbortSignal.any([context.signal, stop.signal]);
     const hashing = info?.isFile() ? fileSha256(input.path, signal) : null;
-    const key = hashing?.then((sha256) => outputKey(sha256, input.select, input.integrity_policy));
-    // Both are settled below (or by extract) in every case; never left unhandled meanwhile.
+    // Settled below in every case; never left unhandled meanwhile.
     hashing?.catch(() => undefined);
-    key?.catch(() => undefined);
     const budgets = {
       ...(input.max_bytes !== undefined ? { max_bytes: input.max_bytes } : {}),
       ...(input.max_entries !== undefined ? { max_entries: input.max_entries } : {}),
@@ -86,7 +76,6 @@ export const extractArtifactTool = defineTool({
         integrityPolicy: input.integrity_policy,
         ...(input.select ? { select: input.select } : {}),
         budgets,
-        ...(key ? { outputKey: key } : {}),
         signal: context.signal,
       });
     } catch (error) {
@@ -96,8 +85,11 @@ export const extractArtifactTool = defineTool({
       throw error;
     }
     const size = info?.size ?? 0;
-    // extract() refused anything but a file, and published under the digest's name: it was taken.
-    const sha256 = await hashing!;
+    // The subject's hash; should it fail (the file went away meanwhile), the output is not left unreported.
+    const sha256 = await (hashing ?? fileSha256(input.path, context.signal)).catch(async (error: unknown) => {
+      await rm(outcome.outputDirectory, { recursive: true, force: true });
+      throw error;
+    });
     const contradicted = outcome.result.integrity_contradictions.length > 0;
     return {
       subject: { format: outcome.result.format, sha256, size },
