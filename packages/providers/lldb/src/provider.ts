@@ -1,4 +1,5 @@
 import type { AnyToolContract, ToolsProvider } from '@rea/provider-kit';
+import { probeLldb } from './probe.js';
 import { LLDB_SETTINGS } from './settings.js';
 import { captureProcessScenarioTool } from './tools/captureProcessScenario.js';
 import { compareProcessCapturesTool } from './tools/compareProcessCaptures.js';
@@ -20,8 +21,8 @@ export const LLDB_CAPABILITIES = Object.freeze([
 ] as const);
 
 /**
- * The LLDB provider: a `tools` provider for dynamic observation. Its probe starts nothing; each call
- * starts its processes through the call's supervisor.
+ * The LLDB provider: a `tools` provider for dynamic observation. Its probe starts nothing (it looks for
+ * Python and LLDB's module on disk); each call starts its processes through the call's supervisor.
  */
 export function createLldbProvider(): ToolsProvider {
   return Object.freeze({
@@ -31,7 +32,7 @@ export function createLldbProvider(): ToolsProvider {
     version: LLDB_PROVIDER_VERSION,
     capabilities: LLDB_CAPABILITIES,
     settings: LLDB_SETTINGS,
-    probe: () => Promise.resolve({ status: 'ready' as const, version: LLDB_PROVIDER_VERSION }),
+    probe: () => probeLldb(),
     tools: () => lldbTools,
   });
 }
