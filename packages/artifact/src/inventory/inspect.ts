@@ -14,6 +14,9 @@ import { InventoryState } from './state.js';
 import type { NestedExpander } from './state.js';
 import type { WholeFileDigest } from './zip.js';
 
+/** Archive formats told by their magic that are listed as one file, their contents unread. */
+const UNEXPANDED_ARCHIVES = new Set(['gzip', 'xz', 'bzip2', '7z', 'rar', 'zstd', 'tar', 'ar']);
+
 /**
  * The container readers (ZIP with its library and worker pool, ASAR, directories) load when the artifact
  * is or holds a container: inventorying a plain file (an executable, a library) does not load them.
@@ -133,6 +136,12 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
     } else {
       format = 'file';
       fileType = fileTypeFromHead(head);
+      if (UNEXPANDED_ARCHIVES.has(fileType)) {
+        state.limitations.push({
+          kind: 'archive-not-expanded',
+          message: `${basename(path)} is a ${fileType} archive, which inspect_artifact does not open (it opens ZIP-based packages, ASAR, DMG and folders): it is listed as one file, and what it holds was not listed or hashed.`,
+        });
+      }
       sha256 = await wholeFileSha256(path, options.signal);
       state.add({
         path: basename(path),
