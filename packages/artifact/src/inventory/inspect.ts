@@ -142,11 +142,14 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
           message: `${basename(path)} is a ${fileType} archive, which inspect_artifact does not open (it opens ZIP-based packages, ASAR, DMG and folders): it is listed as one file, and what it holds was not listed or hashed.`,
         });
       }
-      sha256 = await wholeFileSha256(path, options.signal);
+      // The size is what was read and hashed: a file of /proc or /sys states another (0, or a page).
+      const digest = await digestStream(createReadStream(path, { highWaterMark: 1 << 20 }), { signal: options.signal });
+      sha256 = digest.sha256!;
+      size = digest.size;
       state.add({
         path: basename(path),
         kind: 'file',
-        size: info.size,
+        size,
         compressed_size: null,
         mode: info.mode,
         symlink_target: null,
