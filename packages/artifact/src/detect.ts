@@ -6,7 +6,9 @@ import { fileHoldsZip } from './engine/zipSpan.js';
 export function containerFromHead(head: Buffer): Exclude<ContainerFormat, 'directory' | 'dmg' | 'file'> | null {
   if (head.length >= 4 && head.readUInt32LE(0) === 0x04034b50) return 'zip';
   if (head.length >= 4 && head.readUInt32LE(0) === 0x06054b50) return 'zip';
-  if (looksLikeAsar(head)) return 'asar';
+  // The pickle's sizes, and the JSON object of the header they hold where the head reaches it (a nested
+  // entry's head is its first 16 bytes).
+  if (looksLikeAsar(head) && (head.length <= 16 || head[16] === 0x7b)) return 'asar';
   return null;
 }
 
@@ -38,7 +40,12 @@ const ZIP_END = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 
 /** True when the last 512 bytes are a UDIF ("koly") trailer: a DMG image. */
 export function tailIsDmg(tail: Buffer): boolean {
-  return tail.length >= 512 && tail.subarray(tail.length - 512, tail.length - 508).toString('latin1') === 'koly';
+  if (tail.length < 512) return false;
+  const trailer = tail.subarray(tail.length - 512);
+  // "koly", then the trailer's version (4) and its own length (512), big-endian.
+  return (
+    trailer.toString('latin1', 0, 4) === 'koly' && trailer.readUInt32BE(4) === 4 && trailer.readUInt32BE(8) === 512
+  );
 }
 
 const MAGIC: Array<[string, (h: Buffer) => boolean]> = [

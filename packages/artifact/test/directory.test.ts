@@ -88,6 +88,9 @@ describe('DMG images', () => {
       // A UDIF image ends in a 512-byte "koly" trailer.
       const trailer = Buffer.alloc(512);
       trailer.write('koly', 0, 'latin1');
+      // Its version (4) and its own length (512), big-endian, as UDIF writes them.
+      trailer.writeUInt32BE(4, 4);
+      trailer.writeUInt32BE(512, 8);
       const image = join(tmp, 'x.dmg');
       writeFileSync(image, Buffer.concat([Buffer.alloc(4096), trailer]));
       const error = await inspectArtifact(image, { platform: 'linux' }).catch((e: unknown) => e);

@@ -19,6 +19,9 @@ function scenario(tmp: string): { image: string; hdiutil: string; log: string } 
   for (let i = 0; i < 1100; i += 1) writeFileSync(join(tree, `f${i}`), String(i));
   const trailer = Buffer.alloc(512);
   trailer.write('koly', 0, 'latin1');
+  // Its version (4) and its own length (512), big-endian, as UDIF writes them.
+  trailer.writeUInt32BE(4, 4);
+  trailer.writeUInt32BE(512, 8);
   const image = join(tmp, 'disk.dmg');
   writeFileSync(image, Buffer.concat([Buffer.alloc(4096, 1), trailer]));
   const log = join(tmp, 'hdiutil.log');

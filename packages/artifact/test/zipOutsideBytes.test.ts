@@ -218,6 +218,8 @@ describe('a ZIP with bytes before or after it in its file', () => {
       // A DMG image whose data holds a ZIP near its trailer: a DMG image, not a ZIP.
       const koly = Buffer.alloc(512);
       koly.write('koly', 0, 'latin1');
+      koly.writeUInt32BE(4, 4); // version
+      koly.writeUInt32BE(512, 8); // the trailer's length
       const dmgData = Buffer.alloc(4096, 0x11);
       const files = {
         'disk.bin': Buffer.concat([elf, onDisk, Buffer.alloc(300, 0x90)]),

@@ -121,6 +121,8 @@ async function dmgProbe(c: CapabilityCheckContext): Promise<void> {
 function dmgRefusal(c: CapabilityCheckContext): Promise<unknown> {
   const trailer = Buffer.alloc(512);
   trailer.write('koly', 0, 'latin1');
+  trailer.writeUInt32BE(4, 4); // version
+  trailer.writeUInt32BE(512, 8); // the trailer's length
   const image = join(work, 'image.dmg');
   writeFileSync(image, Buffer.concat([Buffer.alloc(4096), trailer]));
   return c.runTool('inspect_artifact', { path: image });
