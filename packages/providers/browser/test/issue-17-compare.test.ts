@@ -21,6 +21,10 @@ beforeAll(async () => {
     '/app.js': (_req, res) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(app()),
     '/old.js': { type: 'text/javascript', body: 'window.old = 1;' },
     '/new.js': { type: 'text/javascript', body: 'window.fresh = 1;' },
+    '/two': (_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<script>var first = ${version};</script><script>var second = 2;</script>`),
   });
 });
 afterAll(() => server?.close());
@@ -77,6 +81,23 @@ describe('compare_web_captures', () => {
     expect(diff.unchanged).toBe(false);
   }, 120_000);
 
+  it('should report a change in one of two inline scripts that share the page URL', async () => {
+    version = 1;
+    const before = value<WebPageInspection>(await call(inspectWebPageTool, { url: `${server.origin}/two` }));
+    version = 2;
+    const after = value<WebPageInspection>(await call(inspectWebPageTool, { url: `${server.origin}/two` }));
+    const diff = value<WebCaptureComparison>(
+      await call(compareWebCapturesTool, { before: { inspection: before }, after: { inspection: after } }),
+    );
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(diff.scripts).toEqual({
+      added: [],
+      removed: [],
+      changed: [{ key: `${server.origin}/two #1`, before: sha('var first = 1;'), after: sha('var first = 2;') }],
+    });
+    expect(diff.unchanged).toBe(false);
+  }, 120_000);
+
   it('should compare WebMCP tools by name and schema', async () => {
     const inspection = (() => {
       const page = {
@@ -97,13 +118,13 @@ describe('compare_web_captures', () => {
         dom: { elements: 1, outline: [], truncated: false },
       };
     })();
-    const tool = (name: string, schema: object) => ({
+    const tool = (name: string, schema: object, frame = 'http://127.0.0.1:1/') => ({
       name,
       description: 'd',
       input_schema: schema,
       source: 'imperative',
       observed_by: ['instrumentation'],
-      frame: 'http://127.0.0.1:1/',
+      frame,
       origin: 'http://127.0.0.1:1',
     });
     const webmcp = (tools: object[]) => ({
@@ -122,6 +143,40 @@ describe('compare_web_captures', () => {
     expect(diff.webmcp_tools.added).toEqual(['pay']);
     expect(diff.webmcp_tools.removed).toEqual(['cart']);
     expect(diff.webmcp_tools.changed.map((c) => c.key)).toEqual(['search']);
+    const framed = value<WebCaptureComparison>(
+      await call(compareWebCapturesTool, {
+        before: { inspection, webmcp: webmcp([tool('search', {}), tool('search', {}, 'http://127.0.0.1:1/frame')]) },
+        after: {
+          inspection,
+          webmcp: webmcp([tool('search', { type: 'object' }), tool('search', {}, 'http://127.0.0.1:1/frame')]),
+        },
+      }),
+    );
+    expect(framed.webmcp_tools.changed.map((c) => c.key)).toEqual(['search (imperative http://127.0.0.1:1/)']);
+    expect(framed.unchanged).toBe(false);
+  });
+
+  it('should report a change in one of two responses from the same URL', async () => {
+    const before = scenario(
+      [
+        ['response', 'http://127.0.0.1:1/api', 200],
+        ['response', 'http://127.0.0.1:1/api', 200],
+      ],
+      'ok',
+    );
+    const after = scenario(
+      [
+        ['response', 'http://127.0.0.1:1/api', 500],
+        ['response', 'http://127.0.0.1:1/api', 200],
+      ],
+      'ok',
+    );
+    const diff = value<WebCaptureComparison>(
+      await call(compareWebCapturesTool, { before_scenario: before, after_scenario: after }),
+    );
+    expect(diff.resources.changed).toEqual([
+      { key: 'http://127.0.0.1:1/api #1', before: '200 application/json', after: '500 application/json' },
+    ]);
   });
 
   it('should compare scenario events after normalization, and report changed action outcomes', async () => {

@@ -6,15 +6,56 @@ import type { WebCaptureComparison } from './schema.js';
 
 type Section = WebCaptureComparison['scripts'];
 
-/** Keyed comparison: keys on one side only, and keys whose fingerprint differs. */
+/**
+ * The comparison key of every item of both sides. An item's key is `key(t)`; when `qualify` is given and
+ * items sharing a key have different qualifiers (on either side), each such key becomes `key (qualifier)`;
+ * keys still shared by several items of one side (inline scripts share their page's URL, a URL can be
+ * requested twice) are numbered by occurrence on every side, `key #1`, `key #2`…, so none hides another.
+ */
+function keysOf<T>(sides: ReadonlyArray<readonly T[]>, key: (t: T) => string, qualify?: (t: T) => string): string[][] {
+  let keys = sides.map((items) => items.map(key));
+  if (qualify) {
+    const qualifiers = new Map<string, Set<string>>();
+    sides.forEach((items, s) =>
+      items.forEach((t, i) => {
+        const k = keys[s]![i]!;
+        qualifiers.set(k, (qualifiers.get(k) ?? new Set()).add(qualify(t)));
+      }),
+    );
+    keys = keys.map((ks, s) =>
+      ks.map((k, i) => (qualifiers.get(k)!.size > 1 ? `${k} (${qualify(sides[s]![i]!)})` : k)),
+    );
+  }
+  const repeated = new Set<string>();
+  for (const ks of keys) {
+    const seen = new Set<string>();
+    for (const k of ks) (seen.has(k) ? repeated : seen).add(k);
+  }
+  return keys.map((ks) => {
+    const occurrence = new Map<string, number>();
+    return ks.map((k) => {
+      if (!repeated.has(k)) return k;
+      const n = (occurrence.get(k) ?? 0) + 1;
+      occurrence.set(k, n);
+      return `${k} #${n}`;
+    });
+  });
+}
+
+/**
+ * Keyed comparison: keys on one side only, and keys whose fingerprint differs. Items that share a key are
+ * told apart by `qualify` and then by occurrence (see {@link keysOf}), so every change is reported.
+ */
 export function diffKeyed<T>(
   before: readonly T[],
   after: readonly T[],
   key: (t: T) => string,
   print: (t: T) => string,
+  qualify?: (t: T) => string,
 ): Section {
-  const a = new Map(before.map((t) => [key(t), print(t)]));
-  const b = new Map(after.map((t) => [key(t), print(t)]));
+  const [keysBefore, keysAfter] = keysOf([before, after], key, qualify);
+  const a = new Map(before.map((t, i) => [keysBefore![i]!, print(t)]));
+  const b = new Map(after.map((t, i) => [keysAfter![i]!, print(t)]));
   const sorted = (xs: string[]) => [...new Set(xs)].sort();
   return {
     added: sorted([...b.keys()].filter((k) => !a.has(k))),
@@ -48,16 +89,19 @@ export function diffInspections(
   };
 }
 
-/** WebMCP tools by name; a tool changes when its description or input schema does. */
-export function diffTools(
-  before: ReadonlyArray<{ name: string; description: string; input_schema: unknown }>,
-  after: ReadonlyArray<{ name: string; description: string; input_schema: unknown }>,
-): Section {
+type Tool = { name: string; description: string; input_schema: unknown; source: string; frame: string };
+
+/**
+ * WebMCP tools by name (a name offered by several frames or sources is keyed `name (source frame)`); a tool
+ * changes when its description or input schema does.
+ */
+export function diffTools(before: readonly Tool[], after: readonly Tool[]): Section {
   return diffKeyed(
     before,
     after,
     (t) => t.name,
     (t) => canonicalJson({ description: t.description, input_schema: (t.input_schema ?? null) as JsonValue }),
+    (t) => `${t.source} ${t.frame}`,
   );
 }
 
