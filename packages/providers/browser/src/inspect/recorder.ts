@@ -1,4 +1,5 @@
 import type { CdpConnection, CdpParams } from '../engine/cdp.js';
+import { exceptionText } from '../exceptionText.js';
 import { INTERNAL_SCRIPT_URL } from '../internalScript.js';
 
 /** How many of each kind of observation a recorder keeps. */
@@ -55,7 +56,8 @@ function initiatorOf(initiator: unknown): string | null {
 }
 
 /**
- * Listens to a page connection: network requests, parsed scripts, console messages (the first
+ * Listens to a page connection: network requests, parsed scripts, console messages and uncaught
+ * exceptions (the first
  * {@link RECORD_LIMITS.console} kept; past {@link RECORD_LIMITS.consoleObserved} the console domains are
  * disabled so a flood cannot swamp the connection), dialogs (dismissed when `dismissDialogs`) and the
  * load event.
@@ -86,6 +88,8 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
     'Runtime.consoleAPICalled',
     (p) => !r.consoleStopped && message(String(p['type']), 'console-api', consoleText(p['args'])),
   );
+  // Uncaught exceptions and unhandled rejections, as DevTools shows them in its console.
+  page.on('Runtime.exceptionThrown', (p) => !r.consoleStopped && message('error', 'javascript', cut(exceptionText(p))));
   page.on('Log.entryAdded', (p) => {
     const entry = p['entry'] as { level: string; source: string; text: string };
     if (!r.consoleStopped) message(entry.level, entry.source, cut(entry.text));

@@ -1,4 +1,5 @@
 import type { CdpConnection, CdpParams } from '../engine/cdp.js';
+import { exceptionText } from '../exceptionText.js';
 import type { ScenarioCapture } from './schema.js';
 
 type Event = ScenarioCapture['events'][number];
@@ -128,6 +129,8 @@ export class EventLog {
         `${String(p['type'])}: ${args.map((a) => (a.value !== undefined ? String(a.value) : (a.description ?? ''))).join(' ')}`,
       );
     });
+    // Uncaught exceptions and unhandled rejections, as DevTools shows them in its console.
+    page.on('Runtime.exceptionThrown', (p) => this.add('console', `error: ${exceptionText(p)}`));
     page.on('Page.frameNavigated', (p) => {
       const frame = p['frame'] as { id?: string; url: string; parentId?: string; loaderId?: string };
       // A new document in a frame ends the requests of the one it replaces, and Chromium reports no end
