@@ -88,7 +88,7 @@ function activePort(profileDir: string): { port: number; browserPath: string } |
  * Starts a headless Chromium through `supervisor` with a fresh owned profile directory (`rea-chrome-…`),
  * and waits for it to write its DevTools port. `signal` bounds the startup only: once the port is
  * announced the browser lives until its supervisor closes (the call's, or the session's), which ends
- * it and removes the profile.
+ * it and removes the profile. The browser's TMPDIR is the profile, so it leaves nothing elsewhere.
  */
 export async function launchOwned(
   supervisor: ProcessSupervisor,
@@ -100,7 +100,12 @@ export async function launchOwned(
   const stop = () => starting.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
   try {
-    const process = await supervisor.start(executablePath, chromeFlags(profileDir), { signal: starting.signal });
+    const process = await supervisor.start(executablePath, chromeFlags(profileDir), {
+      // Chromium keeps its singleton socket in a directory of its own under TMPDIR, which a killed
+      // browser leaves behind: under the profile it goes with the profile.
+      env: { TMPDIR: profileDir },
+      signal: starting.signal,
+    });
     for (;;) {
       const found = activePort(profileDir);
       if (found) return { ...found, process, profileDir };

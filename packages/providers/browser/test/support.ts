@@ -110,7 +110,9 @@ export async function startSharedBrowser(flags: (owned: string[]) => string[] = 
 }> {
   const supervisor = createProcessSupervisor();
   const profile = await supervisor.createTempDir('test-chrome');
-  await supervisor.start(findChrome(process.env['REA_CHROME_PATH'] || null), flags(chromeFlags(profile)));
+  await supervisor.start(findChrome(process.env['REA_CHROME_PATH'] || null), flags(chromeFlags(profile)), {
+    env: { TMPDIR: profile },
+  });
   for (let i = 0; i < 2400; i++) {
     try {
       const [port] = readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n');
