@@ -4,6 +4,7 @@
  * protocol description and its WebSocket client) is imported on the first connection, not with the
  * provider: a process that lists or calls other tools never evaluates it.
  */
+import { ReaError } from '@rea/evidence';
 import { markInternalScript } from '../internalScript.js';
 
 /** Parameters of a DevTools event or result, as JSON. */
@@ -19,6 +20,28 @@ export interface CdpConnection {
   onDisconnect(listener: () => void): void;
   /** Closes the connection; never rejects. */
   close(): Promise<void>;
+}
+
+// Protocol errors that mean the page or its session went away, not that the command was refused.
+const TARGET_GONE = /target closed|session closed|navigated or closed|no (?:target|session) with given id/i;
+
+/**
+ * A command the browser answered with a protocol error (chrome-remote-interface's errors carry the
+ * `response`) as `execution_failure` (`details.reason: "protocol-error"`, with the method): the browser is
+ * there and refused it. Other errors (a closed connection, a target gone) are returned as they are.
+ */
+function refused(method: string, error: unknown): unknown {
+  const response = (error as { response?: { code?: unknown } } | null)?.response;
+  const message = error instanceof Error ? error.message : String(error);
+  if (response === undefined || TARGET_GONE.test(message)) return error;
+  return new ReaError('execution_failure', `The browser refused ${method}: ${message}.`, {
+    details: {
+      reason: 'protocol-error',
+      method,
+      code: typeof response.code === 'number' ? response.code : null,
+      cause: message,
+    },
+  });
 }
 
 interface RawClient {
@@ -39,7 +62,10 @@ export async function connectCdp(webSocketUrl: string): Promise<CdpConnection> {
   });
   return {
     // Every script REA runs in a page is marked, so recordings leave REA's own scripts out.
-    send: (method, params) => client.send(method, markInternalScript(method, params ?? {})),
+    send: (method, params) =>
+      client.send(method, markInternalScript(method, params ?? {})).catch((error: unknown) => {
+        throw refused(method, error);
+      }),
     on: (event, listener) => client.on(event, listener),
     onDisconnect: (listener) => {
       if (closed) listener();

@@ -73,7 +73,16 @@ async function find(page: CdpConnection, selector: string): Promise<{ x: number;
   return at;
 }
 
-/** Refuses, before anything runs, an action that lacks a field it needs. */
+/** The named key of `press`, or null when `name` is one character (typed as itself). */
+function namedKey(name: string): { code: number; text?: string } | null {
+  return Object.hasOwn(KEYS, name) ? KEYS[name]! : null;
+}
+
+/**
+ * Refuses, before anything runs, an action that lacks a field it needs, and a `press` whose key is
+ * neither a named key of {@link KEYS} nor one character (`invalid_request`, `details.accepted` lists the
+ * names).
+ */
 export function checkActions(actions: readonly Action[]): void {
   actions.forEach((action, index) => {
     const missing = ACTION_FIELDS[action.action].filter((field) => action[field as keyof Action] === undefined);
@@ -81,6 +90,15 @@ export function checkActions(actions: readonly Action[]): void {
       throw new ReaError('invalid_request', `actions[${index}] (${action.action}) needs ${missing.join(' and ')}.`, {
         details: { reason: 'incomplete-action', index, action: action.action, missing },
       });
+    }
+    const key = action.action === 'press' ? action.key! : null;
+    if (key !== null && namedKey(key) === null && [...key].length !== 1) {
+      const accepted = Object.keys(KEYS);
+      throw new ReaError(
+        'invalid_request',
+        `actions[${index}] (press) key "${key}" is not one of ${accepted.join(', ')} nor a single character (" " for Space).`,
+        { details: { reason: 'unsupported-key', index, key, accepted } },
+      );
     }
   });
 }
@@ -117,7 +135,7 @@ export async function runAction(action: Action, c: ActionContext): Promise<strin
     }
     case 'press': {
       const name = action.key ?? '';
-      const key = KEYS[name] ?? { code: name.toUpperCase().charCodeAt(0), text: name };
+      const key = namedKey(name) ?? { code: name.toUpperCase().charCodeAt(0), text: name };
       const base = { key: name, windowsVirtualKeyCode: key.code };
       await page.send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, ...(key.text ? { text: key.text } : {}) });
       await page.send('Input.dispatchKeyEvent', { type: 'keyUp', ...base });

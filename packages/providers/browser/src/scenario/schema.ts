@@ -39,7 +39,12 @@ export const ActionSchema = z.strictObject({
   url: z.string().min(1).max(8192).optional().describe('navigate: URL.'),
   selector: z.string().min(1).max(2048).optional().describe('CSS selector.'),
   text: z.string().max(65_536).optional().describe('type: text.'),
-  key: z.string().min(1).max(32).optional().describe('press: Enter, Tab, Escape, Backspace, Arrow…, or one character.'),
+  key: z
+    .string()
+    .min(1)
+    .max(32)
+    .optional()
+    .describe('press: Enter, Tab, Escape, Backspace, ArrowLeft/Up/Right/Down, or one character (" " for Space).'),
   value: z.string().max(4096).optional().describe('select: option value.'),
   ms: z.number().int().min(0).max(600_000).optional().describe('wait: milliseconds.'),
   x: z.number().int().min(0).optional().describe('scroll: left, CSS px.'),

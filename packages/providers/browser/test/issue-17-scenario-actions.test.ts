@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { EvidenceRecord } from '@rea/evidence';
+import { captureBrowserScenarioTool } from '@rea/provider-browser';
+import type { ScenarioCapture } from '@rea/provider-browser';
+import { call, ownedBrowsersGone, servePages } from './support.js';
+
+// Keys pressed in the input are listed in #keys.
+const PAGE = `<!doctype html><title>actions</title><input id="q"><ol id="keys"></ol>
+<script>
+document.getElementById('q').addEventListener('keydown', (e) => {
+  const li = document.createElement('li'); li.textContent = JSON.stringify(e.key); document.getElementById('keys').append(li);
+});
+</script>`;
+
+let server: Awaited<ReturnType<typeof servePages>>;
+
+beforeAll(async () => {
+  server = await servePages({ '/': { type: 'text/html', body: PAGE } });
+});
+afterAll(() => server?.close());
+
+function capture(result: Awaited<ReturnType<typeof call>>): ScenarioCapture {
+  if (result.error) throw result.error;
+  return (result.outcome as unknown as { record: EvidenceRecord<ScenarioCapture> }).record.normalized_result;
+}
+
+describe('capture_browser_scenario actions', () => {
+  it('should refuse a press of a key it cannot press, naming the accepted keys, before anything runs', async () => {
+    for (const key of ['F5', 'Space', 'constructor']) {
+      const result = await call(captureBrowserScenarioTool, {
+        url: `${server.origin}/`,
+        actions: [
+          { action: 'wait', ms: 1 },
+          { action: 'press', key },
+        ],
+      });
+      expect(result.error).toMatchObject({
+        code: 'invalid_request',
+        details: { reason: 'unsupported-key', index: 1, key, accepted: expect.arrayContaining(['Enter', 'Tab']) },
+      });
+      // Refused before a browser was started.
+      expect(result.dirs).toEqual([]);
+    }
+  });
+
+  it('should press a single character, a space among them, as that key', async () => {
+    const result = await call(captureBrowserScenarioTool, {
+      url: `${server.origin}/`,
+      actions: [
+        { action: 'click', selector: '#q' },
+        { action: 'press', key: ' ' },
+        { action: 'press', key: 'a' },
+        { action: 'press', key: 'Enter' },
+      ],
+    });
+    const done = capture(result);
+    expect(done.actions.map((a) => a.outcome)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    const keys = done.dom_changes.flatMap((d) => d.changes).filter((c) => c.selector === 'ol#keys > li');
+    expect(keys).toHaveLength(3);
+    expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 120_000);
+
+  it('should report a command the browser refuses as a failed action, not as a browser gone', async () => {
+    const result = await call(captureBrowserScenarioTool, {
+      url: `${server.origin}/`,
+      actions: [{ action: 'navigate', url: 'not a url' }],
+    });
+    expect(result.error).toMatchObject({
+      code: 'execution_failure',
+      details: {
+        reason: 'protocol-error',
+        method: 'Page.navigate',
+        partial_observation: { actions: [expect.objectContaining({ outcome: 'failed' })] },
+      },
+    });
+    expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 120_000);
+});
