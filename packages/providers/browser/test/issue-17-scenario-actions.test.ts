@@ -6,7 +6,9 @@ import { call, ownedBrowsersGone, servePages } from './support.js';
 
 // Keys pressed in the input are listed in #keys.
 const PAGE = `<!doctype html><title>actions</title><input id="q"><ol id="keys"></ol>
+<select id="s"><option value="a">A</option><option value="b" selected>B</option></select>
 <script>
+for (const type of ['input', 'change']) document.getElementById('s').addEventListener(type, () => console.log(type));
 document.getElementById('q').addEventListener('keydown', (e) => {
   const li = document.createElement('li'); li.textContent = JSON.stringify(e.key); document.getElementById('keys').append(li);
 });
@@ -74,5 +76,28 @@ describe('capture_browser_scenario actions', () => {
       },
     });
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 120_000);
+
+  it('should leave the page unchanged when select names no option of the element', async () => {
+    const result = await call(captureBrowserScenarioTool, {
+      url: `${server.origin}/`,
+      actions: [{ action: 'select', selector: '#s', value: 'missing' }],
+    });
+    expect(result.error).toMatchObject({ code: 'execution_failure', details: { reason: 'action-failed' } });
+    const partial = (result.error as { details: { partial_observation: ScenarioCapture } }).details.partial_observation;
+    // No input or change event was fired: the selection was not touched.
+    expect(partial.events.filter((e) => e.kind === 'console')).toEqual([]);
+    expect(partial.actions[0]).toMatchObject({ outcome: 'failed', detail: expect.stringContaining('no option') });
+
+    const chosen = capture(
+      await call(captureBrowserScenarioTool, {
+        url: `${server.origin}/`,
+        actions: [{ action: 'select', selector: '#s', value: 'a' }],
+      }),
+    );
+    expect(chosen.events.filter((e) => e.kind === 'console').map((e) => e.detail)).toEqual([
+      'log: input',
+      'log: change',
+    ]);
   }, 120_000);
 });

@@ -142,13 +142,18 @@ export async function runAction(action: Action, c: ActionContext): Promise<strin
       return `pressed ${name}`;
     }
     case 'select': {
-      const ok = await evaluate(
+      // The option is looked for first, so a select that fails leaves the page as it was.
+      const value = JSON.stringify(action.value);
+      const outcome = await evaluate(
         page,
-        `(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e || !('options' in e)) return false;
-          e.value = ${JSON.stringify(action.value)}; e.dispatchEvent(new Event('input', { bubbles: true })); e.dispatchEvent(new Event('change', { bubbles: true }));
-          return e.value === ${JSON.stringify(action.value)}; })()`,
+        `(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e || !('options' in e)) return 'no-select';
+          if (![...e.options].some((o) => o.value === ${value})) return 'no-option';
+          e.value = ${value}; e.dispatchEvent(new Event('input', { bubbles: true })); e.dispatchEvent(new Event('change', { bubbles: true }));
+          return e.value === ${value} ? 'ok' : 'not-selected'; })()`,
       );
-      if (ok !== true) throw failed(`no <select> ${selector} with option ${action.value ?? ''}`);
+      if (outcome === 'no-select') throw failed(`no <select> matches ${selector}`);
+      if (outcome === 'no-option') throw failed(`${selector} has no option with value ${value}; nothing was changed`);
+      if (outcome !== 'ok') throw failed(`${selector} did not take the value ${value}`);
       return `selected ${action.value ?? ''}`;
     }
     case 'wait_for_selector': {
