@@ -21,7 +21,66 @@ function fileError(error: unknown, path: string, action: string): ReaError {
   return new ReaError('execution_failure', `Cannot ${action} ${path} (${errno}).`, { details: { path, errno } });
 }
 
-/** Reads and decodes the PNG at `path`: `not_found` when absent, `unsupported_target` when not a valid PNG. */
+/**
+ * The most pixels (width × height) a compared PNG may have: decoding one takes 4 bytes a pixel, and the
+ * comparison holds both images and the diff (40 Mpx is about 480 MiB in all).
+ */
+export const MAX_PNG_PIXELS = 40_000_000;
+
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/**
+ * Refuses, before it is decoded, a PNG whose header declares more than {@link MAX_PNG_PIXELS} pixels:
+ * `resource_constraint` (`details.resource: "memory"`, `limit` and `observed` in pixels, the size).
+ * Bytes without a PNG header are left to the decoder.
+ */
+function checkPixels(bytes: Buffer, path: string, field: string): void {
+  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(SIGNATURE) || bytes.toString('latin1', 12, 16) !== 'IHDR')
+    return;
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  if (width * height <= MAX_PNG_PIXELS) return;
+  throw new ReaError(
+    'resource_constraint',
+    `${field} (${path}) is ${width}x${height}: more than the ${MAX_PNG_PIXELS} pixels a compared PNG may have.`,
+    {
+      details: {
+        resource: 'memory',
+        unit: 'pixels',
+        limit: MAX_PNG_PIXELS,
+        observed: width * height,
+        width,
+        height,
+        path,
+        field,
+      },
+      remediation: 'Compare smaller images: capture a viewport or an element rather than a whole page, or crop both.',
+    },
+  );
+}
+
+/**
+ * Refuses a `diff_path` that names a directory (`invalid_request`), before anything is decoded; any
+ * other path is left to {@link writePng}.
+ */
+export function checkDiffPath(path: string): void {
+  let directory = false;
+  try {
+    directory = statSync(path).isDirectory();
+  } catch {
+    // absent (it will be created) or unreadable (reported when written)
+  }
+  if (directory || path.endsWith('/'))
+    throw new ReaError('invalid_request', `diff_path (${path}) names a directory; it must name a file.`, {
+      details: { reason: 'diff-path-not-a-file', path },
+      remediation: 'Pass a file path such as /tmp/diff.png, or leave diff_path out for a fresh directory.',
+    });
+}
+
+/**
+ * Reads and decodes the PNG at `path`: `not_found` when absent, `resource_constraint` when its header
+ * declares more than {@link MAX_PNG_PIXELS} pixels, `unsupported_target` when not a valid PNG.
+ */
 export function readPng(path: string, field: string): RgbaImage {
   let bytes: Buffer;
   let isFile: boolean;
@@ -42,6 +101,7 @@ export function readPng(path: string, field: string): RgbaImage {
   } catch (error) {
     throw fileError(error, path, `read ${field}`);
   }
+  checkPixels(bytes, path, field);
   try {
     return decodePng(bytes);
   } catch (error) {

@@ -30,7 +30,12 @@ export const compareWebScreenshotsTool = defineTool({
     before: ImageInput,
     after: ImageInput,
     threshold: z.number().min(0).max(1).default(0.1).describe('Colour distance a pixel may differ by, 0 to 1.'),
-    diff_path: z.string().min(1).max(4096).optional().describe('Where to write the diff PNG (replaced if present).'),
+    diff_path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe('File to write the diff PNG to (replaced if present); not a directory.'),
   }),
   result: ScreenshotComparisonSchema,
   examples: [
@@ -46,7 +51,8 @@ export const compareWebScreenshotsTool = defineTool({
     const after = sidePath(input.after, 'after', context);
     // The PNG codec (pngjs, pixelmatch) loads with the first comparison, not with the provider.
     const { diffImages } = await import('../engine/png.js');
-    const { readPng, writePng } = await import('../screenshot/files.js');
+    const { checkDiffPath, readPng, writePng } = await import('../screenshot/files.js');
+    if (input.diff_path !== undefined) checkDiffPath(input.diff_path);
     const a = readPng(before.path, 'before');
     const b = readPng(after.path, 'after');
     if (a.width !== b.width || a.height !== b.height) {
