@@ -24,6 +24,7 @@ interface Request {
 
 /** What the page's DevTools events reported while the recorder listened. */
 export interface Recording {
+  /** Every request and redirect hop, in the order sent (keyed by request id, a hop by `id#n`). */
   requests: Map<string, Request>;
   requestsDropped: number;
   scripts: CdpParams[];
@@ -99,14 +100,33 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
     if (r.scripts.length < RECORD_LIMITS.scripts) r.scripts.push(p);
     else r.scriptsDropped += 1;
   });
+  // The entry of each request's latest hop: a redirect keeps its request id, and each hop is listed.
+  const latest = new Map<string, string>();
+  const entryOf = (p: CdpParams) => {
+    const key = latest.get(String(p['requestId']));
+    return key === undefined ? undefined : r.requests.get(key);
+  };
   page.on('Network.requestWillBeSent', (p) => {
     const id = String(p['requestId']);
     const request = p['request'] as { url: string };
-    if (!r.requests.has(id) && r.requests.size >= RECORD_LIMITS.requests) {
+    const redirect = p['redirectResponse'] as
+      { status: number; mimeType: string; headers: Record<string, string>; encodedDataLength?: number } | undefined;
+    const previous = entryOf(p);
+    if (redirect !== undefined && previous !== undefined)
+      Object.assign(previous, {
+        status: redirect.status,
+        mime: redirect.mimeType,
+        headers: redirect.headers,
+        size: Math.max(0, Math.round(Number(redirect.encodedDataLength ?? 0))),
+      });
+    if (r.requests.size >= RECORD_LIMITS.requests) {
+      latest.delete(id);
       r.requestsDropped += 1;
       return;
     }
-    r.requests.set(id, {
+    const key = previous === undefined || redirect === undefined ? id : `${id}#${r.requests.size}`;
+    latest.set(id, key);
+    r.requests.set(key, {
       url: request.url,
       type: String(p['type'] ?? 'Other'),
       status: null,
@@ -118,7 +138,7 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
     });
   });
   page.on('Network.responseReceived', (p) => {
-    const entry = r.requests.get(String(p['requestId']));
+    const entry = entryOf(p);
     const response = p['response'] as { status: number; mimeType: string; headers: Record<string, string> };
     if (!entry) return;
     Object.assign(entry, {
@@ -129,7 +149,7 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
     });
   });
   page.on('Network.loadingFinished', (p) => {
-    const entry = r.requests.get(String(p['requestId']));
+    const entry = entryOf(p);
     if (entry) entry.size = Math.max(0, Math.round(Number(p['encodedDataLength'] ?? 0)));
   });
   page.on('Page.javascriptDialogOpening', (p) => {

@@ -102,6 +102,9 @@ export class EventLog {
   listen(page: CdpConnection): void {
     const activity = () => (this.lastActivity = Date.now());
     page.on('Network.requestWillBeSent', (p) => {
+      // A redirect arrives as the next hop's request, carrying the response that redirected it.
+      const redirect = p['redirectResponse'] as { url: string; status: number; mimeType: string } | undefined;
+      if (redirect !== undefined) this.add('response', redirect.mimeType, redirect.url, redirect.status);
       const url = String((p['request'] as CdpParams)['url']);
       const loader = String(p['loaderId'] ?? '');
       if (!this.leftLoaders.has(loader))
