@@ -11,7 +11,12 @@ const PAGE = `<!doctype html><title>errors</title><button id="b" onclick="Promis
 let server: Awaited<ReturnType<typeof servePages>>;
 
 beforeAll(async () => {
-  server = await servePages({ '/': { type: 'text/html', body: PAGE } });
+  server = await servePages({
+    '/': { type: 'text/html', body: PAGE },
+    '/chatty': { type: 'text/html', body: '<script>for (let i = 0; i < 250; i++) console.log(i);</script>' },
+    // No "Failed to load resource" console message for a missing icon.
+    '/favicon.ico': { type: 'image/x-icon', body: '' },
+  });
 });
 afterAll(() => server?.close());
 
@@ -49,5 +54,19 @@ describe('page errors', () => {
       expect.objectContaining({ kind: 'console', detail: 'error: Uncaught (in promise) Error: x' }),
     );
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 120_000);
+
+  it('should state in limitations that console messages past the first 200 are not listed', async () => {
+    const result = await call(inspectWebPageTool, { url: `${server.origin}/chatty` });
+    if (result.error) throw result.error;
+    const record = (result.outcome as unknown as { record: EvidenceRecord<WebPageInspection> }).record;
+    expect(record.normalized_result.console).toMatchObject({ total: 250, messages: expect.any(Array) });
+    expect(record.normalized_result.console.messages).toHaveLength(200);
+    expect(record.limitations).toContainEqual({
+      kind: 'budget-reached',
+      message: 'Console lists the first 200 of 250 messages observed.',
+      scope: 'console',
+    });
+    expect(record.coverage.status).toBe('partial');
   }, 120_000);
 });

@@ -206,6 +206,12 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
       `Console observation stopped after ${RECORD_LIMITS.consoleObserved} messages.`,
       'console',
     );
+  if (recording.consoleTotal > recording.console.length)
+    steps.limit(
+      'budget-reached',
+      `Console lists the first ${recording.console.length} of ${recording.consoleTotal} messages observed.`,
+      'console',
+    );
   if (facts && facts.outline.length < facts.elements)
     steps.limit(
       'budget-reached',
