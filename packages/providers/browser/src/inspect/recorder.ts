@@ -33,6 +33,8 @@ export interface Recording {
   consoleTotal: number;
   consoleStopped: boolean;
   dialogs: Array<{ type: string; message: string }>;
+  /** The default (page) JavaScript context of each frame of this page's process: frame id → context id. */
+  contexts: Map<string, number>;
   loaded: boolean;
   onLoad: Array<() => void>;
 }
@@ -73,6 +75,7 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
     consoleTotal: 0,
     consoleStopped: false,
     dialogs: [],
+    contexts: new Map(),
     loaded: false,
     onLoad: [],
   };
@@ -152,6 +155,14 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
     const entry = entryOf(p);
     if (entry) entry.size = Math.max(0, Math.round(Number(p['encodedDataLength'] ?? 0)));
   });
+  page.on('Runtime.executionContextCreated', (p) => {
+    const context = p['context'] as { id: number; auxData?: { frameId?: string; isDefault?: boolean } };
+    if (context.auxData?.isDefault && context.auxData.frameId) r.contexts.set(context.auxData.frameId, context.id);
+  });
+  page.on('Runtime.executionContextDestroyed', (p) => {
+    for (const [frame, id] of r.contexts) if (id === p['executionContextId']) r.contexts.delete(frame);
+  });
+  page.on('Runtime.executionContextsCleared', () => r.contexts.clear());
   page.on('Page.javascriptDialogOpening', (p) => {
     r.dialogs.push({ type: String(p['type']), message: cut(String(p['message'] ?? '')) });
     if (options.dismissDialogs) void page.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => undefined);

@@ -28,7 +28,10 @@ export const WEBMCP_INSTRUMENTATION = `(() => {
   install(document, Document.prototype);
 })();`;
 
-/** Reads the recorded registrations, whether the instrumentation ran, and the declarative `<form toolname>` tools. */
+/**
+ * Reads the recorded registrations, whether the instrumentation ran, the declarative `<form toolname>`
+ * tools, and how many child frames the document has.
+ */
 export const WEBMCP_READ = `(() => {
   const imperative = window.${RECORD_NAME} ? Array.from(window.${RECORD_NAME}).slice(0, 500) : null;
   const declarative = Array.from(document.querySelectorAll('form[toolname]')).slice(0, 500).map((form) => {
@@ -43,5 +46,6 @@ export const WEBMCP_READ = `(() => {
     return { name: form.getAttribute('toolname'), description: form.getAttribute('tooldescription') || '',
       input_schema: { type: 'object', properties, required }, frame: location.href, origin: location.origin };
   });
-  return { imperative, declarative };
+  // Child frames of this document, those in other renderer processes too.
+  return { imperative, declarative, children: window.frames.length };
 })()`;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { JsonValueSchema } from '@rea/evidence';
 import type { JsonValue } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
+import type { CdpConnection } from '../engine/cdp.js';
 import { checkPageRequest, openPage } from '../inspect/open.js';
 import { Steps } from '../inspect/step.js';
 import { WEBMCP_INSTRUMENTATION, WEBMCP_READ } from '../inspect/webmcp.js';
@@ -41,6 +42,7 @@ interface Read {
     origin: string;
   }> | null;
   declarative: Array<{ name: string; description: string; input_schema: unknown; frame: string; origin: string }>;
+  children: number;
 }
 
 type Observer = 'browser' | 'instrumentation' | 'form-scan';
@@ -57,6 +59,22 @@ function mergeTools(found: readonly Found[]): WebmcpTool[] {
     else if (!seen.observed_by.includes(by)) seen.observed_by.push(by);
   }
   return [...merged.values()];
+}
+
+interface FrameNode {
+  frame: { id: string; url: string };
+  childFrames?: FrameNode[];
+}
+
+/** The frames of the page below its main frame, as the page's frame tree lists them (a limitation when unread). */
+async function childFrames(page: CdpConnection, steps: Steps): Promise<Array<{ id: string; url: string }>> {
+  const tree = await steps.run('frames-unread', 'frame tree', () => page.send('Page.getFrameTree'));
+  const out: Array<{ id: string; url: string }> = [];
+  const walk = (node: FrameNode) =>
+    node.childFrames?.forEach((child) => (out.push({ id: child.frame.id, url: child.frame.url }), walk(child)));
+  const root = tree?.['frameTree'] as FrameNode | undefined;
+  if (root) walk(root);
+  return out;
 }
 
 /** `discover_webmcp_tools`: the tools a page offers to agents through WebMCP. */
@@ -102,28 +120,57 @@ export const discoverWebmcpToolsTool = defineTool({
           await opened.page.send('Page.reload', {});
           await steps.settleWithin(loaded, input.load_timeout_ms);
         }
-        const evaluated = await steps.run('page-unanswered', 'WebMCP registrations and forms', () =>
-          opened.page.send('Runtime.evaluate', { expression: WEBMCP_READ, returnByValue: true, silent: true }),
-        );
-        const read = ((evaluated?.['result'] as { value?: Read } | undefined)?.value ?? null) as Read | null;
+        const readIn = async (what: string, contextId?: number) => {
+          const evaluated = await steps.run('page-unanswered', what, () =>
+            opened.page.send('Runtime.evaluate', {
+              expression: WEBMCP_READ,
+              returnByValue: true,
+              silent: true,
+              ...(contextId === undefined ? {} : { contextId }),
+            }),
+          );
+          return ((evaluated?.['result'] as { value?: Read } | undefined)?.value ?? null) as Read | null;
+        };
+        const read = await readIn('WebMCP registrations and forms');
+        // Every other frame of the page's process is read in its own page context; a frame with none
+        // here runs in another renderer process (an out-of-process iframe).
+        const frames = await childFrames(opened.page, steps);
+        const inFrames: Read[] = [];
+        const elsewhere: string[] = [];
+        for (const frame of frames) {
+          const contextId = opened.recording.contexts.get(frame.id);
+          if (contextId === undefined) elsewhere.push(frame.url);
+          else {
+            const got = await readIn(`WebMCP registrations and forms of frame ${frame.url}`, contextId);
+            if (got) inFrames.push(got);
+          }
+        }
         if (read && read.imperative === null)
           steps.limit(
             'imperative-unobserved',
             'Imperative registrations are observed only from a load with the instrumentation: pass url (owned browser) or reload: true.',
           );
-        steps.limit(
-          'same-process-frames',
-          'Frames in other renderer processes (out-of-process iframes) are not instrumented or read.',
-        );
+        // The page's process lists only its own frames: the documents read count every child frame.
+        const children = [read, ...inFrames].reduce((n, r) => n + (r?.children ?? 0), 0);
+        const unread = elsewhere.length + Math.max(0, children - frames.length);
+        if (unread > 0)
+          steps.limit(
+            'out-of-process-frames',
+            `${unread} frame(s) in other renderer processes (out-of-process iframes) are not instrumented or read${elsewhere.length > 0 ? `: ${elsewhere.slice(0, 5).join(', ')}` : ''}.`,
+          );
         const native = await readNativeWebmcp(opened.page, steps);
         const tools = mergeTools([
           ...native.tools.map((t) => ({ ...t, by: 'browser' as const })),
-          ...(read?.imperative ?? []).map(({ via: _via, ...t }) => ({
-            ...t,
-            source: 'imperative' as const,
-            by: 'instrumentation' as const,
-          })),
-          ...(read?.declarative ?? []).map((t) => ({ ...t, source: 'declarative' as const, by: 'form-scan' as const })),
+          ...[read, ...inFrames].flatMap((r) =>
+            (r?.imperative ?? []).map(({ via: _via, ...t }) => ({
+              ...t,
+              source: 'imperative' as const,
+              by: 'instrumentation' as const,
+            })),
+          ),
+          ...[read, ...inFrames].flatMap((r) =>
+            (r?.declarative ?? []).map((t) => ({ ...t, source: 'declarative' as const, by: 'form-scan' as const })),
+          ),
         ]).filter((t) => originAllowed(t.frame, input.origins));
         return {
           result: {
@@ -151,7 +198,10 @@ export const discoverWebmcpToolsTool = defineTool({
       raw_result: null,
       confidence: 'observed' as const,
       limitations,
-      coverage: { status: 'partial' as const, reasons: [...new Set(limitations.map((l) => l.kind))] },
+      coverage:
+        limitations.length > 0
+          ? { status: 'partial' as const, reasons: [...new Set(limitations.map((l) => l.kind))] }
+          : { status: 'complete' as const, reasons: [] },
       locations: [{ kind: 'url' as const, value: result.target.url }],
       evidence_links: [],
     };
