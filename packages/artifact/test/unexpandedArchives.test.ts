@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { skipUnless, toolsMissing, withTempDir } from '@rea/test-helpers';
-import { inspectArtifact } from '@rea/artifact';
+import { extractArtifact, inspectArtifact } from '@rea/artifact';
 
 skipUnless(toolsMissing('tar', 'gzip', 'xz', 'bzip2', 'ar'))('archives inspect_artifact does not open', () => {
   it('should list a tar, gzip, xz, bzip2 or ar archive as one file and say its contents were not listed', async () => {
@@ -30,6 +30,22 @@ skipUnless(toolsMissing('tar', 'gzip', 'xz', 'bzip2', 'ar'))('archives inspect_a
       // A file that is no archive has no such note.
       const plain = await inspectArtifact(join(dir, 'a.txt'));
       expect(plain.limitations.filter((l) => l.kind === 'archive-not-expanded')).toEqual([]);
+    });
+  });
+});
+
+skipUnless(toolsMissing('tar', 'gzip'))('extracting an archive extract_artifact does not read', () => {
+  it('should refuse it naming what the file is and which tool lists it', async () => {
+    await withTempDir(async (dir) => {
+      writeFileSync(join(dir, 'a.txt'), 'inside the archive\n');
+      execFileSync('sh', ['-c', 'tar -czf a.tgz a.txt'], { cwd: dir });
+      const error = await extractArtifact(join(dir, 'a.tgz'), { parentDirectory: dir }).catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'unsupported_target',
+        details: { format: 'gzip', reason: 'not-an-archive' },
+      });
+      expect((error as Error).message).toContain('(it is a gzip file)');
+      expect((error as { remediation: string }).remediation).toContain('inspect_artifact lists any file');
     });
   });
 });

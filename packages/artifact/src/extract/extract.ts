@@ -5,7 +5,7 @@ import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { pathError, unsafePath } from '../errors.js';
 import type { UnsafePathProblem } from '../errors.js';
-import { containerFromHead, holdsZipAtEnd } from '../detect.js';
+import { containerFromHead, fileTypeFromHead, holdsZipAtEnd } from '../detect.js';
 import { readAsarHeader } from '../engine/asar.js';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
 import { readAsarEntry } from '../inventory/asarEntry.js';
@@ -67,8 +67,11 @@ async function detect(path: string): Promise<'zip' | 'asar'> {
     await handle.read(tail, 0, tailLength, info.size - tailLength);
     const format = containerFromHead(head) ?? (holdsZipAtEnd(path, info.size, head, tail) ? 'zip' : null);
     if (format === null) {
-      throw new ReaError('unsupported_target', `${path} is neither a ZIP nor an ASAR archive.`, {
-        details: { path, format: 'unknown', reason: 'not-an-archive' },
+      const fileType = fileTypeFromHead(head);
+      const named = fileType === 'unknown' ? '' : ` (it is a ${fileType} file)`;
+      throw new ReaError('unsupported_target', `${path} is neither a ZIP nor an ASAR archive${named}.`, {
+        details: { path, format: fileType, reason: 'not-an-archive' },
+        remediation: 'extract_artifact reads ZIP-based packages and ASAR archives; inspect_artifact lists any file.',
       });
     }
     return format;

@@ -2,10 +2,10 @@ import { rm, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { ExtractionResultSchema } from '../schemas.js';
-import { ARTIFACT_PROVIDER, artifactProfile, pathInput, policyInput } from './common.js';
+import { ARTIFACT_PROVIDER, artifactProfile, policyInput } from './common.js';
 
 const ExtractInputSchema = z.strictObject({
-  path: pathInput,
+  path: z.string().min(1).describe('Local path of a ZIP-based package (APK, JAR, …) or an ASAR archive.'),
   select: z
     .array(z.string().min(1))
     .optional()
