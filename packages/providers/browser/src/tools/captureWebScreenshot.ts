@@ -7,8 +7,6 @@ import { WebScreenshotSchema } from '../screenshot/schema.js';
 import { BROWSER_PROVIDER, browserProfile, withBrowser } from './common.js';
 import { STEP_MS, pageFields } from './pageInput.js';
 
-const { origins: _origins, ...fields } = pageFields;
-
 /** `capture_web_screenshot`: a PNG of a page's viewport or of one element, without changing the page. */
 export const captureWebScreenshotTool = defineTool({
   name: 'capture_web_screenshot',
@@ -16,7 +14,7 @@ export const captureWebScreenshotTool = defineTool({
   description:
     'Captures a PNG of a page (the viewport) or of the first element a CSS selector matches, without changing the page, into a fresh directory; the file is named by its SHA-256. Either url (a new tab of the owned browser), or target_id (list_browser_targets) of "owned" or a loopback endpoint. Compare two with compare_web_screenshots.',
   input: z.strictObject({
-    ...fields,
+    ...pageFields,
     selector: z.string().min(1).max(1024).optional().describe('CSS selector of the element to capture.'),
   }),
   result: WebScreenshotSchema,

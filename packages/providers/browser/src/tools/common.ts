@@ -35,12 +35,33 @@ export const EndpointSchema = z
 /** `timeout_ms`: the whole call's deadline. */
 export const TimeoutSchema = z.number().int().min(1000).max(600_000).default(30_000).describe('Call deadline, ms.');
 
-/** `origins`: optional origin filters. */
-export const OriginsSchema = z
-  .array(z.string().min(1).max(512))
-  .max(64)
-  .optional()
-  .describe('Report only these origins.');
+/** True when `text` is an origin as a URL gives it: scheme, host and any port, and nothing else. */
+function isOrigin(text: string): boolean {
+  try {
+    const origin = new URL(text).origin;
+    return origin !== 'null' && origin === text.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
+
+/** `origins`: optional origin filters, each an origin (`http://127.0.0.1:8080`); `what` says what they filter. */
+export function originsSchema(what: string) {
+  return z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(512)
+        .refine(isOrigin, 'an origin: scheme://host[:port], with no path (http://127.0.0.1:8080)'),
+    )
+    .max(64)
+    .optional()
+    .describe(`Origins (scheme://host[:port]) to report: ${what}`);
+}
+
+/** `origins` of a tool that lists targets: only targets whose page is of these origins. */
+export const OriginsSchema = originsSchema('only targets whose page is of one of them.');
 
 /** What a browser tool body receives: the open browser, its deadline signal, and a page connection tracker. */
 export interface BrowserRun {

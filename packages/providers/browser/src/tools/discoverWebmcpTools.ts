@@ -8,7 +8,7 @@ import { Steps } from '../inspect/step.js';
 import { WEBMCP_INSTRUMENTATION, WEBMCP_READ } from '../inspect/webmcp.js';
 import { readNativeWebmcp } from '../inspect/webmcpNative.js';
 import { originAllowed } from '../origins.js';
-import { BROWSER_PROVIDER, browserProfile, withBrowser } from './common.js';
+import { BROWSER_PROVIDER, browserProfile, originsSchema, withBrowser } from './common.js';
 import { STEP_MS, pageFields } from './pageInput.js';
 
 const WebmcpToolSchema = z.strictObject({
@@ -85,6 +85,7 @@ export const discoverWebmcpToolsTool = defineTool({
     'Lists the tools a page offers to agents through WebMCP: those the browser itself reports (Chromium\'s WebMCP surface, on in "owned"), imperative navigator/document.modelContext registerTool/provideContext calls (observed by instrumentation installed before the page scripts: always with url, with reload on an existing target) and declarative <form toolname> forms. Each with name, description, input schema, source, observed_by, frame and origin.',
   input: z.strictObject({
     ...pageFields,
+    origins: originsSchema('only tools of frames of one of them.'),
     reload: z
       .boolean()
       .default(false)

@@ -6,11 +6,14 @@ import { readServiceWorkers } from '../inspect/serviceWorkers.js';
 import { WebPageInspectionSchema } from '../inspect/schema.js';
 import { Steps } from '../inspect/step.js';
 import { originAllowed } from '../origins.js';
-import { BROWSER_PROVIDER, browserProfile, withBrowser } from './common.js';
+import { BROWSER_PROVIDER, browserProfile, originsSchema, withBrowser } from './common.js';
 import { STEP_MS, pageFields } from './pageInput.js';
 
 const InputSchema = z.strictObject({
   ...pageFields,
+  origins: originsSchema(
+    "only their scripts, stylesheets, resources, frames and service workers (the page's own console, storage and DOM outline are reported whatever its origin).",
+  ),
   max_dom_nodes: z.number().int().min(0).max(5000).default(500).describe('Elements in the DOM outline (default 500).'),
   storage_values: z
     .boolean()

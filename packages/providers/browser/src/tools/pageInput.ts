@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { EndpointSchema, OriginsSchema, TimeoutSchema } from './common.js';
+import { EndpointSchema, TimeoutSchema } from './common.js';
 
-/** The fields every page tool takes: endpoint, target or URL, origin filters, deadlines. */
+/** The fields every page tool takes: endpoint, target or URL, deadlines (a tool that filters by origin adds `origins`). */
 export const pageFields = {
   endpoint: EndpointSchema,
   target_id: z
@@ -13,7 +13,6 @@ export const pageFields = {
       "The target to observe as it is (list_browser_targets): a tab of an external endpoint, or one the session's owned browser already has.",
     ),
   url: z.string().min(1).max(8192).optional().describe('"owned": load this page in a new tab.'),
-  origins: OriginsSchema,
   load_timeout_ms: z.number().int().min(100).max(600_000).default(10_000).describe('"owned": load event wait, ms.'),
   timeout_ms: TimeoutSchema,
 };
