@@ -41,6 +41,10 @@ export const captureWebScreenshotTool = defineTool({
         const steps = new Steps(run.signal, STEP_MS);
         const opened = await openPage(run.handle, input, { loadMs: input.load_timeout_ms, steps, track: run.track });
         context.progress.report(`capturing ${opened.target.url}`, 'capture');
+        // A tab of REA's own browser that is behind another draws no frame until it is in front (its capture
+        // waited about 15 s for one). A tab of an external browser stays where its user put it.
+        if (input.endpoint === 'owned' && input.target_id !== undefined)
+          await opened.page.send('Page.bringToFront', {});
         const shot = await captureScreenshot(opened.page, input.selector ?? null);
         return { shot, target: opened.target, limitations: steps.limitations };
       },
