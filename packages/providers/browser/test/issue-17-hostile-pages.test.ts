@@ -126,8 +126,20 @@ describe('inspect_web_page on hostile pages', () => {
       timeout_ms: 3000,
     });
     expect(isReaError(result.error) && result.error.code).toBe('provider_timeout');
+    // The remedy names the setting to raise.
+    expect(isReaError(result.error) && result.error.remediation).toContain('Raise timeout_ms (now 3000 ms)');
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
   }, 120_000);
+
+  it('should say what a request that names no page, or two, lacks or has too much of', async () => {
+    const neither = await call(inspectWebPageTool, { endpoint: 'owned' });
+    expect(neither.error).toMatchObject({ code: 'invalid_request' });
+    expect((neither.error as Error).message).toContain('needs url (the page to load in a new tab) or target_id');
+    expect((neither.error as Error).message).not.toContain('not both');
+    const both = await call(inspectWebPageTool, { endpoint: 'owned', url: `${server.origin}/`, target_id: 'T1' });
+    expect(both.error).toMatchObject({ code: 'invalid_request' });
+    expect((both.error as Error).message).toContain('not both');
+  });
 
   it('should end with cancelled when the request is cancelled mid-load, and leave no browser', async () => {
     const controller = new AbortController();

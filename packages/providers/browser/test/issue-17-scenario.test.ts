@@ -126,6 +126,7 @@ describe('capture_browser_scenario', () => {
     if (left.error) throw left.error;
     const capture = (left.outcome as unknown as { record: EvidenceRecord<ScenarioCapture> }).record.normalized_result;
     expect(capture.actions.map((a) => a.outcome)).toEqual(Array(5).fill('ok'));
+    expect(capture.actions[1]!.detail).toBe('typed 1 character');
     // The unanswered request was made, and never answered, before the page moved on.
     expect(capture.events).toContainEqual(expect.objectContaining({ kind: 'request', url: `${server.origin}/never` }));
     expect(capture.events).not.toContainEqual(

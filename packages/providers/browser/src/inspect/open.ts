@@ -33,9 +33,11 @@ export interface PageRequest {
 export function checkPageRequest(request: PageRequest, context?: ToolContext): void {
   const owned = request.endpoint === 'owned';
   const problem = owned
-    ? (request.url === undefined) === (request.target_id === undefined)
-      ? 'endpoint "owned" needs either url (the page to load in a new tab) or target_id (a tab it already has), not both'
-      : null
+    ? request.url === undefined && request.target_id === undefined
+      ? 'endpoint "owned" needs url (the page to load in a new tab) or target_id (a tab it already has)'
+      : request.url !== undefined && request.target_id !== undefined
+        ? 'endpoint "owned" takes url (the page to load in a new tab) or target_id (a tab it already has), not both'
+        : null
     : request.target_id === undefined
       ? 'an external endpoint needs target_id (from list_browser_targets)'
       : request.url !== undefined

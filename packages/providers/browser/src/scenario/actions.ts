@@ -131,7 +131,7 @@ export async function runAction(action: Action, c: ActionContext): Promise<strin
       if (found !== true) throw failed(`no element matches ${selector}`);
       const text = action.text ?? '';
       await page.send('Input.insertText', { text });
-      return `typed ${text.length} characters`;
+      return `typed ${text.length} character${text.length === 1 ? '' : 's'}`;
     }
     case 'press': {
       const name = action.key ?? '';

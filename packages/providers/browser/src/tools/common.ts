@@ -112,7 +112,7 @@ export async function withBrowser<T>(
           throw signal.aborted ? signal.reason : connectionLost(phase, error);
         }
       },
-      { ms: timeoutMs, signal: context.signal, phase, providerId: 'browser' },
+      { ms: timeoutMs, signal: context.signal, phase, providerId: 'browser', setting: 'timeout_ms' },
     );
   } finally {
     closing = true;
