@@ -4,9 +4,8 @@ jest.setTimeout(180_000);
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lldbTools } from '@rea/provider-lldb';
 import type { CaptureResult } from '../src/capture/schema.js';
-import { failure, fixture, run } from './support.js';
+import { capture, failure, fixture, run } from './support.js';
 
 /** Alive and not a zombie (a zombie reparented to a non-reaping init is gone for every purpose here). */
 function running(pid: number): boolean {
@@ -17,8 +16,6 @@ function running(pid: number): boolean {
     return false;
   }
 }
-
-const capture = lldbTools.find((tool) => tool.name === 'capture_process_scenario')!;
 
 describe('capture_process_scenario', () => {
   it('should drive a program through stdin and wait for its output', async () => {

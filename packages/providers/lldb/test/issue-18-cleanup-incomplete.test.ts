@@ -8,14 +8,12 @@ import { join } from 'node:path';
 import { isReaError } from '@rea/evidence';
 import type { ReaError } from '@rea/evidence';
 import { executeTool } from '@rea/provider-kit';
-import { lldbTools } from '@rea/provider-lldb';
 import { processAlive, quietToolContext, skipUnless } from '@rea/test-helpers';
 import type { CaptureResult } from '../src/capture/schema.js';
-import { fixture } from './support.js';
+import { capture, fixture } from './support.js';
 
 jest.setTimeout(180_000);
 
-const capture = lldbTools.find((tool) => tool.name === 'capture_process_scenario')!;
 const FREEZER = '/sys/fs/cgroup/freezer';
 const group = join(FREEZER, `rea-test-${process.pid}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,13 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lldbTools } from '@rea/provider-lldb';
 import type { TraceResult } from '../src/trace/schema.js';
-import { failure, fixture, run } from './support.js';
+import { failure, fixture, observe, run } from './support.js';
 
 jest.setTimeout(600_000);
-
-const observe = lldbTools.find((tool) => tool.name === 'observe_native_calls')!;
 
 describe('observe_native_calls', () => {
   it('should count every call, record arguments, bounded strings and return values by the ABI', async () => {

@@ -4,14 +4,12 @@
 import { expect, it, jest } from '@jest/globals';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { lldbTools } from '@rea/provider-lldb';
 import { compileFixture, skipUnless } from '@rea/test-helpers';
 import type { TraceResult } from '../src/trace/schema.js';
-import { failure, run } from './support.js';
+import { failure, observe, run } from './support.js';
 
 jest.setTimeout(300_000);
 
-const observe = lldbTools.find((tool) => tool.name === 'observe_native_calls')!;
 const program = () =>
   compileFixture({
     source: fileURLToPath(new URL('./fixtures/aarch64.c', import.meta.url)),

@@ -1,14 +1,11 @@
 // observe_native_calls attached to a process REA started (instead of launched under LLDB), wall-clock
 // times on events, and progress while tracing.
 import { describe, expect, it, jest } from '@jest/globals';
-import { lldbTools } from '@rea/provider-lldb';
 import { processAlive } from '@rea/test-helpers';
 import type { TraceResult } from '../src/trace/schema.js';
-import { failure, fixture, run } from './support.js';
+import { failure, fixture, observe, run } from './support.js';
 
 jest.setTimeout(300_000);
-
-const observe = lldbTools.find((tool) => tool.name === 'observe_native_calls')!;
 
 describe('observe_native_calls attached to a process REA started', () => {
   it('should trace only the calls after the attach, with wall-clock times, and leave no process', async () => {

@@ -2,13 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lldbTools } from '@rea/provider-lldb';
 import type { TraceResult } from '../src/trace/schema.js';
-import { failure, fixture, run } from './support.js';
+import { failure, fixture, observe, run } from './support.js';
 
 jest.setTimeout(600_000);
-
-const observe = lldbTools.find((tool) => tool.name === 'observe_native_calls')!;
 
 describe('observe_native_calls signals', () => {
   it('should deliver a handled signal and let the program run on to its exit', async () => {
@@ -51,13 +48,12 @@ describe('observe_native_calls imports', () => {
   });
 
   it('should trace past IFUNC imports within the deadline and name them', async () => {
-    const started = Date.now();
+    // Before, LLDB never came back from an IFUNC resolver and the call ended in provider_timeout.
     const result = await run<TraceResult>(observe, {
       executable: fixture('imports'),
       targets: ['strlen', 'strcpy', 'memcpy', 'malloc'].map((name) => ({ kind: 'import', name })),
       deadline_ms: 15_000,
     });
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect([result.stopped_by, result.exit_code, result.stdout.text]).toEqual(['exit', 0, '15\n']);
     expect(result.targets.map((t) => [t.name, t.indirect_in])).toEqual([
       ['strlen', ['libc.so.6']],

@@ -3,6 +3,7 @@ import type { ReaError } from '@rea/evidence';
 import { executeTool } from '@rea/provider-kit';
 import type { AnyToolContract, ToolContext } from '@rea/provider-kit';
 import { compileFixture, quietToolContext } from '@rea/test-helpers';
+import { lldbTools } from '@rea/provider-lldb';
 import { fileURLToPath } from 'node:url';
 
 /** Compiles one fixture of test/fixtures with gcc (cached by content). */
@@ -36,3 +37,9 @@ export async function failure(
   if (!isReaError(error)) throw new Error(`expected a ReaError, got ${String(error)}`);
   return error;
 }
+
+/** The observe_native_calls tool, as the provider lists it. */
+export const observe = lldbTools.find((tool) => tool.name === 'observe_native_calls')!;
+
+/** The capture_process_scenario tool, as the provider lists it. */
+export const capture = lldbTools.find((tool) => tool.name === 'capture_process_scenario')!;
