@@ -16,23 +16,30 @@ export function peakRss(pid) {
 export function stdioServer(command, args, env = {}) {
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const pending = new Map();
-  let buffer = '';
+  // The bytes of the line being received, chunk by chunk: only each new chunk is searched for its end, so
+  // a reply of a few megabytes (arriving in many small chunks) costs its length once, not once a chunk.
+  let partial = [];
   let stderr = '';
   let nextId = 1;
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk) => {
-    buffer += chunk;
-    for (let index = buffer.indexOf('\n'); index >= 0; index = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, index).trim();
-      buffer = buffer.slice(index + 1);
-      const message = line ? JSON.parse(line) : null;
-      if (message?.id !== undefined && pending.has(message.id)) {
-        pending.get(message.id)(message);
-        pending.delete(message.id);
-      }
+  const receive = (line) => {
+    const text = line.toString('utf8').trim();
+    const message = text ? JSON.parse(text) : null;
+    if (message?.id !== undefined && pending.has(message.id)) {
+      pending.get(message.id)(message);
+      pending.delete(message.id);
     }
+  };
+  child.stdout.on('data', (chunk) => {
+    let start = 0;
+    for (let index = chunk.indexOf(10); index >= 0; index = chunk.indexOf(10, start)) {
+      partial.push(chunk.subarray(start, index));
+      receive(partial.length === 1 ? partial[0] : Buffer.concat(partial));
+      partial = [];
+      start = index + 1;
+    }
+    if (start < chunk.length) partial.push(chunk.subarray(start));
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   exited.then(() => {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 export const BANNER =
   "import { createRequire as __reaCreateRequire } from 'node:module';\nconst require = __reaCreateRequire(import.meta.url);";
 
-/** The server's bundle: ESM for Node 20, written by this script, minified with names kept. */
+/** The server's bundle: ESM for Node 20, written by this script, minified. */
 export const BUNDLE = {
   bundle: true,
   format: 'esm',
@@ -17,9 +17,10 @@ export const BUNDLE = {
   tsconfigRaw: {},
   // CommonJS dependencies in the bundle may require() Node built-ins.
   banner: { js: BANNER },
-  // Smaller source parses faster; names are kept (error and class names stay as written).
+  // Smaller source parses faster. Names are not kept: keeping them calls a helper that defines `name` on
+  // every function a running function creates (each closure of a decoder's inner loop), about 5 ms of a
+  // warm listing of 4,656 classes. REA's errors set their names themselves (ReaError, RpcError).
   minify: true,
-  keepNames: true,
   legalComments: 'eof',
   metafile: true,
   logLevel: 'warning',
