@@ -42,13 +42,16 @@ async function isEmpty(path: string): Promise<boolean> {
  * Loads and indexes the package at `path`, reusing the last one when the same file (path, size and
  * modification time) is asked for again; only one package is kept, so memory stays bounded by one.
  * `opened`: the ZIP at `path` opened already; `contentDigests` false: no signature content digest is
- * computed (see {@link loadPackage}).
+ * computed (see {@link loadPackage}). `late`: the package may come back before its digests are computed
+ * (`loaded.settled` is then set: the caller awaits it, and opens the package again, not late, when it
+ * resolves to false); it is kept for later calls only once they are.
  */
 export async function openPackage(
   path: string,
   signal: AbortSignal | undefined,
   opened?: ZipEntries,
   contentDigests = true,
+  late = false,
 ): Promise<OpenedPackage> {
   const info = await stat(path).catch((error: unknown) => {
     const code = (error as { code?: unknown }).code;
@@ -84,7 +87,7 @@ export async function openPackage(
   }
   if (cached?.key === key) return cached.value;
   cached = null;
-  const loaded = await loadPackage(path, signal, opened, contentDigests);
+  const loaded = await loadPackage(path, signal, opened, contentDigests, late);
   const dex: OpenedPackage['dex'] = [];
   const unreadable: OpenedPackage['unreadable'] = [];
   const classes = new Map<string, ClassSite>();
@@ -105,7 +108,11 @@ export async function openPackage(
     }
   }
   const value = { loaded, dex, classes, unreadable };
-  cached = { key, value };
+  if (loaded.settled === undefined) cached = { key, value };
+  else
+    void loaded.settled.then((complete) => {
+      if (complete && cached === null) cached = { key, value };
+    });
   return value;
 }
 

@@ -2,12 +2,15 @@
 // the entries the analysis needs (manifest, resource table, DEX, signatures, XML resources) are
 // inflated, CRC-checked and hashed. The other entries are listed as declared, not read.
 import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { isReaError } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { openZipEntries } from '@rea/artifact';
 import type { ArtifactEntry, ZipEntries, ZipEntryRecord } from '@rea/artifact';
 import { chunkedHashes, decodeSigningBlock, locateSigningBlock, zipEnd } from '../format/signingBlock.js';
 import type { SigningBlock } from '../format/signingBlock.js';
+import type { DigestRequest, FileDigests } from '../signing/digestCore.js';
+import { WARM_FROM, digestOffThread, warmDigestThread } from '../signing/digestThread.js';
 import { digestFile } from '../signing/fileDigests.js';
 import { CheckFailed, outsideBytes } from '../signing/result.js';
 import { dataRange, lazyTable } from './lazyTable.js';
@@ -29,10 +32,25 @@ interface WholeFile {
   table: { offset: number; size: number; crc32: number } | null;
 }
 
+/** What {@link signingAndDigests} gives. */
+interface Digesting {
+  /** The signing block and the digests; while `late` is pending, its `sha256` is empty and its `chunked` empty. */
+  whole: WholeFile;
+  /**
+   * Set when the digests are computed on the digest thread while the caller goes on: resolves to them
+   * once the thread has answered (the file is closed then), or to null when it could not (the file is
+   * shorter than its directory says, the call was cancelled, the thread went away, a read failed): the
+   * load is then to be redone. Meanwhile the resource table left in the file is taken as matching its
+   * declared CRC-32 (`whole.table`), which the answer confirms or refutes. Never rejects.
+   */
+  late: Promise<WholeFile | null> | null;
+}
+
 /**
  * The APK Signing Block of the file at `path` (for an APK) and, in one read of the file, its SHA-256,
  * the content digests its v2/v3 signers sign (kept for their verification) and the CRC-32 of the
- * resource table entry `table` (left in the file).
+ * resource table entry `table` (left in the file). `late`: when the digest thread runs, it computes
+ * them all while the caller goes on (see {@link Digesting.late}).
  */
 async function signingAndDigests(
   path: string,
@@ -40,8 +58,15 @@ async function signingAndDigests(
   table: ZipEntryRecord | null,
   signal: AbortSignal | undefined,
   contentDigests: boolean,
-): Promise<WholeFile> {
+  late: boolean,
+): Promise<Digesting> {
   const handle = await open(path, 'r');
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await handle.close();
+  };
   try {
     const { size } = await handle.stat();
     const located = apk ? await locateSigningBlock(handle, size) : null;
@@ -52,18 +77,80 @@ async function signingAndDigests(
       table === null ? null : await dataRange(handle, table, where?.start ?? (await zipEnd(handle, size))?.cd ?? size);
     const found = (crc32: number | null) =>
       range === null || crc32 === null ? null : { offset: range.start, size: range.end - range.start, crc32 };
+    if (late) {
+      const place = where === null ? null : { start: where.start, cd: where.cd, eocd: where.eocd };
+      const request = { size, block: place, hashes, whole: true, crcRange: range };
+      const off = digestOffThread(handle.fd, request, signal);
+      if (off !== null) {
+        // The descriptor stays open until the thread has answered for it.
+        closed = true;
+        const answer = off.then(
+          (d): WholeFile | null =>
+            d === null ? null : { block, sha256: d.sha256!, size, chunked: d.chunked, table: found(d.crc32) },
+          () => null,
+        );
+        const settled = answer.then(async (whole) => {
+          await handle.close().catch(() => {});
+          return whole;
+        });
+        const first = {
+          block,
+          sha256: '',
+          size,
+          chunked: new Map(),
+          table: table === null ? null : found(table.crc32),
+        };
+        return { whole: first, late: settled };
+      }
+    }
     try {
-      const digests = await digestFile(handle, size, where, hashes, true, signal, range);
-      return { block, sha256: digests.sha256!, size, chunked: digests.chunked, table: found(digests.crc32) };
+      const digests = await wholeFileDigests(
+        handle,
+        { size, block: where, hashes, whole: true, crcRange: range },
+        signal,
+      );
+      const whole = { block, sha256: digests.sha256!, size, chunked: digests.chunked, table: found(digests.crc32) };
+      return { whole, late: null };
     } catch (error) {
       if (!(error instanceof CheckFailed)) throw error;
       // The directory promises more than the file holds: verification says so when it recomputes.
-      const digests = await digestFile(handle, size, null, [], true, signal, range);
-      return { block, sha256: digests.sha256!, size, chunked: new Map(), table: found(digests.crc32) };
+      const request = { size, block: null, hashes: [], whole: true, crcRange: range };
+      const digests = await wholeFileDigests(handle, request, signal);
+      return {
+        whole: { block, sha256: digests.sha256!, size, chunked: new Map(), table: found(digests.crc32) },
+        late: null,
+      };
     }
   } finally {
-    await handle.close();
+    await close();
   }
+}
+
+/**
+ * `request` over the open file: the SHA-256 and signed digests on the digest thread when it runs (see
+ * ../signing/digestThread.ts), while this thread reads the CRC range itself; else all in one read here,
+ * after which a large file starts the digest thread for the calls that follow.
+ */
+async function wholeFileDigests(
+  handle: FileHandle,
+  request: DigestRequest,
+  signal: AbortSignal | undefined,
+): Promise<FileDigests> {
+  const { size, block, hashes, whole, crcRange } = request;
+  // Only the block's place goes to the thread, not its bytes.
+  const place = block === null ? null : { start: block.start, cd: block.cd, eocd: block.eocd };
+  const off = digestOffThread(handle.fd, { size, block: place, hashes, whole, crcRange: null }, signal);
+  if (off !== null) {
+    const crc = crcRange === null ? null : digestFile(handle, size, null, [], false, signal, crcRange);
+    // Both settle before the descriptor may be closed: the thread reads it until it answers.
+    const [thread, here] = await Promise.allSettled([off, crc]);
+    if (thread.status === 'rejected') throw thread.reason;
+    if (here.status === 'rejected') throw here.reason;
+    if (thread.value !== null) return { ...thread.value, crc32: here.value?.crc32 ?? null };
+  }
+  const digests = await digestFile(handle, size, block, hashes, whole, signal, crcRange);
+  if (size >= WARM_FROM) warmDigestThread();
+  return digests;
 }
 
 function placesOf(paths: ReadonlySet<string>): { format: 'apk' | 'aab'; units: UnitPlace[] } | null {
@@ -134,13 +221,15 @@ function choose(zip: ZipEntries, units: readonly UnitPlace[], limitations: Limit
  * when `path` is not a readable ZIP holding one (the caller then inventories it in full, which also
  * gives the typed error of a malformed or foreign container). `opened` is the ZIP at `path` opened
  * already (its directory is not read again; the caller closes it). `contentDigests` false: the v2/v3
- * content digests are not computed in the read of the file (no signature is to be verified).
+ * content digests are not computed in the read of the file (no signature is to be verified). `late`:
+ * the package may come back before its digests are computed (see {@link LoadedPackage.settled}).
  */
 export async function loadZipDirectly(
   path: string,
   signal: AbortSignal | undefined,
   opened?: ZipEntries,
   contentDigests = true,
+  late = false,
 ): Promise<LoadedPackage | null> {
   let zip: ZipEntries;
   try {
@@ -170,8 +259,8 @@ export async function loadZipDirectly(
         hash: false,
         ...(signal ? { signal } : {}),
       });
-    const [whole, read] = await Promise.all([
-      signingAndDigests(path, places.format === 'apk', table, signal, contentDigests),
+    const [{ whole, late: digesting }, read] = await Promise.all([
+      signingAndDigests(path, places.format === 'apk', table, signal, contentDigests, late),
       readEntries(select.filter((p) => p !== table?.path)),
     ]);
     const contradictions: { path: string; algorithm: string; declared: string; observed: string }[] = [
@@ -211,7 +300,7 @@ export async function loadZipDirectly(
     const contents = new Map([...read.contents].map(([p, c]) => [p, c.bytes]));
     const units = assembleUnits(places.units, contents, entries);
     if (inFile !== null) units[0]!.resourcesAt = inFile;
-    return {
+    const loaded: LoadedPackage = {
       subject: { format: 'zip', sha256: whole.sha256, size: whole.size },
       format: places.format,
       units,
@@ -220,6 +309,18 @@ export async function loadZipDirectly(
       read: contents,
       contentDigests: whole.chunked,
     };
+    if (digesting !== null) {
+      const assumed = inFile !== null ? table!.crc32 : null;
+      loaded.settled = digesting.then((done) => {
+        // A resource table analyzed before its CRC-32 was known, which then contradicts it: redone.
+        if (done === null || (assumed !== null && done.table?.crc32 !== assumed)) return false;
+        loaded.subject.sha256 = done.sha256;
+        loaded.contentDigests = done.chunked;
+        delete loaded.settled;
+        return true;
+      });
+    }
+    return loaded;
   } finally {
     if (opened === undefined) zip.close();
   }

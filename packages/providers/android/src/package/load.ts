@@ -12,6 +12,8 @@ import type { Limitation } from '@rea/evidence';
 import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import type { ArtifactEntry, ZipEntries } from '@rea/artifact';
 import type { SigningBlock } from '../format/signingBlock.js';
+import { WARM_FROM, digestOffThread, warmDigestThread } from '../signing/digestThread.js';
+import { CheckFailed } from '../signing/result.js';
 import { loadZipDirectly } from './direct.js';
 import type { TableInFile } from './lazyTable.js';
 import { fileSystemError, loadFolder } from './folder.js';
@@ -56,20 +58,49 @@ export interface LoadedPackage {
    * the same read as its SHA-256; signature verification reuses them. Absent for sets and DEX.
    */
   contentDigests?: ReadonlyMap<string, Buffer>;
+  /**
+   * Present while the whole-file digests are still being computed on the digest thread (a load that
+   * was allowed to come back early, see {@link loadPackage}): `subject.sha256` is empty and
+   * `contentDigests` empty until it resolves to true, when both are filled in and this field is gone.
+   * It resolves to false when the load must be done again without coming back early (the digests
+   * could not be computed there, or a resource table analyzed meanwhile contradicts its CRC-32). Never
+   * rejects; read nothing of the package's identity before it settles.
+   */
+  settled?: Promise<boolean>;
 }
 
 async function loadDex(path: string, signal: AbortSignal | undefined): Promise<LoadedPackage> {
-  const info = await stat(path);
-  if (info.size > MAX_ENTRY_BYTES) {
-    throw new ReaError('resource_constraint', `${path} is larger than ${MAX_ENTRY_BYTES} bytes.`, {
-      details: { path, budget: 'max_entry_bytes', limit: MAX_ENTRY_BYTES },
-    });
+  const handle = await open(path, 'r');
+  let bytes: Buffer;
+  let sha256: string | null = null;
+  try {
+    const info = await handle.stat();
+    if (info.size > MAX_ENTRY_BYTES) {
+      throw new ReaError('resource_constraint', `${path} is larger than ${MAX_ENTRY_BYTES} bytes.`, {
+        details: { path, budget: 'max_entry_bytes', limit: MAX_ENTRY_BYTES },
+      });
+    }
+    throwIfAborted(signal, 'reading');
+    // The digest thread, when it runs, hashes the file while this thread reads it.
+    const request = { size: info.size, block: null, hashes: [], whole: true, crcRange: null };
+    const [thread, read] = await Promise.allSettled([digestOffThread(handle.fd, request, signal), handle.readFile()]);
+    if (read.status === 'rejected') throw read.reason;
+    if (thread.status === 'rejected' && !(thread.reason instanceof CheckFailed)) throw thread.reason;
+    bytes = read.value;
+    const after = await handle.stat();
+    // Its digest is of the bytes read only when the file did not change between the two reads.
+    const unchanged = after.size === bytes.length && after.mtimeMs === info.mtimeMs && after.ctimeMs === info.ctimeMs;
+    if (thread.status === 'fulfilled' && unchanged) sha256 = thread.value?.sha256 ?? null;
+  } finally {
+    await handle.close();
   }
-  throwIfAborted(signal, 'reading');
-  const bytes = await readFile(path);
-  const { createHash } = await import('node:crypto');
+  if (sha256 === null) {
+    const { createHash } = await import('node:crypto');
+    sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (bytes.length >= WARM_FROM) warmDigestThread();
+  }
   return {
-    subject: { format: 'dex', sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length },
+    subject: { format: 'dex', sha256, size: bytes.length },
     format: 'dex',
     units: [
       {
@@ -110,19 +141,22 @@ async function isDex(path: string): Promise<boolean> {
  * `cancelled`, …); a container holding no Android package is `unsupported_target`. `opened` is the ZIP
  * at `path` opened already by the caller (who closes it): its central directory is not read again.
  * `contentDigests` false: an APK's signature content digests are not computed while it is read.
+ * `late`: an APK may come back while the digest thread still computes its digests, so that the caller
+ * decodes it meanwhile; it then has {@link LoadedPackage.settled}, which the caller awaits.
  */
 export async function loadPackage(
   path: string,
   signal: AbortSignal | undefined,
   opened?: ZipEntries,
   contentDigests = true,
+  late = false,
 ): Promise<LoadedPackage> {
   if (await isDex(path)) return loadDex(path, signal);
   const info = await stat(path).catch((error: unknown) => {
     throw fileSystemError(error, path, 'read');
   });
   if (info.isDirectory()) return loadFolder(path, signal);
-  const direct = await loadZipDirectly(path, signal, opened, contentDigests);
+  const direct = await loadZipDirectly(path, signal, opened, contentDigests, late);
   if (direct !== null) return direct;
   const outcome = await inspectArtifact(path, {
     integrityPolicy: 'record-and-continue',

@@ -41,8 +41,14 @@ export const inspectAndroidPackageTool = defineTool({
 });
 
 async function inspect(path: string, zip: ZipEntries | undefined, signal: AbortSignal | undefined, verify: boolean) {
-  const pkg = await openPackage(path, signal, zip, verify);
-  const { limitations, ...report } = inspectPackage(pkg.loaded);
+  // The package is decoded while the digest thread, when it runs, computes the file's digests.
+  let pkg = await openPackage(path, signal, zip, verify, true);
+  let inspected = inspectPackage(pkg.loaded);
+  if (pkg.loaded.settled !== undefined && !(await pkg.loaded.settled)) {
+    pkg = await openPackage(path, signal, zip, verify);
+    inspected = inspectPackage(pkg.loaded);
+  }
+  const { limitations, ...report } = inspected;
   const { format, subject } = pkg.loaded;
   let verification: (SchemeVerification & { unit: string })[] | null = null;
   if (!verify && format !== 'dex') {

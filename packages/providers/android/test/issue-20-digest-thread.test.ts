@@ -1,0 +1,157 @@
+// Once a process has hashed a large package, a digest thread computes the whole-file digests (SHA-256,
+// the v2/v3 content digests, the CRC-32 of a resource table left in the file) of the packages it reads
+// next, and inspect_android_package decodes the package on its own thread meanwhile. These tests run
+// the real thread (the built worker module) on the framework APK androguard ships, on an APK apksigner
+// signs, and on damaged copies of them, and check each answer against the same call with the thread
+// stopped, and against digests computed here.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspectAndroidPackageTool, searchAndroidClassesTool } from '../src/index.js';
+import { loadPackage } from '../src/package/load.js';
+import { digestThreadOnline, stopDigestThread, warmDigestThread } from '../src/signing/digestThread.js';
+import { quietToolContext } from '@rea/test-helpers';
+import { SAMPLES, signGoldenApk } from './support.js';
+
+const FRAMEWORK = `${SAMPLES}/tests/lineageos_nexus5_framework-res.apk`;
+const DEX = `${SAMPLES}/tests/fdroid/org.andstatus.app_254.dex`;
+let dir: string;
+let signed: string;
+let copies = 0;
+
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** A fresh copy of `path` (no cache of an earlier call can answer for it). */
+function copyOf(path: string): string {
+  const copy = join(dir, `${copies++}-${path.split('/').pop()}`);
+  copyFileSync(path, copy);
+  return copy;
+}
+
+async function threadOnline(): Promise<void> {
+  warmDigestThread();
+  for (let i = 0; i < 200 && !digestThreadOnline(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(digestThreadOnline()).toBe(true);
+}
+
+async function inspect(path: string, verify: boolean) {
+  const out = (await inspectAndroidPackageTool.run(
+    inspectAndroidPackageTool.input.parse({ path, verify_signatures: verify }) as never,
+    quietToolContext(),
+  )) as unknown as { subject: { sha256: string }; normalized_result: unknown; limitations: unknown[] };
+  return { subject: out.subject, result: out.normalized_result, limitations: out.limitations };
+}
+
+/** The same call with the thread stopped and with it running, on two fresh copies of `path`. */
+async function bothWays(path: string, verify: boolean) {
+  await stopDigestThread();
+  const before = await inspect(copyOf(path), verify);
+  await threadOnline();
+  const after = await inspect(copyOf(path), verify);
+  return { before, after };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rea-android-thread-'));
+  signed = signGoldenApk(join(dir, 'signed.apk'));
+}, 120_000);
+afterAll(async () => {
+  await stopDigestThread();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the digest thread', () => {
+  it('lets a load come back before its digests, and fills them in with the file’s own', async () => {
+    await threadOnline();
+    const copy = copyOf(FRAMEWORK);
+    const loaded = await loadPackage(copy, undefined, undefined, true, true);
+    expect(loaded.settled).toBeInstanceOf(Promise);
+    expect(loaded.units[0]!.resourcesAt).toMatchObject({ size: 19_611_716 });
+    await expect(loaded.settled).resolves.toBe(true);
+    expect(loaded.settled).toBeUndefined();
+    expect(loaded.subject.sha256).toBe(sha256(FRAMEWORK));
+  }, 120_000);
+
+  it('gives the framework APK the same Evidence as the calling thread does', async () => {
+    for (const verify of [false, true]) {
+      const { before, after } = await bothWays(FRAMEWORK, verify);
+      expect(after.subject.sha256).toBe(sha256(FRAMEWORK));
+      expect(after).toEqual(before);
+    }
+  }, 240_000);
+
+  it('gives the content digests apksigner signed: every scheme verifies', async () => {
+    const { before, after } = await bothWays(signed, true);
+    expect(after).toEqual(before);
+    const verification = (after.result as { signature_verification: { scheme: string; status: string }[] })
+      .signature_verification;
+    expect(verification.map((v) => [v.scheme, v.status])).toEqual([
+      ['v1', 'verified'],
+      ['v2', 'verified'],
+      ['v3', 'verified'],
+      ['v3.1', 'absent'],
+    ]);
+    expect(after.subject.sha256).toBe(sha256(signed));
+  }, 120_000);
+
+  it('does not analyze a table decoded meanwhile whose bytes then contradict its CRC-32', async () => {
+    const bytes = readFileSync(FRAMEWORK);
+    const header = bytes.indexOf(Buffer.from('resources.arsc')) - 30;
+    const data = header + 30 + bytes.readUInt16LE(header + 26) + bytes.readUInt16LE(header + 28);
+    bytes[data + 5_000_000]! ^= 0x01;
+    const flipped = join(dir, 'table-flipped.apk');
+    writeFileSync(flipped, bytes);
+    await threadOnline();
+    const loaded = await loadPackage(copyOf(flipped), undefined, undefined, false, true);
+    await expect(loaded.settled).resolves.toBe(false);
+    const { before, after } = await bothWays(flipped, false);
+    expect(after).toEqual(before);
+    expect(after.limitations).toContainEqual(
+      expect.objectContaining({ kind: 'integrity-contradicted', scope: 'resources.arsc' }),
+    );
+    expect((after.result as { units: { resources: unknown }[] }).units[0]!.resources).toBeNull();
+    expect(after.subject.sha256).toBe(sha256(flipped));
+  }, 240_000);
+
+  it('hashes a DEX file while it is read, to the same SHA-256', async () => {
+    await stopDigestThread();
+    const listing = async (path: string) => {
+      const out = (await searchAndroidClassesTool.run(
+        searchAndroidClassesTool.input.parse({ path, limit: 50 }) as never,
+        quietToolContext(),
+      )) as unknown as { subject: { sha256: string }; normalized_result: unknown; limitations: unknown[] };
+      return { subject: out.subject, result: out.normalized_result, limitations: out.limitations };
+    };
+    const before = await listing(copyOf(DEX));
+    await threadOnline();
+    const after = await listing(copyOf(DEX));
+    expect(after).toEqual(before);
+    expect(after.subject.sha256).toBe(sha256(DEX));
+  }, 120_000);
+
+  it('leaves no descriptor open when the call is cancelled', async () => {
+    await threadOnline();
+    const fds = () => readdirSync('/proc/self/fd').length;
+    const open = fds();
+    for (const wait of [0, 5, 20]) {
+      const controller = new AbortController();
+      const loading = loadPackage(copyOf(FRAMEWORK), controller.signal, undefined, true, true);
+      setTimeout(() => controller.abort(), wait);
+      // Cancelled before it comes back, or after, when the digests it waits for are given up.
+      const outcome = await loading.then(
+        (loaded) => loaded.settled ?? true,
+        (error: unknown) => error,
+      );
+      if (typeof outcome !== 'boolean') expect(outcome).toMatchObject({ code: 'cancelled' });
+      const context = { ...quietToolContext(), signal: controller.signal };
+      await expect(
+        inspectAndroidPackageTool.run(inspectAndroidPackageTool.input.parse({ path: FRAMEWORK }) as never, context),
+      ).rejects.toMatchObject({ code: 'cancelled' });
+    }
+    // A load cancelled while the thread still read its file closes it once the thread has stopped.
+    for (let i = 0; i < 100 && fds() !== open; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fds()).toBe(open);
+  }, 120_000);
+});
