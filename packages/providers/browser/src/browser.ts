@@ -15,6 +15,8 @@ export interface TargetInfo {
   url: string;
   title: string;
   attached: boolean;
+  /** An out-of-process iframe: the frame it is embedded in (its own frame id is its target id). */
+  parentFrameId?: string;
 }
 
 /** A connected browser: its endpoint, the browser-level connection and, for "owned", its process. */

@@ -49,6 +49,37 @@ export interface CollectInput {
   maxDomNodes: number;
   storageValues: boolean;
   workers: WebPageInspection['service_workers'];
+  /** Every target of the browser (the out-of-process iframes of the page among them). */
+  targets: readonly TargetInfo[];
+}
+
+/**
+ * The page's frames that run in other renderer processes, as the browser lists them: iframe targets
+ * embedded in one of the page's frames or, nested, in one of these.
+ */
+function outOfProcessFrames(frames: FrameNode[], targets: readonly TargetInfo[]): TargetInfo[] {
+  const known = new Set(frames.map((f) => f.frame.id));
+  const found: TargetInfo[] = [];
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const t of targets) {
+      if (t.type !== 'iframe' || t.parentFrameId === undefined || known.has(t.targetId) || !known.has(t.parentFrameId))
+        continue;
+      known.add(t.targetId);
+      found.push(t);
+      grew = true;
+    }
+  }
+  return found;
+}
+
+function originOf(url: string): string {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? '' : origin;
+  } catch {
+    return '';
+  }
 }
 
 async function scripts(
@@ -212,6 +243,19 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
       `Console lists the first ${recording.console.length} of ${recording.consoleTotal} messages observed.`,
       'console',
     );
+  // The page's frame tree holds only the frames of its own renderer process: the others are listed
+  // from the browser's targets where it names them, and counted from the page's window.frames.
+  const remote = outOfProcessFrames(frames, input.targets);
+  const unread = Math.max((facts?.descendants ?? 0) - (frames.length - 1), remote.length);
+  if (unread > 0)
+    steps.limit(
+      'out-of-process-frames',
+      `${unread} frame(s) run in other renderer processes (out-of-process iframes, such as another site's): their scripts, stylesheets, requests, console, storage and DOM are not read${remote.length > 0 ? `; document.frames lists ${remote.length} of them as the browser names them: ${remote
+        .slice(0, 5)
+        .map((t) => t.url)
+        .join(', ')}` : ''}.`,
+      'frames',
+    );
   if (facts && facts.outline.length < facts.elements)
     steps.limit(
       'budget-reached',
@@ -224,14 +268,15 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
     document: {
       url,
       title: facts?.title ?? input.target.title,
-      frames: frames
-        .filter((f) => originAllowed(f.frame.url, input.origins))
-        .map((f) => ({
+      frames: [
+        ...frames.map((f) => ({
           id: f.frame.id,
           parent_id: f.frame.parentId ?? null,
           url: f.frame.url,
           origin: f.frame.securityOrigin ?? '',
         })),
+        ...remote.map((t) => ({ id: t.targetId, parent_id: t.parentFrameId ?? null, url: t.url, origin: originOf(t.url) })),
+      ].filter((f) => originAllowed(f.url, input.origins)),
     },
     scripts: scriptList,
     stylesheets: facts?.styles.filter((s) => originAllowed(s.url, input.origins)) ?? [],

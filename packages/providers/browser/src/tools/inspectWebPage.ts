@@ -53,9 +53,8 @@ export const inspectWebPageTool = defineTool({
         const opened = await openPage(run.handle, input, { loadMs: input.load_timeout_ms, steps, track: run.track });
         context.progress.report(`attached to ${opened.target.url}`, 'collect');
         const scope = input.origins ?? [new URL(opened.target.url || 'about:blank').origin];
-        const workers = await readServiceWorkers(opened.page, steps, await run.handle.targets(), (url) =>
-          originAllowed(url, scope),
-        );
+        const targets = await run.handle.targets();
+        const workers = await readServiceWorkers(opened.page, steps, targets, (url) => originAllowed(url, scope));
         const inspection = await collectInspection({
           ...opened,
           steps,
@@ -65,6 +64,7 @@ export const inspectWebPageTool = defineTool({
           maxDomNodes: input.max_dom_nodes,
           storageValues: input.storage_values,
           workers,
+          targets,
         });
         return { inspection, limitations: steps.limitations };
       },
