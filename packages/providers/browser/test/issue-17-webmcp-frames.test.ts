@@ -5,7 +5,7 @@ import { call, ownedBrowsersGone, servePages } from './support.js';
 
 // A frame that registers a tool imperatively and declares a form.
 const FRAME = `<!doctype html><title>frame</title>
-<script>navigator.modelContext.registerTool({ name: 'in_frame', description: 'From a frame.', inputSchema: { type: 'object' }, execute: () => ({}) });</script>
+<script>document.modelContext.registerTool({ name: 'in_frame', description: 'From a frame.', inputSchema: { type: 'object' }, execute: () => ({}) });</script>
 <form toolname="frame_form" tooldescription="A form in a frame."><input name="q"></form>`;
 
 let server: Awaited<ReturnType<typeof servePages>>;

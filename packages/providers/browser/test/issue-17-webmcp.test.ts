@@ -4,19 +4,19 @@ import { discoverWebmcpToolsTool, listBrowserTargetsTool } from '@rea/provider-b
 import type { ProcessSupervisor } from '@rea/provider-kit';
 import { call, ownedBrowsersGone, servePages, startSharedBrowser } from './support.js';
 
-// Registers tools through navigator.modelContext (the stand-in where the browser has none) and
-// document.modelContext (Chromium's own surface when its WebMCP feature is on), and declares one form.
+// Registers tools through document.modelContext (Chromium's own surface when its WebMCP feature is on),
+// with provideContext too where the browser has it, and declares one form.
 const PAGE = `<!doctype html><title>shop</title>
 <script>
-const nav = navigator.modelContext;
-if (nav) {
-  nav.registerTool({ name: 'add_to_cart', description: 'Adds an item to the cart.',
+const mc = document.modelContext;
+if (mc) {
+  mc.registerTool({ name: 'add_to_cart', description: 'Adds an item to the cart.',
     inputSchema: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] }, execute: () => ({}) });
-  nav.provideContext({ tools: [{ name: 'checkout', description: 'Pays for the cart.', inputSchema: { type: 'object', properties: {} }, execute: () => ({}) }] });
-}
-if (document.modelContext)
-  document.modelContext.registerTool({ name: 'track_order', description: 'Shows where an order is.',
+  mc.registerTool({ name: 'track_order', description: 'Shows where an order is.',
     inputSchema: { type: 'object', properties: { id: { type: 'string' } } }, execute: () => ({}) });
+  if (typeof mc.provideContext === 'function')
+    mc.provideContext({ tools: [{ name: 'checkout', description: 'Pays for the cart.', inputSchema: { type: 'object', properties: {} }, execute: () => ({}) }] });
+}
 </script>
 <body><form toolname="find_product" tooldescription="Finds a product by name.">
 <input name="query" required toolparamdescription="Words of the product name"><input name="limit" type="number"><button>Go</button></form></body>`;
@@ -31,8 +31,8 @@ let server: Awaited<ReturnType<typeof servePages>>;
 let shared: { endpoint: string; supervisor: ProcessSupervisor };
 beforeAll(async () => {
   server = await servePages({ '/': { type: 'text/html', body: PAGE } });
-  // A browser started without the WebMCP feature: it has no surface of its own.
-  shared = await startSharedBrowser((flags) => flags.filter((f) => !f.startsWith('--enable-features=')));
+  // A browser started as the owned one is, with the WebMCP feature.
+  shared = await startSharedBrowser();
 }, 60_000);
 afterAll(async () => {
   await shared?.supervisor.closeAll();
@@ -63,17 +63,11 @@ const ADD = [
   'Adds an item to the cart.',
   { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
 ] as const;
-const CHECKOUT = ['checkout', 'Pays for the cart.', { type: 'object', properties: {} }] as const;
 const TRACK = [
   'track_order',
   'Shows where an order is.',
   { type: 'object', properties: { id: { type: 'string' } } },
 ] as const;
-const FORM_SCHEMA = {
-  type: 'object',
-  properties: { query: { type: 'string', description: 'Words of the product name' }, limit: { type: 'number' } },
-  required: ['query'],
-};
 
 describe('discover_webmcp_tools', () => {
   it('should report the tools the owned browser itself knows, those the instrumentation saw and the forms, naming each source', async () => {
@@ -81,9 +75,9 @@ describe('discover_webmcp_tools', () => {
     const { found: page, record } = found(result);
     expect(page.instrumented).toBe(true);
     expect(page.browser_surface).toBe(true);
+    // Chromium 156 has no provideContext: the page registers no checkout tool, and REA adds none.
     expect(page.tools).toEqual([
-      tool(...ADD, 'imperative', ['instrumentation']),
-      tool(...CHECKOUT, 'imperative', ['instrumentation']),
+      tool(...ADD, 'imperative', ['browser', 'instrumentation']),
       // Chromium's form schema marks a number field as an integer-valued number.
       tool(
         'find_product',
@@ -112,21 +106,26 @@ describe('discover_webmcp_tools', () => {
     }
 
     const asIs = found(await call(discoverWebmcpToolsTool, { endpoint, target_id: tab.id }));
-    expect(asIs.found).toMatchObject({ instrumented: false, browser_surface: false });
+    expect(asIs.found).toMatchObject({ instrumented: false, browser_surface: true });
     expect(asIs.found.tools).toEqual([
-      tool('find_product', 'Finds a product by name.', FORM_SCHEMA, 'declarative', ['form-scan']),
+      tool(...ADD, 'imperative', ['browser']),
+      tool('find_product', 'Finds a product by name.', expect.objectContaining({ required: ['query'] }), 'declarative', [
+        'browser',
+        'form-scan',
+      ]),
+      tool(...TRACK, 'imperative', ['browser']),
     ]);
-    expect(asIs.record.limitations.map((l) => l.kind)).toEqual(
-      expect.arrayContaining(['imperative-unobserved', 'browser-webmcp-unavailable']),
-    );
+    expect(asIs.record.limitations.map((l) => l.kind)).toEqual(['imperative-unobserved']);
 
     const reloaded = found(await call(discoverWebmcpToolsTool, { endpoint, target_id: tab.id, reload: true }));
-    expect(reloaded.found).toMatchObject({ instrumented: true, browser_surface: false });
+    expect(reloaded.found).toMatchObject({ instrumented: true, browser_surface: true });
     expect(reloaded.found.tools).toEqual([
-      tool(...ADD, 'imperative', ['instrumentation']),
-      tool(...CHECKOUT, 'imperative', ['instrumentation']),
-      tool('find_product', 'Finds a product by name.', FORM_SCHEMA, 'declarative', ['form-scan']),
-      tool(...TRACK, 'imperative', ['instrumentation']),
+      tool(...ADD, 'imperative', ['browser', 'instrumentation']),
+      tool('find_product', 'Finds a product by name.', expect.objectContaining({ required: ['query'] }), 'declarative', [
+        'browser',
+        'form-scan',
+      ]),
+      tool(...TRACK, 'imperative', ['browser', 'instrumentation']),
     ]);
     expect(reloaded.record.limitations.map((l) => l.kind)).not.toContain('imperative-unobserved');
     expect((reloaded.record.normalized_result as unknown as { target: { id: string } }).target.id).toBe(tab.id);

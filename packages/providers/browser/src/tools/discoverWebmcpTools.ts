@@ -43,6 +43,9 @@ interface Read {
   }> | null;
   declarative: Array<{ name: string; description: string; input_schema: unknown; frame: string; origin: string }>;
   children: number;
+  /** `modelContext` objects the page has that the instrumentation did not wrap (defined by the page itself). */
+  unwrapped: string[];
+  frame: string;
 }
 
 type Observer = 'browser' | 'instrumentation' | 'form-scan';
@@ -82,7 +85,7 @@ export const discoverWebmcpToolsTool = defineTool({
   name: 'discover_webmcp_tools',
   title: 'Discover WebMCP tools',
   description:
-    'Lists the tools a page offers to agents through WebMCP: those the browser itself reports (Chromium\'s WebMCP surface, on in "owned"), imperative navigator/document.modelContext registerTool/provideContext calls (observed by instrumentation installed before the page scripts: always with url, with reload on an existing target) and declarative <form toolname> forms. Each with name, description, input schema, source, observed_by, frame and origin.',
+    'Lists the tools a page offers to agents through WebMCP: those the browser itself reports (Chromium\'s WebMCP surface, on in "owned"), imperative registerTool/provideContext calls on the navigator/document.modelContext the browser offers (observed by instrumentation installed before the page scripts, which adds no API: always with url, with reload on an existing target) and declarative <form toolname> forms. Each with name, description, input schema, source, observed_by, frame and origin.',
   input: z.strictObject({
     ...pageFields,
     origins: originsSchema('only tools of frames of one of them.'),
@@ -151,6 +154,14 @@ export const discoverWebmcpToolsTool = defineTool({
             'imperative-unobserved',
             'Imperative registrations are observed only from a load with the instrumentation: pass url (owned browser) or reload: true.',
           );
+        // The instrumentation wraps only what the browser offers; a modelContext the page defined itself
+        // (a polyfill) is there to use, but what was registered through it was not seen.
+        for (const r of [read, ...inFrames])
+          if (r && r.imperative !== null && r.unwrapped.length > 0)
+            steps.limit(
+              'imperative-unobserved',
+              `${r.unwrapped.join(' and ')} in ${r.frame} ${r.unwrapped.length > 1 ? 'are' : 'is'} the page's own (not offered by the browser): registrations through it are not observed.`,
+            );
         // The page's process lists only its own frames: the documents read count every child frame.
         const children = [read, ...inFrames].reduce((n, r) => n + (r?.children ?? 0), 0);
         const unread = elsewhere.length + Math.max(0, children - frames.length);
