@@ -1,6 +1,7 @@
 import { ReaError } from '@rea/evidence';
 import type { ToolContext } from '@rea/provider-kit';
 import type { BrowserHandle, TargetInfo } from '../browser.js';
+import { parseEndpoint } from '../endpoint.js';
 import type { CdpConnection } from '../engine/cdp.js';
 import { requireSessionBrowser } from '../ownedSession.js';
 import { record } from './recorder.js';
@@ -26,12 +27,13 @@ export interface PageRequest {
 }
 
 /**
- * Checks that the request names exactly what its endpoint kind needs: with "owned", `url` (a new tab)
- * or `target_id` (a tab of the session's browser, where the host keeps one for the session); with an
- * external endpoint, `target_id`.
+ * Checks the endpoint first ({@link parseEndpoint}: what is not an endpoint is refused as such, not as
+ * a page not named), then that the request names exactly what its endpoint kind needs: with "owned",
+ * `url` (a new tab) or `target_id` (a tab of the session's browser, where the host keeps one for the
+ * session); with an external endpoint, `target_id`.
  */
 export function checkPageRequest(request: PageRequest, context?: ToolContext): void {
-  const owned = request.endpoint === 'owned';
+  const owned = parseEndpoint(request.endpoint).kind === 'owned';
   const problem = owned
     ? request.url === undefined && request.target_id === undefined
       ? 'endpoint "owned" needs url (the page to load in a new tab) or target_id (a tab it already has)'
