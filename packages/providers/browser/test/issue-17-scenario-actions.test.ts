@@ -62,19 +62,48 @@ describe('capture_browser_scenario actions', () => {
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
   }, 120_000);
 
-  it('should report a command the browser refuses as a failed action, not as a browser gone', async () => {
+  it('should refuse a navigate to a URL the url input refuses, javascript: among them, before anything runs', async () => {
+    for (const url of [
+      'javascript:document.title = "ran"',
+      'JavaScript:void 0',
+      'chrome://version',
+      'view-source:http://127.0.0.1/',
+      'blob:http://127.0.0.1/x',
+      'not a url',
+    ]) {
+      const result = await call(captureBrowserScenarioTool, {
+        url: `${server.origin}/`,
+        actions: [
+          { action: 'wait', ms: 1 },
+          { action: 'navigate', url },
+        ],
+      });
+      expect(result.error).toMatchObject({
+        code: 'invalid_request',
+        message: `actions[1] (navigate) url "${url}" is not an http, https, file, about or data URL.`,
+        details: { reason: 'invalid-url', index: 1, url, accepted: expect.arrayContaining(['http:', 'https:']) },
+      });
+      // Refused before a browser was started, so no action ran.
+      expect(result.dirs).toEqual([]);
+    }
+    // The same rule as the url input's.
+    expect(
+      (await call(captureBrowserScenarioTool, { url: 'javascript:void 0', actions: [{ action: 'wait', ms: 1 }] }))
+        .error,
+    ).toMatchObject({
+      code: 'invalid_request',
+      details: { reason: 'invalid-url' },
+    });
+  });
+
+  it('should navigate to a URL the rule accepts', async () => {
     const result = await call(captureBrowserScenarioTool, {
       url: `${server.origin}/`,
-      actions: [{ action: 'navigate', url: 'not a url' }],
+      actions: [{ action: 'navigate', url: 'data:text/html,<title>second</title>' }],
     });
-    expect(result.error).toMatchObject({
-      code: 'execution_failure',
-      details: {
-        reason: 'protocol-error',
-        method: 'Page.navigate',
-        partial_observation: { actions: [expect.objectContaining({ outcome: 'failed' })] },
-      },
-    });
+    expect(capture(result).actions).toEqual([
+      expect.objectContaining({ action: 'navigate', outcome: 'ok', detail: 'loaded' }),
+    ]);
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
   }, 120_000);
 

@@ -2,6 +2,7 @@ import { ReaError } from '@rea/evidence';
 import type { ToolContext } from '@rea/provider-kit';
 import type { BrowserHandle, TargetInfo } from '../browser.js';
 import { parseEndpoint } from '../endpoint.js';
+import { checkPageUrl } from '../pageUrl.js';
 import type { CdpConnection } from '../engine/cdp.js';
 import { requireSessionBrowser } from '../ownedSession.js';
 import { record } from './recorder.js';
@@ -53,19 +54,7 @@ export function checkPageRequest(request: PageRequest, context?: ToolContext): v
     });
   }
   if (owned && request.target_id !== undefined && context !== undefined) requireSessionBrowser(context);
-  if (owned && request.url !== undefined) {
-    let scheme = '';
-    try {
-      scheme = new URL(request.url!).protocol;
-    } catch {
-      // judged below
-    }
-    if (!['http:', 'https:', 'file:', 'about:', 'data:'].includes(scheme)) {
-      throw new ReaError('invalid_request', `url "${request.url}" is not an http, https, file, about or data URL.`, {
-        details: { reason: 'invalid-url', url: request.url! },
-      });
-    }
-  }
+  if (owned && request.url !== undefined) checkPageUrl(request.url, 'url');
 }
 
 const DOMAINS = ['Page.enable', 'Network.enable', 'Runtime.enable', 'Log.enable', 'Debugger.enable'];

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import type { CdpConnection } from '../engine/cdp.js';
+import { checkPageUrl } from '../pageUrl.js';
 import type { Downloads } from './downloads.js';
 import type { EventLog } from './events.js';
 import { ACTION_FIELDS } from './schema.js';
@@ -79,9 +80,9 @@ function namedKey(name: string): { code: number; text?: string } | null {
 }
 
 /**
- * Refuses, before anything runs, an action that lacks a field it needs, and a `press` whose key is
- * neither a named key of {@link KEYS} nor one character (`invalid_request`, `details.accepted` lists the
- * names).
+ * Refuses, before anything runs, an action that lacks a field it needs, a `navigate` whose URL the
+ * `url` input would refuse (see {@link checkPageUrl}), and a `press` whose key is neither a named key of
+ * {@link KEYS} nor one character (`invalid_request`, `details.accepted` lists the names).
  */
 export function checkActions(actions: readonly Action[]): void {
   actions.forEach((action, index) => {
@@ -91,6 +92,7 @@ export function checkActions(actions: readonly Action[]): void {
         details: { reason: 'incomplete-action', index, action: action.action, missing },
       });
     }
+    if (action.action === 'navigate') checkPageUrl(action.url!, `actions[${index}] (navigate) url`, { index });
     const key = action.action === 'press' ? action.key! : null;
     if (key !== null && namedKey(key) === null && [...key].length !== 1) {
       const accepted = Object.keys(KEYS);

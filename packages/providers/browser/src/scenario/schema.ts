@@ -36,7 +36,7 @@ export const ActionSchema = z.strictObject({
     .describe(
       'navigate url; click, wait_for_selector selector; type selector+text; press key; select selector+value; wait ms; scroll x+y; wait_for_network_idle; wait_for_downloads (a new download began, none in progress); screenshot.',
     ),
-  url: z.string().min(1).max(8192).optional().describe('navigate: URL.'),
+  url: z.string().min(1).max(8192).optional().describe('navigate: an http(s), file, about or data URL.'),
   selector: z.string().min(1).max(2048).optional().describe('CSS selector.'),
   text: z.string().max(65_536).optional().describe('type: text.'),
   key: z
