@@ -4,6 +4,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import { decodePng, encodePng } from '../engine/png.js';
 import type { RgbaImage } from '../engine/png.js';
+import { hasPngSignature, pngStructureProblem } from './pngStructure.js';
+import type { PngProblem } from './pngStructure.js';
 
 function fileError(error: unknown, path: string, action: string): ReaError {
   const errno = String((error as { code?: unknown } | null)?.code ?? 'unknown');
@@ -27,16 +29,13 @@ function fileError(error: unknown, path: string, action: string): ReaError {
  */
 export const MAX_PNG_PIXELS = 40_000_000;
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
 /**
  * Refuses, before it is decoded, a PNG whose header declares more than {@link MAX_PNG_PIXELS} pixels:
  * `resource_constraint` (`details.resource: "memory"`, `limit` and `observed` in pixels, the size).
  * Bytes without a PNG header are left to the decoder.
  */
 function checkPixels(bytes: Buffer, path: string, field: string): void {
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(SIGNATURE) || bytes.toString('latin1', 12, 16) !== 'IHDR')
-    return;
+  if (bytes.length < 24 || !hasPngSignature(bytes) || bytes.toString('latin1', 12, 16) !== 'IHDR') return;
   const width = bytes.readUInt32BE(16);
   const height = bytes.readUInt32BE(20);
   if (width * height <= MAX_PNG_PIXELS) return;
@@ -79,7 +78,9 @@ export function checkDiffPath(path: string): void {
 
 /**
  * Reads and decodes the PNG at `path`: `not_found` when absent, `resource_constraint` when its header
- * declares more than {@link MAX_PNG_PIXELS} pixels, `unsupported_target` when not a valid PNG.
+ * declares more than {@link MAX_PNG_PIXELS} pixels, `unsupported_target` when not a valid PNG (the
+ * message says what is wrong in plain words; `details.problem` names it, `details.decoder` keeps the
+ * decoder's own wording when it was the decoder that failed).
  */
 export function readPng(path: string, field: string): RgbaImage {
   let bytes: Buffer;
@@ -102,14 +103,30 @@ export function readPng(path: string, field: string): RgbaImage {
     throw fileError(error, path, `read ${field}`);
   }
   checkPixels(bytes, path, field);
+  // The structure is judged here, in plain words; what only the decoder finds is said plainly too,
+  // with its own wording kept in details.
+  const structural = pngStructureProblem(bytes);
+  if (structural !== null) throw notPng(path, field, structural, null);
   try {
     return decodePng(bytes);
   } catch (error) {
-    throw new ReaError('unsupported_target', `${field} (${path}) is not a valid PNG: ${(error as Error).message}.`, {
-      details: { reason: 'not-png', format: 'png', path, field },
-      remediation: 'Pass a complete PNG file, such as one capture_web_screenshot wrote.',
-    });
+    const problem = { problem: 'undecodable', says: 'cannot be decoded as an image' };
+    throw notPng(path, field, problem, error instanceof Error ? error.message : String(error));
   }
+}
+
+function notPng(path: string, field: string, problem: PngProblem, decoder: string | null): ReaError {
+  return new ReaError('unsupported_target', `${field} (${path}) is not a valid PNG: the file ${problem.says}.`, {
+    details: {
+      reason: 'not-png',
+      format: 'png',
+      path,
+      field,
+      problem: problem.problem,
+      ...(decoder === null ? {} : { decoder }),
+    },
+    remediation: 'Pass a complete PNG file, such as one capture_web_screenshot wrote.',
+  });
 }
 
 /**
