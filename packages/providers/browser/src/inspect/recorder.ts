@@ -15,6 +15,7 @@ interface Request {
   url: string;
   type: string;
   status: number | null;
+  /** Body bytes delivered to the page, decoded; null until the request finishes (and for a redirect hop). */
   size: number | null;
   mime: string | null;
   initiator: string | null;
@@ -113,15 +114,11 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
     const id = String(p['requestId']);
     const request = p['request'] as { url: string };
     const redirect = p['redirectResponse'] as
-      { status: number; mimeType: string; headers: Record<string, string>; encodedDataLength?: number } | undefined;
+      { status: number; mimeType: string; headers: Record<string, string> } | undefined;
     const previous = entryOf(p);
+    // A redirect hop's body is not delivered to the page: its size stays unknown.
     if (redirect !== undefined && previous !== undefined)
-      Object.assign(previous, {
-        status: redirect.status,
-        mime: redirect.mimeType,
-        headers: redirect.headers,
-        size: Math.max(0, Math.round(Number(redirect.encodedDataLength ?? 0))),
-      });
+      Object.assign(previous, { status: redirect.status, mime: redirect.mimeType, headers: redirect.headers });
     if (r.requests.size >= RECORD_LIMITS.requests) {
       latest.delete(id);
       r.requestsDropped += 1;
@@ -151,9 +148,16 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
       type: String(p['type'] ?? entry.type),
     });
   });
+  // The body's size as delivered to the page (after any content encoding), summed over its data
+  // events: loadingFinished's encodedDataLength would count the response headers too.
+  const bodyBytes = new Map<Request, number>();
+  page.on('Network.dataReceived', (p) => {
+    const entry = entryOf(p);
+    if (entry) bodyBytes.set(entry, (bodyBytes.get(entry) ?? 0) + Math.max(0, Number(p['dataLength'] ?? 0)));
+  });
   page.on('Network.loadingFinished', (p) => {
     const entry = entryOf(p);
-    if (entry) entry.size = Math.max(0, Math.round(Number(p['encodedDataLength'] ?? 0)));
+    if (entry) entry.size = Math.round(bodyBytes.get(entry) ?? 0);
   });
   page.on('Runtime.executionContextCreated', (p) => {
     const context = p['context'] as { id: number; auxData?: { frameId?: string; isDefault?: boolean } };

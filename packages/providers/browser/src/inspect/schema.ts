@@ -18,7 +18,14 @@ const ResourceSchema = z.strictObject({
   url: z.string(),
   type: z.string(),
   status: z.number().int().nullable(),
-  size: z.number().int().nonnegative().nullable(),
+  size: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .describe(
+      'Response body bytes as delivered to the page, after any content encoding is undone (headers not counted); null when no body was received (a redirect hop, a failed or unfinished request).',
+    ),
   mime: nullableString,
   initiator: nullableString,
 });
