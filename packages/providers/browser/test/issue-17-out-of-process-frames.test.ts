@@ -26,7 +26,7 @@ afterAll(() => server?.close());
 
 function evidence(result: Awaited<ReturnType<typeof call>>): EvidenceRecord<WebPageInspection> {
   if (result.error) throw result.error;
-  return (result.outcome as { record: EvidenceRecord<WebPageInspection> }).record;
+  return (result.outcome as unknown as { record: EvidenceRecord<WebPageInspection> }).record;
 }
 
 interface Listed {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   // A PNG as Chromium writes it: the variants below are made from it.
   const result = await call(captureWebScreenshotTool, { url: `${server.origin}/` });
   if (result.error) throw result.error;
-  shot = (result.outcome as { record: EvidenceRecord<WebScreenshot> }).record.normalized_result;
+  shot = (result.outcome as unknown as { record: EvidenceRecord<WebScreenshot> }).record.normalized_result;
 }, 120_000);
 
 afterAll(async () => {
@@ -123,8 +123,8 @@ describe('compare_web_screenshots on files that are not valid PNGs', () => {
       diff_path: diff,
     });
     expect(error).toBeNull();
-    expect((outcome as { record: EvidenceRecord<{ identical: boolean }> }).record.normalized_result.identical).toBe(
-      true,
-    );
+    expect(
+      (outcome as unknown as { record: EvidenceRecord<{ identical: boolean }> }).record.normalized_result.identical,
+    ).toBe(true);
   });
 });

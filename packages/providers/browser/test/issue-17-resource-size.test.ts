@@ -29,7 +29,8 @@ describe('inspect_web_page resource sizes', () => {
   it('should give each resource the size of its body as the page received it, without headers', async () => {
     const result = await call(inspectWebPageTool, { url: `${server.origin}/` });
     if (result.error) throw result.error;
-    const { resources } = (result.outcome as { record: EvidenceRecord<WebPageInspection> }).record.normalized_result;
+    const { resources } = (result.outcome as unknown as { record: EvidenceRecord<WebPageInspection> }).record
+      .normalized_result;
     const size = (url: string) => resources.filter((r) => r.url === `${server.origin}${url}`).map((r) => r.size);
     expect(size('/')).toEqual([Buffer.byteLength(PAGE)]);
     expect(size('/padded.js')).toEqual([Buffer.byteLength(PADDED)]);

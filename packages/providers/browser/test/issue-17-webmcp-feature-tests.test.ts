@@ -50,7 +50,7 @@ afterAll(async () => {
 
 function found(result: Awaited<ReturnType<typeof call>>): EvidenceRecord<Found> {
   if (result.error) throw result.error;
-  return (result.outcome as { record: EvidenceRecord<Found> }).record;
+  return (result.outcome as unknown as { record: EvidenceRecord<Found> }).record;
 }
 
 const imperative = (record: EvidenceRecord<Found>) =>
@@ -89,7 +89,10 @@ describe('discover_webmcp_tools instrumentation and feature tests', () => {
         observed_by: ['form-scan'],
         input_schema: {
           type: 'object',
-          properties: { query: { type: 'string', description: 'Words of the product name' }, limit: { type: 'number' } },
+          properties: {
+            query: { type: 'string', description: 'Words of the product name' },
+            limit: { type: 'number' },
+          },
           required: ['query'],
         },
       }),

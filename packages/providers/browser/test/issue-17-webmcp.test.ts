@@ -109,10 +109,13 @@ describe('discover_webmcp_tools', () => {
     expect(asIs.found).toMatchObject({ instrumented: false, browser_surface: true });
     expect(asIs.found.tools).toEqual([
       tool(...ADD, 'imperative', ['browser']),
-      tool('find_product', 'Finds a product by name.', expect.objectContaining({ required: ['query'] }), 'declarative', [
-        'browser',
-        'form-scan',
-      ]),
+      tool(
+        'find_product',
+        'Finds a product by name.',
+        expect.objectContaining({ required: ['query'] }),
+        'declarative',
+        ['browser', 'form-scan'],
+      ),
       tool(...TRACK, 'imperative', ['browser']),
     ]);
     expect(asIs.record.limitations.map((l) => l.kind)).toEqual(['imperative-unobserved']);
@@ -121,10 +124,13 @@ describe('discover_webmcp_tools', () => {
     expect(reloaded.found).toMatchObject({ instrumented: true, browser_surface: true });
     expect(reloaded.found.tools).toEqual([
       tool(...ADD, 'imperative', ['browser', 'instrumentation']),
-      tool('find_product', 'Finds a product by name.', expect.objectContaining({ required: ['query'] }), 'declarative', [
-        'browser',
-        'form-scan',
-      ]),
+      tool(
+        'find_product',
+        'Finds a product by name.',
+        expect.objectContaining({ required: ['query'] }),
+        'declarative',
+        ['browser', 'form-scan'],
+      ),
       tool(...TRACK, 'imperative', ['browser', 'instrumentation']),
     ]);
     expect(reloaded.record.limitations.map((l) => l.kind)).not.toContain('imperative-unobserved');

@@ -60,7 +60,7 @@ export interface CollectInput {
 function outOfProcessFrames(frames: FrameNode[], targets: readonly TargetInfo[]): TargetInfo[] {
   const known = new Set(frames.map((f) => f.frame.id));
   const found: TargetInfo[] = [];
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const t of targets) {
       if (t.type !== 'iframe' || t.parentFrameId === undefined || known.has(t.targetId) || !known.has(t.parentFrameId))
@@ -250,10 +250,14 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
   if (unread > 0)
     steps.limit(
       'out-of-process-frames',
-      `${unread} frame(s) run in other renderer processes (out-of-process iframes, such as another site's): their scripts, stylesheets, requests, console, storage and DOM are not read${remote.length > 0 ? `; document.frames lists ${remote.length} of them as the browser names them: ${remote
-        .slice(0, 5)
-        .map((t) => t.url)
-        .join(', ')}` : ''}.`,
+      `${unread} frame(s) run in other renderer processes (out-of-process iframes, such as another site's): their scripts, stylesheets, requests, console, storage and DOM are not read${
+        remote.length > 0
+          ? `; document.frames lists ${remote.length} of them as the browser names them: ${remote
+              .slice(0, 5)
+              .map((t) => t.url)
+              .join(', ')}`
+          : ''
+      }.`,
       'frames',
     );
   if (facts && facts.outline.length < facts.elements)
@@ -275,7 +279,12 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
           url: f.frame.url,
           origin: f.frame.securityOrigin ?? '',
         })),
-        ...remote.map((t) => ({ id: t.targetId, parent_id: t.parentFrameId ?? null, url: t.url, origin: originOf(t.url) })),
+        ...remote.map((t) => ({
+          id: t.targetId,
+          parent_id: t.parentFrameId ?? null,
+          url: t.url,
+          origin: originOf(t.url),
+        })),
       ].filter((f) => originAllowed(f.url, input.origins)),
     },
     scripts: scriptList,
