@@ -4,6 +4,7 @@ import { executeTool } from '@rea/provider-kit';
 import type { AnyToolContract, ToolContext } from '@rea/provider-kit';
 import { compileFixture, quietToolContext } from '@rea/test-helpers';
 import { lldbTools } from '@rea/provider-lldb';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Compiles one fixture of test/fixtures with gcc (cached by content). */
@@ -43,3 +44,22 @@ export const observe = lldbTools.find((tool) => tool.name === 'observe_native_ca
 
 /** The capture_process_scenario tool, as the provider lists it. */
 export const capture = lldbTools.find((tool) => tool.name === 'capture_process_scenario')!;
+
+/** Whether a process with this id is running: present and neither a zombie nor dead (unlike a probe by signal 0). */
+export function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves with the text of `path` once it exists (checked every 10 ms). */
+export async function whenWritten(path: string): Promise<string> {
+  for (;;) {
+    if (existsSync(path)) return readFileSync(path, 'utf8');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -13,8 +13,13 @@ import type { TraceInput, TraceResult } from './schema.js';
 /** How long the output of an attached program may take to end after its exit. */
 const STREAM_WAIT_MS = 1000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-/** Time the agent has after the trace deadline to kill the target and answer. */
-const ANSWER_GRACE_MS = 15_000;
+/**
+ * How long the agent may stay silent once the trace deadline has passed: its loop reports twice a
+ * second and answers as soon as the program is killed, so silence this long is LLDB hanging.
+ */
+const ANSWER_GRACE_MS = 5000;
+/** How long a cancelled trace waits for the agent's last count before it fails with the one before. */
+const CANCEL_WAIT_MS = 2000;
 
 const REMEDY =
   'Install LLDB with its Python module (Debian: apt-get install lldb python3-lldb-14), or set REA_LLDB_PYTHONPATH to the directory holding the lldb module (what `lldb -P` prints).';
@@ -44,8 +49,11 @@ interface Settings {
 /**
  * Runs one trace through the LLDB agent, an owned process of this call. `capability_unavailable` when
  * Python or LLDB's module is missing; `provider_timeout` when LLDB does not load within the startup
- * deadline or does not answer after the trace deadline; `cancelled` on abort. Failures after tracing
- * began keep the last progress in `details.partial_observation`.
+ * deadline, or (`reason: "lldb-unresponsive"`, after killing the agent and the program) stays silent
+ * for {@link ANSWER_GRACE_MS} past the trace deadline; `cancelled` on abort, once the agent has
+ * reported its count as it stops (or {@link CANCEL_WAIT_MS} passed).
+ * Failures after tracing began keep the calls counted so far (in all and per target) and the time
+ * elapsed since the call began in `details.partial_observation`.
  */
 export async function traceCalls(input: TraceInput, settings: Settings, context: ToolContext): Promise<TraceResult> {
   const { supervisor, signal } = context;
@@ -92,10 +100,14 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
     stderr_path: join(dir, 'stderr'),
   };
   agent.stdin?.write(`${JSON.stringify(request)}\n`);
-  let progress: JsonObject = { calls: 0, elapsed_ms: 0 };
+  // The last counts the agent reported: in all, and per target.
+  let progress: { calls: number; targets: number[] } = { calls: 0, targets: [] };
   let onLine: (line: JsonObject) => void = () => undefined;
   let buffered = '';
+  let lastOutput = performance.now();
+  let attached: AttachTarget | null = null;
   agent.stdout?.on('data', (chunk: Buffer) => {
+    lastOutput = performance.now();
     buffered += chunk.toString('utf8');
     let newline: number;
     while ((newline = buffered.indexOf('\n')) >= 0) {
@@ -108,25 +120,99 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
       }
     }
   });
-  const partial = () => ({ partial_observation: { ...progress, coverage: 'partial' } });
-  const next = (types: string[], ms: number, phase: string, setting?: string) =>
+  const partial = () => ({
+    partial_observation: {
+      calls: progress.calls,
+      targets: input.targets.map((t, i) => ({ kind: t.kind, name: t.name, calls: progress.targets[i] ?? 0 })),
+      elapsed_ms: elapsed(),
+      coverage: 'partial',
+    },
+  });
+  /** Kills the agent (LLDB and the program it runs) and an attached program, then fails with what was seen. */
+  const unresponsive = async (): Promise<ReaError> => {
+    const seen = partial().partial_observation;
+    await Promise.allSettled([agent.terminate({ graceMs: 0 }), attached?.owned.terminate({ graceMs: 0 })]);
+    const output =
+      attached === null
+        ? { stdout: await readKept(request.stdout_path), stderr: await readKept(request.stderr_path) }
+        : { stdout: attached.stdout.result(), stderr: attached.stderr.result() };
+    return new ReaError(
+      'provider_timeout',
+      `LLDB stopped answering: nothing came from it for ${ANSWER_GRACE_MS} ms after the trace deadline of ${input.deadline_ms} ms, so it and the program were killed.`,
+      {
+        remediation:
+          'Trace fewer or other functions (an import LLDB resolves by calling into the program can hang it), or raise deadline_ms.',
+        details: {
+          provider_id: 'lldb',
+          reason: 'lldb-unresponsive',
+          deadline_ms: input.deadline_ms,
+          grace_ms: ANSWER_GRACE_MS,
+          phase: 'tracing',
+          partial_observation: { ...seen, ...output },
+        },
+      },
+    );
+  };
+  /**
+   * The agent's next line of one of `types`. `limit` is the startup deadline, or the moment the trace
+   * deadline passes: from then on the agent must keep answering (its loop reports twice a second, its
+   * answer follows at once), and silence for {@link ANSWER_GRACE_MS} is LLDB hanging.
+   */
+  const next = (types: string[], phase: string, limit: { ms: number; setting: string } | { deadlineAt: number }) =>
     new Promise<JsonObject>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(
-          new ReaError('provider_timeout', `LLDB did not answer within ${ms} ms (${phase}).`, {
-            remediation: setting
-              ? `Raise ${setting}, or check that LLDB starts on this host.`
-              : 'Raise deadline_ms, or trace fewer calls.',
-            details: { provider_id: 'lldb', deadline_ms: ms, phase, ...partial() },
-          }),
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      let stopped: (() => void) | null = null;
+      const settle = (action: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        action();
+      };
+      if ('ms' in limit) {
+        timer = setTimeout(
+          () =>
+            settle(() =>
+              reject(
+                new ReaError('provider_timeout', `LLDB did not answer within ${limit.ms} ms (${phase}).`, {
+                  remediation: `Raise ${limit.setting}, or check that LLDB starts on this host.`,
+                  details: { provider_id: 'lldb', deadline_ms: limit.ms, phase, ...partial() },
+                }),
+              ),
+            ),
+          limit.ms,
         );
-      }, ms);
-      const onAbort = () =>
-        reject(new ReaError('cancelled', 'The trace was cancelled.', { details: { phase, ...partial() } }));
+      } else {
+        const watch = () => {
+          const now = performance.now();
+          const silentUntil = Math.max(limit.deadlineAt, lastOutput) + ANSWER_GRACE_MS;
+          if (now < silentUntil) {
+            timer = setTimeout(watch, silentUntil - now);
+            return;
+          }
+          settled = true;
+          signal.removeEventListener('abort', onAbort);
+          void unresponsive().then(reject);
+        };
+        timer = setTimeout(watch, Math.max(0, limit.deadlineAt - performance.now()));
+      }
+      const cancelled = () =>
+        settle(() =>
+          reject(new ReaError('cancelled', 'The trace was cancelled.', { details: { phase, ...partial() } })),
+        );
+      function onAbort() {
+        if (phase !== 'tracing') return cancelled();
+        // Ask the agent for its count as it stops (it looks between stops, at least once a second).
+        agent.stdin?.write(`${JSON.stringify({ stop: 'cancel' })}\n`);
+        stopped = cancelled;
+        void Promise.race([agent.exited, sleep(CANCEL_WAIT_MS)]).then(cancelled);
+      }
       signal.addEventListener('abort', onAbort, { once: true });
       void agent.exited.then(() =>
-        setTimeout(
-          () =>
+        setTimeout(() => {
+          if (signal.aborted) return cancelled();
+          settle(() =>
             reject(
               phase === 'startup'
                 ? // Python ran no agent (not Python 3, or not a Python at all): LLDB's module is not usable.
@@ -146,22 +232,25 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
                     },
                   ),
             ),
-          200,
-        ),
+          );
+        }, 200),
       );
       onLine = (line) => {
         if (line['type'] === 'progress') {
-          progress = { calls: line['calls'] ?? 0, elapsed_ms: line['elapsed_ms'] ?? 0 };
+          const targets = Array.isArray(line['targets']) ? line['targets'].map(Number) : progress.targets;
+          progress = { calls: Number(line['calls'] ?? 0), targets };
           context.progress.report(`phase tracing; elapsed ${elapsed()} ms; ${String(line['calls'])} calls`, 'tracing');
+          stopped?.();
         }
-        if (types.includes(String(line['type']))) {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          resolve(line);
-        }
+        if (types.includes(String(line['type']))) settle(() => resolve(line));
       };
     });
-  const ready = await next(['ready', 'error'], settings.startupTimeoutMs, 'startup', 'REA_LLDB_STARTUP_TIMEOUT_MS');
+  const ready = await next(['ready', 'error'], 'startup', {
+    ms: settings.startupTimeoutMs,
+    setting: 'REA_LLDB_STARTUP_TIMEOUT_MS',
+  });
+  // The agent's trace deadline runs from its answer.
+  const deadlineAt = performance.now() + input.deadline_ms;
   if (ready['type'] === 'error') {
     throw new ReaError(
       'capability_unavailable',
@@ -172,7 +261,6 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
       },
     );
   }
-  let attached: AttachTarget | null = null;
   if (emulation !== null) {
     context.progress.report(`phase starting ${emulation.command}; elapsed ${elapsed()} ms`, 'starting');
     attached = await startForAttach(input, context, input.deadline_ms, emulation);
@@ -184,7 +272,7 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
     agent.stdin?.write(`${JSON.stringify({ attach_pid: attached.owned.identity.pid })}\n`);
   }
   context.progress.report(`phase tracing; elapsed ${elapsed()} ms; 0 calls`, 'tracing');
-  const answer = await next(['result', 'error'], input.deadline_ms + ANSWER_GRACE_MS, 'tracing');
+  const answer = await next(['result', 'error'], 'tracing', { deadlineAt });
   if (answer['type'] === 'error') {
     throw new ReaError('execution_failure', `LLDB could not trace ${input.executable}: ${String(answer['message'])}`, {
       remediation: 'Check that the program runs on this host and that LLDB may debug it (ptrace permissions).',

@@ -9,12 +9,14 @@
  * rdi rsi rdx rcx r8 r9, return rax; AArch64: x0-x7, return x0, return address in lr), bounded C
  * strings, an optional backtrace and, on request, the return value (a breakpoint on each distinct
  * return address, matched to the call by thread and stack pointer). It reports `{"type":"progress"}`
- * twice a second and as tracing ends, then `{"type":"result"}`. With `"attach": true` it reads a second
- * line after ready: `{"attach_pid": N}` attaches to that process (which REA started) and
- * `{"connect": "connect://host:port"}` connects to the gdb-remote server of the emulator REA started.
+ * twice a second and as tracing ends (the calls counted in all, and per target), then
+ * `{"type":"result"}`. With `"attach": true` it reads a second line after ready: `{"attach_pid": N}`
+ * attaches to that process (which REA started) and `{"connect": "connect://host:port"}` connects to the
+ * gdb-remote server of the emulator REA started. While tracing, a `{"stop": "cancel"}` line (or the end
+ * of its stdin) makes it report its progress at once, kill the process and exit without a result.
  */
 export const LLDB_AGENT = String.raw`
-import glob, importlib.machinery, importlib.util, json, os, re, shutil, subprocess, sys, time
+import glob, importlib.machinery, importlib.util, json, os, re, select, shutil, subprocess, sys, time
 
 def out(obj):
     sys.stdout.write(json.dumps(obj) + "\n")
@@ -296,14 +298,30 @@ crash = None
 fatal = None
 stopped_by = "exit"
 last_progress = time.time()
+
+def progress():
+    out({"type": "progress", "calls": sum(s["calls"] for s in stats), "targets": [s["calls"] for s in stats],
+         "elapsed_ms": int((time.time() - t0) * 1000)})
+
+def stop_requested():
+    # REA writes a stop line when the call is cancelled; an end of stdin means REA is gone.
+    if not select.select([0], [], [], 0)[0]:
+        return False
+    data = os.read(0, 4096)
+    return data == b"" or b'"stop"' in data
+
 while True:
     if time.time() > deadline:
         stopped_by = "deadline"
         process.Kill()
         break
+    if stop_requested():
+        progress()
+        process.Kill()
+        os._exit(0)
     if time.time() - last_progress > 0.5:
         last_progress = time.time()
-        out({"type": "progress", "calls": sum(s["calls"] for s in stats), "elapsed_ms": int((time.time() - t0) * 1000)})
+        progress()
     if not listener.WaitForEvent(1, event) or not lldb.SBProcess.EventIsProcessEvent(event):
         continue
     state = lldb.SBProcess.GetStateFromEvent(event)
@@ -356,7 +374,7 @@ while True:
             process.Kill()
             break
         process.Continue()
-out({"type": "progress", "calls": sum(s["calls"] for s in stats), "elapsed_ms": int((time.time() - t0) * 1000)})
+progress()
 exit_code = process.GetExitStatus() if stopped_by == "exit" else None
 result_targets = []
 for spec, bp, stat in zip(specs, breakpoints, stats):
