@@ -66,6 +66,21 @@ describe('observe_native_calls attached to a process REA started', () => {
     expect(partial.stdout.text).toBe('done\n6\n');
   });
 
+  it('should fail with exited-before-attach, not attach-failed, when the program exits at once', async () => {
+    // No after_output: LLDB attaches as soon as REA has started the program, which has exited by then.
+    const error = await failure(observe, {
+      executable: '/usr/bin/true',
+      attach: {},
+      targets: [{ kind: 'import', name: 'exit' }],
+    });
+    expect([error.code, error.details['reason'], error.details['phase']]).toEqual([
+      'execution_failure',
+      'exited-before-attach',
+      'attach',
+    ]);
+    expect(error.details['partial_observation']).toMatchObject({ exit_code: 0, signal: null, stdout: { text: '' } });
+  });
+
   it('should refuse an after_output that is not a regular expression', async () => {
     const error = await failure(observe, {
       executable: fixture('attach'),

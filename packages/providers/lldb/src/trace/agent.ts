@@ -5,13 +5,15 @@ import { ReaError, isReaError } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
 import type { ToolContext } from '@rea/provider-kit';
 import { LLDB_AGENT } from './agentSource.js';
-import { OUTPUT_KEEP, startForAttach } from './attach.js';
+import { OUTPUT_KEEP, exitedBeforeAttach, startForAttach } from './attach.js';
 import type { AttachTarget } from './attach.js';
 import { emulationFor } from './emulator.js';
 import type { TraceInput, TraceResult } from './schema.js';
 
 /** How long the output of an attached program may take to end after its exit. */
 const STREAM_WAIT_MS = 1000;
+/** How long after a failed attach the program's exit may take to be seen. */
+const EXIT_WAIT_MS = 1000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 /**
  * How long the agent may stay silent once the trace deadline has passed: its loop reports twice a
@@ -51,7 +53,8 @@ interface Settings {
  * Python or LLDB's module is missing; `provider_timeout` when LLDB does not load within the startup
  * deadline, or (`reason: "lldb-unresponsive"`, after killing the agent and the program) stays silent
  * for {@link ANSWER_GRACE_MS} past the trace deadline; `cancelled` on abort, once the agent has
- * reported its count as it stops (or {@link CANCEL_WAIT_MS} passed).
+ * reported its count as it stops (or {@link CANCEL_WAIT_MS} passed); `execution_failure`
+ * (`exited-before-attach`) when the program REA started for an attach is gone when LLDB attaches.
  * Failures after tracing began keep the calls counted so far (in all and per target) and the time
  * elapsed since the call began in `details.partial_observation`.
  */
@@ -274,6 +277,21 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
   context.progress.report(`phase tracing; elapsed ${elapsed()} ms; 0 calls`, 'tracing');
   const answer = await next(['result', 'error'], 'tracing', { deadlineAt });
   if (answer['type'] === 'error') {
+    if (answer['reason'] === 'attach-failed' && attached !== null) {
+      // A program that exits at once leaves LLDB a PID without a process ("Cannot get process
+      // architecture"): whether it is gone, not what LLDB says, tells that case apart.
+      const target = attached;
+      const exit = await Promise.race([target.owned.exited, sleep(EXIT_WAIT_MS).then(() => null)]);
+      if (exit !== null) {
+        await Promise.race([target.streams, sleep(STREAM_WAIT_MS)]);
+        throw exitedBeforeAttach(input.executable, {
+          stdout: target.stdout.result(),
+          stderr: target.stderr.result(),
+          exit_code: exit.exitCode,
+          signal: exit.signal,
+        });
+      }
+    }
     throw new ReaError('execution_failure', `LLDB could not trace ${input.executable}: ${String(answer['message'])}`, {
       remediation: 'Check that the program runs on this host and that LLDB may debug it (ptrace permissions).',
       details: { provider_id: 'lldb', reason: String(answer['reason']), ...partial() },

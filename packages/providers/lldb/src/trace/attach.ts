@@ -1,4 +1,5 @@
 import { ReaError } from '@rea/evidence';
+import type { JsonObject } from '@rea/evidence';
 import type { OwnedProcess, ToolContext } from '@rea/provider-kit';
 import { OutputCollector } from '../capture/output.js';
 import type { TraceInput } from './schema.js';
@@ -74,8 +75,21 @@ export async function startForAttach(
       details: { provider_id: 'lldb', deadline_ms: deadlineMs, phase: 'attach', ...partial() },
     });
   }
-  throw new ReaError('execution_failure', `${input.executable} exited before LLDB could attach.`, {
+  throw exitedBeforeAttach(input.executable, { stdout: stdout.result(), stderr: stderr.result() });
+}
+
+/**
+ * `execution_failure` (`exited-before-attach`) for a program REA started that exited before LLDB was
+ * attached to it, its output (and, where known, its exit) in `details.partial_observation`.
+ */
+export function exitedBeforeAttach(executable: string, seen: JsonObject): ReaError {
+  return new ReaError('execution_failure', `${executable} exited before LLDB could attach.`, {
     remediation: 'Attach to a program that keeps running after attach.after_output appears, or trace it from launch.',
-    details: { provider_id: 'lldb', reason: 'exited-before-attach', phase: 'attach', ...partial() },
+    details: {
+      provider_id: 'lldb',
+      reason: 'exited-before-attach',
+      phase: 'attach',
+      partial_observation: { ...seen, coverage: 'none' },
+    },
   });
 }
