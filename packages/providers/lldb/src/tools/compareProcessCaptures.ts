@@ -19,11 +19,20 @@ const InputSchema = z.strictObject({
     .describe('Volatile text replaced before comparing output.'),
 });
 
+/** One side's value of a compared field, in that field's own type. */
+const ValueSchema = z.union([z.string(), z.number().int(), z.boolean(), z.array(z.string()), z.null()]);
+
 const ResultSchema = z.strictObject({
-  equal: z.boolean(),
-  differences: z.array(z.strictObject({ field: z.string(), left: z.string(), right: z.string() })),
+  equal: z.boolean().describe('No differences (a different argv counts as one).'),
+  differences: z
+    .array(z.strictObject({ field: z.string(), left: ValueSchema, right: ValueSchema }))
+    .describe(
+      'argv (string array: file name of the program, then arguments), exit_code (integer or null), signal (string or null), deadline_reached (boolean), actions, stdout, stderr, transcript, screen (strings).',
+    ),
   elapsed_delta_ms: z.number().int().nullable(),
 });
+
+type Value = z.infer<typeof ValueSchema>;
 
 const RULES = {
   timestamps: [/\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, '<timestamp>'],
@@ -58,7 +67,7 @@ export const compareProcessCapturesTool = defineTool({
   name: 'compare_process_captures',
   title: 'Compare process captures',
   description:
-    'Compares two capture_process_scenario results (retained or inline) without running anything: exit code, signal, action outcomes, deadline, stdout/stderr/transcript and final screen after normalizing timestamps, PIDs and temp paths; and the elapsed time difference.',
+    'Compares two capture_process_scenario results (retained or inline), e.g. two builds running one scenario, without running anything: argv (program file name and arguments; a difference is reported and the rest still compared), exit code, signal, action outcomes, deadline, stdout/stderr/transcript and final screen after normalizing timestamps, PIDs and temp paths; and the elapsed time difference. Each difference gives both values typed (exit_code: integer or null).',
   input: InputSchema,
   result: ResultSchema,
   examples: [
@@ -79,10 +88,12 @@ export const compareProcessCapturesTool = defineTool({
     const right = rightRecord.normalized_result as unknown as CaptureResult;
     const clean = (text: string | undefined | null) =>
       input.normalize.reduce((t, rule) => t.replace(RULES[rule][0], RULES[rule][1]), text ?? '');
-    const fields: Array<[string, (c: CaptureResult) => string]> = [
-      ['exit_code', (c) => String(c.exit_code)],
-      ['signal', (c) => String(c.signal)],
-      ['deadline_reached', (c) => String(c.deadline_reached)],
+    const fields: Array<[string, (c: CaptureResult) => Value]> = [
+      // The program's directory is left out: two builds of one program usually sit in different ones.
+      ['argv', (c) => c.argv.map((arg, i) => (i === 0 ? (arg.split('/').pop() ?? arg) : clean(arg)))],
+      ['exit_code', (c) => c.exit_code],
+      ['signal', (c) => c.signal],
+      ['deadline_reached', (c) => c.deadline_reached],
       ['actions', (c) => c.actions.map((a) => `${a.type}:${a.outcome}`).join(',')],
       ['stdout', (c) => clean(c.stdout?.text)],
       ['stderr', (c) => clean(c.stderr?.text)],
@@ -91,7 +102,7 @@ export const compareProcessCapturesTool = defineTool({
     ];
     const differences = fields
       .map(([field, read]) => ({ field, left: read(left), right: read(right) }))
-      .filter((d) => d.left !== d.right);
+      .filter((d) => JSON.stringify(d.left) !== JSON.stringify(d.right));
     const delta = left.elapsed_ms === null || right.elapsed_ms === null ? null : right.elapsed_ms - left.elapsed_ms;
     return {
       subject: null,
