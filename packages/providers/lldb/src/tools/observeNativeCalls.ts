@@ -12,7 +12,7 @@ export const observeNativeCallsTool = defineTool({
   name: 'observe_native_calls',
   title: 'Observe native calls',
   description:
-    'Launches a program under LLDB (Python API, an owned process) and traces calls to functions, imports or 0x file addresses: exact call counts, and per event (up to max_events) thread, arguments by the ABI (x86-64 System V, AArch64), bounded C strings, return values, backtrace. Reports the exit code, or the signal that ended the program (with pc and fault address); handled signals are delivered. Imports break at symbol entry points; IFUNCs are limitations. attach: REA starts the program and LLDB attaches to its PID. Missing symbols are per-target limitations.',
+    'Launches a program under LLDB (Python API, an owned process) and traces calls to functions, imports or 0x file addresses: exact call counts, and per event (up to max_events) thread, arguments by the ABI (x86-64 System V, AArch64), bounded C strings, return values, backtrace. Reports the exit code, or the signal that ended the program (with pc and fault address); handled signals are delivered. Imports break at symbol entry points; IFUNCs are limitations. Only the launched process is traced: calls in forked children are not counted (forks are counted and stated). attach: REA starts the program and LLDB attaches to its PID. Missing symbols are per-target limitations.',
   input: TraceInputSchema,
   result: TraceResultSchema,
   examples: [
@@ -97,6 +97,12 @@ export const observeNativeCallsTool = defineTool({
       limitations.push({
         kind: 'string-bound',
         message: `${result.strings_cut} strings cut at ${input.max_string_bytes} bytes.`,
+      });
+    }
+    if (result.forks > 0) {
+      limitations.push({
+        kind: 'forked',
+        message: `The program called fork() or vfork() ${result.forks} time${result.forks === 1 ? '' : 's'}: calls made in the child processes were not traced.`,
       });
     }
     if (result.attached_pid !== null) {

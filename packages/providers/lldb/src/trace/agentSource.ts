@@ -236,6 +236,18 @@ for index, spec in enumerate(specs):
         HANDLERS[bp.GetID()] = lambda frame, index=index: on_entry(index, frame)
     breakpoints.append(bp)
 
+# LLDB follows the parent across fork() (and takes its breakpoints out of the child): count the forks,
+# so that the calls their children make, which are not seen, are stated.
+forks = [0]
+def on_fork(frame):
+    forks[0] += 1
+    return False
+for name in ("fork", "vfork"):
+    extra = lldb.SBStructuredData()
+    extra.SetFromJSON(json.dumps({"name": name}))
+    bp = target.BreakpointCreateFromScript("rea_lldb_entry_points.EntryPoints", extra, lldb.SBFileSpecList(), lldb.SBFileSpecList(), False)
+    HANDLERS[bp.GetID()] = on_fork
+
 launch_error = lldb.SBError()
 listener = dbg.GetListener()
 initial_stop = False
@@ -390,7 +402,7 @@ for spec, bp, stat in zip(specs, breakpoints, stats):
                            "locations": locations, "calls": stat["calls"], "indirect_in": indirect})
 out({"type": "result", "abi": abi_name, "started_at": iso(t0), "lldb_version": lldb.SBDebugger.GetVersionString().strip(),
      "targets": result_targets, "events": events, "events_dropped": bounds["dropped"],
-     "strings_cut": bounds["strings_cut"], "exit_code": exit_code, "crash": crash, "stopped_by": stopped_by,
+     "strings_cut": bounds["strings_cut"], "forks": forks[0], "exit_code": exit_code, "crash": crash, "stopped_by": stopped_by,
      "elapsed_ms": int((time.time() - t0) * 1000)})
 sys.stdout.flush()
 os._exit(0)

@@ -82,6 +82,10 @@ export const TraceResultSchema = z.strictObject({
     .describe('target, thread, tid, t_ms (since started_at), at (UTC), args, strings, backtrace, return.'),
   events_dropped: z.number().int(),
   strings_cut: z.number().int(),
+  forks: z
+    .number()
+    .int()
+    .describe('Calls to fork() and vfork() seen: LLDB follows the parent, so calls in the children are not traced.'),
   exit_code: z.number().int().nullable(),
   crash: JsonObjectSchema.nullable().describe(
     'The signal that ended the process (exit_code null): signal, fault_address, pc, thread, description, taken where it arrived.',
