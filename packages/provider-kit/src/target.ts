@@ -47,9 +47,11 @@ function unreadable(path: string, error: unknown): ReaError {
 /**
  * Reads a target's identity — absolute path, coarse format, SHA-256 (streamed, honouring `signal`),
  * size — as `open_binary` and the CLI's `--target` record it. A missing path is `not_found`; an
- * unreadable one, or one that is not a regular file, is `target_unavailable`; each with `details.path`
- * and `details.reason` (the system error code, or "not-a-regular-file"), except a path the user may not
- * read: `access_denied`. An abort is `cancelled`.
+ * unreadable one is `target_unavailable`, with `details.path` and `details.reason` (the system error
+ * code), except a path the user may not read: `access_denied`. A path that is there but is not a
+ * regular file (a folder, FIFO, socket or device such as `/dev/null`) is `unsupported_target`, as
+ * `inspect_artifact` and `rea analyze` answer it: `details.path`, `details.format` ("directory" or
+ * "special") and `details.reason` "not-a-file". An abort is `cancelled`.
  */
 export async function readActiveTarget(path: string, signal: AbortSignal): Promise<ActiveTarget> {
   const absolute = resolve(path);
@@ -57,8 +59,8 @@ export async function readActiveTarget(path: string, signal: AbortSignal): Promi
   try {
     const info = await stat(absolute);
     if (!info.isFile()) {
-      throw new ReaError('target_unavailable', `${absolute} is not a regular file.`, {
-        details: { path: absolute, reason: 'not-a-regular-file' },
+      throw new ReaError('unsupported_target', `${absolute} is not a regular file.`, {
+        details: { path: absolute, format: info.isDirectory() ? 'directory' : 'special', reason: 'not-a-file' },
         remediation:
           'Pass the path of a regular file (an executable, library or package), not a folder, FIFO or device.',
       });

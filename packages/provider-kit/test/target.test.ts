@@ -36,7 +36,7 @@ describe('readActiveTarget', () => {
     });
   });
 
-  it('should refuse a missing path with not_found and a directory with target_unavailable', async () => {
+  it('should refuse a missing path with not_found, and a directory or a device with unsupported_target', async () => {
     await withTempDir(async (dir) => {
       const missing = await refusal(readActiveTarget(join(dir, 'absent'), new AbortController().signal));
       expect(missing).toMatchObject({ code: 'not_found', details: { reason: 'ENOENT' } });
@@ -44,7 +44,15 @@ describe('readActiveTarget', () => {
       expect(under).toMatchObject({ code: 'not_found', details: { reason: 'ENOENT' } });
       mkdirSync(join(dir, 'sub'));
       const directory = await refusal(readActiveTarget(join(dir, 'sub'), new AbortController().signal));
-      expect(directory).toMatchObject({ code: 'target_unavailable', details: { reason: 'not-a-regular-file' } });
+      expect(directory).toMatchObject({
+        code: 'unsupported_target',
+        details: { format: 'directory', reason: 'not-a-file' },
+      });
+      const device = await refusal(readActiveTarget('/dev/null', new AbortController().signal));
+      expect(device).toMatchObject({
+        code: 'unsupported_target',
+        details: { path: '/dev/null', format: 'special', reason: 'not-a-file' },
+      });
     });
   });
 

@@ -205,6 +205,23 @@ describe('a FIFO or an unreadable special file given as a path', () => {
     expect(error.message).toContain('neither a regular file nor a directory');
   }, 60_000);
 
+  it('should refuse /dev/null as unsupported_target alike in rea analyze, the artifact tools and the binary tools', () => {
+    const answers = ['analyze', 'inspect-artifact', 'inspect-binary-layout', 'open-binary'].map((command) => {
+      const run = spawnSync(process.execPath, [REA_BIN, command, '/dev/null', '--format', 'json'], {
+        encoding: 'utf8',
+        timeout: ANSWER_WITHIN_MS,
+      });
+      const error = (JSON.parse(run.stdout) as { error: { code: string; details: Record<string, unknown> } }).error;
+      return [command, run.status, error.code, error.details['format'], error.details['reason']];
+    });
+    expect(answers).toEqual([
+      ['analyze', 10, 'unsupported_target', 'special', 'not-a-file'],
+      ['inspect-artifact', 10, 'unsupported_target', 'special', 'not-a-file'],
+      ['inspect-binary-layout', 10, 'unsupported_target', 'special', 'not-a-file'],
+      ['open-binary', 10, 'unsupported_target', 'special', 'not-a-file'],
+    ]);
+  }, 120_000);
+
   it.each([
     ['inspect-artifact'],
     ['inspect-binary-layout'],

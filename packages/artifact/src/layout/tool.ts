@@ -38,8 +38,8 @@ async function checkTarget(path: string): Promise<number> {
     throw pathError(path, error);
   });
   if (!info.isFile()) {
-    throw new ReaError('target_unavailable', `${path} is not a regular file.`, {
-      details: { path, reason: info.isDirectory() ? 'directory' : 'not-a-file' },
+    throw new ReaError('unsupported_target', `${path} is not a regular file.`, {
+      details: { path, format: info.isDirectory() ? 'directory' : 'special', reason: 'not-a-file' },
       remediation: 'Pass the path of an executable, library or object file.',
     });
   }

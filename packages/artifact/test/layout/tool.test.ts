@@ -58,9 +58,14 @@ describe('inspect_binary_layout contract', () => {
         code: 'not_found',
         details: { reason: 'missing' },
       });
+      // There but not a file: unsupported, as inspect_artifact, open_binary and rea analyze answer it.
       expect(await failure({ path: dir })).toMatchObject({
-        code: 'target_unavailable',
-        details: { reason: 'directory' },
+        code: 'unsupported_target',
+        details: { format: 'directory', reason: 'not-a-file' },
+      });
+      expect(await failure({ path: '/dev/null' })).toMatchObject({
+        code: 'unsupported_target',
+        details: { format: 'special', reason: 'not-a-file' },
       });
       writeFileSync(join(dir, 'notes.txt'), 'plain text');
       expect(await failure({ path: join(dir, 'notes.txt') })).toMatchObject({
