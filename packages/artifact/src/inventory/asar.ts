@@ -35,6 +35,9 @@ async function inventoryNode(
   const entry = entryOf(node, path);
   const unsafe = node.segments.some(badSegment) || entryNameProblem(node.path) !== null;
   if (unsafe) state.partial(`unsafe entry path ${JSON.stringify(path)}; it cannot be extracted`, 'unsafe-path', path);
+  if (node.kind === 'symlink' && node.link !== null) {
+    state.link(prefix, 'archive', { path: node.path, target: node.link, fromRoot: true });
+  }
   if (node.kind === 'symlink' && node.link !== null && symlinkEscapes('', node.link)) {
     state.partial(
       `symlink ${JSON.stringify(path)} points outside the archive; it cannot be extracted`,

@@ -160,6 +160,7 @@ export async function inventoryDirectory(
       };
       if (entry.kind === 'symlink') {
         entry.symlink_target = await readlink(abs);
+        state.link(prefix, 'directory', { path: rel, target: entry.symlink_target, fromRoot: false });
         if (symlinkEscapes(rel, entry.symlink_target)) {
           state.partial(
             `symlink ${JSON.stringify(path)} points outside the directory; it was not followed`,

@@ -165,6 +165,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
     });
   }
   throwIfAborted(options.signal, 'inventory');
+  state.flagLinkChains();
   const inventory: ArtifactInventory = {
     view: 'complete',
     format,

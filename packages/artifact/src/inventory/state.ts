@@ -1,6 +1,8 @@
 import type { Limitation } from '@rea/evidence';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
 import { Pacer } from '../layout/cooperative.js';
+import { nestedPath, outwardThroughLinks } from '../paths.js';
+import type { ContainedLink } from '../paths.js';
 import type { CompanionReader } from './asarEntry.js';
 import type { ObservedContradiction } from '../integrity.js';
 import type {
@@ -39,6 +41,8 @@ export class InventoryState {
   private readonly paths = new Set<string>();
   /** Gives the event loop a turn between entries every few milliseconds, and checks the signal. */
   readonly pacer: Pacer;
+  /** The symlinks of each container (by its logical path), whose chains are resolved once all are listed. */
+  private readonly links = new Map<string, { kind: 'archive' | 'directory'; links: ContainedLink[] }>();
 
   constructor(
     readonly policy: IntegrityPolicy,
@@ -94,6 +98,30 @@ export class InventoryState {
   /** True when `bytes` more may be read within the byte budget. */
   mayRead(bytes: number): boolean {
     return this.bytesRead + bytes <= this.budgets.max_bytes;
+  }
+
+  /** Records a symlink of the container at `prefix` (`kind` names it in messages) for {@link flagLinkChains}. */
+  link(prefix: string, kind: 'archive' | 'directory', link: ContainedLink): void {
+    const container = this.links.get(prefix) ?? { kind, links: [] };
+    container.links.push(link);
+    this.links.set(prefix, container);
+  }
+
+  /**
+   * Flags (`unsafe-path`) each symlink that reaches outside its container only through another symlink
+   * of it: one that points outside itself is flagged where it is listed.
+   */
+  flagLinkChains(): void {
+    for (const [prefix, { kind, links }] of this.links) {
+      for (const { path, via } of outwardThroughLinks(links)) {
+        const at = nestedPath(prefix, path);
+        this.partial(
+          `symlink ${JSON.stringify(at)} reaches outside the ${kind} through symlink ${JSON.stringify(nestedPath(prefix, via))}; ${kind === 'archive' ? 'it cannot be extracted' : 'it was not followed'}`,
+          'unsafe-path',
+          at,
+        );
+      }
+    }
   }
 
   /** Makes coverage partial with `reason`, and records it as a limitation. */

@@ -161,6 +161,9 @@ function inventoryEntry(
     entry.integrity = 'verified';
     if (info.kind === 'symlink' && digest) {
       entry.symlink_target = digest.collected?.toString('utf8') ?? null;
+      if (entry.symlink_target !== null) {
+        state.link(prefix, 'archive', { path: inner, target: entry.symlink_target, fromRoot: false });
+      }
       if (entry.symlink_target !== null && symlinkEscapes(inner, entry.symlink_target)) {
         state.partial(
           `symlink ${JSON.stringify(path)} points outside the archive; it cannot be extracted`,
