@@ -3,7 +3,7 @@
 // a few entries of a large archive pays for those alone.
 import { createHash } from 'node:crypto';
 import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
-import { malformed, pathError } from './errors.js';
+import { malformed, pathError, unsafePath } from './errors.js';
 import type { UnsafePathProblem } from './errors.js';
 import { SMALL_ENTRY_BYTES } from './engine/zip.js';
 import type { ZipEntryInfo, ZipReader } from './engine/zip.js';
@@ -16,7 +16,7 @@ import type { ObservedContradiction } from './integrity.js';
 import { readDirectory } from './inventory/zip.js';
 import { readZipEntry } from './inventory/zipEntry.js';
 import { DEFAULT_BUDGETS } from './options.js';
-import { logicalPath, pathProblem } from './paths.js';
+import { entryNameProblem, logicalPath } from './paths.js';
 import type { IntegrityContradiction, IntegrityPolicy } from './schemas.js';
 
 /** One entry as the central directory declares it (nothing of it has been read). */
@@ -37,8 +37,9 @@ export interface ZipEntryRecord {
   /** Unix mode when the entry was made on Unix, else null. */
   mode: number | null;
   /**
-   * Why the entry cannot be read by name, or null: an unsafe path (as the inventory and extraction
-   * judge it), or `path-conflict` when another entry has the same path.
+   * Why the entry cannot be read by name, or null: an unsafe path or a name holding `!/`
+   * (`nested-separator`), as `inspect_artifact` and extraction judge it, or `path-conflict` when another
+   * entry has the same path.
    */
   problem: UnsafePathProblem | null;
 }
@@ -119,7 +120,7 @@ function recordOf(info: ZipEntryInfo, duplicated: boolean): ZipEntryRecord {
     encrypted: info.encrypted,
     localHeaderOffset: info.localHeaderOffset,
     mode: info.mode,
-    problem: pathProblem(path) ?? (duplicated ? 'path-conflict' : null),
+    problem: entryNameProblem(path) ?? (duplicated ? 'path-conflict' : null),
   };
 }
 
@@ -203,6 +204,8 @@ async function judge(
   for (const info of infos) {
     const path = logicalPath(info.name);
     if (!wanted.has(path)) continue;
+    // Read by that name, it would stand where an entry of a nested container belongs, as extraction refuses it.
+    if (entryNameProblem(path) === 'nested-separator') throw unsafePath(path, 'nested-separator');
     planned.push({
       path,
       kind: info.kind,
