@@ -11,7 +11,7 @@ describe('observe_native_calls of a program that forks', () => {
   it('should count the parent calls only, state that the child calls were not traced, and let the child run', async () => {
     const outcome = await executeTool(
       observe,
-      { executable: fixture('forks'), targets: [{ kind: 'function', name: 'traced' }] },
+      { executable: fixture('traced_fork'), targets: [{ kind: 'function', name: 'traced' }] },
       quietToolContext(),
     );
     if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
