@@ -74,6 +74,18 @@ describe('the digest thread', () => {
     expect(loaded.subject.sha256).toBe(sha256(FRAMEWORK));
   }, 120_000);
 
+  it('holds no process open: the thread is no active handle once started, or once a job is answered', async () => {
+    await stopDigestThread();
+    const ports = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
+    const before = ports();
+    await threadOnline();
+    expect(ports()).toBe(before);
+    // A job posted to it and answered.
+    await inspect(copyOf(FRAMEWORK), false);
+    expect(digestThreadOnline()).toBe(true);
+    expect(ports()).toBe(before);
+  }, 120_000);
+
   it('gives the framework APK the same Evidence as the calling thread does', async () => {
     for (const verify of [false, true]) {
       const { before, after } = await bothWays(FRAMEWORK, verify);

@@ -74,7 +74,6 @@ export function warmDigestThread(): void {
     return;
   }
   const worker = new Worker(module, { resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
-  worker.unref();
   const t: Thread = { worker, online: false, pending: new Map(), idle: null };
   thread = t;
   worker.once('online', () => {
@@ -100,6 +99,8 @@ export function warmDigestThread(): void {
   };
   worker.on('error', (error) => gone(error));
   worker.on('exit', () => gone(null));
+  // Only now: a 'message' listener added after unref() would hold the process open again.
+  worker.unref();
 }
 
 /** Whether the digest thread is online (then {@link digestOffThread} takes jobs). */
