@@ -7,6 +7,7 @@ import type { DexFile } from '../format/dex/file.js';
 import { fileSystemError } from '../package/folder.js';
 import { loadPackage } from '../package/load.js';
 import type { LoadedPackage } from '../package/load.js';
+import type { EarlyDigest } from '../package/direct.js';
 
 /** Where a class is defined. */
 export interface ClassSite {
@@ -51,7 +52,7 @@ export async function openPackage(
   signal: AbortSignal | undefined,
   opened?: ZipEntries,
   contentDigests = true,
-  late = false,
+  late: boolean | EarlyDigest = false,
 ): Promise<OpenedPackage> {
   const info = await stat(path).catch((error: unknown) => {
     const code = (error as { code?: unknown }).code;

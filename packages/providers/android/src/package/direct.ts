@@ -10,7 +10,7 @@ import type { ArtifactEntry, ZipEntries, ZipEntryRecord } from '@rea/artifact';
 import { chunkedHashes, decodeSigningBlock, locateSigningBlock, zipEnd } from '../format/signingBlock.js';
 import type { SigningBlock } from '../format/signingBlock.js';
 import type { DigestRequest, FileDigests } from '../signing/digestCore.js';
-import { WARM_FROM, digestOffThread, warmDigestThread } from '../signing/digestThread.js';
+import { WARM_FROM, digestOffThread, digestThreadOnline, warmDigestThread } from '../signing/digestThread.js';
 import { digestFile } from '../signing/fileDigests.js';
 import { CheckFailed, outsideBytes } from '../signing/result.js';
 import { dataRange, lazyTable } from './lazyTable.js';
@@ -19,6 +19,50 @@ import type { LoadedPackage } from './load.js';
 import { EntryBudget, MAX_ENTRY_BYTES, MAX_TOTAL_BYTES, assembleUnits, unitOf, wanted } from './units.js';
 import type { UnitPlace } from './units.js';
 
+/** A request for the whole file's SHA-256 alone (its size filled in). */
+const WHOLE = { block: null, hashes: [], whole: true, crcRange: null } as const;
+
+/** A whole-file SHA-256 begun on the digest thread before the package is read (see {@link beginDigest}). */
+export interface EarlyDigest {
+  path: string;
+  size: number;
+  handle: FileHandle;
+  job: Promise<FileDigests | null>;
+  /** Set once a load has taken the descriptor over (it closes it), or it was let go of. */
+  taken: boolean;
+}
+
+/**
+ * Begins the SHA-256 of the regular file at `path` on the digest thread, when the thread runs (else
+ * null), for a load that computes no content digests: given to {@link loadZipDirectly} as `late`, the
+ * load takes it over, so the hashing starts before the ZIP's directory is read. The caller lets go of
+ * one no load took with {@link letGoOfDigest}.
+ */
+export async function beginDigest(path: string, signal: AbortSignal | undefined): Promise<EarlyDigest | null> {
+  if (!digestThreadOnline() || signal?.aborted) return null;
+  const handle = await open(path, 'r').catch(() => null);
+  if (handle === null) return null;
+  try {
+    const info = await handle.stat();
+    const job = info.isFile() ? digestOffThread(handle.fd, { ...WHOLE, size: info.size }, signal) : null;
+    if (job !== null) {
+      // Its failure is the load's to report (it reads the file again without the thread).
+      job.catch(() => {});
+      return { path, size: info.size, handle, job, taken: false };
+    }
+  } catch {
+    // Nothing begun: the load reads the file as it would have.
+  }
+  await handle.close().catch(() => {});
+  return null;
+}
+
+/** Closes the file of an {@link EarlyDigest} no load took, once the thread has answered for it. */
+export function letGoOfDigest(early: EarlyDigest | null): void {
+  if (early === null || early.taken) return;
+  early.taken = true;
+  void Promise.allSettled([early.job]).then(() => early.handle.close().catch(() => {}));
+}
 const AAB_MANIFEST = /^([^/]+)\/manifest\/AndroidManifest\.xml$/;
 const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 
@@ -49,8 +93,9 @@ interface Digesting {
 /**
  * The APK Signing Block of the file at `path` (for an APK) and, in one read of the file, its SHA-256,
  * the content digests its v2/v3 signers sign (kept for their verification) and the CRC-32 of the
- * resource table entry `table` (left in the file). `late`: when the digest thread runs, it computes
- * them all while the caller goes on (see {@link Digesting.late}).
+ * resource table entry `table` (left in the file). `late`: when the digest thread runs, it computes the
+ * SHA-256 and content digests, and this thread the CRC-32, while the caller goes on (see
+ * {@link Digesting.late}).
  */
 async function signingAndDigests(
   path: string,
@@ -58,17 +103,18 @@ async function signingAndDigests(
   table: ZipEntryRecord | null,
   signal: AbortSignal | undefined,
   contentDigests: boolean,
-  late: boolean,
+  late: boolean | EarlyDigest,
 ): Promise<Digesting> {
-  const handle = await open(path, 'r');
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await handle.close();
-  };
+  const early = typeof late === 'object' && !late.taken && !contentDigests && late.path === path ? late : null;
+  if (early !== null) early.taken = true;
+  const handle = early?.handle ?? (await open(path, 'r'));
+  /** A job of the digest thread's on the descriptor: it is closed only once the thread has answered. */
+  let off: Promise<FileDigests | null> | null = early?.job ?? null;
+  let handedOver = false;
   try {
     const { size } = await handle.stat();
+    // Without content digests the thread needs nothing but the size: it starts before the block is found.
+    if (late !== false && off === null && !contentDigests) off = digestOffThread(handle.fd, { ...WHOLE, size }, signal);
     const located = apk ? await locateSigningBlock(handle, size) : null;
     const block = apk ? decodeSigningBlock(located) : null;
     const hashes = block === null || !contentDigests ? [] : chunkedHashes(block);
@@ -77,31 +123,32 @@ async function signingAndDigests(
       table === null ? null : await dataRange(handle, table, where?.start ?? (await zipEnd(handle, size))?.cd ?? size);
     const found = (crc32: number | null) =>
       range === null || crc32 === null ? null : { offset: range.start, size: range.end - range.start, crc32 };
-    if (late) {
+    if (late !== false && contentDigests) {
       const place = where === null ? null : { start: where.start, cd: where.cd, eocd: where.eocd };
-      const request = { size, block: place, hashes, whole: true, crcRange: range };
-      const off = digestOffThread(handle.fd, request, signal);
-      if (off !== null) {
-        // The descriptor stays open until the thread has answered for it.
-        closed = true;
-        const answer = off.then(
-          (d): WholeFile | null =>
-            d === null ? null : { block, sha256: d.sha256!, size, chunked: d.chunked, table: found(d.crc32) },
-          () => null,
-        );
-        const settled = answer.then(async (whole) => {
-          await handle.close().catch(() => {});
-          return whole;
-        });
-        const first = {
-          block,
-          sha256: '',
-          size,
-          chunked: new Map(),
-          table: table === null ? null : found(table.crc32),
-        };
-        return { whole: first, late: settled };
-      }
+      off = digestOffThread(handle.fd, { size, block: place, hashes, whole: true, crcRange: null }, signal);
+    }
+    if (off !== null) {
+      // The table's CRC-32 is read here meanwhile (a third of what the thread computes).
+      // It begins once the caller's decoding (synchronous, right after this returns) is done: its reads
+      // would otherwise take the second core from the thread.
+      const crc =
+        range === null
+          ? null
+          : new Promise((resolve) => setImmediate(resolve)).then(() =>
+              digestFile(handle, size, null, [], false, signal, range),
+            );
+      const both = Promise.allSettled([off, crc]);
+      handedOver = true;
+      const settled = both.then(async ([thread, here]): Promise<WholeFile | null> => {
+        await handle.close().catch(() => {});
+        if (thread.status === 'rejected' || here.status === 'rejected' || thread.value === null) return null;
+        // A file whose size changed since the hashing began: read again.
+        if (early !== null && early.size !== size) return null;
+        const { sha256, chunked } = thread.value;
+        return { block, sha256: sha256!, size, chunked, table: found(here.value?.crc32 ?? null) };
+      });
+      const assumed = table === null ? null : found(table.crc32);
+      return { whole: { block, sha256: '', size, chunked: new Map(), table: assumed }, late: settled };
     }
     try {
       const digests = await wholeFileDigests(
@@ -122,7 +169,11 @@ async function signingAndDigests(
       };
     }
   } finally {
-    await close();
+    if (!handedOver) {
+      // The thread may still read the descriptor: it is closed once it has answered.
+      if (off !== null) await Promise.allSettled([off]);
+      await handle.close();
+    }
   }
 }
 
@@ -229,7 +280,7 @@ export async function loadZipDirectly(
   signal: AbortSignal | undefined,
   opened?: ZipEntries,
   contentDigests = true,
-  late = false,
+  late: boolean | EarlyDigest = false,
 ): Promise<LoadedPackage | null> {
   let zip: ZipEntries;
   try {

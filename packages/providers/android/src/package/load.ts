@@ -15,6 +15,7 @@ import type { SigningBlock } from '../format/signingBlock.js';
 import { WARM_FROM, digestOffThread, warmDigestThread } from '../signing/digestThread.js';
 import { CheckFailed } from '../signing/result.js';
 import { loadZipDirectly } from './direct.js';
+import type { EarlyDigest } from './direct.js';
 import type { TableInFile } from './lazyTable.js';
 import { fileSystemError, loadFolder } from './folder.js';
 import { EntryBudget, MAX_ENTRY_BYTES, assembleUnits, signingBlockOf, unitOf, wanted } from './units.js';
@@ -142,14 +143,15 @@ async function isDex(path: string): Promise<boolean> {
  * at `path` opened already by the caller (who closes it): its central directory is not read again.
  * `contentDigests` false: an APK's signature content digests are not computed while it is read.
  * `late`: an APK may come back while the digest thread still computes its digests, so that the caller
- * decodes it meanwhile; it then has {@link LoadedPackage.settled}, which the caller awaits.
+ * decodes it meanwhile; it then has {@link LoadedPackage.settled}, which the caller awaits. An
+ * {@link EarlyDigest} of `path` as `late` is taken over by the load (its hashing began before).
  */
 export async function loadPackage(
   path: string,
   signal: AbortSignal | undefined,
   opened?: ZipEntries,
   contentDigests = true,
-  late = false,
+  late: boolean | EarlyDigest = false,
 ): Promise<LoadedPackage> {
   if (await isDex(path)) return loadDex(path, signal);
   const info = await stat(path).catch((error: unknown) => {

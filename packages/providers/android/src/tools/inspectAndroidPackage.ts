@@ -4,6 +4,8 @@ import type { ZipEntries } from '@rea/artifact';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
 import { inspectPackage } from '../model/inspect.js';
 import { openPackage } from '../model/session.js';
+import { beginDigest, letGoOfDigest } from '../package/direct.js';
+import type { EarlyDigest } from '../package/direct.js';
 import { openZipForReuse, verifyNested, verifySignatures } from '../signing/verify.js';
 import type { SchemeVerification } from '../signing/verify.js';
 import { AndroidPackageSchema } from './schemas.js';
@@ -29,20 +31,32 @@ export const inspectAndroidPackageTool = defineTool({
   effects: RECORDS_EVIDENCE,
   produces: 'evidence',
   async run(input, context) {
-    // One listing of the ZIP's central directory serves the package load and the v1 verification.
-    const info = await stat(input.path).catch(() => null);
-    const zip = info?.isFile() ? await openZipForReuse(input.path, context.signal) : undefined;
+    // Without verification, the digest thread (when it runs) hashes the file from the start of the call.
+    const early = input.verify_signatures ? null : await beginDigest(input.path, context.signal);
     try {
-      return await inspect(input.path, zip, context.signal, input.verify_signatures);
+      // One listing of the ZIP's central directory serves the package load and the v1 verification.
+      const info = await stat(input.path).catch(() => null);
+      const zip = info?.isFile() ? await openZipForReuse(input.path, context.signal) : undefined;
+      try {
+        return await inspect(input.path, zip, context.signal, input.verify_signatures, early);
+      } finally {
+        zip?.close();
+      }
     } finally {
-      zip?.close();
+      letGoOfDigest(early);
     }
   },
 });
 
-async function inspect(path: string, zip: ZipEntries | undefined, signal: AbortSignal | undefined, verify: boolean) {
+async function inspect(
+  path: string,
+  zip: ZipEntries | undefined,
+  signal: AbortSignal | undefined,
+  verify: boolean,
+  early: EarlyDigest | null,
+) {
   // The package is decoded while the digest thread, when it runs, computes the file's digests.
-  let pkg = await openPackage(path, signal, zip, verify, true);
+  let pkg = await openPackage(path, signal, zip, verify, early ?? true);
   let inspected = inspectPackage(pkg.loaded);
   if (pkg.loaded.settled !== undefined && !(await pkg.loaded.settled)) {
     pkg = await openPackage(path, signal, zip, verify);
