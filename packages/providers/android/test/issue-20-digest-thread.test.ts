@@ -5,6 +5,7 @@
 // signs, and on damaged copies of them, and check each answer against the same call with the thread
 // stopped, and against digests computed here.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,6 +94,20 @@ describe('the digest thread', () => {
       expect(after).toEqual(before);
     }
   }, 240_000);
+
+  it('refuses a FIFO at once, without waiting for a writer, while the thread runs', async () => {
+    await threadOnline();
+    const fifo = join(dir, 'pipe.apk');
+    execFileSync('mkfifo', [fifo]);
+    for (const verify of [false, true]) {
+      await expect(
+        inspectAndroidPackageTool.run(
+          inspectAndroidPackageTool.input.parse({ path: fifo, verify_signatures: verify }) as never,
+          quietToolContext(),
+        ),
+      ).rejects.toMatchObject({ code: 'unsupported_target', details: { reason: 'not-a-file' } });
+    }
+  }, 60_000);
 
   it('gives the content digests apksigner signed: every scheme verifies', async () => {
     const { before, after } = await bothWays(signed, true);

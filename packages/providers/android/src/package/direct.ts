@@ -1,6 +1,7 @@
 // An APK or app bundle read straight from its ZIP: the central directory lists the entries, and only
 // the entries the analysis needs (manifest, resource table, DEX, signatures, XML resources) are
 // inflated, CRC-checked and hashed. The other entries are listed as declared, not read.
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { isReaError } from '@rea/evidence';
@@ -40,7 +41,8 @@ export interface EarlyDigest {
  */
 export async function beginDigest(path: string, signal: AbortSignal | undefined): Promise<EarlyDigest | null> {
   if (!digestThreadOnline() || signal?.aborted) return null;
-  const handle = await open(path, 'r').catch(() => null);
+  // Without waiting for a writer, should the path be a FIFO (the load then refuses it).
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
   if (handle === null) return null;
   try {
     const info = await handle.stat();
