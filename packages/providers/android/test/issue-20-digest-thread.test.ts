@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectAndroidPackageTool, searchAndroidClassesTool } from '../src/index.js';
 import { loadPackage } from '../src/package/load.js';
-import { digestThreadOnline, stopDigestThread, warmDigestThread } from '../src/signing/digestThread.js';
+import { digestThreadOnline, startDigestThread, stopDigestThread } from '../src/signing/digestThread.js';
 import { quietToolContext } from '@rea/test-helpers';
 import { SAMPLES, signGoldenApk } from './support.js';
 
@@ -32,7 +32,7 @@ function copyOf(path: string): string {
 }
 
 async function threadOnline(): Promise<void> {
-  warmDigestThread();
+  startDigestThread();
   for (let i = 0; i < 200 && !digestThreadOnline(); i++) await new Promise((r) => setTimeout(r, 50));
   expect(digestThreadOnline()).toBe(true);
 }
@@ -64,6 +64,19 @@ afterAll(async () => {
 });
 
 describe('the digest thread', () => {
+  it('starts in a process that has hashed a second large file, not the first', async () => {
+    await stopDigestThread();
+    // The first large file this process hashes itself (the calls above the thread started by hand
+    // hashed none): as a command line reading one package, no thread.
+    await inspect(copyOf(FRAMEWORK), false);
+    expect(digestThreadOnline()).toBe(false);
+    for (let i = 0; i < 200 && !digestThreadOnline(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(digestThreadOnline()).toBe(false);
+    await inspect(copyOf(FRAMEWORK), false);
+    for (let i = 0; i < 200 && !digestThreadOnline(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(digestThreadOnline()).toBe(true);
+  }, 120_000);
+
   it('lets a load come back before its digests, and fills them in with the file’s own', async () => {
     await threadOnline();
     const copy = copyOf(FRAMEWORK);
