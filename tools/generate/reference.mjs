@@ -7,15 +7,24 @@ const cell = (text) =>
     .replace(/\|/g, '\\|')
     .replace(/\s*\n\s*/g, ' ');
 
-/** A short type for a JSON Schema: `string`, `integer`, `"a" \| "b"`, `string[]`, `object`. */
-function typeOf(schema) {
+/**
+ * A short type for a JSON Schema: `string`, `integer`, `"a" \| "b"`, `string[]`, `object`. A `$ref` is
+ * read from `root`'s `$defs`; alternatives of one type read as that type once (a retained reference or an
+ * inline record is an `object` either way; the description says which).
+ */
+function typeOf(schema, root) {
   if (!schema || typeof schema !== 'object') return 'any';
+  if (typeof schema.$ref === 'string') {
+    const name = /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1];
+    return name !== undefined && root?.$defs?.[name] ? typeOf(root.$defs[name], root) : 'object';
+  }
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(' | ');
   if ('const' in schema) return JSON.stringify(schema.const);
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (Array.isArray(alternatives)) return alternatives.map(typeOf).join(' | ');
-  if (schema.type === 'array') return `${typeOf(schema.items)}[]`;
+  if (Array.isArray(alternatives)) return [...new Set(alternatives.map((a) => typeOf(a, root)))].join(' | ');
+  if (schema.type === 'array') return `${typeOf(schema.items, root)}[]`;
   if (Array.isArray(schema.type)) return schema.type.join(' | ');
+  if (schema.type === undefined && (schema.properties || schema.additionalProperties)) return 'object';
   return schema.type ?? 'any';
 }
 
@@ -28,7 +37,7 @@ function inputs(schema) {
     '| --- | --- | --- | --- |',
     ...properties.map(
       ([name, property]) =>
-        `| \`${name}\` | ${cell(typeOf(property))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(property.description ?? '')} |`,
+        `| \`${name}\` | ${cell(typeOf(property, schema))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(property.description ?? '')} |`,
     ),
   ];
 }

@@ -29,4 +29,12 @@ describe('the agent skill and the tool reference', () => {
       expect(reference).toContain(`Command: \`rea ${tool.name.replace(/_/g, '-')}\``);
     }
   });
+
+  it('should give every input in the reference a type (a reference or an inline record is an object)', () => {
+    const rows = reference.split('\n').filter((line) => /^\| `[a-z_0-9]+` +\|/.test(line));
+    expect(rows.length).toBeGreaterThan(200);
+    const types = rows.map((row) => row.split(/(?<!\\)\|/)[2]!.trim());
+    expect(types.filter((type) => /(^|\W)any(\W|$)/.test(type))).toEqual([]);
+    expect(types).toContain('object');
+  });
 });
