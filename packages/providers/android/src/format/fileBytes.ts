@@ -2,10 +2,11 @@
 // structure such as an APK's resource table is decoded without holding (or touching) all of it.
 import { readSync } from 'node:fs';
 import { Bytes, malformed } from './bytes.js';
+import { SCRATCH, giveBackScratch, takeScratch } from './scratch.js';
 
 const PAGE = 64 * 1024;
-/** Pages kept; the oldest one's buffer is reused for the next page read. */
-const KEPT = 16;
+/** Pages kept (one scratch buffer); the oldest one's buffer is reused for the next page read. */
+const KEPT = SCRATCH / PAGE;
 
 /**
  * The `size` bytes at `base` of the open file `fd`, with the checks of {@link Bytes}. Reads are
@@ -51,7 +52,7 @@ export class FileBytes extends Bytes {
       buffer = Buffer.from(reused.buffer, reused.byteOffset, PAGE);
     } else {
       // One allocation holds every page; a page missed later reuses the oldest one's bytes.
-      this.arena ??= Buffer.allocUnsafeSlow(PAGE * KEPT);
+      this.arena ??= takeScratch();
       buffer = this.arena.subarray(this.pages.size * PAGE, (this.pages.size + 1) * PAGE);
     }
     const want = Math.min(PAGE, this.size - n * PAGE);
@@ -78,6 +79,17 @@ export class FileBytes extends Bytes {
       done += this.page(n).copy(out, done, at - n * PAGE);
     }
     return out;
+  }
+
+  /** Gives the pages' memory back for reuse (a later read takes another buffer). */
+  release(): void {
+    const arena = this.arena;
+    if (arena === null) return;
+    this.arena = null;
+    this.pages.clear();
+    this.current = Buffer.alloc(0);
+    this.currentN = -1;
+    giveBackScratch(arena);
   }
 
   /** The page holding [offset, offset + size) and where in it they start, or null across pages. */

@@ -54,28 +54,32 @@ function why(error: unknown): string {
 export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitReport {
   // A resource table left in the file is read from it while the unit is decoded.
   let fd: number | null = null;
+  let inFile: FileBytes | null = null;
   try {
-    if (unit.resources === null && unit.resourcesAt !== null) fd = openSync(unit.resourcesAt.file, 'r');
+    const at = unit.resources === null ? unit.resourcesAt : null;
+    if (at !== null) {
+      fd = openSync(at.file, 'r');
+      inFile = new FileBytes(fd, at.offset, at.size, 'resources.arsc');
+    }
   } catch (error) {
     limitations.push({ kind: 'resources-unreadable', message: why(error) });
   }
   try {
-    return inspectOpenUnit(unit, limitations, fd);
+    return inspectOpenUnit(unit, limitations, inFile);
   } finally {
+    inFile?.release();
     if (fd !== null) closeSync(fd);
   }
 }
 
-function inspectOpenUnit(unit: LoadedUnit, limitations: Limitation[], fd: number | null): UnitReport {
+function inspectOpenUnit(unit: LoadedUnit, limitations: Limitation[], inFile: FileBytes | null): UnitReport {
   const scope = unit.name === '' ? undefined : unit.name;
   const note = (kind: string, message: string, at?: string) => {
     const where = at ?? scope;
     limitations.push(where === undefined ? { kind, message } : { kind, message, scope: where });
   };
   let table: ResourceTable | ProtoResourceTable | null = null;
-  const at = unit.resourcesAt;
-  const source =
-    unit.resources ?? (fd !== null && at !== null ? new FileBytes(fd, at.offset, at.size, 'resources.arsc') : null);
+  const source = unit.resources ?? inFile;
   if (source !== null) {
     try {
       table =

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { Hash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { giveBackScratch, takeScratch } from '../format/scratch.js';
 import { CheckFailed } from './result.js';
 
 /** The size of a signed chunk, and of each read. */
@@ -124,7 +125,7 @@ export class DigestStopped extends Error {}
  */
 export function digestFileSync(fd: number, request: DigestRequest, stopped: () => boolean): FileDigests {
   const state = new DigestState(request);
-  const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, request.size)));
+  const buffer = takeScratch();
   const exactly = (into: Buffer, at: number): Buffer => {
     let done = 0;
     while (done < into.length) {
@@ -143,5 +144,6 @@ export function digestFileSync(fd: number, request: DigestRequest, stopped: () =
     }
   }
   if (state.signed) state.end(exactly(Buffer.alloc(request.size - request.block!.eocd), request.block!.eocd));
+  giveBackScratch(buffer);
   return state.result();
 }

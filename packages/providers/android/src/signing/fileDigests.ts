@@ -2,6 +2,7 @@
 // thread through two reused buffers: the next chunk is read (in the thread pool) while this one is hashed.
 import { throwIfAborted } from '@rea/evidence';
 import type { ReadAt } from '../format/signingBlock.js';
+import { giveBackScratch, takeScratch } from '../format/scratch.js';
 import { CHUNK, DigestState, sectionsOf } from './digestCore.js';
 import type { BlockPlace, FileDigests } from './digestCore.js';
 import { CheckFailed } from './result.js';
@@ -26,7 +27,7 @@ export async function digestFile(
   const request = { size, block, hashes, whole, crcRange };
   const state = new DigestState(request);
   // Two buffers: the read of the next chunk (in the thread pool) runs while this one is hashed.
-  const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)] as const;
+  const buffers = [takeScratch(), takeScratch()] as const;
   const readAt = (at: number, to: number, n: number): Promise<Buffer> => {
     const want = Math.min(CHUNK, to - at);
     const chunk = file.read(buffers[n % 2]!, 0, want, at).then(({ bytesRead }) => {
@@ -49,6 +50,8 @@ export async function digestFile(
       at = following;
     }
   }
+  // Every read has settled: the buffers can serve the next call.
+  for (const buffer of buffers) giveBackScratch(buffer);
   if (state.signed) {
     const eocd = Buffer.alloc(size - block!.eocd);
     const { bytesRead } = await file.read(eocd, 0, eocd.length, block!.eocd);

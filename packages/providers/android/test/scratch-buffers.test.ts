@@ -1,0 +1,105 @@
+// Large reads go through reused 1 MiB buffers (../src/format/scratch.ts): a fresh buffer costs a page
+// fault per 4 KiB page on first write, paid again by every call of a long-lived server. These tests
+// check the reuse, and that a buffer a read may still fill (a cancelled hashing) is never handed out again.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { SCRATCH, giveBackScratch, takeScratch } from '../src/format/scratch.js';
+import { FileBytes } from '../src/format/fileBytes.js';
+import { digestFile } from '../src/signing/fileDigests.js';
+
+let dir: string;
+let file: string;
+let bytes: Buffer;
+
+/** Empties the pool and fills it with four buffers this test holds; returns them. */
+function seedPool(): Set<Buffer> {
+  const ours = [takeScratch(), takeScratch(), takeScratch(), takeScratch()];
+  // Whatever the pool held before is now in `ours`, or was never there: the pool is empty.
+  for (const b of ours) giveBackScratch(b);
+  return new Set(ours);
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rea-scratch-'));
+  file = join(dir, 'data.bin');
+  // 3.5 MiB of varied bytes: reads of whole chunks and a short last one.
+  bytes = Buffer.alloc(3.5 * SCRATCH);
+  for (let i = 0; i < bytes.length; i += 4) bytes.writeUInt32LE((i * 2654435761) >>> 0, i);
+  writeFileSync(file, bytes);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('scratch buffers', () => {
+  it('hands back what was given, keeps at most four, and refuses buffers of another size or views', () => {
+    const ours = seedPool();
+    const taken = [takeScratch(), takeScratch(), takeScratch(), takeScratch(), takeScratch()];
+    expect(taken.slice(0, 4).every((b) => ours.has(b))).toBe(true);
+    expect(ours.has(taken[4]!)).toBe(false);
+    expect(taken.every((b) => b.length === SCRATCH)).toBe(true);
+    for (const b of taken) giveBackScratch(b);
+    // Five given back, four kept: the fifth take is a new buffer.
+    const again = [1, 2, 3, 4, 5].map(() => takeScratch());
+    expect(new Set(again.slice(0, 4)).size).toBe(4);
+    expect(again.slice(0, 4).every((b) => taken.includes(b))).toBe(true);
+    expect(taken.includes(again[4]!)).toBe(false);
+    giveBackScratch(Buffer.allocUnsafeSlow(4096));
+    giveBackScratch(again[0]!.subarray(1));
+    const next = takeScratch();
+    expect(next.length).toBe(SCRATCH);
+    expect(next.byteOffset).toBe(0);
+  });
+
+  it('a finished hashing gives its two buffers back, with the digests unchanged', async () => {
+    const ours = seedPool();
+    const handle = await open(file, 'r');
+    try {
+      const range = { start: 100_000, end: 2_500_000 };
+      const out = await digestFile(handle, bytes.length, null, [], true, undefined, range);
+      expect(out.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(out.crc32).toBe(crc32(bytes.subarray(range.start, range.end)) >>> 0);
+    } finally {
+      await handle.close();
+    }
+    const after = [takeScratch(), takeScratch(), takeScratch(), takeScratch()];
+    expect(after.every((b) => ours.has(b))).toBe(true);
+  });
+
+  it('a cancelled hashing keeps its buffers out of the pool (a read may still fill them)', async () => {
+    const ours = seedPool();
+    const handle = await open(file, 'r');
+    const controller = new AbortController();
+    try {
+      const hashing = digestFile(handle, bytes.length, null, [], true, controller.signal);
+      controller.abort();
+      await expect(hashing).rejects.toMatchObject({ code: 'cancelled' });
+    } finally {
+      await handle.close();
+    }
+    // It took two of the four: two of ours are left, then new buffers.
+    const after = [takeScratch(), takeScratch(), takeScratch()];
+    expect(after.filter((b) => ours.has(b))).toHaveLength(2);
+    expect(ours.has(after[2]!)).toBe(false);
+  });
+
+  it('a paged view of a file reads through one scratch buffer and gives it back when released', () => {
+    const ours = seedPool();
+    const fd = openSync(file, 'r');
+    try {
+      const view = new FileBytes(fd, 10, bytes.length - 10, 'test');
+      // Pages far apart, more than a buffer holds: the oldest pages' memory is reused.
+      for (let at = 0; at + 4 <= view.length; at += 70_001) expect(view.u32(at)).toBe(bytes.readUInt32LE(at + 10));
+      expect(view.text('latin1', 65_530, 65_545)).toBe(bytes.toString('latin1', 65_540, 65_555));
+      view.release();
+    } finally {
+      closeSync(fd);
+    }
+    // It took one of the four and gave it back: all four are ours.
+    const after = [takeScratch(), takeScratch(), takeScratch(), takeScratch()];
+    expect(after.every((b) => ours.has(b))).toBe(true);
+  });
+});
