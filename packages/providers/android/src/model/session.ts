@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReaError } from '@rea/evidence';
@@ -54,7 +55,11 @@ export async function openPackage(
   contentDigests = true,
   late: boolean | EarlyDigest = false,
 ): Promise<OpenedPackage> {
-  const info = await stat(path).catch((error: unknown) => {
+  // A stat of a local path costs microseconds made at once, and a round trip through the thread pool otherwise.
+  let info;
+  try {
+    info = statSync(path);
+  } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR')
       throw new ReaError('not_found', `No file or directory at ${path}.`, {
@@ -63,7 +68,7 @@ export async function openPackage(
       });
     // Permission refused on a folder above it: access_denied, as every other tool says.
     throw fileSystemError(error, path, 'read');
-  });
+  }
   // A size of 0 is an empty file, unless reading says otherwise (a /proc file gives its bytes, or fails).
   if (info.isFile() && info.size === 0 && (await isEmpty(path))) {
     throw new ReaError('unsupported_target', `${path} is an empty file.`, {

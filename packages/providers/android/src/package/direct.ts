@@ -1,14 +1,20 @@
 // An APK or app bundle read straight from its ZIP: the central directory lists the entries, and only
 // the entries the analysis needs (manifest, resource table, DEX, signatures, XML resources) are
 // inflated, CRC-checked and hashed. The other entries are listed as declared, not read.
-import { constants } from 'node:fs';
+import { constants, fstatSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { isReaError } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { openZipEntries } from '@rea/artifact';
 import type { ArtifactEntry, ZipEntries, ZipEntryRecord } from '@rea/artifact';
-import { chunkedHashes, decodeSigningBlock, locateSigningBlock, zipEnd } from '../format/signingBlock.js';
+import {
+  chunkedHashes,
+  decodeSigningBlock,
+  descriptorReader,
+  locateSigningBlock,
+  zipEnd,
+} from '../format/signingBlock.js';
 import type { SigningBlock } from '../format/signingBlock.js';
 import type { DigestRequest, FileDigests } from '../signing/digestCore.js';
 import { WARM_FROM, digestOffThread, digestThreadOnline, warmDigestThread } from '../signing/digestThread.js';
@@ -45,7 +51,7 @@ export async function beginDigest(path: string, signal: AbortSignal | undefined)
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
   if (handle === null) return null;
   try {
-    const info = await handle.stat();
+    const info = fstatSync(handle.fd);
     const job = info.isFile() ? digestOffThread(handle.fd, { ...WHOLE, size: info.size }, signal) : null;
     if (job !== null) {
       // Its failure is the load's to report (it reads the file again without the thread).
@@ -114,15 +120,17 @@ async function signingAndDigests(
   let off: Promise<FileDigests | null> | null = early?.job ?? null;
   let handedOver = false;
   try {
-    const { size } = await handle.stat();
+    const { size } = fstatSync(handle.fd);
     // Without content digests the thread needs nothing but the size: it starts before the block is found.
     if (late !== false && off === null && !contentDigests) off = digestOffThread(handle.fd, { ...WHOLE, size }, signal);
-    const located = apk ? await locateSigningBlock(handle, size) : null;
+    // The few small reads that find the block and the table are made at once, not through the thread pool.
+    const atOnce = descriptorReader(handle.fd);
+    const located = apk ? await locateSigningBlock(atOnce, size) : null;
     const block = apk ? decodeSigningBlock(located) : null;
     const hashes = block === null || !contentDigests ? [] : chunkedHashes(block);
     const where = located !== null && typeof located !== 'string' ? located : null;
     const range =
-      table === null ? null : await dataRange(handle, table, where?.start ?? (await zipEnd(handle, size))?.cd ?? size);
+      table === null ? null : await dataRange(atOnce, table, where?.start ?? (await zipEnd(atOnce, size))?.cd ?? size);
     const found = (crc32: number | null) =>
       range === null || crc32 === null ? null : { offset: range.start, size: range.end - range.start, crc32 };
     if (late !== false && contentDigests) {

@@ -4,8 +4,8 @@
 // XAPK or APKS) goes through the inventory, which says what exists with its integrity
 // policy and budgets; the bytes of the entries the analysis reads then come from an extraction of
 // just those entries, removed before this returns. A raw DEX file is read directly.
-import { constants } from 'node:fs';
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
@@ -122,17 +122,23 @@ async function loadDex(path: string, signal: AbortSignal | undefined): Promise<L
   };
 }
 
-async function isDex(path: string): Promise<boolean> {
-  // Without blocking on a FIFO that has no writer: what is not a regular file is no DEX file.
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
-  if (handle === null) return false;
+/** Whether `path` is a regular file that starts as a DEX file does (four small calls, made at once). */
+function isDex(path: string): boolean {
+  let fd: number;
   try {
-    if (!(await handle.stat()).isFile()) return false;
+    // Without blocking on a FIFO that has no writer: what is not a regular file is no DEX file.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return false;
     const head = Buffer.alloc(4);
-    await handle.read(head, 0, 4, 0);
-    return head.toString('latin1') === 'dex\n';
+    return readSync(fd, head, 0, 4, 0) === 4 && head.toString('latin1') === 'dex\n';
+  } catch {
+    return false;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -153,10 +159,13 @@ export async function loadPackage(
   contentDigests = true,
   late: boolean | EarlyDigest = false,
 ): Promise<LoadedPackage> {
-  if (await isDex(path)) return loadDex(path, signal);
-  const info = await stat(path).catch((error: unknown) => {
+  if (isDex(path)) return loadDex(path, signal);
+  let info;
+  try {
+    info = statSync(path);
+  } catch (error) {
     throw fileSystemError(error, path, 'read');
-  });
+  }
   if (info.isDirectory()) return loadFolder(path, signal);
   const direct = await loadZipDirectly(path, signal, opened, contentDigests, late);
   if (direct !== null) return direct;

@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { z } from 'zod';
 import type { ZipEntries } from '@rea/artifact';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
@@ -35,7 +36,12 @@ export const inspectAndroidPackageTool = defineTool({
     const early = input.verify_signatures ? null : await beginDigest(input.path, context.signal);
     try {
       // One listing of the ZIP's central directory serves the package load and the v1 verification.
-      const info = await stat(input.path).catch(() => null);
+      let info: Stats | null = null;
+      try {
+        info = statSync(input.path);
+      } catch {
+        // The load reports a path it cannot read, typed.
+      }
       const zip = info?.isFile() ? await openZipForReuse(input.path, context.signal) : undefined;
       try {
         return await inspect(input.path, zip, context.signal, input.verify_signatures, early);
