@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { SCRATCH, giveBackScratch, takeScratch } from '../src/format/scratch.js';
 import { FileBytes } from '../src/format/fileBytes.js';
-import { digestFile } from '../src/signing/fileDigests.js';
+import { crcOfRange, digestFile } from '../src/signing/fileDigests.js';
 
 let dir: string;
 let file: string;
@@ -99,6 +99,33 @@ describe('scratch buffers', () => {
       closeSync(fd);
     }
     // It took one of the four and gave it back: all four are ours.
+    const after = [takeScratch(), takeScratch(), takeScratch(), takeScratch()];
+    expect(after.every((b) => ours.has(b))).toBe(true);
+  });
+
+  it('the CRC-32 of a range read at once matches zlib on the same bytes, and gives its buffer back', () => {
+    const ours = seedPool();
+    const fd = openSync(file, 'r');
+    try {
+      for (const range of [
+        { start: 0, end: bytes.length },
+        { start: 12_345, end: 3 * SCRATCH + 7 },
+        { start: 5, end: 5 },
+      ])
+        expect(crcOfRange(fd, range, undefined).crc32).toBe(crc32(bytes.subarray(range.start, range.end)) >>> 0);
+      // A range past the end of the file: the file is shorter than its directory says.
+      expect(() => crcOfRange(fd, { start: bytes.length - 10, end: bytes.length + 10 }, undefined)).toThrow(
+        'the file is shorter than its ZIP directory says',
+      );
+      const controller = new AbortController();
+      controller.abort();
+      expect(() => crcOfRange(fd, { start: 0, end: 100 }, controller.signal)).toThrow(
+        expect.objectContaining({ code: 'cancelled' }),
+      );
+    } finally {
+      closeSync(fd);
+    }
+    // Its reads were all made at once, even those that failed: the buffer is back each time.
     const after = [takeScratch(), takeScratch(), takeScratch(), takeScratch()];
     expect(after.every((b) => ours.has(b))).toBe(true);
   });

@@ -18,7 +18,7 @@ import {
 import type { SigningBlock } from '../format/signingBlock.js';
 import type { DigestRequest, FileDigests } from '../signing/digestCore.js';
 import { WARM_FROM, digestOffThread, digestThreadOnline, warmDigestThread } from '../signing/digestThread.js';
-import { digestFile } from '../signing/fileDigests.js';
+import { crcOfRange, digestFile } from '../signing/fileDigests.js';
 import { CheckFailed, outsideBytes } from '../signing/result.js';
 import { dataRange, lazyTable } from './lazyTable.js';
 import type { TableInFile } from './lazyTable.js';
@@ -138,15 +138,14 @@ async function signingAndDigests(
       off = digestOffThread(handle.fd, { size, block: place, hashes, whole: true, crcRange: null }, signal);
     }
     if (off !== null) {
-      // The table's CRC-32 is read here meanwhile (a third of what the thread computes).
+      // The table's CRC-32 is read here meanwhile (a third of what the thread computes), with reads made at
+      // once: a read through the thread pool would wait for a core that the thread and this one are using.
       // It begins once the caller's decoding (synchronous, right after this returns) is done: its reads
       // would otherwise take the second core from the thread.
       const crc =
         range === null
           ? null
-          : new Promise((resolve) => setImmediate(resolve)).then(() =>
-              digestFile(handle, size, null, [], false, signal, range),
-            );
+          : new Promise((resolve) => setImmediate(resolve)).then(() => crcOfRange(handle.fd, range, signal));
       const both = Promise.allSettled([off, crc]);
       handedOver = true;
       const settled = both.then(async ([thread, here]): Promise<WholeFile | null> => {

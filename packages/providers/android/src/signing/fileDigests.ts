@@ -1,5 +1,7 @@
 // The digests computed over a whole APK (see ./digestCore.ts), in one sequential read on the calling
 // thread through two reused buffers: the next chunk is read (in the thread pool) while this one is hashed.
+import { readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { throwIfAborted } from '@rea/evidence';
 import type { ReadAt } from '../format/signingBlock.js';
 import { giveBackScratch, takeScratch } from '../format/scratch.js';
@@ -59,4 +61,30 @@ export async function digestFile(
     state.end(eocd);
   }
   return state.result();
+}
+
+/**
+ * The CRC-32 of the bytes in `range` of the open file `fd`, read here through one scratch buffer (no
+ * round trip through the thread pool per chunk). A file shorter than the range is a {@link CheckFailed}.
+ */
+export function crcOfRange(
+  fd: number,
+  range: { start: number; end: number },
+  signal: AbortSignal | undefined,
+): { crc32: number } {
+  const buffer = takeScratch();
+  try {
+    let crc = 0;
+    for (let at = range.start; at < range.end;) {
+      throwIfAborted(signal, 'hashing');
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, range.end - at), at);
+      if (n === 0) throw new CheckFailed('the file is shorter than its ZIP directory says');
+      crc = crc32(buffer.subarray(0, n), crc);
+      at += n;
+    }
+    return { crc32: crc >>> 0 };
+  } finally {
+    // Every read was made at once: none can fill the buffer later.
+    giveBackScratch(buffer);
+  }
 }
