@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { inspectAndroidPackageTool, searchAndroidClassesTool } from '../src/index.js';
 import { loadPackage } from '../src/package/load.js';
 import { digestThreadOnline, startDigestThread, stopDigestThread } from '../src/signing/digestThread.js';
+import { giveBackLarge, takeLarge } from '../src/format/scratch.js';
 import { quietToolContext } from '@rea/test-helpers';
 import { SAMPLES, signGoldenApk } from './support.js';
 
@@ -153,6 +154,37 @@ describe('the digest thread', () => {
     );
     expect((after.result as { units: { resources: unknown }[] }).units[0]!.resources).toBeNull();
     expect(after.subject.sha256).toBe(sha256(flipped));
+  }, 240_000);
+
+  it('decodes a table read whole into the kept buffer as one read through pages, and checks both', async () => {
+    await threadOnline();
+    const bytes = readFileSync(FRAMEWORK);
+    const header = bytes.indexOf(Buffer.from('resources.arsc')) - 30;
+    const data = header + 30 + bytes.readUInt16LE(header + 26) + bytes.readUInt16LE(header + 28);
+    bytes[data + 12_000_000]! ^= 0x80;
+    const flipped = join(dir, 'table-flipped-late.apk');
+    writeFileSync(flipped, bytes);
+    // A process's first whole read is refused; this one has asked before, or asks now.
+    const ask = takeLarge(1);
+    if (ask !== null) giveBackLarge(ask);
+    const whole = await inspect(copyOf(FRAMEWORK), false);
+    const wholeFlipped = await inspect(copyOf(flipped), false);
+    // With the kept buffer lent elsewhere, the table is read through pages.
+    const lent = takeLarge(1);
+    expect(lent).not.toBeNull();
+    try {
+      expect(takeLarge(1)).toBeNull();
+      expect(await inspect(copyOf(FRAMEWORK), false)).toEqual(whole);
+      expect(await inspect(copyOf(flipped), false)).toEqual(wholeFlipped);
+    } finally {
+      giveBackLarge(lent!);
+    }
+    expect(whole.subject.sha256).toBe(sha256(FRAMEWORK));
+    expect((whole.result as { units: { resources: unknown }[] }).units[0]!.resources).not.toBeNull();
+    expect(wholeFlipped.limitations).toContainEqual(
+      expect.objectContaining({ kind: 'integrity-contradicted', scope: 'resources.arsc' }),
+    );
+    expect((wholeFlipped.result as { units: { resources: unknown }[] }).units[0]!.resources).toBeNull();
   }, 240_000);
 
   it('hashes a DEX file while it is read, to the same SHA-256', async () => {

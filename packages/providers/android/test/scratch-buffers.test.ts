@@ -1,14 +1,14 @@
 // Large reads go through reused 1 MiB buffers (../src/format/scratch.ts): a fresh buffer costs a page
 // fault per 4 KiB page on first write, paid again by every call of a long-lived server. These tests
 // check the reuse, and that a buffer a read may still fill (a cancelled hashing) is never handed out again.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, openSync, closeSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { SCRATCH, giveBackScratch, takeScratch } from '../src/format/scratch.js';
+import { LARGE_MAX, SCRATCH, giveBackLarge, giveBackScratch, takeLarge, takeScratch } from '../src/format/scratch.js';
 import { FileBytes } from '../src/format/fileBytes.js';
 import { crcOfRange, digestFile } from '../src/signing/fileDigests.js';
 
@@ -128,5 +128,43 @@ describe('scratch buffers', () => {
     // Its reads were all made at once, even those that failed: the buffer is back each time.
     const after = [takeScratch(), takeScratch(), takeScratch(), takeScratch()];
     expect(after.every((b) => ours.has(b))).toBe(true);
+  });
+
+  it('refuses a process its first whole read, then lends one kept buffer at a time, and drops it once idle', () => {
+    jest.useFakeTimers();
+    try {
+      // This file's process has asked for none before.
+      expect(takeLarge(10)).toBeNull();
+      const first = takeLarge(3 * SCRATCH + 1);
+      expect(first).not.toBeNull();
+      // Whole MiB.
+      expect(first!.length).toBe(4 * SCRATCH);
+      // Lent: a second reader reads another way.
+      expect(takeLarge(10)).toBeNull();
+      giveBackLarge(first!);
+      // The same buffer while it is large enough, a larger one when not.
+      const again = takeLarge(SCRATCH);
+      expect(again).toBe(first);
+      giveBackLarge(again!);
+      const larger = takeLarge(5 * SCRATCH);
+      expect(larger).not.toBe(first);
+      expect(larger!.length).toBe(5 * SCRATCH);
+      // A buffer that is not the kept one changes nothing.
+      giveBackLarge(first!);
+      expect(takeLarge(10)).toBeNull();
+      giveBackLarge(larger!);
+      expect(takeLarge(LARGE_MAX + 1)).toBeNull();
+      // Kept while used within the idle time, dropped after it.
+      jest.advanceTimersByTime(29_000);
+      const kept = takeLarge(10);
+      expect(kept).toBe(larger);
+      giveBackLarge(kept!);
+      jest.advanceTimersByTime(30_001);
+      const fresh = takeLarge(10);
+      expect(fresh).not.toBe(larger);
+      giveBackLarge(fresh!);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

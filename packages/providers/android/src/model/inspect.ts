@@ -1,9 +1,13 @@
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import type { Limitation } from '@rea/evidence';
 import { isReaError } from '@rea/evidence';
 import { parseBinaryXml } from '../format/axml.js';
 import { ResourceTable } from '../format/arsc.js';
 import { FileBytes } from '../format/fileBytes.js';
+import { malformed } from '../format/bytes.js';
+import { giveBackLarge, takeLarge } from '../format/scratch.js';
+import type { TableInFile } from '../package/lazyTable.js';
 import { parseProtoXml } from '../format/protoXml.js';
 import { ProtoResourceTable } from '../format/protoTable.js';
 import type { ResourceSummary } from '../format/arsc.js';
@@ -52,27 +56,47 @@ function why(error: unknown): string {
 
 /** Decodes one unit; any part that cannot be decoded becomes a limitation and a null/empty field. */
 export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitReport {
-  // A resource table left in the file is read from it while the unit is decoded.
+  // A resource table left in the file is read from it while the unit is decoded: whole into the kept
+  // large buffer when it is free, else through a few pages.
   let fd: number | null = null;
-  let inFile: FileBytes | null = null;
+  let whole: Buffer | null = null;
+  let table: Buffer | FileBytes | null = null;
   try {
     const at = unit.resources === null ? unit.resourcesAt : null;
     if (at !== null) {
       fd = openSync(at.file, 'r');
-      inFile = new FileBytes(fd, at.offset, at.size, 'resources.arsc');
+      whole = takeLarge(at.size);
+      table = whole === null ? new FileBytes(fd, at.offset, at.size, 'resources.arsc') : readTable(fd, at, whole);
     }
   } catch (error) {
     limitations.push({ kind: 'resources-unreadable', message: why(error) });
   }
   try {
-    return inspectOpenUnit(unit, limitations, inFile);
+    return inspectOpenUnit(unit, limitations, table);
   } finally {
-    inFile?.release();
+    if (table instanceof FileBytes) table.release();
+    if (whole !== null) giveBackLarge(whole);
     if (fd !== null) closeSync(fd);
   }
 }
 
-function inspectOpenUnit(unit: LoadedUnit, limitations: Limitation[], inFile: FileBytes | null): UnitReport {
+/**
+ * The table `at` read whole into `into` (a view of it); its CRC-32 is given to the load's pending check
+ * of it, if any (see {@link TableInFile.seen}). A file shorter than the table is `malformed`.
+ */
+function readTable(fd: number, at: TableInFile, into: Buffer): Buffer {
+  const bytes = into.subarray(0, at.size);
+  for (let done = 0; done < at.size;) {
+    const n = readSync(fd, bytes, done, at.size - done, at.offset + done);
+    if (n === 0) throw malformed('resources.arsc', 'the file is shorter than its entry');
+    done += n;
+  }
+  // The load's pending check of its CRC-32 takes it from here rather than read the bytes again.
+  if (at.seen !== undefined && at.seen.crc32 === null) at.seen.crc32 = crc32(bytes) >>> 0;
+  return bytes;
+}
+
+function inspectOpenUnit(unit: LoadedUnit, limitations: Limitation[], inFile: Buffer | FileBytes | null): UnitReport {
   const scope = unit.name === '' ? undefined : unit.name;
   const note = (kind: string, message: string, at?: string) => {
     const where = at ?? scope;
@@ -82,8 +106,11 @@ function inspectOpenUnit(unit: LoadedUnit, limitations: Limitation[], inFile: Fi
   const source = unit.resources ?? inFile;
   if (source !== null) {
     try {
+      // A table left in the file is an APK's binary one (an app bundle's protobuf table is read into memory).
       table =
-        unit.manifestIsProto && Buffer.isBuffer(source) ? new ProtoResourceTable(source) : new ResourceTable(source);
+        unit.manifestIsProto && unit.resources !== null
+          ? new ProtoResourceTable(unit.resources)
+          : new ResourceTable(source);
       if (table.truncated)
         note('resources-cut', 'The resource table has more type chunks than are indexed; later ones are not read.');
     } catch (error) {

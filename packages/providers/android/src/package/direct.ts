@@ -21,7 +21,7 @@ import { WARM_FROM, digestOffThread, digestThreadOnline, warmDigestThread } from
 import { crcOfRange, digestFile } from '../signing/fileDigests.js';
 import { CheckFailed, outsideBytes } from '../signing/result.js';
 import { dataRange, lazyTable } from './lazyTable.js';
-import type { TableInFile } from './lazyTable.js';
+import type { TableCrc, TableInFile } from './lazyTable.js';
 import type { LoadedPackage } from './load.js';
 import { EntryBudget, MAX_ENTRY_BYTES, MAX_TOTAL_BYTES, assembleUnits, unitOf, wanted } from './units.js';
 import type { UnitPlace } from './units.js';
@@ -96,6 +96,8 @@ interface Digesting {
    * declared CRC-32 (`whole.table`), which the answer confirms or refutes. Never rejects.
    */
   late: Promise<WholeFile | null> | null;
+  /** With `late`: where a decode that reads the resource table whole leaves its CRC-32 (see {@link TableInFile.seen}). */
+  seen: TableCrc | null;
 }
 
 /**
@@ -138,6 +140,7 @@ async function signingAndDigests(
       off = digestOffThread(handle.fd, { size, block: place, hashes, whole: true, crcRange: null }, signal);
     }
     if (off !== null) {
+      const seen: TableCrc = { crc32: null };
       // The table's CRC-32 is read here meanwhile (a third of what the thread computes), with reads made at
       // once: a read through the thread pool would wait for a core that the thread and this one are using.
       // It begins once the caller's decoding (synchronous, right after this returns) is done: its reads
@@ -145,7 +148,9 @@ async function signingAndDigests(
       const crc =
         range === null
           ? null
-          : new Promise((resolve) => setImmediate(resolve)).then(() => crcOfRange(handle.fd, range, signal));
+          : new Promise((resolve) => setImmediate(resolve)).then(() =>
+              seen.crc32 !== null ? { crc32: seen.crc32 } : crcOfRange(handle.fd, range, signal),
+            );
       const both = Promise.allSettled([off, crc]);
       handedOver = true;
       const settled = both.then(async ([thread, here]): Promise<WholeFile | null> => {
@@ -157,7 +162,7 @@ async function signingAndDigests(
         return { block, sha256: sha256!, size, chunked, table: found(here.value?.crc32 ?? null) };
       });
       const assumed = table === null ? null : found(table.crc32);
-      return { whole: { block, sha256: '', size, chunked: new Map(), table: assumed }, late: settled };
+      return { whole: { block, sha256: '', size, chunked: new Map(), table: assumed }, late: settled, seen };
     }
     try {
       const digests = await wholeFileDigests(
@@ -166,7 +171,7 @@ async function signingAndDigests(
         signal,
       );
       const whole = { block, sha256: digests.sha256!, size, chunked: digests.chunked, table: found(digests.crc32) };
-      return { whole, late: null };
+      return { whole, late: null, seen: null };
     } catch (error) {
       if (!(error instanceof CheckFailed)) throw error;
       // The directory promises more than the file holds: verification says so when it recomputes.
@@ -175,6 +180,7 @@ async function signingAndDigests(
       return {
         whole: { block, sha256: digests.sha256!, size, chunked: new Map(), table: found(digests.crc32) },
         late: null,
+        seen: null,
       };
     }
   } finally {
@@ -319,7 +325,7 @@ export async function loadZipDirectly(
         hash: false,
         ...(signal ? { signal } : {}),
       });
-    const [{ whole, late: digesting }, read] = await Promise.all([
+    const [{ whole, late: digesting, seen }, read] = await Promise.all([
       signingAndDigests(path, places.format === 'apk', table, signal, contentDigests, late),
       readEntries(select.filter((p) => p !== table?.path)),
     ]);
@@ -334,7 +340,8 @@ export async function loadZipDirectly(
       contradictions.push(...rest.contradictions);
     } else if (table !== null && whole.table !== null) {
       const { crc32 } = whole.table;
-      if (crc32 === table.crc32) inFile = { file: path, offset: whole.table.offset, size: table.size };
+      if (crc32 === table.crc32)
+        inFile = { file: path, offset: whole.table.offset, size: table.size, ...(seen !== null ? { seen } : {}) };
       else
         contradictions.push({ path: table.path, algorithm: 'crc32', declared: hex(table.crc32), observed: hex(crc32) });
     }

@@ -1,7 +1,9 @@
 // An APK's resource table left in the file: when resources.arsc is stored (not deflated) and large, the
 // load does not copy it into memory. Its CRC-32 is checked in the one read of the file that hashes it
-// (see ../signing/fileDigests.ts), and the analysis decodes it through a few reused pages of the file
-// (see ../format/fileBytes.ts), reading only the parts it looks at.
+// (see ../signing/fileDigests.ts), or, while the digest thread hashes the file, from the bytes the
+// analysis decodes. The analysis reads it whole into a buffer a process keeps across calls (see
+// ../format/scratch.ts), or, for a process's first table, a larger one, or while that buffer is lent,
+// through a few reused pages of the file (see ../format/fileBytes.ts), reading only the parts it looks at.
 import type { ZipEntryRecord } from '@rea/artifact';
 import type { ReadAt } from '../format/signingBlock.js';
 
@@ -9,11 +11,21 @@ const TABLE = 'resources.arsc';
 /** Smaller tables are read into memory with the other entries. */
 const LAZY_FROM = 1024 * 1024;
 
+/** The CRC-32 of a table's bytes, as the first decode that read them whole observed it (else null). */
+export interface TableCrc {
+  crc32: number | null;
+}
+
 /** Where a resource table's bytes lie in an APK file. */
 export interface TableInFile {
   file: string;
   offset: number;
   size: number;
+  /**
+   * Set while the load's check of the table's CRC-32 is pending: a decode that reads the table whole
+   * fills it in, and the check takes it rather than read the bytes again.
+   */
+  seen?: TableCrc;
 }
 
 /** The stored, large resources.arsc of an APK's entries (among `select`), or null. */
