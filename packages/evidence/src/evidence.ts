@@ -228,6 +228,15 @@ function remembered<R>(record: EvidenceRecord<R>, identityBytes: number, localBy
   return record;
 }
 
+/**
+ * The size in bytes of the canonical JSON of `value` when it is a record sealed in this process and
+ * unchanged at the top since (its members are the ones it was sealed with), else null: what a record
+ * costs to send is then known without serializing it.
+ */
+export function sealedByteSize(value: unknown): number | null {
+  return sealedSize(value);
+}
+
 /** The byte size of a record sealed here and unchanged at the top since, else null. */
 function sealedSize(value: unknown): number | null {
   if (typeof value !== 'object' || value === null) return null;

@@ -45,6 +45,7 @@ export {
   parseEvidenceAsync,
   sealEvidence,
   sealEvidenceAsync,
+  sealedByteSize,
 } from './evidence.js';
 export type {
   AnalysisProfile,

@@ -1,10 +1,23 @@
-import { ReaError, canonicalJson, canonicalJsonAsync, normalizeError, toDiagnostic } from '@rea/evidence';
+import {
+  ReaError,
+  canonicalJson,
+  canonicalJsonAsync,
+  normalizeError,
+  sealedByteSize,
+  toDiagnostic,
+} from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
 import type { AnyToolContract, ToolOutcome } from '@rea/provider-kit';
 import { ENVELOPE_RESERVE_BYTES, outputCheckedByExecution, validateCooperatively } from '@rea/provider-kit';
 import { contentBudget, measureResponse, measureResponseAsync } from './budget.js';
 import { evidenceLink } from './resources.js';
 import { DEFAULT_VIEW_LIMIT } from '@rea/evidence';
+
+/**
+ * A record sealed in this process whose response (text and structured content) is at most this many
+ * bytes is encoded at once, without measuring it first or giving the event loop turns.
+ */
+const SMALL_RECORD_BYTES = 768 * 1024;
 
 /** The MCP tool result shape this server produces. */
 export interface ToolResult {
@@ -98,7 +111,9 @@ export type EncodedSuccess = { fits: true; result: ToolResult } | { fits: false;
  * oversized outcome is refused with `resource_constraint` naming the record by reference: the caller
  * retains the record before it answers with the refusal. Measuring and writing the text take turns of
  * the event loop for a large value (`cancelled`, `details.phase: "publication"`, when `signal` is
- * aborted meanwhile), so that other requests are served meanwhile.
+ * aborted meanwhile), so that other requests are served meanwhile. A small record sealed in this
+ * process (its size known from sealing, see {@link SMALL_RECORD_BYTES}) is not measured and its text
+ * is written at once.
  */
 export async function encodeSuccess(
   operation: string,
@@ -108,12 +123,20 @@ export async function encodeSuccess(
 ): Promise<EncodedSuccess> {
   const value = outcome.kind === 'evidence' ? outcome.record : outcome.value;
   const budget = contentBudget(maxResponseBytes, ENVELOPE_RESERVE_BYTES);
-  const cost = await measureResponseAsync(value, budget, true, signal);
-  if (!cost.fits) {
-    const record = outcome.kind === 'evidence' ? outcome.record : null;
-    return { fits: false, refusal: transportConstraint(operation, maxResponseBytes, cost.total, record) };
+  let text: string;
+  const known = sealedByteSize(value);
+  if (known !== null && 3 * known + 2 <= Math.min(budget, SMALL_RECORD_BYTES)) {
+    // A small record sealed here: its text (at most twice its JSON, escaped) and its structured content
+    // fit the budget without measuring, and its text is written at once.
+    text = canonicalJson(value);
+  } else {
+    const cost = await measureResponseAsync(value, budget, true, signal);
+    if (!cost.fits) {
+      const record = outcome.kind === 'evidence' ? outcome.record : null;
+      return { fits: false, refusal: transportConstraint(operation, maxResponseBytes, cost.total, record) };
+    }
+    text = await canonicalJsonAsync(value, { signal, phase: 'publication' });
   }
-  const text = await canonicalJsonAsync(value, { signal, phase: 'publication' });
   // Retained Evidence is also linked as a resource, so a client can read the record again later
   // (resources/read) without rerunning the tool. The link is a few hundred bytes of the envelope reserve.
   const link =

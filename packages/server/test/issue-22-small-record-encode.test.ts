@@ -1,0 +1,87 @@
+// A record a tool sealed in this process and that is small is encoded without measuring it first (its
+// size is known from sealing): its text must still be its canonical JSON, as for a large record, which
+// is measured and written with turns of the event loop.
+import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { canonicalJson, sealEvidence, sealedByteSize } from '@rea/evidence';
+import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
+import type { Provider } from '@rea/provider-kit';
+import { createReaServer } from '@rea/server';
+
+/** Rows with what escaping changes: quotes, backslashes, control characters, non-ASCII, astral. */
+const rows = (n: number) =>
+  Array.from({ length: n }, (_, i) => `row ${i}: "quoted" \\ back\tslash\n é 雪 😀 \u0001 ${'x'.repeat(i % 50)}`);
+
+const observation = (count: number) => ({
+  subject: null,
+  provider: { id: 'unit-tools', name: 'Unit test tools', version: '0.0.0' },
+  analysis_profile: null,
+  parameters: { count },
+  normalized_result: { rows: rows(count) },
+  raw_result: null,
+  confidence: 'observed' as const,
+  limitations: [],
+  coverage: { status: 'complete' as const, reasons: [] },
+  locations: [],
+  evidence_links: [],
+});
+
+const rowsTool = defineTool({
+  name: 'escaped_rows',
+  title: 'Escaped rows',
+  description: 'Test tool: Evidence of `count` rows of text that JSON escapes.',
+  produces: 'evidence',
+  input: z.strictObject({ count: z.number().int().min(0).max(100_000).describe('How many rows.') }),
+  result: z.strictObject({ rows: z.array(z.string()) }),
+  examples: [{ input: { count: 1 } }],
+  effects: RECORDS_EVIDENCE,
+  run: async ({ count }) => observation(count),
+});
+
+const provider: Provider = {
+  id: 'unit-tools',
+  name: 'Unit test tools',
+  version: '0.0.0',
+  kind: 'tools',
+  capabilities: [],
+  probe: async () => ({ status: 'ready' }),
+  tools: () => [rowsTool],
+};
+
+describe('issue 22: small sealed records are encoded at once', () => {
+  it('knows the canonical size of a record sealed here, and of nothing else', () => {
+    const record = sealEvidence({ ...observation(40), operation: 'escaped_rows' });
+    expect(sealedByteSize(record)).toBe(Buffer.byteLength(canonicalJson(record)));
+    // A copy is a stranger, and so is the record once a member is replaced.
+    expect(sealedByteSize(structuredClone(record))).toBeNull();
+    expect(sealedByteSize({ ...record })).toBeNull();
+    (record as { confidence: string }).confidence = 'inferred';
+    expect(sealedByteSize(record)).toBeNull();
+    expect(sealedByteSize(null)).toBeNull();
+    expect(sealedByteSize('text')).toBeNull();
+  });
+
+  it('answers a small and a large record with their canonical JSON as text', async () => {
+    const server = createReaServer({ providers: [provider], package: { name: 'unit', version: '1.2.3' }, env: {} });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'unit', version: '1' });
+    await client.connect(clientSide);
+    try {
+      // About 2 KB, and about 1 MB (above the size encoded at once).
+      for (const count of [20, 12_000]) {
+        const result = await client.callTool({ name: 'escaped_rows', arguments: { count } });
+        expect(result.isError).not.toBe(true);
+        const text = (result.content as Array<{ type: string; text?: string }>)[0]!.text!;
+        expect(text).toBe(canonicalJson(result.structuredContent));
+        expect(JSON.parse(text)).toEqual(result.structuredContent);
+        expect((result.structuredContent as { normalized_result: { rows: string[] } }).normalized_result.rows).toEqual(
+          rows(count),
+        );
+      }
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
