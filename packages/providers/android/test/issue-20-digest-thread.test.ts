@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspectAndroidPackageTool, searchAndroidClassesTool } from '../src/index.js';
 import { loadPackage } from '../src/package/load.js';
+import { inspectUnit } from '../src/model/inspect.js';
 import { digestThreadOnline, startDigestThread, stopDigestThread } from '../src/signing/digestThread.js';
 import { giveBackLarge, takeLarge } from '../src/format/scratch.js';
 import { quietToolContext } from '@rea/test-helpers';
@@ -185,6 +186,82 @@ describe('the digest thread', () => {
       expect.objectContaining({ kind: 'integrity-contradicted', scope: 'resources.arsc' }),
     );
     expect((wholeFlipped.result as { units: { resources: unknown }[] }).units[0]!.resources).toBeNull();
+  }, 240_000);
+
+  it('reads a table cut short since its load through pages, as before, when it cannot read it whole', async () => {
+    const loaded = await loadPackage(copyOf(FRAMEWORK), undefined, undefined, false, false);
+    const unit = loaded.units[0]!;
+    expect(unit.resourcesAt).not.toBeNull();
+    // The kept buffer is free and this process has asked for it before: a table is read whole.
+    const ask = takeLarge(1);
+    if (ask !== null) giveBackLarge(ask);
+    const whole = inspectUnit(unit, []);
+    expect(whole.resources).not.toBeNull();
+    // Its entry now claims three 64 KiB pages more than the table's header declares, and the file ends
+    // with the table's last page: the decoding never looks past it, but the table cannot be read whole.
+    const at = unit.resourcesAt!;
+    const PAGE = 64 * 1024;
+    const cut = join(dir, 'cut.apk');
+    writeFileSync(cut, readFileSync(at.file).subarray(0, at.offset + Math.ceil(at.size / PAGE) * PAGE));
+    const shortUnit = { ...unit, resourcesAt: { file: cut, offset: at.offset, size: at.size + 3 * PAGE } };
+    const limitations: unknown[] = [];
+    expect(inspectUnit(shortUnit, limitations as never)).toEqual(whole);
+    expect(limitations).toEqual([]);
+    // And the same through pages from the start, while the kept buffer is lent elsewhere.
+    const lent = takeLarge(1);
+    try {
+      expect(inspectUnit(shortUnit, [])).toEqual(whole);
+    } finally {
+      giveBackLarge(lent!);
+    }
+  }, 120_000);
+
+  it('checks a table over 32 MiB with reads that stay asynchronous, and finds a byte flipped past its decoding', async () => {
+    // The framework's table, stored, padded past 32 MiB with bytes the decoding never reads.
+    const source = readFileSync(FRAMEWORK);
+    const header = source.indexOf(Buffer.from('resources.arsc')) - 30;
+    const data = header + 30 + source.readUInt16LE(header + 26) + source.readUInt16LE(header + 28);
+    const table = Buffer.concat([
+      source.subarray(data, data + source.readUInt32LE(header + 18)),
+      Buffer.alloc(14 << 20, 0x5a),
+    ]);
+    expect(table.length).toBeGreaterThan(32 << 20);
+    const manifest = execFileSync('unzip', ['-p', FRAMEWORK, 'AndroidManifest.xml'], { maxBuffer: 1 << 24 });
+    const build = (path: string, tableBytes: Buffer) => {
+      writeFileSync(`${path}.arsc`, tableBytes);
+      writeFileSync(`${path}.xml`, manifest);
+      execFileSync('python3', [
+        '-c',
+        [
+          'import sys, zipfile',
+          'z = zipfile.ZipFile(sys.argv[1], "w")',
+          'z.write(sys.argv[2], "AndroidManifest.xml", zipfile.ZIP_DEFLATED)',
+          'z.write(sys.argv[3], "resources.arsc", zipfile.ZIP_STORED)',
+          'z.close()',
+        ].join('\n'),
+        path,
+        `${path}.xml`,
+        `${path}.arsc`,
+      ]);
+    };
+    const large = join(dir, 'large-table.apk');
+    build(large, table);
+    // A byte of the stored table flipped in the file, past what the decoding reads: only its CRC-32 tells.
+    const bytes = readFileSync(large);
+    const at = bytes.indexOf(table.subarray(table.length - 64, table.length - 32)) - 1_000;
+    bytes[at]! ^= 0x01;
+    const flipped = join(dir, 'large-table-flipped.apk');
+    writeFileSync(flipped, bytes);
+    // The same Evidence with the thread as without, the table analyzed, and its flipped copy refused.
+    const good = await bothWays(large, false);
+    expect(good.after).toEqual(good.before);
+    expect((good.after.result as { units: { resources: unknown }[] }).units[0]!.resources).not.toBeNull();
+    const bad = await bothWays(flipped, false);
+    expect(bad.after).toEqual(bad.before);
+    expect(bad.after.limitations).toContainEqual(
+      expect.objectContaining({ kind: 'integrity-contradicted', scope: 'resources.arsc' }),
+    );
+    expect(bad.after.subject.sha256).toBe(sha256(flipped));
   }, 240_000);
 
   it('hashes a DEX file while it is read, to the same SHA-256', async () => {

@@ -5,7 +5,6 @@ import { isReaError } from '@rea/evidence';
 import { parseBinaryXml } from '../format/axml.js';
 import { ResourceTable } from '../format/arsc.js';
 import { FileBytes } from '../format/fileBytes.js';
-import { malformed } from '../format/bytes.js';
 import { giveBackLarge, takeLarge } from '../format/scratch.js';
 import type { TableInFile } from '../package/lazyTable.js';
 import { parseProtoXml } from '../format/protoXml.js';
@@ -66,7 +65,10 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
     if (at !== null) {
       fd = openSync(at.file, 'r');
       whole = takeLarge(at.size);
-      table = whole === null ? new FileBytes(fd, at.offset, at.size, 'resources.arsc') : readTable(fd, at, whole);
+      // A table that cannot be read whole (a file cut short since it was loaded) is read through pages
+      // as ever: only the parts the decoding looks at then need to be there.
+      table =
+        (whole === null ? null : readTable(fd, at, whole)) ?? new FileBytes(fd, at.offset, at.size, 'resources.arsc');
     }
   } catch (error) {
     limitations.push({ kind: 'resources-unreadable', message: why(error) });
@@ -81,15 +83,20 @@ export function inspectUnit(unit: LoadedUnit, limitations: Limitation[]): UnitRe
 }
 
 /**
- * The table `at` read whole into `into` (a view of it); its CRC-32 is given to the load's pending check
- * of it, if any (see {@link TableInFile.seen}). A file shorter than the table is `malformed`.
+ * The table `at` read whole into `into` (a view of it), or null when the file no longer holds all of it
+ * or a read fails; its CRC-32 is given to the load's pending check of it, if any (see
+ * {@link TableInFile.seen}).
  */
-function readTable(fd: number, at: TableInFile, into: Buffer): Buffer {
+function readTable(fd: number, at: TableInFile, into: Buffer): Buffer | null {
   const bytes = into.subarray(0, at.size);
-  for (let done = 0; done < at.size;) {
-    const n = readSync(fd, bytes, done, at.size - done, at.offset + done);
-    if (n === 0) throw malformed('resources.arsc', 'the file is shorter than its entry');
-    done += n;
+  try {
+    for (let done = 0; done < at.size;) {
+      const n = readSync(fd, bytes, done, at.size - done, at.offset + done);
+      if (n === 0) return null;
+      done += n;
+    }
+  } catch {
+    return null;
   }
   // The load's pending check of its CRC-32 takes it from here rather than read the bytes again.
   if (at.seen !== undefined && at.seen.crc32 === null) at.seen.crc32 = crc32(bytes) >>> 0;

@@ -16,6 +16,7 @@ import {
   zipEnd,
 } from '../format/signingBlock.js';
 import type { SigningBlock } from '../format/signingBlock.js';
+import { LARGE_MAX } from '../format/scratch.js';
 import type { DigestRequest, FileDigests } from '../signing/digestCore.js';
 import { WARM_FROM, digestOffThread, digestThreadOnline, warmDigestThread } from '../signing/digestThread.js';
 import { crcOfRange, digestFile } from '../signing/fileDigests.js';
@@ -141,15 +142,20 @@ async function signingAndDigests(
     }
     if (off !== null) {
       const seen: TableCrc = { crc32: null };
-      // The table's CRC-32 is read here meanwhile (a third of what the thread computes), with reads made at
-      // once: a read through the thread pool would wait for a core that the thread and this one are using.
-      // It begins once the caller's decoding (synchronous, right after this returns) is done: its reads
-      // would otherwise take the second core from the thread.
+      // The table's CRC-32 is read here meanwhile (a third of what the thread computes). It begins once the
+      // caller's decoding (synchronous, right after this returns) is done, which may have computed it
+      // (`seen`); its reads would otherwise take the second core from the thread. A table of up to
+      // LARGE_MAX is read at once (a read through the thread pool waits for a core that the thread and this
+      // one are using); a larger one asynchronously, so that the call stays cancellable and others are served.
       const crc =
         range === null
           ? null
-          : new Promise((resolve) => setImmediate(resolve)).then(() =>
-              seen.crc32 !== null ? { crc32: seen.crc32 } : crcOfRange(handle.fd, range, signal),
+          : new Promise((resolve) => setImmediate(resolve)).then<{ crc32: number | null }>(() =>
+              seen.crc32 !== null
+                ? { crc32: seen.crc32 }
+                : range.end - range.start <= LARGE_MAX
+                  ? crcOfRange(handle.fd, range, signal)
+                  : digestFile(handle, size, null, [], false, signal, range),
             );
       const both = Promise.allSettled([off, crc]);
       handedOver = true;
