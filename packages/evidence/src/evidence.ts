@@ -231,14 +231,9 @@ function remembered<R>(record: EvidenceRecord<R>, identityBytes: number, localBy
 /**
  * The size in bytes of the canonical JSON of `value` when it is a record sealed in this process and
  * unchanged at the top since (its members are the ones it was sealed with), else null: what a record
- * costs to send is then known without serializing it.
+ * costs to send (or to retain) is then known without serializing it.
  */
 export function sealedByteSize(value: unknown): number | null {
-  return sealedSize(value);
-}
-
-/** The byte size of a record sealed here and unchanged at the top since, else null. */
-function sealedSize(value: unknown): number | null {
   if (typeof value !== 'object' || value === null) return null;
   const known = sealedHere.get(value);
   if (known === undefined) return null;
@@ -310,7 +305,7 @@ function hashAndMeasure(record: EvidenceRecord): { computed: string; byteSize: n
  * canonical JSON, in the same serialization pass. Used by the ledger; not part of the public API.
  */
 export function verifyEvidence(value: unknown): { record: EvidenceRecord; byteSize: number } {
-  const known = sealedSize(value);
+  const known = sealedByteSize(value);
   if (known !== null) return { record: value as EvidenceRecord, byteSize: known };
   const record = checkedRecord(value);
   const { computed, byteSize } = hashAndMeasure(record);
@@ -328,7 +323,7 @@ export async function verifyEvidenceAsync(
   value: unknown,
   options: CanonicalAsyncOptions = {},
 ): Promise<{ record: EvidenceRecord; byteSize: number }> {
-  const known = sealedSize(value);
+  const known = sealedByteSize(value);
   if (known !== null) return { record: value as EvidenceRecord, byteSize: known };
   const record = checkedRecord(value);
   const source = record as unknown as Record<string, unknown>;

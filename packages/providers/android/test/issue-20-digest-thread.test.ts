@@ -26,6 +26,30 @@ let copies = 0;
 
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
+/** Where the data of an APK's resources.arsc entry starts, from its local header. */
+function tableData(apk: Buffer): number {
+  const header = apk.indexOf(Buffer.from('resources.arsc')) - 30;
+  return header + 30 + apk.readUInt16LE(header + 26) + apk.readUInt16LE(header + 28);
+}
+
+/** A copy of the framework APK named `name`, with its resource table's byte at `at` xored with `mask`. */
+function frameworkWithTableByteFlipped(name: string, at: number, mask: number): string {
+  const bytes = readFileSync(FRAMEWORK);
+  bytes[tableData(bytes) + at]! ^= mask;
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+/** Makes this process one that has asked for the kept buffer before: its next whole read is granted. */
+function warmLargeBuffer(): void {
+  const ask = takeLarge(1);
+  if (ask !== null) giveBackLarge(ask);
+}
+
+const resourcesOf = (inspection: { result: unknown }) =>
+  (inspection.result as { units: { resources: unknown }[] }).units[0]!.resources;
+
 /** A fresh copy of `path` (no cache of an earlier call can answer for it). */
 function copyOf(path: string): string {
   const copy = join(dir, `${copies++}-${path.split('/').pop()}`);
@@ -139,12 +163,7 @@ describe('the digest thread', () => {
   }, 120_000);
 
   it('does not analyze a table decoded meanwhile whose bytes then contradict its CRC-32', async () => {
-    const bytes = readFileSync(FRAMEWORK);
-    const header = bytes.indexOf(Buffer.from('resources.arsc')) - 30;
-    const data = header + 30 + bytes.readUInt16LE(header + 26) + bytes.readUInt16LE(header + 28);
-    bytes[data + 5_000_000]! ^= 0x01;
-    const flipped = join(dir, 'table-flipped.apk');
-    writeFileSync(flipped, bytes);
+    const flipped = frameworkWithTableByteFlipped('table-flipped.apk', 5_000_000, 0x01);
     await threadOnline();
     const loaded = await loadPackage(copyOf(flipped), undefined, undefined, false, true);
     await expect(loaded.settled).resolves.toBe(false);
@@ -153,21 +172,15 @@ describe('the digest thread', () => {
     expect(after.limitations).toContainEqual(
       expect.objectContaining({ kind: 'integrity-contradicted', scope: 'resources.arsc' }),
     );
-    expect((after.result as { units: { resources: unknown }[] }).units[0]!.resources).toBeNull();
+    expect(resourcesOf(after)).toBeNull();
     expect(after.subject.sha256).toBe(sha256(flipped));
   }, 240_000);
 
   it('decodes a table read whole into the kept buffer as one read through pages, and checks both', async () => {
     await threadOnline();
-    const bytes = readFileSync(FRAMEWORK);
-    const header = bytes.indexOf(Buffer.from('resources.arsc')) - 30;
-    const data = header + 30 + bytes.readUInt16LE(header + 26) + bytes.readUInt16LE(header + 28);
-    bytes[data + 12_000_000]! ^= 0x80;
-    const flipped = join(dir, 'table-flipped-late.apk');
-    writeFileSync(flipped, bytes);
+    const flipped = frameworkWithTableByteFlipped('table-flipped-late.apk', 12_000_000, 0x80);
     // A process's first whole read is refused; this one has asked before, or asks now.
-    const ask = takeLarge(1);
-    if (ask !== null) giveBackLarge(ask);
+    warmLargeBuffer();
     const whole = await inspect(copyOf(FRAMEWORK), false);
     const wholeFlipped = await inspect(copyOf(flipped), false);
     // With the kept buffer lent elsewhere, the table is read through pages.
@@ -181,11 +194,11 @@ describe('the digest thread', () => {
       giveBackLarge(lent!);
     }
     expect(whole.subject.sha256).toBe(sha256(FRAMEWORK));
-    expect((whole.result as { units: { resources: unknown }[] }).units[0]!.resources).not.toBeNull();
+    expect(resourcesOf(whole)).not.toBeNull();
     expect(wholeFlipped.limitations).toContainEqual(
       expect.objectContaining({ kind: 'integrity-contradicted', scope: 'resources.arsc' }),
     );
-    expect((wholeFlipped.result as { units: { resources: unknown }[] }).units[0]!.resources).toBeNull();
+    expect(resourcesOf(wholeFlipped)).toBeNull();
   }, 240_000);
 
   it('reads a table cut short since its load through pages, as before, when it cannot read it whole', async () => {
@@ -193,8 +206,7 @@ describe('the digest thread', () => {
     const unit = loaded.units[0]!;
     expect(unit.resourcesAt).not.toBeNull();
     // The kept buffer is free and this process has asked for it before: a table is read whole.
-    const ask = takeLarge(1);
-    if (ask !== null) giveBackLarge(ask);
+    warmLargeBuffer();
     const whole = inspectUnit(unit, []);
     expect(whole.resources).not.toBeNull();
     // Its entry now claims three 64 KiB pages more than the table's header declares, and the file ends
@@ -219,10 +231,10 @@ describe('the digest thread', () => {
   it('checks a table over 32 MiB with reads that stay asynchronous, and finds a byte flipped past its decoding', async () => {
     // The framework's table, stored, padded past 32 MiB with bytes the decoding never reads.
     const source = readFileSync(FRAMEWORK);
-    const header = source.indexOf(Buffer.from('resources.arsc')) - 30;
-    const data = header + 30 + source.readUInt16LE(header + 26) + source.readUInt16LE(header + 28);
+    const data = tableData(source);
     const table = Buffer.concat([
-      source.subarray(data, data + source.readUInt32LE(header + 18)),
+      // The table's header states its size.
+      source.subarray(data, data + source.readUInt32LE(data + 4)),
       Buffer.alloc(14 << 20, 0x5a),
     ]);
     expect(table.length).toBeGreaterThan(32 << 20);
@@ -255,7 +267,7 @@ describe('the digest thread', () => {
     // The same Evidence with the thread as without, the table analyzed, and its flipped copy refused.
     const good = await bothWays(large, false);
     expect(good.after).toEqual(good.before);
-    expect((good.after.result as { units: { resources: unknown }[] }).units[0]!.resources).not.toBeNull();
+    expect(resourcesOf(good.after)).not.toBeNull();
     const bad = await bothWays(flipped, false);
     expect(bad.after).toEqual(bad.before);
     expect(bad.after.limitations).toContainEqual(
