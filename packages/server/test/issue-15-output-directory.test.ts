@@ -1,9 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import type { Provider } from '@rea/provider-kit';
-import { createReaServer } from '@rea/server';
+import { connectInMemory, unitObservation, unitToolsProvider } from './unitTools.js';
 
 const OUTPUT = '/tmp/rea-extract-0123456789abcdef01234567';
 
@@ -17,39 +15,16 @@ const bigExtraction = defineTool({
   result: z.strictObject({ files: z.array(z.string()) }),
   examples: [{ input: {} }],
   effects: { ...RECORDS_EVIDENCE, writesFilesystem: true, idempotent: false },
-  run: async () => ({
-    subject: null,
-    provider: { id: 'unit-tools', name: 'Unit test tools', version: '0.0.0' },
-    analysis_profile: null,
-    parameters: {},
-    normalized_result: { files: Array.from({ length: 400_000 }, (_, i) => `folder/file-${i}.js`) },
-    raw_result: null,
-    confidence: 'observed' as const,
-    limitations: [],
-    coverage: { status: 'complete' as const, reasons: [] },
-    locations: [],
-    evidence_links: [],
-    local: { output_directory: OUTPUT },
-  }),
+  run: async () =>
+    unitObservation(
+      { files: Array.from({ length: 400_000 }, (_, i) => `folder/file-${i}.js`) },
+      { local: { output_directory: OUTPUT } },
+    ),
 });
-
-const provider: Provider = {
-  id: 'unit-tools',
-  name: 'Unit test tools',
-  version: '0.0.0',
-  kind: 'tools',
-  capabilities: [],
-  probe: async () => ({ status: 'ready' }),
-  tools: () => [bigExtraction],
-};
 
 describe('issue 15: a result too large for one response', () => {
   it('should name the output directory the call left on disk in the refusal', async () => {
-    const server = createReaServer({ providers: [provider], package: { name: 'unit', version: '1.2.3' }, env: {} });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'unit', version: '1' });
-    await client.connect(clientSide);
+    const client = await connectInMemory([unitToolsProvider([bigExtraction])]);
     try {
       const refused = await client.callTool({ name: 'big_extraction', arguments: {} });
       expect(refused.isError).toBe(true);

@@ -1,9 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { NO_EFFECTS, RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import type { AnyToolContract, Provider } from '@rea/provider-kit';
-import { createReaServer } from '@rea/server';
+import type { AnyToolContract } from '@rea/provider-kit';
+import { connectInMemory, unitObservation, unitToolsProvider } from './unitTools.js';
 
 // Each result schema counts how often a value is judged against it.
 const judged = { evidence: 0, plain: 0 };
@@ -21,19 +20,7 @@ const evidenceTool = defineTool({
   result: counted('evidence'),
   examples: [{ input: {} }],
   effects: RECORDS_EVIDENCE,
-  run: async () => ({
-    subject: null,
-    provider: { id: 'unit-tools', name: 'Unit test tools', version: '0.0.0' },
-    analysis_profile: null,
-    parameters: {},
-    normalized_result: { rows: ['a', 'b'] },
-    raw_result: null,
-    confidence: 'observed' as const,
-    limitations: [],
-    coverage: { status: 'complete' as const, reasons: [] },
-    locations: [],
-    evidence_links: [],
-  }),
+  run: async () => unitObservation({ rows: ['a', 'b'] }),
 });
 
 const plainTool = defineTool({
@@ -55,23 +42,9 @@ const handMade: AnyToolContract = {
   output: z.strictObject({ other: z.string() }),
 } as AnyToolContract;
 
-const provider: Provider = {
-  id: 'unit-tools',
-  name: 'Unit test tools',
-  version: '0.0.0',
-  kind: 'tools',
-  capabilities: [],
-  probe: async () => ({ status: 'ready' }),
-  tools: () => [evidenceTool, plainTool, handMade],
-};
-
 describe('issue 22: a tool result is validated once per call', () => {
   it('should judge a defineTool result once, and still check a contract defineTool did not make', async () => {
-    const server = createReaServer({ providers: [provider], package: { name: 'unit', version: '1.2.3' }, env: {} });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'unit', version: '1' });
-    await client.connect(clientSide);
+    const client = await connectInMemory([unitToolsProvider([evidenceTool, plainTool, handMade])]);
     try {
       const evidence = await client.callTool({ name: 'counted_evidence', arguments: {} });
       expect(evidence.isError).not.toBe(true);

@@ -3,29 +3,15 @@
 // is measured and written with turns of the event loop.
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { canonicalJson, sealEvidence, sealedByteSize } from '@rea/evidence';
 import { RECORDS_EVIDENCE, defineTool } from '@rea/provider-kit';
-import type { Provider } from '@rea/provider-kit';
-import { createReaServer } from '@rea/server';
+import { connectInMemory, unitObservation, unitToolsProvider } from './unitTools.js';
 
 /** Rows with what escaping changes: quotes, backslashes, control characters, non-ASCII, astral. */
 const rows = (n: number) =>
   Array.from({ length: n }, (_, i) => `row ${i}: "quoted" \\ back\tslash\n é 雪 😀 \u0001 ${'x'.repeat(i % 50)}`);
 
-const observation = (count: number) => ({
-  subject: null,
-  provider: { id: 'unit-tools', name: 'Unit test tools', version: '0.0.0' },
-  analysis_profile: null,
-  parameters: { count },
-  normalized_result: { rows: rows(count) },
-  raw_result: null,
-  confidence: 'observed' as const,
-  limitations: [],
-  coverage: { status: 'complete' as const, reasons: [] },
-  locations: [],
-  evidence_links: [],
-});
+const observation = (count: number) => unitObservation({ rows: rows(count) }, { parameters: { count } });
 
 const rowsTool = defineTool({
   name: 'escaped_rows',
@@ -38,16 +24,6 @@ const rowsTool = defineTool({
   effects: RECORDS_EVIDENCE,
   run: async ({ count }) => observation(count),
 });
-
-const provider: Provider = {
-  id: 'unit-tools',
-  name: 'Unit test tools',
-  version: '0.0.0',
-  kind: 'tools',
-  capabilities: [],
-  probe: async () => ({ status: 'ready' }),
-  tools: () => [rowsTool],
-};
 
 describe('issue 22: small sealed records are encoded at once', () => {
   it('knows the canonical size of a record sealed here, and of nothing else', () => {
@@ -63,11 +39,7 @@ describe('issue 22: small sealed records are encoded at once', () => {
   });
 
   it('answers a small and a large record with their canonical JSON as text', async () => {
-    const server = createReaServer({ providers: [provider], package: { name: 'unit', version: '1.2.3' }, env: {} });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: 'unit', version: '1' });
-    await client.connect(clientSide);
+    const client = await connectInMemory([unitToolsProvider([rowsTool])]);
     try {
       // About 2 KB, and about 1 MB (above the size encoded at once).
       for (const count of [20, 12_000]) {

@@ -7,6 +7,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { NO_EFFECTS, createCallSupervisor, defineTool } from '@rea/provider-kit';
 import type { Provider } from '@rea/provider-kit';
 import { SERVER_TOOLS, createReaServer, isLoopbackHost, measureResponse } from '@rea/server';
+import { connectInMemory, unitToolsProvider } from './unitTools.js';
 
 const bigResult = defineTool({
   name: 'big_result',
@@ -20,24 +21,9 @@ const bigResult = defineTool({
   run: async (input) => ({ text: 'a'.repeat(input.chars) }),
 });
 
-const toolsProvider: Provider = {
-  id: 'unit-tools',
-  name: 'Unit test tools',
-  version: '0.0.0',
-  kind: 'tools',
-  capabilities: [],
-  probe: async () => ({ status: 'ready' }),
-  tools: () => [bigResult],
-};
+const toolsProvider = unitToolsProvider([bigResult]);
 
-async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
-  const server = createReaServer({ providers: [toolsProvider], package: { name: 'unit', version: '1.2.3' }, env });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'unit', version: '1' });
-  await client.connect(clientSide);
-  return client;
-}
+const connect = (env: NodeJS.ProcessEnv): Promise<Client> => connectInMemory([toolsProvider], env);
 
 describe('measureResponse', () => {
   it('should count exactly the bytes of the structured and the text representation', () => {
