@@ -26,17 +26,44 @@ export function escapeTerminalText(text: string): string {
   return text.replace(UNSAFE, escapeOne);
 }
 
-/**
- * A copy of a JSON-like value with every string — object keys included — passed through
- * {@link escapeTerminalText}. Human formatters take their data through this once, before laying it out.
- */
-export function escapeTerminalValue<T>(value: T): T {
+/** Whether `text` holds a character {@link escapeTerminalText} replaces. */
+function unsafe(text: string): boolean {
+  UNSAFE.lastIndex = 0;
+  return UNSAFE.test(text);
+}
+
+/** Whether any string of a JSON-like value, object keys included, holds a character to escape. */
+function needsEscape(value: unknown): boolean {
+  if (typeof value === 'string') return unsafe(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (needsEscape(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (unsafe(key) || needsEscape((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+function escapedCopy<T>(value: T): T {
   if (typeof value === 'string') return escapeTerminalText(value) as T;
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item: unknown) => escapeTerminalValue(item)) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => escapedCopy(item)) as T;
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    copy[escapeTerminalText(key)] = escapeTerminalValue(child);
+    copy[escapeTerminalText(key)] = escapedCopy(child);
   }
   return copy as T;
+}
+
+/**
+ * A JSON-like value with every string — object keys included — passed through
+ * {@link escapeTerminalText}: a copy when any string needs it, else the value itself (reading a record of
+ * thousands of names costs less than copying it). Human formatters take their data through this once,
+ * before laying it out, and never change what they are given.
+ */
+export function escapeTerminalValue<T>(value: T): T {
+  return needsEscape(value) ? escapedCopy(value) : value;
 }

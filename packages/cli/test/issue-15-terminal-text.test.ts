@@ -28,4 +28,26 @@ describe('escapeTerminalText', () => {
       'k\\n': ['v\\e', { n: 1, b: true, z: null }],
     });
   });
+
+  it('should give back a value with nothing to escape as it is, and copy one that has, leaving it unchanged', () => {
+    const clean = { symbols: [{ name: 'main', address: '0x1000' }], note: 'café', counts: { n: 2 } };
+    expect(escapeTerminalValue(clean)).toBe(clean);
+    const deep = {
+      symbols: [
+        { name: 'main', address: '0x1000' },
+        { name: 'evil\u001b[2J', address: '0x2000' },
+      ],
+    };
+    const escaped = escapeTerminalValue(deep);
+    expect(escaped).not.toBe(deep);
+    expect(escaped).toEqual({
+      symbols: [
+        { name: 'main', address: '0x1000' },
+        { name: 'evil\\e[2J', address: '0x2000' },
+      ],
+    });
+    expect(deep.symbols[1]!.name).toBe('evil\u001b[2J');
+    const key = { ['k\u202e']: 1 };
+    expect(escapeTerminalValue(key)).toEqual({ 'k\\u{202e}': 1 });
+  });
 });

@@ -100,3 +100,5 @@ export { requireRetention, retainAndSummarize } from './retention.js';
 export { withDeadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
 export { readActiveTarget, sniffTargetFormat } from './target.js';
+export { SMALL_FILE_BYTES, hashSmallFileSync, readSmallFileSync } from './smallFile.js';
+export type { SmallFileDigest } from './smallFile.js';

@@ -4,6 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
 import type { ActiveTarget } from './context.js';
+import { hashSmallFileSync } from './smallFile.js';
 
 const MAGIC: ReadonlyArray<[string, number[]]> = [
   ['elf', [0x7f, 0x45, 0x4c, 0x46]],
@@ -55,6 +56,18 @@ function unreadable(path: string, error: unknown): ReaError {
  */
 export async function readActiveTarget(path: string, signal: AbortSignal): Promise<ActiveTarget> {
   const absolute = resolve(path);
+  throwIfAborted(signal, 'hashing');
+  // A small regular file is read and hashed at once (see smallFile.ts). Anything else, and any error,
+  // takes the path below, which says what the path is (a socket, a folder) or why it cannot be read.
+  let small: ReturnType<typeof hashSmallFileSync> = null;
+  try {
+    small = hashSmallFileSync(absolute);
+  } catch {
+    // Reported below.
+  }
+  if (small !== null) {
+    return { path: absolute, format: sniffTargetFormat(small.head), sha256: small.sha256, size: small.statSize };
+  }
   let size: number;
   try {
     const info = await stat(absolute);

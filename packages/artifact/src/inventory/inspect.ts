@@ -1,5 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { closeSync, constants, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ReaError, canonicalSha256Async, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation } from '@rea/evidence';
@@ -7,6 +8,7 @@ import { containerFromHead, fileTypeFromHead, holdsZipAtEnd, tailIsDmg } from '.
 import { assertDmgCapable, withMountedDmg } from '../engine/dmg.js';
 import { pathError } from '../errors.js';
 import { digestStream } from '../hashing.js';
+import { hashSmallFileSync } from '@rea/provider-kit';
 import { resolveBudgets } from '../options.js';
 import type { InspectOptions } from '../options.js';
 import type { ArtifactInventory, ContainerFormat, PackageType } from '../schemas.js';
@@ -44,17 +46,22 @@ const expandNested: NestedExpander = async (state, bytes, format, prefix, depth,
   else await inventoryAsar(state, bufferSource(bytes), companion, prefix, depth);
 };
 
-async function headAndTail(path: string, size: number): Promise<{ head: Buffer; tail: Buffer }> {
-  const handle = await open(path, 'r');
+/**
+ * The file's first 512 bytes and last 64 KiB, read with synchronous calls (two small reads; a trip through
+ * the thread pool for each would cost more than the reads). Opened without waiting, so that a FIFO put in
+ * the file's place is not waited on.
+ */
+function headAndTail(path: string, size: number): { head: Buffer; tail: Buffer } {
+  const descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const head = Buffer.alloc(Math.min(512, size));
-    await handle.read(head, 0, head.length, 0);
+    readSync(descriptor, head, 0, head.length, 0);
     const tailLength = Math.min(size, 65_557);
     const tail = Buffer.alloc(tailLength);
-    await handle.read(tail, 0, tailLength, size - tailLength);
+    readSync(descriptor, tail, 0, tailLength, size - tailLength);
     return { head, tail };
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
 }
 
@@ -73,9 +80,12 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
   const budgets = resolveBudgets(options.budgets);
   const policy = options.integrityPolicy ?? 'fail-closed';
   const state = new InventoryState(policy, budgets, options.signal, expandNested, options.onProgress);
-  const info = await stat(path).catch((error: unknown) => {
+  let info: Stats;
+  try {
+    info = statSync(path);
+  } catch (error) {
     throw pathError(path, error, 'file or directory');
-  });
+  }
   throwIfAborted(options.signal, 'start');
   let format: ContainerFormat;
   let packageType: PackageType | null = null;
@@ -93,9 +103,13 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
       { signal: options.signal },
     );
   } else if (info.isFile()) {
-    const { head, tail } = await headAndTail(path, info.size).catch((error: unknown) => {
+    let head: Buffer;
+    let tail: Buffer;
+    try {
+      ({ head, tail } = headAndTail(path, info.size));
+    } catch (error) {
       throw pathError(path, error, 'file or directory');
-    });
+    }
     const detected = containerFromHead(head) ?? (holdsZipAtEnd(path, info.size, head, tail) ? 'zip' : null);
     if (detected === 'zip') {
       format = 'zip';
@@ -142,10 +156,21 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
           message: `${basename(path)} is a ${fileType} archive, which inspect_artifact does not open (it opens ZIP-based packages, ASAR, DMG and folders): it is listed as one file, and what it holds was not listed or hashed.`,
         });
       }
-      // The size is what was read and hashed: a file of /proc or /sys states another (0, or a page).
-      const digest = await digestStream(createReadStream(path, { highWaterMark: 1 << 20 }), { signal: options.signal });
-      sha256 = digest.sha256!;
-      size = digest.size;
+      // The size is what was read and hashed: a file of /proc or /sys states another (0, or a page). A
+      // small file is read at once (see @rea/provider-kit's hashSmallFileSync), a larger one streamed.
+      // A read that fails (EIO from a file of /proc) is typed by the caller, as the streamed read's is.
+      const small = hashSmallFileSync(path);
+      if (small !== null) {
+        throwIfAborted(options.signal, 'hashing');
+        sha256 = small.sha256;
+        size = small.bytesRead;
+      } else {
+        const digest = await digestStream(createReadStream(path, { highWaterMark: 1 << 20 }), {
+          signal: options.signal,
+        });
+        sha256 = digest.sha256!;
+        size = digest.size;
+      }
       state.add({
         path: basename(path),
         kind: 'file',

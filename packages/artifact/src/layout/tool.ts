@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
 import { Buffer } from 'node:buffer';
-import { open, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { ReaError, SummaryViewSchema, isReaError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { pathError } from '../errors.js';
-import { RECORDS_EVIDENCE, defineTool, requireRetention, retainAndSummarize } from '@rea/provider-kit';
+import {
+  RECORDS_EVIDENCE,
+  defineTool,
+  hashSmallFileSync,
+  requireRetention,
+  retainAndSummarize,
+} from '@rea/provider-kit';
 import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
 import { runCooperatively } from './cooperative.js';
 import { normalizeLayoutWork } from './normalize.js';
@@ -32,11 +40,14 @@ const InputSchema = z.strictObject({
 
 const ELF_PLT_MACHINES = new Set(['EM_X86_64', 'EM_386', 'EM_AARCH64', 'EM_ARM']);
 
-/** Checks the path names a regular file within the size limit; returns its size. */
-async function checkTarget(path: string): Promise<number> {
-  const info = await stat(path).catch((error: unknown) => {
+/** Checks the path names a regular file within the size limit; returns its size. (One status call: synchronous.) */
+function checkTarget(path: string): number {
+  let info: Stats;
+  try {
+    info = statSync(path);
+  } catch (error) {
     throw pathError(path, error);
-  });
+  }
   if (!info.isFile()) {
     throw new ReaError('unsupported_target', `${path} is not a regular file.`, {
       details: { path, format: info.isDirectory() ? 'directory' : 'special', reason: 'not-a-file' },
@@ -55,8 +66,18 @@ async function checkTarget(path: string): Promise<number> {
   return info.size;
 }
 
-/** Streams the file once through SHA-256 with one reused buffer (no file-sized allocation). */
+/**
+ * The file's SHA-256 and size as read: a small file at once (see @rea/provider-kit's hashSmallFileSync),
+ * a larger one streamed through one buffer (no file-sized allocation), checking `signal` between reads.
+ */
 async function hashFile(path: string, signal: AbortSignal): Promise<{ sha256: string; size: number }> {
+  let small: ReturnType<typeof hashSmallFileSync>;
+  try {
+    small = hashSmallFileSync(path);
+  } catch (error) {
+    throw pathError(path, error);
+  }
+  if (small !== null) return { sha256: small.sha256, size: small.bytesRead };
   const handle = await open(path, 'r').catch((error: unknown) => {
     throw pathError(path, error);
   });
@@ -134,7 +155,7 @@ export const inspectBinaryLayoutTool = defineTool({
   async run(input, context) {
     const ledger = context.ledger;
     if (input.detail === 'summary') requireRetention(ledger);
-    await checkTarget(input.path);
+    checkTarget(input.path);
     context.progress.report('hashing the file', 'layout');
     const { sha256, size } = await hashFile(input.path, context.signal);
     context.progress.report(`parsing the headers and tables of ${size} bytes`, 'layout');

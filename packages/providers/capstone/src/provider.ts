@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout } from '@rea/artifact';
 import type { NativePort } from '@rea/native';
-import { NATIVE_PORT, settingsOf, withDeadline } from '@rea/provider-kit';
+import { NATIVE_PORT, readSmallFileSync, settingsOf, withDeadline } from '@rea/provider-kit';
 import type {
   ActiveTarget,
   DeepProvider,
@@ -95,7 +95,8 @@ async function analyse(
 ): Promise<DeepSession<NativePort>> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(target.path, { signal });
+    // A small file at once (two thread-pool trips saved), a larger one read without holding the loop.
+    bytes = readSmallFileSync(target.path) ?? (await readFile(target.path, { signal }));
   } catch (error) {
     throwIfAborted(signal, 'read');
     throw new ReaError('target_unavailable', `Cannot read ${target.path}.`, {
