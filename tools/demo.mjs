@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './workspace.mjs';
 
-const bin = join(repoRoot, 'packages', 'rea', 'dist', 'bin.js');
+const bin = join(repoRoot, 'packages', 'rea', 'dist', 'bin.cjs');
 const args = process.argv.slice(2);
 
 function rea(...rest) {
@@ -53,7 +53,7 @@ if (target === null) {
 }
 
 // A clone has no `rea` on PATH: show the command as it runs here.
-console.log(`> node packages/rea/dist/bin.js analyze ${target} --export ${bundle}\n`);
+console.log(`> node packages/rea/dist/bin.cjs analyze ${target} --export ${bundle}\n`);
 const status = rea('analyze', target, '--export', bundle);
 if (status !== 0) process.exit(status);
 

@@ -12,9 +12,9 @@
 // --previous <dist>: a previous build's packages/providers/android/dist, interleaved as one more
 // contender in both races, for a before/after comparison on the same load. Place it inside
 // packages/providers/android (e.g. .tmp/base/dist) so that its imports resolve.
-// --previous-rea <bin.js>: a previous build of packages/rea (its dist/bin.js, placed inside packages/rea,
-// e.g. .tmp/base/dist/bin.js), run beside this one in the whole-process and warm-server races.
-// Usage: node bench/android/run.mjs [--runs N] [--previous dist] [--previous-rea bin.js] [apk] [dex]
+// --previous-rea <bin.cjs>: a previous build of packages/rea (its dist/bin.cjs, placed inside packages/rea,
+// e.g. .tmp/base/dist/bin.cjs), run beside this one in the whole-process and warm-server races.
+// Usage: node bench/android/run.mjs [--runs N] [--previous dist] [--previous-rea bin.cjs] [apk] [dex]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -36,7 +36,7 @@ const previous = previousOption === null ? null : resolve(previousOption);
 const previousReaOption = option('--previous-rea', null);
 const previousRea = previousReaOption === null ? null : resolve(previousReaOption);
 const here = dirname(fileURLToPath(import.meta.url));
-const reaBin = resolve(here, '../../packages/rea/dist/bin.js');
+const reaBin = resolve(here, '../../packages/rea/dist/bin.cjs');
 const SAMPLES = '/usr/share/doc/androguard/examples';
 
 function largest(ext) {

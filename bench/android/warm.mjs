@@ -22,7 +22,7 @@ function failed(result) {
 }
 
 /**
- * `servers`: [label, bin.js] of each `rea` build; `calls`: [label, tool, input(path), reference, file,
+ * `servers`: [label, bin.cjs] of each `rea` build; `calls`: [label, tool, input(path), reference, file,
  * firstOnly] where reference is [command, argv(path)] run fresh before each call on the same file and
  * firstOnly limits the call to the first server (an input the previous build does not take). Returns, per
  * call kind, the reference's samples and each server's first call and later calls (wall, cpu in ms).

@@ -53,7 +53,7 @@ const tab = await (await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`
 await new Promise((resolve) => setTimeout(resolve, 2000));
 
 const reaServer = stdioServer(process.execPath, [
-  join(dirname(require.resolve('rea-mcp/package.json')), 'dist', 'bin.js'),
+  join(dirname(require.resolve('rea-mcp/package.json')), 'dist', 'bin.cjs'),
   'mcp',
 ]);
 const devtoolsBin = join(

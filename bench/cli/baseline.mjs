@@ -1,5 +1,5 @@
 // Makes a runnable copy of the current `rea` build outside the workspace, for before/after ratios with
-// `node bench/cli/run.mjs --baseline <dir>/dist/bin.js`: build the revision to compare against (e.g.
+// `node bench/cli/run.mjs --baseline <dir>/dist/bin.cjs`: build the revision to compare against (e.g.
 // main), run this, then build the revision under test. The copy holds rea's dist/ and manifest, each
 // workspace package's manifest and files beside dist/ (a provider reads its own package.json and
 // shipped scripts through its package name), and an absolute link to the Capstone engine package.
@@ -39,4 +39,4 @@ if (existsSync(engine)) {
   mkdirSync(join(out, 'node_modules', '@alexaltea'), { recursive: true });
   symlinkSync(realpathSync(engine), join(out, 'node_modules', '@alexaltea', 'capstone-js'));
 }
-console.log(`baseline: ${join(out, 'dist', 'bin.js')}`);
+console.log(`baseline: ${join(out, 'dist', 'bin.cjs')}`);

@@ -3,7 +3,7 @@
 // that does load the catalog (`rea --llms`), for scale, and whole analyses of system binaries
 // (`rea analyze <binary> --format json`, by default /usr/bin/ls, 150 KB, and /usr/bin/bash, 1.3 MB)
 // against `objdump -d` on the same files.
-// With --baseline <dist/bin.js of another build> (a copy made by bench/cli/baseline.mjs from a build of
+// With --baseline <dist/bin.cjs of another build> (a copy made by bench/cli/baseline.mjs from a build of
 // the revision to compare against, kept outside packages/), that build's `rea analyze` runs interleaved
 // with this one's, and each analysis is also given as a ratio to it.
 // `rea` keeps V8's compiled code of its command line between runs (REA_CODE_CACHE_DIR): the bench gives
@@ -31,7 +31,7 @@ const runs = Number(option('--runs', 21));
 const given = argv.flatMap((a, i) => (a === '--binary' ? [argv[i + 1]] : []));
 const binaries = given.length > 0 ? given : ['/usr/bin/ls', '/usr/bin/bash'].filter((path) => existsSync(path));
 const baseline = option('--baseline', null);
-const bin = join(dirname(createRequire(import.meta.url).resolve('rea-mcp/package.json')), 'dist', 'bin.js');
+const bin = join(dirname(createRequire(import.meta.url).resolve('rea-mcp/package.json')), 'dist', 'bin.cjs');
 // GNU time reports the CPU time and peak RSS of the process it runs; without it only wall time is shown.
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 

@@ -21,7 +21,7 @@ import { buildInputs, smallRecords } from './inputs.mjs';
 
 const RECORDS = 5_000;
 const FRACTIONS = [0, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95];
-const bin = join(dirname(createRequire(import.meta.url).resolve('rea-mcp/package.json')), 'dist', 'bin.js');
+const bin = join(dirname(createRequire(import.meta.url).resolve('rea-mcp/package.json')), 'dist', 'bin.cjs');
 
 const inputs = mkdtempSync(join(tmpdir(), 'rea-bench-cancel-mcp-'));
 // The server's temporary directory: listed after each call.

@@ -7,7 +7,7 @@
 // CPU time (user + system) each server used up to its complete tools/list, steadier than wall time on a
 // shared machine.
 //
-// With --baseline <dist/bin.js of another build> (e.g. a copy of main's packages/rea kept beside this
+// With --baseline <dist/bin.cjs of another build> (e.g. a copy of main's packages/rea kept beside this
 // one), that build runs interleaved with this one as a third server, and the start-up and first-call
 // figures are also given as ratios of this build to it; --no-playwright leaves @playwright/mcp out.
 //
@@ -25,7 +25,7 @@ const option = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : u
 const runs = Number(argv.find((a, i) => /^\d+$/.test(a) && !/^--/.test(argv[i - 1] ?? '')) ?? 20);
 const baselineBin = option('--baseline');
 const withPlaywright = !argv.includes('--no-playwright');
-const reaBin = join(dirname(require.resolve('rea-mcp/package.json')), 'dist', 'bin.js');
+const reaBin = join(dirname(require.resolve('rea-mcp/package.json')), 'dist', 'bin.cjs');
 const playwrightBin = join(dirname(require.resolve('@playwright/mcp/package.json')), 'cli.js');
 
 const servers = [

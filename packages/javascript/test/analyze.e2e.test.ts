@@ -9,7 +9,7 @@ import { run } from '../../cli/test/run.js';
 import { electronAsar } from './helpers/fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', '..', 'rea', 'dist', 'bin.js');
+const bin = join(here, '..', '..', 'rea', 'dist', 'bin.cjs');
 
 /** The structured Evidence of a successful tool result (fails the test on an error result). */
 function structured(result: Awaited<ReturnType<Client['callTool']>>): Record<string, unknown> {

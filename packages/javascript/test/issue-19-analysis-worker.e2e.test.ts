@@ -10,7 +10,7 @@ import { run } from '../../cli/test/run.js';
 import { bigApplication, electronApp } from './helpers/fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', '..', 'rea', 'dist', 'bin.js');
+const bin = join(here, '..', '..', 'rea', 'dist', 'bin.cjs');
 
 type Result = Awaited<ReturnType<Client['callTool']>>;
 

@@ -41,6 +41,20 @@ export const COMMAND_LINE_BUNDLE = {
 };
 
 /**
+ * The executable (dist/bin.cjs): dist/bin.js and the modules it imports (its version, the help text, the
+ * command line's loader) as one CommonJS script, which Node.js runs without starting its ES module loader.
+ * The stdio server's ES modules (dist/mcpStdio.js and its chunks) stay outside it, imported by `rea mcp`.
+ * import.meta.url is the script's own URL, so the modules find ../package.json and dist/cli.cjs as before.
+ */
+export const ENTRY_BUNDLE = {
+  ...BUNDLE,
+  format: 'cjs',
+  banner: { js: 'const __reaEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { 'import.meta.url': '__reaEntryUrl' },
+  external: ['./mcpStdio.js'],
+};
+
+/**
  * The script dist/commandLine.js compiles: `code` as a function of the CommonJS module parameters, in
  * strict mode (as the ES modules it was built from), with its URL for import.meta.url, and a last line
  * giving the SHA-256 of everything before it, which names the build's code cache.

@@ -4,7 +4,7 @@
 // MCP clients start `rea mcp` for every session, so its start-up, and its first tool call, are part of the
 // interface. Loaded as separate modules, each reads, resolves and compiles a few hundred files (the MCP
 // SDK, zod, the server, @rea/evidence, @rea/provider-kit, the providers); bundled, a few dozen chunks.
-//   - dist/mcpStdio.js (what dist/bin.js imports for the stdio fast path) and the chunks it imports: the
+//   - dist/mcpStdio.js (what dist/bin.cjs imports for the stdio fast path) and the chunks it imports: the
 //     MCP SDK, zod and the start-up core of @rea/server (transports, initialize, tools/list), the few pure
 //     helpers it uses from @rea/evidence and @rea/provider-kit, and the default providers' settings
 //     declarations (each provider package's `settings` module). Nothing of the call path (checked below).
@@ -21,12 +21,12 @@
 // The bundle holds a copy of every workspace package it uses, so this package depends on their exact
 // versions (workspace:*). In the workspace, rebuild rea after rebuilding any of them (a full
 // `node tools/build.mjs` does both).
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { BANNER, BUNDLE, COMMAND_LINE_BUNDLE, stampCommandLine } from './bundleOptions.mjs';
+import { BANNER, BUNDLE, COMMAND_LINE_BUNDLE, ENTRY_BUNDLE, stampCommandLine } from './bundleOptions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -217,7 +217,7 @@ async function bundle() {
   const cliEntry = join(dist, 'cli.js');
   for (const file of readdirSync(dist)) if (/^chunk-[A-Z0-9]+\.js$/.test(file)) rmSync(join(dist, file));
   rmSync(join(dist, CLI_DATA), { recursive: true, force: true });
-  const [result, commandLine] = await Promise.all([
+  const [result, commandLine, executable] = await Promise.all([
     build({
       ...BUNDLE,
       entryPoints: { mcpStdio: entry, mcpCalls: join(serverDist, 'calls.js') },
@@ -234,7 +234,14 @@ async function bundle() {
       external: ['@alexaltea/capstone-js', 'esbuild'],
       plugins: [englishZodMessagesOnly, builtinsRequired, lazyBuiltins, dataOnDemand],
     }),
+    build({ ...ENTRY_BUNDLE, entryPoints: [join(dist, 'bin.js')], outfile: join(dist, 'bin.cjs') }),
   ]);
+  // The executable imports nothing at run time but the stdio server.
+  const foreign = Object.values(executable.metafile.outputs)
+    .flatMap((output) => output.imports.map((edge) => edge.path))
+    .filter((path) => path !== './mcpStdio.js' && !isBuiltin(path));
+  if (foreign.length > 0)
+    throw new Error(`dist/bin.cjs must import only built-ins and ./mcpStdio.js: ${foreign.join(', ')}`);
   checkStartup(result.metafile);
   const kept = Object.values(commandLine.metafile.outputs).flatMap((output) =>
     output.imports.filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path),
@@ -258,8 +265,22 @@ async function bundle() {
   for (const file of result.outputFiles) writeFileSync(file.path, file.contents);
   const [script] = commandLine.outputFiles;
   writeFileSync(script.path, stampCommandLine(script.text));
+  const [entryScript] = executable.outputFiles;
+  writeFileSync(entryScript.path, entryScript.contents, { mode: 0o755 });
+  chmodSync(entryScript.path, 0o755);
   // The command line's ES module build is replaced by the script.
-  for (const name of ['cli.js', 'cli.js.map', 'cli.d.ts', 'cli.d.ts.map', 'mcpStdio.js.map'])
+  // So are the executable's (dist/bin.cjs is what package.json names).
+  for (const name of [
+    'cli.js',
+    'cli.js.map',
+    'cli.d.ts',
+    'cli.d.ts.map',
+    'mcpStdio.js.map',
+    'bin.js',
+    'bin.js.map',
+    'bin.d.ts',
+    'bin.d.ts.map',
+  ])
     rmSync(join(dist, name), { force: true });
   const modules = Object.keys(result.metafile.inputs).length;
   const chunks = result.outputFiles.filter((f) => /[\\/]chunk-[A-Z0-9]+\.js$/.test(f.path)).length;

@@ -3,6 +3,10 @@
 // catalog or any provider: start-up cost is part of the interface. Everything else goes to the CLI,
 // whose error boundary reports every failure; this file only guards against an installation so
 // broken that the CLI itself cannot load (still one line, never a stack trace).
+//
+// What runs is dist/bin.cjs, this module and the few it imports bundled as one CommonJS script
+// (scripts/postbuild.mjs): Node.js starts a CommonJS entry without its ES module loader, about 10 ms
+// sooner for every command. The stdio server's ES modules are imported when `rea mcp` asks for them.
 import { setFlagsFromString } from 'node:v8';
 import { readPackageInfo } from './version.js';
 
@@ -12,78 +16,83 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => process.exit(error.
 const argv = process.argv.slice(2);
 const only = argv.length === 1 ? argv[0] : undefined;
 
-if (only === '--version' || only === '-V') {
-  process.stdout.write(`${readPackageInfo().version}\n`);
-} else if (only === '--help' || only === '-h' || (argv.length === 0 && process.stdin.isTTY === true)) {
-  const { HELP_TEXT } = await import('./help.js');
-  process.stdout.write(HELP_TEXT);
-} else {
-  // `rea mcp` over stdio, and `rea` with no arguments on a pipe (how MCP clients launch it), skip the
-  // command-line program entirely.
-  const stdioServer = (argv.length === 1 && argv[0] === 'mcp') || (argv.length === 0 && process.stdin.isTTY !== true);
-  // A command that runs once keeps V8's young generation at its initial size (two 1 MiB semi-spaces)
-  // instead of letting it grow to 16 MiB each: an analysis allocates in bursts while building the
-  // tables it keeps, and a grown young generation only holds more garbage between scavenges (up to
-  // 30 MiB of resident memory on a large binary) for no saving in CPU time (bench/cli, bench/native).
-  // V8 reads the growth factor whenever it considers growing, so setting it here takes effect. A server
-  // (`rea mcp`, over stdio or HTTP) keeps V8's default: it answers call after call, and the tools that
-  // build many small objects per call (an APK's central directory, a DEX's class list) then scavenge a
-  // 1 MiB young generation ten times a call, copying what the call still holds each time (bench/android,
-  // warm server: inspect_android_package with its signatures verified takes 0.71x the time). The price
-  // is memory: a grown young generation holds up to 2 x 16 MiB (open_binary + binary_overview of bash
-  // peaks at 124 MiB instead of 96 MiB, in the same time).
-  if (!stdioServer && argv[0] !== 'mcp') setFlagsFromString('--semi-space-growth-factor=1');
-  let status: number;
-  // Until the CLI takes over the signals, nothing has started: a signal just ends the process as
-  // cancelled (in the error model's shape when JSON was asked for).
-  const early = (signal: NodeJS.Signals): void => {
-    const json = argv.some(
-      (a, i) => a === '--json' || a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'),
-    );
-    const message = `Cancelled by ${signal} before anything started.`;
-    if (json) {
-      const error = {
-        code: 'cancelled',
-        message,
-        operation: null,
-        retryable: true,
-        remediation: 'Call again when ready.',
-        details: { phase: 'startup', signal },
-      };
-      process.stdout.write(`${JSON.stringify({ error }, null, 2)}\n`);
-    } else {
-      process.stderr.write(`rea: error [cancelled]: ${message}\n`);
+/** Answers `--version` and `--help` here, starts the stdio server, or hands over to the command line. */
+async function run(): Promise<void> {
+  if (only === '--version' || only === '-V') {
+    process.stdout.write(`${readPackageInfo().version}\n`);
+  } else if (only === '--help' || only === '-h' || (argv.length === 0 && process.stdin.isTTY === true)) {
+    const { HELP_TEXT } = await import('./help.js');
+    process.stdout.write(HELP_TEXT);
+  } else {
+    // `rea mcp` over stdio, and `rea` with no arguments on a pipe (how MCP clients launch it), skip the
+    // command-line program entirely.
+    const stdioServer = (argv.length === 1 && argv[0] === 'mcp') || (argv.length === 0 && process.stdin.isTTY !== true);
+    // A command that runs once keeps V8's young generation at its initial size (two 1 MiB semi-spaces)
+    // instead of letting it grow to 16 MiB each: an analysis allocates in bursts while building the
+    // tables it keeps, and a grown young generation only holds more garbage between scavenges (up to
+    // 30 MiB of resident memory on a large binary) for no saving in CPU time (bench/cli, bench/native).
+    // V8 reads the growth factor whenever it considers growing, so setting it here takes effect. A server
+    // (`rea mcp`, over stdio or HTTP) keeps V8's default: it answers call after call, and the tools that
+    // build many small objects per call (an APK's central directory, a DEX's class list) then scavenge a
+    // 1 MiB young generation ten times a call, copying what the call still holds each time (bench/android,
+    // warm server: inspect_android_package with its signatures verified takes 0.71x the time). The price
+    // is memory: a grown young generation holds up to 2 x 16 MiB (open_binary + binary_overview of bash
+    // peaks at 124 MiB instead of 96 MiB, in the same time).
+    if (!stdioServer && argv[0] !== 'mcp') setFlagsFromString('--semi-space-growth-factor=1');
+    let status: number;
+    // Until the CLI takes over the signals, nothing has started: a signal just ends the process as
+    // cancelled (in the error model's shape when JSON was asked for).
+    const early = (signal: NodeJS.Signals): void => {
+      const json = argv.some(
+        (a, i) => a === '--json' || a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'),
+      );
+      const message = `Cancelled by ${signal} before anything started.`;
+      if (json) {
+        const error = {
+          code: 'cancelled',
+          message,
+          operation: null,
+          retryable: true,
+          remediation: 'Call again when ready.',
+          details: { phase: 'startup', signal },
+        };
+        process.stdout.write(`${JSON.stringify({ error }, null, 2)}\n`);
+      } else {
+        process.stderr.write(`rea: error [cancelled]: ${message}\n`);
+      }
+      process.exit(130);
+    };
+    process.on('SIGINT', early);
+    process.on('SIGTERM', early);
+    try {
+      if (stdioServer) {
+        const { serveStdio } = await import('./mcpStdio.js');
+        // serveStdio() installs its own handlers synchronously, before its first await.
+        process.off('SIGINT', early);
+        process.off('SIGTERM', early);
+        status = await serveStdio();
+      } else {
+        const { loadCommandLine } = await import('./commandLine.js');
+        const commandLine = loadCommandLine(/^[a-z][a-z0-9-]{0,63}$/.test(argv[0] ?? '') ? argv[0]! : '');
+        // main() installs the CLI's own handlers synchronously, before its first await.
+        process.off('SIGINT', early);
+        process.off('SIGTERM', early);
+        status = await commandLine.main(argv);
+        // A command that succeeded has printed its answer: the next run starts faster. (A failed one, a
+        // misspelt command among them, is not worth a cache; `rea setup` writes exactly what its plan names
+        // in the user's home, and nothing else.)
+        if (status === 0 && argv[0] !== 'setup') commandLine.keep();
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      process.stderr.write(
+        `rea: error [internal]: REA could not start: ${message}\n  remediation: Reinstall REA (npm install rea-mcp) and try again.\n`,
+      );
+      status = 1;
     }
-    process.exit(130);
-  };
-  process.on('SIGINT', early);
-  process.on('SIGTERM', early);
-  try {
-    if (stdioServer) {
-      const { serveStdio } = await import('./mcpStdio.js');
-      // serveStdio() installs its own handlers synchronously, before its first await.
-      process.off('SIGINT', early);
-      process.off('SIGTERM', early);
-      status = await serveStdio();
-    } else {
-      const { loadCommandLine } = await import('./commandLine.js');
-      const commandLine = loadCommandLine(/^[a-z][a-z0-9-]{0,63}$/.test(argv[0] ?? '') ? argv[0]! : '');
-      // main() installs the CLI's own handlers synchronously, before its first await.
-      process.off('SIGINT', early);
-      process.off('SIGTERM', early);
-      status = await commandLine.main(argv);
-      // A command that succeeded has printed its answer: the next run starts faster. (A failed one, a
-      // misspelt command among them, is not worth a cache; `rea setup` writes exactly what its plan names
-      // in the user's home, and nothing else.)
-      if (status === 0 && argv[0] !== 'setup') commandLine.keep();
-    }
-  } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    process.stderr.write(
-      `rea: error [internal]: REA could not start: ${message}\n  remediation: Reinstall REA (npm install rea-mcp) and try again.\n`,
-    );
-    status = 1;
+    // Every output was flushed by the CLI; owned resources were released before main() returned.
+    process.exit(status);
   }
-  // Every output was flushed by the CLI; owned resources were released before main() returned.
-  process.exit(status);
 }
+
+void run();

@@ -5,7 +5,7 @@ import { compileFixture, skipUnless, toolsMissing } from '@rea/test-helpers';
 import { run } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 
 skipUnless(toolsMissing('gcc'))('rea analyze, readable report of a native binary', () => {
   it('should name the architecture, the sections and the discovered procedures', async () => {

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const bin = join(here, '..', 'dist', 'bin.js');
+export const bin = join(here, '..', 'dist', 'bin.cjs');
 export const commandLine = join(here, '..', 'dist', 'cli.cjs');
 
 interface Range {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built `rea` command. */
-export const REA_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin.js');
+export const REA_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin.cjs');
 
 /** A running `rea mcp --http …` process. */
 export interface HttpEntry {

@@ -7,7 +7,7 @@ import { compileFixture, findTool, skipUnless, toolsMissing, withTempDir } from 
 import { run } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 const rea = (args: string[], cwd?: string) => run(bin, args, cwd === undefined ? {} : { cwd });
 
 function program(): string {

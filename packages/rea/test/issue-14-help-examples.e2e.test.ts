@@ -9,7 +9,7 @@ import { compileFixture, skipUnless, toolsMissing, withTempDir, writeAsar } from
 import { run } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 
 /** The example lines of a help text: the indented `rea …` lines under "Examples:". */
 function examplesIn(help: string): string[] {

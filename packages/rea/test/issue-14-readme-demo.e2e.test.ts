@@ -9,7 +9,7 @@ import { skipUnless, withTempDir } from '@rea/test-helpers';
 // versions are masked, and a real run of the demo (in a copy of the clone's layout) must have the same
 // shape; with the compiler the README names, the same text.
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const built = existsSync(join(repo, 'packages', 'rea', 'dist', 'bin.js'));
+const built = existsSync(join(repo, 'packages', 'rea', 'dist', 'bin.cjs'));
 
 interface TranscriptTool {
   maskTranscript(text: string, root: string): string;
@@ -60,7 +60,7 @@ describe('issue 14: the README demo transcript', () => {
     expect(transcript).toContain('ev_…');
     expect(transcript).not.toContain(repo);
     // It runs the command as a clone has it (there is no `rea` on PATH in a clone).
-    expect(transcript).toContain('\n> node packages/rea/dist/bin.js analyze .tmp/demo/hello --export');
+    expect(transcript).toContain('\n> node packages/rea/dist/bin.cjs analyze .tmp/demo/hello --export');
   });
 
   skipUnless(built && compiler() !== null ? null : 'needs a built packages/rea and a C compiler (cc)')(

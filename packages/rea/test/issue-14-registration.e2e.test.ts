@@ -7,7 +7,7 @@ import { withTempDir } from '@rea/test-helpers';
 
 // The README, `rea setup` and `rea doctor` agree on one registration: the one the README shows.
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const bin = join(repo, 'packages', 'rea', 'dist', 'bin.js');
+const bin = join(repo, 'packages', 'rea', 'dist', 'bin.cjs');
 
 interface Entry {
   command: string;
@@ -40,7 +40,7 @@ describe('issue 14: one registration', () => {
       bin: Record<string, string>;
     };
     expect(snippet).toEqual({ command: 'npx', args: ['-y', manifest.name, 'mcp'] });
-    expect(manifest.bin).toEqual({ rea: './dist/bin.js' });
+    expect(manifest.bin).toEqual({ rea: './dist/bin.cjs' });
     expect(readmeRegistration(join(repo, 'packages', 'rea', 'README.md'))).toEqual(snippet);
   });
 

@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 const catalogFile = join(here, '..', '..', '..', 'docs', 'public', 'product-catalog.json');
 const FLAGS = [
   'readOnly',

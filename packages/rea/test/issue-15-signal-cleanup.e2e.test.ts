@@ -14,7 +14,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import { sealEvidence } from '@rea/evidence';
 import { buildZip } from '../../artifact/test/helpers/zipWriter.js';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin.js');
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin.cjs');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A client transport over the stdio of a process this test spawned (so its exit status is known). */

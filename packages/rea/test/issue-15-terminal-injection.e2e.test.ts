@@ -7,7 +7,7 @@ import { buildZip } from '../../artifact/test/helpers/zipWriter.js';
 import { run } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 
 /** Entry names that try to drive the terminal: colours, the bell, a faked line, C1 CSI, DEL, bidi. */
 const HOSTILE = [

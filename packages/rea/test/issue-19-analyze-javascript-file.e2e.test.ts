@@ -7,7 +7,7 @@ import { withTempDir } from '@rea/test-helpers';
 import { run } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 
 const SOURCES: Record<string, string> = {
   'main.js':

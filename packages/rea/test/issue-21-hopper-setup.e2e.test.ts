@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createStandinHopper } from '@rea/test-helpers';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const bin = join(repo, 'packages', 'rea', 'dist', 'bin.js');
+const bin = join(repo, 'packages', 'rea', 'dist', 'bin.cjs');
 const LAUNCHER = join('hopper', 'Contents', 'MacOS', 'hopper');
 
 let root: string;

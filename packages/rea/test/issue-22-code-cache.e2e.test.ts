@@ -25,7 +25,7 @@ import { spawnSync } from 'node:child_process';
 import { chownSync, linkSync, symlinkSync } from 'node:fs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 const loader = pathToFileURL(join(here, '..', 'dist', 'commandLine.js')).href;
 const { stampCommandLine } = (await import(
   pathToFileURL(resolve(here, '..', 'scripts', 'bundleOptions.mjs')).href

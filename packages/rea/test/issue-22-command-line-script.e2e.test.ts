@@ -15,7 +15,7 @@ import { startReaHttp } from './httpEntry.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
-const bin = join(dist, 'bin.js');
+const bin = join(dist, 'bin.cjs');
 const script = join(dist, 'cli.cjs');
 
 /** A preload writing { builtins, required } to REA_TEST_LOADED as the process exits, and on SIGUSR2. */

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createCompositionTools, createDefaultProviders } from 'rea-mcp';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 const tracer = join(here, 'fixtures', 'traceModules.mjs');
 
 type Result = { isError?: boolean; structuredContent?: { tool_availability?: unknown[] } };

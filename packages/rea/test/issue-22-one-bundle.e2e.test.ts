@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { withTempDir } from '@rea/test-helpers';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 const tracer = join(here, 'fixtures', 'traceModules.mjs');
 
 type Message = { id?: number; result?: { tools?: unknown[]; isError?: boolean } };

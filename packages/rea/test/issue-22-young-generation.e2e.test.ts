@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { withTempDir } from '@rea/test-helpers';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 const PROGRAM = ['/usr/bin/bash', '/bin/bash'].find((path) => existsSync(path))!;
 /** 5.4 MB, 4,656 classes (Debian's androguard package, which .ci/run installs). */
 const DEX = '/usr/share/doc/androguard/examples/tests/fdroid/org.andstatus.app_254.dex';

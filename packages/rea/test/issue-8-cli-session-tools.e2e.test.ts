@@ -8,7 +8,7 @@ import { compileFixture, skipUnless, toolsMissing, withTempDir } from '@rea/test
 import { run } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 const version = (JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { version: string }).version;
 const rea = (args: string[], cwd?: string) => run(bin, args, cwd === undefined ? {} : { cwd });
 const hasStack = (text: string) => /\n\s+at .+(\(|:\d+:\d+)/.test(text);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { run } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 const initialize = `${JSON.stringify({
   jsonrpc: '2.0',
   id: 1,

@@ -13,7 +13,7 @@ import { HELP_TEXT, createDefaultTools } from 'rea-mcp';
 import { run, start } from '../../cli/test/run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = join(here, '..', 'dist', 'bin.js');
+const bin = join(here, '..', 'dist', 'bin.cjs');
 const examples = join(here, '..', '..', '..', 'examples');
 const version = (JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { version: string }).version;
 const rea = (args: string[], env: NodeJS.ProcessEnv = {}) => run(bin, args, { env });

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createStandinGhidra, createStandinHopper } from '@rea/test-helpers';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'packages', 'rea', 'dist', 'bin.js');
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'packages', 'rea', 'dist', 'bin.cjs');
 
 async function catalogWith(env: Record<string, string>, cwd: string) {
   const client = new Client({ name: 'rea-catalog-e2e', version: '1.0.0' });

@@ -127,7 +127,7 @@ export async function startSharedBrowser(flags: (owned: string[]) => string[] = 
 }
 
 /** The built `rea` command line. */
-export const REA_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.js');
+export const REA_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.cjs');
 
 /** A real MCP client connected over stdio to `rea mcp`, with its temporary files under `tmp`. */
 export async function connectReaMcp(tmp: string, name: string): Promise<{ client: Client; serverPid: number }> {

@@ -39,7 +39,7 @@ function overviewOf(path: string): Overview {
 }
 
 const compiler = ['cc', 'gcc', 'clang'].find(has);
-const ready = existsSync(join(repo, 'packages', 'rea', 'dist', 'bin.js'));
+const ready = existsSync(join(repo, 'packages', 'rea', 'dist', 'bin.cjs'));
 
 skipUnless(compiler && ready && has('nm') ? null : 'needs a C compiler, nm and a built packages/rea')(
   'npm run demo',

@@ -17,7 +17,7 @@ import {
   standinWorkspace,
 } from '@rea/test-helpers';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.js');
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.cjs');
 
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: any };
 const valueOf = (result: Result): any => {

@@ -13,7 +13,7 @@ import { processAlive } from '@rea/test-helpers';
 import { start } from '../../../cli/test/run.js';
 import { fixture } from './support.js';
 
-const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.js');
+const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'rea', 'dist', 'bin.cjs');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const hasStack = (text: string) => /\n\s+at .+:\d+:\d+\)?/u.test(text);
 

@@ -10,7 +10,7 @@ import { scriptedDevice } from './support/scriptedDevice.js';
 import { startStandInAdbServer } from './support/standInAdbServer.js';
 import type { StandInAdbServer } from './support/standInAdbServer.js';
 
-const REA_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'rea', 'dist', 'bin.js');
+const REA_BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'rea', 'dist', 'bin.cjs');
 
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: any };
 
