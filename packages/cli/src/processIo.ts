@@ -6,7 +6,11 @@ export function createProcessIo(): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Made when a command first reads it (input given on stdin, or a check for a terminal): opening it
+    // costs a stream of its own, which most commands never read.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
     home: process.env['HOME'] || homedir(),
