@@ -2,11 +2,10 @@
 // results in order: on worker threads (one per core beyond the first, at most two) and, while the
 // walk would otherwise wait for them, on the walk's own thread a batch at a time, so every core
 // inflates and hashes while only one worker pays for its start.
-import { close, existsSync, fstat, open } from 'node:fs';
-import { createRequire } from 'node:module';
+import { close, fstat, open } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { packageFile } from '@rea/provider-kit';
 import { spanOfFile } from './zipSpan.js';
 import { batchDigester, isLarge } from './batchDigest.js';
 import type { DigestedBatch } from './batchDigest.js';
@@ -32,13 +31,7 @@ const QUEUED_PER_WORKER = 2;
 
 /** The built worker module, found through this package's manifest (also from a bundle), or null. */
 function workerModule(): string | null {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('@rea/artifact/package.json');
-    const path = join(dirname(manifest), 'dist', 'engine', 'digestWorker.js');
-    return existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
+  return packageFile(import.meta.url, '@rea/artifact', 'dist/engine/digestWorker.js');
 }
 
 /** One batch's results as received: its records, and the bytes kept by walk position. */

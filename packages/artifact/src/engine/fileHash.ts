@@ -1,22 +1,15 @@
 // The SHA-256 of a whole file computed on a worker thread, so that the calling thread meanwhile does
 // other work (an extraction names its output after the archive's digest, which it needs only at the
 // end). Without the built worker module (a test run from source), the file is hashed here.
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ReaError, throwIfAborted } from '@rea/evidence';
+import { packageFile } from '@rea/provider-kit';
 import { digestStream } from '../hashing.js';
 
 function workerModule(): string | null {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('@rea/artifact/package.json');
-    const path = join(dirname(manifest), 'dist', 'engine', 'fileHashWorker.js');
-    return existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
+  return packageFile(import.meta.url, '@rea/artifact', 'dist/engine/fileHashWorker.js');
 }
 
 /**

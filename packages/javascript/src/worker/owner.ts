@@ -1,11 +1,9 @@
 // Runs one analysis in a worker thread this call owns, bounded by a heap limit and a deadline. The
 // worker's module is found by this package's name, so it is found whether the caller runs from the
 // installed package or from a bundle (rea's command line) whose modules live elsewhere.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ReaError, throwIfAborted } from '@rea/evidence';
+import { packageFile } from '@rea/provider-kit';
 import type { IntegrityPolicy } from '@rea/artifact';
 import { assembleApplication } from '../analysis/analyze.js';
 import type { AnalyzeOutcome, Prelude } from '../analysis/analyze.js';
@@ -35,11 +33,14 @@ type Settled = { ok: true } | { ok: false; error: ReaError; hard: HardBound | nu
 
 /** The built worker module, found through this package's manifest. */
 export function workerModulePath(): string {
-  const manifest = createRequire(import.meta.url).resolve('@rea/javascript/package.json');
-  const path = join(dirname(manifest), 'dist', 'worker', 'entry.js');
-  if (!existsSync(path)) {
-    throw new ReaError('capability_unavailable', `The analysis worker module ${path} is missing.`, {
-      details: { capability: 'javascript-application-analysis', reason: 'worker-module-missing', path },
+  const path = packageFile(import.meta.url, '@rea/javascript', 'dist/worker/entry.js');
+  if (path === null) {
+    throw new ReaError('capability_unavailable', 'The analysis worker module dist/worker/entry.js is missing.', {
+      details: {
+        capability: 'javascript-application-analysis',
+        reason: 'worker-module-missing',
+        path: 'dist/worker/entry.js',
+      },
       remediation: 'Reinstall @rea/javascript (or build it in a workspace) so that its dist/ is complete.',
     });
   }

@@ -9,11 +9,9 @@
 // running. It stops after a
 // minute without work and never keeps the process alive by itself. Without the built worker module (a
 // test run from source) or once the thread has failed, everything is hashed on the calling thread.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { throwIfAborted } from '@rea/evidence';
+import { packageFile } from '@rea/provider-kit';
 import type { DigestRequest, FileDigests } from './digestCore.js';
 import { CheckFailed } from './result.js';
 
@@ -48,13 +46,7 @@ let nextId = 1;
 
 /** The built worker module, found through this package's manifest (also from a bundle), or null. */
 function workerModule(): string | null {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('@rea/provider-android/package.json');
-    const path = join(dirname(manifest), 'dist', 'signing', 'digestWorker.js');
-    return existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
+  return packageFile(import.meta.url, '@rea/provider-android', 'dist/signing/digestWorker.js');
 }
 
 /** Stops `t` once it has had no job for {@link IDLE_MS}. */

@@ -1,0 +1,19 @@
+// packageFile finds a file a package ships by the package's name, as the calling module resolves it.
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { packageFile } from '@rea/provider-kit';
+
+describe('packageFile', () => {
+  it('should find a file of a package this module depends on, by the package name', () => {
+    const manifest = packageFile(import.meta.url, '@rea/evidence', 'package.json');
+    expect(manifest).not.toBeNull();
+    expect((JSON.parse(readFileSync(manifest!, 'utf8')) as { name: string }).name).toBe('@rea/evidence');
+    const built = packageFile(import.meta.url, '@rea/evidence', 'dist/index.js');
+    expect(built).toBe(manifest!.replace(/package\.json$/, 'dist/index.js'));
+  });
+
+  it('should answer null for a file the package lacks and for a package that cannot be resolved', () => {
+    expect(packageFile(import.meta.url, '@rea/evidence', 'dist/no-such-module.js')).toBeNull();
+    expect(packageFile(import.meta.url, '@rea/no-such-package', 'package.json')).toBeNull();
+  });
+});
