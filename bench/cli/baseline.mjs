@@ -39,4 +39,6 @@ if (existsSync(engine)) {
   mkdirSync(join(out, 'node_modules', '@alexaltea'), { recursive: true });
   symlinkSync(realpathSync(engine), join(out, 'node_modules', '@alexaltea', 'capstone-js'));
 }
-console.log(`baseline: ${join(out, 'dist', 'bin.cjs')}`);
+// Builds before the executable became dist/bin.cjs have dist/bin.js.
+const entry = ['bin.cjs', 'bin.js'].map((name) => join(out, 'dist', name)).find((path) => existsSync(path));
+console.log(`baseline: ${entry ?? join(out, 'dist', 'bin.cjs')}`);

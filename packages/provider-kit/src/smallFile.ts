@@ -9,7 +9,7 @@
 // most the time it takes to hash that much (a few milliseconds). Larger files take the streaming,
 // cancellable path of each caller.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /** The largest file hashed synchronously (4 MiB). */
 export const SMALL_FILE_BYTES = 4 << 20;
@@ -17,6 +17,20 @@ export const SMALL_FILE_BYTES = 4 << 20;
 /** The chunk the small files are read through, one per process, made on first use. */
 let chunk: Buffer | undefined;
 const CHUNK_BYTES = 256 << 10;
+
+/**
+ * Reads from the descriptor's current position; null when the read would wait (`EAGAIN`: a file, on some
+ * file systems, that is opened without waiting but has nothing to read yet), so that the caller's
+ * streaming path reads it instead. Other errors are thrown.
+ */
+function readNow(descriptor: number, into: Buffer, offset: number, length: number): number | null {
+  try {
+    return readSync(descriptor, into, offset, length, null);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'EAGAIN') return null;
+    throw error;
+  }
+}
 
 /** What {@link hashSmallFileSync} read. */
 export interface SmallFileDigest {
@@ -33,8 +47,8 @@ export interface SmallFileDigest {
 /**
  * The SHA-256 of the regular file at `path`, read to its end with synchronous calls, or null when the
  * path is not a regular file or is larger than `limit` bytes, as its status states it or as it turns out
- * while being read (a file growing meanwhile): the caller then takes its own path, which reports what
- * the file is, or streams it. The file is opened without waiting (a FIFO put in its place is not waited
+ * while being read (a file growing meanwhile), or when a read would wait: the caller then takes its own
+ * path, which reports what the file is, or streams it. The file is opened without waiting (a FIFO put in its place is not waited
  * on) and closed before this returns. Errors of opening or reading are thrown as the system gives them
  * (`ENOENT`, `EACCES`, `EIO`…), for the caller to type.
  */
@@ -48,7 +62,9 @@ export function hashSmallFileSync(path: string, limit: number = SMALL_FILE_BYTES
     const head = new Uint8Array(8);
     let bytesRead = 0;
     for (;;) {
-      const n = readSync(descriptor, buffer, 0, buffer.length, bytesRead);
+      // From the current position (the descriptor is fresh): a file that cannot seek reads as it streams.
+      const n = readNow(descriptor, buffer, 0, buffer.length);
+      if (n === null) return null;
       if (n === 0) break;
       if (bytesRead < 8) head.set(buffer.subarray(0, Math.min(n, 8 - bytesRead)), bytesRead);
       bytesRead += n;
@@ -69,15 +85,30 @@ export function hashSmallFileSync(path: string, limit: number = SMALL_FILE_BYTES
 /**
  * The whole of the regular file at `path`, read with synchronous calls, or null when the path is not a
  * regular file or is larger than `limit` bytes (as its status states it, or as it turns out while being
- * read). Opened without waiting, closed before this returns; errors are thrown as the system gives them.
+ * read), or when a read would wait. Opened without waiting, closed before this returns; errors are thrown as the system gives them.
  */
 export function readSmallFileSync(path: string, limit: number = SMALL_FILE_BYTES): Buffer | null {
   const descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const status = fstatSync(descriptor);
     if (!status.isFile() || status.size > limit) return null;
-    const bytes = readFileSync(descriptor);
-    return bytes.length > limit ? null : bytes;
+    // Room for what the status states and one byte more, so that the end is seen without growing; a file
+    // that states less (one of /proc states 0) or grows meanwhile is read on, never past `limit` + 1.
+    let bytes = Buffer.allocUnsafe(Math.min(limit + 1, Math.max(status.size + 1, 1 << 16)));
+    let length = 0;
+    for (;;) {
+      if (length === bytes.length) {
+        if (length > limit) return null;
+        const larger = Buffer.allocUnsafe(Math.min(limit + 1, length * 2));
+        bytes.copy(larger, 0, 0, length);
+        bytes = larger;
+      }
+      const n = readNow(descriptor, bytes, length, bytes.length - length);
+      if (n === null) return null;
+      if (n === 0) break;
+      length += n;
+    }
+    return length > limit ? null : bytes.subarray(0, length);
   } finally {
     closeSync(descriptor);
   }

@@ -2,12 +2,16 @@
 // anything that is not a small regular file is left to the caller's own path: checked here against
 // node:crypto over the same bytes, real FIFOs, a folder, /proc and a file just over the bound.
 import { describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SMALL_FILE_BYTES, hashSmallFileSync, readActiveTarget, readSmallFileSync } from '@rea/provider-kit';
 import { withTempDir } from '@rea/test-helpers';
+
+/** The built package, for a child process. */
+const KIT = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'index.js');
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -44,12 +48,30 @@ describe('hashSmallFileSync', () => {
       expect(readSmallFileSync(file, 9_999)).toBeNull();
       const fifo = join(dir, 'fifo');
       execFileSync('mkfifo', [fifo]);
-      // Nothing writes to it: an open that waited for a writer would never return.
-      expect(hashSmallFileSync(fifo)).toBeNull();
-      expect(readSmallFileSync(fifo)).toBeNull();
+      // Nothing writes to it: an open that waited for a writer would never return, so the calls run in a
+      // child process that is stopped after 20 s (a blocked synchronous call cannot time out a test).
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const kit = await import(${JSON.stringify(pathToFileURL(KIT).href)});
+           const path = ${JSON.stringify(fifo)};
+           process.stdout.write(JSON.stringify([kit.hashSmallFileSync(path), kit.readSmallFileSync(path)]));`,
+        ],
+        { encoding: 'utf8', timeout: 20_000 },
+      );
+      expect(child.signal).toBeNull();
+      expect(JSON.parse(child.stdout)).toEqual([null, null]);
       expect(hashSmallFileSync(dir)).toBeNull();
       expect(readSmallFileSync(dir)).toBeNull();
     });
+  });
+
+  it('should leave a file that turns out larger than the bound while read, though its status states less', () => {
+    // /proc/version states 0 bytes and holds over 100.
+    expect(hashSmallFileSync('/proc/version', 10)).toBeNull();
+    expect(readSmallFileSync('/proc/version', 10)).toBeNull();
   });
 
   it('should read a file of /proc to its end, though its status states 0 bytes', () => {

@@ -1,6 +1,7 @@
 // packageFile finds a file a package ships by the package's name, as the calling module resolves it.
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { packageFile } from '@rea/provider-kit';
 
 describe('packageFile', () => {
@@ -10,6 +11,11 @@ describe('packageFile', () => {
     expect((JSON.parse(readFileSync(manifest!, 'utf8')) as { name: string }).name).toBe('@rea/evidence');
     const built = packageFile(import.meta.url, '@rea/evidence', 'dist/index.js');
     expect(built).toBe(manifest!.replace(/package\.json$/, 'dist/index.js'));
+  });
+
+  it('should resolve the package from the module it is given, not from its own', () => {
+    // Nothing in the file system's root depends on @rea/evidence.
+    expect(packageFile(pathToFileURL('/rea-no-such-module.js').href, '@rea/evidence', 'package.json')).toBeNull();
   });
 
   it('should answer null for a file the package lacks and for a package that cannot be resolved', () => {

@@ -242,6 +242,12 @@ async function bundle() {
     .filter((path) => path !== './mcpStdio.js' && !isBuiltin(path));
   if (foreign.length > 0)
     throw new Error(`dist/bin.cjs must import only built-ins and ./mcpStdio.js: ${foreign.join(', ')}`);
+  // Its modules' import.meta is replaced by the script's URL: one that reads anything else of it would read nothing.
+  const entryMeta = executable.warnings.filter((warning) => warning.text.includes('import.meta'));
+  if (entryMeta.length > 0)
+    throw new Error(
+      `dist/bin.cjs reads import.meta beyond its url: ${entryMeta.map((w) => w.location?.file).join(', ')}`,
+    );
   checkStartup(result.metafile);
   const kept = Object.values(commandLine.metafile.outputs).flatMap((output) =>
     output.imports.filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path),

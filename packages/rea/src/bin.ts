@@ -95,4 +95,25 @@ async function run(): Promise<void> {
   }
 }
 
-void run();
+// An event loop that empties while run() is still waiting means a command that never finished (a bug):
+// it must not pass for a success. (The ES module entry's top-level await ended such a process with
+// status 13; so does this.)
+let settled = false;
+process.once('beforeExit', () => {
+  if (settled) return;
+  process.stderr.write(
+    'rea: error [internal]: REA stopped with the command unfinished: nothing was left to wait on.\n',
+  );
+  process.exitCode = 13;
+});
+void run().then(
+  () => {
+    settled = true;
+  },
+  (error: unknown) => {
+    settled = true;
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    process.stderr.write(`rea: error [internal]: REA could not start: ${message}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -72,3 +72,28 @@ describe('the rea executable', () => {
     expect(answer.result.serverInfo.name).toBeTruthy();
   });
 });
+
+describe('a command that never finishes', () => {
+  it('should end with status 13 and say so, not pass for a success', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rea-entry-'));
+    try {
+      // The command line's main() is replaced by one whose promise never settles and that keeps nothing
+      // alive: the event loop empties while the executable still waits on it.
+      const stub = join(dir, 'never.cjs');
+      writeFileSync(
+        stub,
+        "require('node:vm').Script.prototype.runInThisContext = function () { return (exports, require, module) => { module.exports.main = () => new Promise(() => {}); }; };",
+      );
+      const run = spawnSync(process.execPath, ['--require', stub, bin, 'analyze', '/usr/bin/true'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, REA_CODE_CACHE: 'off' },
+      });
+      expect(run.status).toBe(13);
+      expect(run.stderr).toContain('rea: error [internal]: REA stopped with the command unfinished');
+      expect(run.stdout).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

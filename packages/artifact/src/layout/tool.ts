@@ -71,6 +71,7 @@ function checkTarget(path: string): number {
  * a larger one streamed through one buffer (no file-sized allocation), checking `signal` between reads.
  */
 async function hashFile(path: string, signal: AbortSignal): Promise<{ sha256: string; size: number }> {
+  throwIfAborted(signal, 'hashing');
   let small: ReturnType<typeof hashSmallFileSync>;
   try {
     small = hashSmallFileSync(path);

@@ -1,6 +1,7 @@
 // Runs one analysis in a worker thread this call owns, bounded by a heap limit and a deadline. The
 // worker's module is found by this package's name, so it is found whether the caller runs from the
 // installed package or from a bundle (rea's command line) whose modules live elsewhere.
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ReaError, throwIfAborted } from '@rea/evidence';
 import { packageFile } from '@rea/provider-kit';
@@ -35,12 +36,10 @@ type Settled = { ok: true } | { ok: false; error: ReaError; hard: HardBound | nu
 export function workerModulePath(): string {
   const path = packageFile(import.meta.url, '@rea/javascript', 'dist/worker/entry.js');
   if (path === null) {
-    throw new ReaError('capability_unavailable', 'The analysis worker module dist/worker/entry.js is missing.', {
-      details: {
-        capability: 'javascript-application-analysis',
-        reason: 'worker-module-missing',
-        path: 'dist/worker/entry.js',
-      },
+    const root = packageFile(import.meta.url, '@rea/javascript', '.');
+    const missing = root === null ? 'dist/worker/entry.js' : join(root, 'dist', 'worker', 'entry.js');
+    throw new ReaError('capability_unavailable', `The analysis worker module ${missing} is missing.`, {
+      details: { capability: 'javascript-application-analysis', reason: 'worker-module-missing', path: missing },
       remediation: 'Reinstall @rea/javascript (or build it in a workspace) so that its dist/ is complete.',
     });
   }
