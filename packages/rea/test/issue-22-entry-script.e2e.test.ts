@@ -4,6 +4,7 @@
 // `rea mcp` still imports the stdio server's ES modules and answers `initialize`.
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
+import type { SpawnSyncReturns } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,24 +14,30 @@ const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = join(here, '..');
 const bin = join(packageDir, 'dist', 'bin.cjs');
 
-/** Runs `rea args` with a preload that prints the ES module loader's built-ins loaded by the end (stderr). */
-function esmModulesLoaded(args: string[]): { stdout: string; loaded: string[] } {
+/** Runs `rea args` with a preload of the given source (a CommonJS file written to a fresh folder). */
+function withPreload(source: string, args: string[], env: NodeJS.ProcessEnv = process.env): SpawnSyncReturns<string> {
   const dir = mkdtempSync(join(tmpdir(), 'rea-entry-'));
   try {
-    const preload = join(dir, 'list.cjs');
-    writeFileSync(
-      preload,
-      "process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList.filter((m) => m.includes('internal/modules/esm/')))));",
-    );
-    const run = spawnSync(process.execPath, ['--require', preload, bin, ...args], {
+    const preload = join(dir, 'preload.cjs');
+    writeFileSync(preload, source);
+    return spawnSync(process.execPath, ['--require', preload, bin, ...args], {
       encoding: 'utf8',
       timeout: 60_000,
+      env,
     });
-    expect(run.status).toBe(0);
-    return { stdout: run.stdout, loaded: JSON.parse(run.stderr.trim().split('\n').pop()!) as string[] };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs `rea args` with a preload that prints the ES module loader's built-ins loaded by the end (stderr). */
+function esmModulesLoaded(args: string[]): { stdout: string; loaded: string[] } {
+  const run = withPreload(
+    "process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList.filter((m) => m.includes('internal/modules/esm/')))));",
+    args,
+  );
+  expect(run.status).toBe(0);
+  return { stdout: run.stdout, loaded: JSON.parse(run.stderr.trim().split('\n').pop()!) as string[] };
 }
 
 describe('the rea executable', () => {
@@ -75,25 +82,15 @@ describe('the rea executable', () => {
 
 describe('a command that never finishes', () => {
   it('should end with status 13 and say so, not pass for a success', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rea-entry-'));
-    try {
-      // The command line's main() is replaced by one whose promise never settles and that keeps nothing
-      // alive: the event loop empties while the executable still waits on it.
-      const stub = join(dir, 'never.cjs');
-      writeFileSync(
-        stub,
-        "require('node:vm').Script.prototype.runInThisContext = function () { return (exports, require, module) => { module.exports.main = () => new Promise(() => {}); }; };",
-      );
-      const run = spawnSync(process.execPath, ['--require', stub, bin, 'analyze', '/usr/bin/true'], {
-        encoding: 'utf8',
-        timeout: 60_000,
-        env: { ...process.env, REA_CODE_CACHE: 'off' },
-      });
-      expect(run.status).toBe(13);
-      expect(run.stderr).toContain('rea: error [internal]: REA stopped with the command unfinished');
-      expect(run.stdout).toBe('');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // The command line's main() is replaced by one whose promise never settles and that keeps nothing
+    // alive: the event loop empties while the executable still waits on it.
+    const run = withPreload(
+      "require('node:vm').Script.prototype.runInThisContext = function () { return (exports, require, module) => { module.exports.main = () => new Promise(() => {}); }; };",
+      ['analyze', '/usr/bin/true'],
+      { ...process.env, REA_CODE_CACHE: 'off' },
+    );
+    expect(run.status).toBe(13);
+    expect(run.stderr).toContain('rea: error [internal]: REA stopped with the command unfinished');
+    expect(run.stdout).toBe('');
   });
 });
