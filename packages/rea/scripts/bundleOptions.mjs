@@ -6,6 +6,22 @@ import { createHash } from 'node:crypto';
 export const BANNER =
   "import { createRequire as __reaCreateRequire } from 'node:module';\nconst require = __reaCreateRequire(import.meta.url);";
 
+/**
+ * The constants of `Number` as the values they stand for. V8 keeps a double-valued property such as
+ * `Number.NaN` in a box, and code it has not optimized yet (most of a short command) allocates a fresh
+ * box on every read of one: 16 bytes per `addressOrNaN` call of the instruction sweep. A literal or the
+ * global `NaN` costs no allocation. `Number.NEGATIVE_INFINITY` stays: esbuild replaces a name only with
+ * a JSON value or an identifier.
+ */
+export const NUMBER_CONSTANTS = {
+  'Number.NaN': 'NaN',
+  'Number.POSITIVE_INFINITY': 'Infinity',
+  'Number.MAX_SAFE_INTEGER': '9007199254740991',
+  'Number.MIN_SAFE_INTEGER': '-9007199254740991',
+  'Number.MAX_VALUE': '1.7976931348623157e+308',
+  'Number.EPSILON': '2.220446049250313e-16',
+};
+
 /** The server's bundle: ESM for Node 20, written by this script, minified. */
 export const BUNDLE = {
   bundle: true,
@@ -22,6 +38,7 @@ export const BUNDLE = {
   // warm listing of 4,656 classes. REA's errors set their names themselves (ReaError, RpcError).
   minify: true,
   legalComments: 'eof',
+  define: NUMBER_CONSTANTS,
   metafile: true,
   logLevel: 'warning',
 };
@@ -37,7 +54,7 @@ export const COMMAND_LINE_BUNDLE = {
   ...BUNDLE,
   format: 'cjs',
   banner: {},
-  define: { 'import.meta.url': '__reaModuleUrl' },
+  define: { ...NUMBER_CONSTANTS, 'import.meta.url': '__reaModuleUrl' },
 };
 
 /**
@@ -50,7 +67,7 @@ export const ENTRY_BUNDLE = {
   ...BUNDLE,
   format: 'cjs',
   banner: { js: 'const __reaEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
-  define: { 'import.meta.url': '__reaEntryUrl' },
+  define: { ...NUMBER_CONSTANTS, 'import.meta.url': '__reaEntryUrl' },
   external: ['./mcpStdio.js'],
 };
 

@@ -1,7 +1,7 @@
 import type { BinaryLayout, LayoutSection } from '@rea/artifact';
 import type { Decoder, DecoderSource, InstructionCursor } from '../engine.js';
 import { Arm64Pages, Flow, RefKind, X86Kind, classifyX86, lastWord, x86Kind } from './classify.js';
-import { fast, knownInvalidX86, readX86 } from './fastX86.js';
+import { HAS_REF, HAS_TARGET, knownInvalidX86, measured, readX86 } from './fastX86.js';
 import { Pacer } from './pace.js';
 import { sortedNumbersPaced } from './sortPaced.js';
 import { Columns } from './table.js';
@@ -125,7 +125,15 @@ function readRun(
   while (at < stop) {
     const size = readX86(bytes, at, hard, at + base, long);
     if (size === 0) break;
-    out.push(at + base, size, fast.flow, fast.target, fast.ref, fast.refKind);
+    const has = measured.has;
+    out.push(
+      at + base,
+      size,
+      measured.flow,
+      has & HAS_TARGET ? measured.target : Number.NaN,
+      has & HAS_REF ? measured.ref : Number.NaN,
+      measured.refKind,
+    );
     at += size;
   }
   return at;
