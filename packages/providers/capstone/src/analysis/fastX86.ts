@@ -9,6 +9,7 @@
  * over millions of enumerated encodings and over whole system binaries.
  */
 import { Flow, RefKind } from './classify.js';
+import { referenceFields } from './fields.js';
 
 /** {@link measured}'s `has` bit for a branch target. */
 export const HAS_TARGET = 1;
@@ -17,12 +18,12 @@ export const HAS_REF = 2;
 
 /**
  * The semantics of the instruction last measured by {@link readX86} (one reused record). `target` and
- * `ref` mean something only when `has` holds their bit: no field ever holds NaN, so that V8 keeps them
- * as small integers. A field that once held NaN holds every number in a box of its own, and code V8
- * has not optimized yet (most of a short run) then allocates a box on each write and each read of it:
- * 11 MB for /usr/bin/bash, about a fifth of all a `rea analyze` of it allocated.
+ * `ref` mean something only when `has` holds their bit; no field holds NaN, and `target` and `ref` are
+ * kept as references (see {@link referenceFields}): as fields of doubles, which NaN or an immediate of
+ * 2^30 or more would make them, each read and write of them in code V8 has not optimized yet allocated
+ * a box, 11 MB in a `rea analyze` of /usr/bin/bash (a fifth of all it allocated).
  */
-export const measured = { flow: 0, target: 0, ref: 0, refKind: 0, has: 0 };
+export const measured = referenceFields({ flow: 0, target: 0, ref: 0, refKind: 0, has: 0 }, 'target', 'ref');
 
 /** {@link measured} as the Capstone sink gives semantics: NaN where there is no target or reference. */
 export const fast = {

@@ -1,4 +1,5 @@
 import { Flow } from './classify.js';
+import { referenceFields } from './fields.js';
 
 /**
  * Addresses: 32-bit when every one is below 2^32 (most images), else doubles. Either indexes to the
@@ -175,7 +176,10 @@ export class ValueCursor {
     private readonly hasValue: Uint32Array,
     private readonly values: ValueColumn,
     private readonly wide: ReadonlyMap<number, number>,
-  ) {}
+  ) {
+    // NaN, and values of 2^30 or more, would otherwise make `value` a field of boxed doubles.
+    referenceFields(this, 'value');
+  }
 
   /** Moves to the next instruction that has a value; false (and `index` -1) when there is none. */
   next(): boolean {
