@@ -1,6 +1,6 @@
 // The command line keeps V8's compiled code of its bundle (dist/cli.cjs) between runs, in a private
-// per-user cache directory: written once per build, Node.js version, architecture and set of Node.js
-// options, extended when a new command has compiled more of the bundle, replaced atomically, checked
+// per-user cache directory: written once per build, command, Node.js version, architecture and set of
+// Node.js options (a command's cache holds the functions it ran, not every command's), replaced atomically, checked
 // before V8 sees it, and never a reason for a command to fail or to answer differently. Code read from
 // the cache runs: a forged cache (made here, for a small stamped bundle) shows which files are trusted.
 import { afterAll, describe, expect, it } from '@jest/globals';
@@ -40,8 +40,10 @@ const subject = join(work, 'subject.txt');
 writeFileSync(subject, 'a file to inspect\n');
 const INSPECT = ['inspect-artifact', subject, '--format', 'json', '--quiet'];
 const CACHE_NAME = new RegExp(
-  `^cli-[0-9a-f]{16}-[0-9a-f]{8}-node${process.versions.node.replace(/\./g, '\\.')}-${process.arch}\\.v8cache$`,
+  `^cli-[0-9a-f]{16}-[0-9a-f]{8}-(?:_|[a-z][a-z0-9-]*)-node${process.versions.node.replace(/\./g, '\\.')}-${process.arch}\\.v8cache$`,
 );
+/** The command part of a cache file's name. */
+const commandOf = (name: string) => /^cli-[0-9a-f]{16}-[0-9a-f]{8}-(.+)-node[0-9]/.exec(name)?.[1];
 
 interface Run {
   code: number | null;
@@ -93,7 +95,7 @@ async function referenceOutput(): Promise<string> {
 }
 
 describe('issue 22: the command line code cache', () => {
-  it('should write one private cache, reuse it unchanged, and extend it for a new command', async () => {
+  it('should write one private cache per command, and reuse it unchanged', async () => {
     const dir = join(work, 'fresh', 'nested');
     const first = await rea(INSPECT, { REA_CODE_CACHE_DIR: dir });
     expect(first.code).toBe(0);
@@ -102,6 +104,7 @@ describe('issue 22: the command line code cache', () => {
     const [name, ...others] = cacheFiles(dir);
     expect(others).toEqual([]);
     expect(name).toMatch(CACHE_NAME);
+    expect(commandOf(name!)).toBe('inspect-artifact');
     const file = join(dir, name!);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -118,14 +121,33 @@ describe('issue 22: the command line code cache', () => {
     const after = statSync(file);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
 
-    // Another command compiles other parts of the bundle: the cache is replaced with one holding both.
+    // Another command writes a cache of its own and leaves the first as it was; so does an invocation
+    // that names no command.
     const doctor = await rea(['doctor', '--json'], { REA_CODE_CACHE_DIR: dir });
     expect(doctor.code).toBe(0);
-    expect(cacheFiles(dir)).toEqual([name]);
-    const extended = readCache(file);
-    expect(statSync(file).ino).not.toBe(before.ino);
-    expect(extended.commands).toEqual(['inspect-artifact', 'doctor']);
-    expect(extended.payload.length).toBeGreaterThan(written.payload.length);
+    const llms = await rea(['--llms'], { REA_CODE_CACHE_DIR: dir });
+    expect(llms.code).toBe(0);
+    const names = cacheFiles(dir);
+    expect(names).toHaveLength(3);
+    for (const other of names) expect(other).toMatch(CACHE_NAME);
+    expect(names.map(commandOf).sort()).toEqual(['_', 'doctor', 'inspect-artifact']);
+    // The same build and options: the names differ in their command part only.
+    expect(new Set(names.map((other) => other.replace(`-${commandOf(other)!}-`, '-'))).size).toBe(1);
+    const untouched = statSync(file);
+    expect([untouched.ino, untouched.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    const own = readCache(
+      join(
+        dir,
+        names.find((other) => commandOf(other) === 'doctor')!,
+      ),
+    );
+    expect(own.commands).toEqual(['doctor']);
+    expect(createHash('sha256').update(own.payload).digest('hex')).toBe(own.sha256);
+    // Running `doctor` again changes neither cache.
+    expect((await rea(['doctor', '--json'], { REA_CODE_CACHE_DIR: dir })).code).toBe(0);
+    expect(names.map((other) => statSync(join(dir, other)).mtimeMs)).toEqual(
+      cacheFiles(dir).map((other) => statSync(join(dir, other)).mtimeMs),
+    );
   }, 120_000);
 
   it('should keep a cache per set of Node.js options', async () => {
@@ -194,14 +216,17 @@ describe('issue 22: the command line code cache', () => {
       return name;
     };
     // Another installation used yesterday: kept (two installations used in turn keep a cache each).
-    const otherBuild = at(`cli-1111111111111111-00000000${suffix}`, 1);
+    const otherBuild = at(`cli-1111111111111111-00000000-inspect-artifact${suffix}`, 1);
     // Unused for 40 days: removed, whatever its Node.js version.
-    const unused = at('cli-2222222222222222-00000000-node0.0.0-x64.v8cache', 40);
-    // Nine more used over the last weeks: with the new cache, only the 8 most recently used remain.
-    const recent = Array.from({ length: 9 }, (_, i) => at(`cli-3333333333333333-0000000${i}${suffix}`, 2 + i));
+    const unused = at('cli-2222222222222222-00000000-analyze-node0.0.0-x64.v8cache', 40);
+    // Seventeen more used over the last weeks (other commands, one naming none): with the new cache, only
+    // the 16 most recently used remain.
+    const recent = Array.from({ length: 17 }, (_, i) =>
+      at(`cli-3333333333333333-00000000-${i === 0 ? '_' : `command-${i}`}${suffix}`, 2 + i),
+    );
     // What a run killed while writing leaves: removed once an hour old, not while another run may write it.
-    const abandoned = at(`cli-4444444444444444-00000000${suffix}.1-00000000.tmp`, 1 / 12);
-    const writing = at(`cli-4444444444444444-00000000${suffix}.2-00000000.tmp`, 0);
+    const abandoned = at(`cli-4444444444444444-00000000-doctor${suffix}.1-00000000.tmp`, 1 / 12);
+    const writing = at(`cli-4444444444444444-00000000-doctor${suffix}.2-00000000.tmp`, 0);
     const unrelated = at('notes.txt', 400);
     expect((await rea(INSPECT, { REA_CODE_CACHE_DIR: dir })).code).toBe(0);
     const names = cacheFiles(dir);
@@ -212,9 +237,9 @@ describe('issue 22: the command line code cache', () => {
     expect(names).not.toContain(unused);
     expect(names).not.toContain(abandoned);
     expect(names).toEqual(expect.arrayContaining([otherBuild, writing, unrelated]));
-    // The current cache, the other installation's and the 6 most recent of the nine.
+    // The current cache, the other installation's and the 14 most recent of the seventeen.
     expect(names.filter((name) => name.endsWith('.v8cache')).sort()).toEqual(
-      [current[0]!, otherBuild, ...recent.slice(0, 6)].sort(),
+      [current[0]!, otherBuild, ...recent.slice(0, 14)].sort(),
     );
   }, 120_000);
 
