@@ -547,9 +547,12 @@ export function readX86(b: Uint8Array, at: number, end: number, address: number,
   } else if (spec & IZ) immBytes = p66 && !rexW ? 2 : 4;
   if (immBytes) {
     if (i + immBytes > end) return 0;
-    if (immBytes === 2) imm = b[i]! | (b[i + 1]! << 8);
-    else {
-      imm = (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
+    // The low two bytes are read by one expression for every width: reads of bytes that only a rare
+    // form reaches (a 16-bit immediate) have no type feedback when V8 optimizes this function, and V8
+    // then throws its optimized code away on the first such instruction (and compiles it again).
+    imm = b[i]! | (b[i + 1]! << 8);
+    if (immBytes !== 2) {
+      imm = (imm | (b[i + 2]! << 16) | (b[i + 3]! << 24)) >>> 0;
       if (immBytes === 8) immHi = (b[i + 4]! | (b[i + 5]! << 8) | (b[i + 6]! << 16) | (b[i + 7]! << 24)) >>> 0;
     }
     i += immBytes;
