@@ -74,7 +74,7 @@ const dataFiles = (loaded: Loaded) =>
   loaded.required.filter((file) => file.startsWith(join(dist, 'cli-data'))).map((file) => file.slice(dist.length + 1));
 
 /** Built-ins that a command needs only for some inputs or some tools. */
-const DEFERRED = ['child_process', 'dgram', 'worker_threads', 'zlib'];
+const DEFERRED = ['child_process', 'dgram', 'fs/promises', 'worker_threads', 'zlib'];
 
 describe('the command line script', () => {
   it('should hold the on-demand data as complete files, not in the script', () => {
