@@ -1,3 +1,4 @@
+import { monotonicMs } from './clock.js';
 import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -104,12 +105,12 @@ async function writeCanonicalAsync(value: unknown, update: ChunkSink, options: C
     });
     // `held` is the closing bracket.
   };
-  let sliceStart = performance.now();
+  let sliceStart = monotonicMs();
   const pause = async (): Promise<void> => {
-    if (performance.now() - sliceStart < SLICE_MS) return;
+    if (monotonicMs() - sliceStart < SLICE_MS) return;
     await nextTurn();
     throwIfAborted(options.signal, options.phase ?? 'sealing');
-    sliceStart = performance.now();
+    sliceStart = monotonicMs();
   };
   let batch = BATCH;
   const walk = async (node: unknown): Promise<void> => {
@@ -126,9 +127,9 @@ async function writeCanonicalAsync(value: unknown, update: ChunkSink, options: C
           // turn out to be large, so that one batch stays within a slice, and grows back when small.
           let stop = i + 1;
           while (stop < Math.min(i + batch, node.length) && !isLongArray(node[stop])) stop += 1;
-          const started = performance.now();
+          const started = monotonicMs();
           writeItems(node.slice(i, stop));
-          const spent = performance.now() - started;
+          const spent = monotonicMs() - started;
           // A batch slowed by a cold start or a busy machine shrinks it only for as long as it lasts:
           // a quick batch lets it grow back, or every later item would be written alone.
           if (spent > SLICE_MS && batch > 1) batch = Math.max(1, batch >> 2);

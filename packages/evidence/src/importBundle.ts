@@ -1,3 +1,4 @@
+import { monotonicMs } from './clock.js';
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -148,11 +149,11 @@ export async function importBundle(path: string, options: ImportBundleOptions = 
   const records: EvidenceRecord[] = [];
   // A small record is verified without a turn of its own: the loop takes one once a slice has run,
   // so that thousands of small records do not hold the event loop either.
-  let sliceStart = performance.now();
+  let sliceStart = monotonicMs();
   for (const [index, value] of envelope.data.records.entries()) {
-    if (performance.now() - sliceStart >= VALIDATION_SLICE_MS) {
+    if (monotonicMs() - sliceStart >= VALIDATION_SLICE_MS) {
       await nextTurn();
-      sliceStart = performance.now();
+      sliceStart = monotonicMs();
     }
     throwIfAborted(signal, 'bundle validation');
     // Each record is verified a slice at a time: a large one does not hold the event loop.

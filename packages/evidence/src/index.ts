@@ -17,6 +17,7 @@ export {
 } from './reaError.js';
 export type { Diagnostic, ReaErrorOptions } from './reaError.js';
 export type { JsonObject, JsonValue } from './json.js';
+export { monotonicMs } from './clock.js';
 export { canonicalByteLength, canonicalJson, canonicalSha256, parseJson, writeCanonicalJson } from './canonicalJson.js';
 export type { CanonicalSink } from './canonicalJson.js';
 export { canonicalJsonAsync, canonicalSha256Async } from './canonicalAsync.js';

@@ -1,3 +1,4 @@
+import { monotonicMs } from './clock.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { JsonValue } from './json.js';
 import { LARGE_VALUE_BYTES, blank, malformed, parseValueInSlices, parsed, stringEnd } from './jsonLargeValue.js';
@@ -45,12 +46,12 @@ interface MemberArray {
  */
 export async function parseJsonInSlices(bytes: Buffer, options: JsonSlicesOptions): Promise<JsonValue> {
   const { signal, phase, decode, sliceMs = SLICE_MS } = options;
-  let sliceStart = performance.now();
+  let sliceStart = monotonicMs();
   const pause = async (): Promise<void> => {
-    if (performance.now() - sliceStart < sliceMs && !signal?.aborted) return;
+    if (monotonicMs() - sliceStart < sliceMs && !signal?.aborted) return;
     await nextTurn();
     throwIfAborted(signal, phase);
-    sliceStart = performance.now();
+    sliceStart = monotonicMs();
   };
   const reader: SpanReader = { decode, pause };
   await nextTurn();

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
-import { throwIfAborted } from '@rea/evidence';
+import { monotonicMs, throwIfAborted } from '@rea/evidence';
 import { acceptance } from './acceptance.js';
 
 /** Arrays longer than this are validated a batch of items at a time. */
@@ -80,7 +80,7 @@ export async function validateCooperatively(
     const element = splittableArray(shape[key])!.element as z.ZodType;
     const accepts = acceptance(element);
     const batch = z.array(element);
-    let sliceStart = performance.now();
+    let sliceStart = monotonicMs();
     for (let at = 0; at < items.length; at += BATCH) {
       // zod's parse is asked only for a batch the quick judgement does not accept (for its issues).
       const end = Math.min(items.length, at + BATCH);
@@ -93,10 +93,10 @@ export async function validateCooperatively(
           return { ...issue, path: [key, (index as number) + at, ...path] };
         });
       }
-      if (performance.now() - sliceStart < SLICE_MS && !signal?.aborted) continue;
+      if (monotonicMs() - sliceStart < SLICE_MS && !signal?.aborted) continue;
       await nextTurn();
       throwIfAborted(signal, 'validation');
-      sliceStart = performance.now();
+      sliceStart = monotonicMs();
     }
   }
   return null;

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { throwIfAborted, writeCanonicalJson } from '@rea/evidence';
+import { monotonicMs, throwIfAborted, writeCanonicalJson } from '@rea/evidence';
 
 class BudgetExceeded extends Error {
   constructor() {
@@ -167,13 +167,13 @@ export async function measureResponseAsync(
   signal: AbortSignal | undefined,
 ): Promise<ResponseCost> {
   const meter = meterFor(value, budget, withStructured);
-  let sliceStart = performance.now();
+  let sliceStart = monotonicMs();
   const turn = async (): Promise<void> => {
     await nextTurn();
     throwIfAborted(signal, 'publication');
-    sliceStart = performance.now();
+    sliceStart = monotonicMs();
   };
-  const due = (): boolean => performance.now() - sliceStart >= SLICE_MS;
+  const due = (): boolean => monotonicMs() - sliceStart >= SLICE_MS;
   const ancestors = new Set<object>();
   // Objects are walked a member at a time and arrays an item at a time; an item is counted whole
   // unless it is itself a long array (where the bulk of a large record lies: its tables).

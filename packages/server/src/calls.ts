@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CallToolRequest, Server, ServerContext } from '@modelcontextprotocol/server';
-import { ReaError, isReaError, normalizeError, sealEvidence, throwIfAborted } from '@rea/evidence';
+import { ReaError, isReaError, monotonicMs, normalizeError, sealEvidence, throwIfAborted } from '@rea/evidence';
 import type { Diagnostic, EvidenceRecord, JsonObject, SessionLedger } from '@rea/evidence';
 import { createProgressReporter, createProviderRegistry, executeTool } from '@rea/provider-kit';
 import type { AnyToolContract, Availability, ClientFeature, ProviderRegistry, ToolContext } from '@rea/provider-kit';
@@ -257,7 +257,7 @@ function connection(
     let byClient = false;
     const onAbort = (): void => {
       byClient = (upstream.reason as { code?: unknown } | undefined)?.code !== 'CONNECTION_CLOSED';
-      cancelledAt = performance.now();
+      cancelledAt = monotonicMs();
       controller.abort(upstream.reason);
     };
     const logCancel = (outcome: { code: string | null; phase: string | null; completed: boolean }): void => {
@@ -266,7 +266,7 @@ function connection(
         tool: name,
         request_id: ctx.mcpReq.id,
         ...outcome,
-        stopped_after_ms: Math.round(performance.now() - cancelledAt),
+        stopped_after_ms: Math.round(monotonicMs() - cancelledAt),
       });
     };
     if (upstream.aborted) onAbort();

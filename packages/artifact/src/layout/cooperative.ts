@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { throwIfAborted } from '@rea/evidence';
+import { monotonicMs, throwIfAborted } from '@rea/evidence';
 
 /**
  * Parsing work written once for two drivers. The parsers are generators: they yield a phase name
@@ -33,15 +33,15 @@ export function runToCompletion<T>(work: Work<T>, signal: AbortSignal | undefine
 export async function runCooperatively<T>(work: Work<T>, signal: AbortSignal | undefined): Promise<T> {
   let phase = 'start';
   try {
-    let sliceStart = performance.now();
+    let sliceStart = monotonicMs();
     for (;;) {
       const step = work.next();
       if (step.done) return step.value;
       if (step.value !== undefined) phase = step.value;
-      else if (performance.now() - sliceStart < SLICE_MS && !signal?.aborted) continue;
+      else if (monotonicMs() - sliceStart < SLICE_MS && !signal?.aborted) continue;
       await nextTurn();
       throwIfAborted(signal, phase);
-      sliceStart = performance.now();
+      sliceStart = monotonicMs();
     }
   } finally {
     work.return(undefined as never);
@@ -56,22 +56,22 @@ export async function runCooperatively<T>(work: Work<T>, signal: AbortSignal | u
  * never lets timers, I/O or other requests run.
  */
 export class Pacer {
-  private sliceStart = performance.now();
+  private sliceStart = monotonicMs();
 
   /** A pacer for one call's loops, cancelled through `signal`. */
   constructor(private readonly signal: AbortSignal | undefined) {}
 
   /** True when {@link turn} would yield: the current slice is spent, or the signal aborted. */
   due(): boolean {
-    return performance.now() - this.sliceStart >= SLICE_MS || this.signal?.aborted === true;
+    return monotonicMs() - this.sliceStart >= SLICE_MS || this.signal?.aborted === true;
   }
 
   /** Yields to the event loop when the current slice is spent; throws `cancelled` when aborted. */
   async turn(phase: string): Promise<void> {
-    if (performance.now() - this.sliceStart < SLICE_MS && !this.signal?.aborted) return;
+    if (monotonicMs() - this.sliceStart < SLICE_MS && !this.signal?.aborted) return;
     await nextTurn();
     throwIfAborted(this.signal, phase);
-    this.sliceStart = performance.now();
+    this.sliceStart = monotonicMs();
   }
 }
 

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { throwIfAborted } from '@rea/evidence';
+import { monotonicMs, throwIfAborted } from '@rea/evidence';
 
 /** Longest stretch of analysis run before the event loop gets a turn (ms). */
 export const SLICE_MS = 10;
@@ -20,7 +20,7 @@ export const SLICE = 0x1_0000;
  * timers and cancellation are so served during the open of a large binary; results do not change.
  */
 export class Pacer {
-  private sliceStart = performance.now();
+  private sliceStart = monotonicMs();
 
   /** A pacer for one open, cancelled through `signal`; `sliceMs` is the longest stretch between turns. */
   constructor(
@@ -30,7 +30,7 @@ export class Pacer {
 
   /** Whether the current slice is spent (or the open is cancelled): then call {@link Pacer.turn}. */
   due(): boolean {
-    return this.signal.aborted || performance.now() - this.sliceStart >= this.sliceMs;
+    return this.signal.aborted || monotonicMs() - this.sliceStart >= this.sliceMs;
   }
 
   /** Gives the event loop a turn; throws `cancelled` (`details.phase: phase`) when the open was cancelled. */
@@ -38,7 +38,7 @@ export class Pacer {
     throwIfAborted(this.signal, phase);
     await nextTurn();
     throwIfAborted(this.signal, phase);
-    this.sliceStart = performance.now();
+    this.sliceStart = monotonicMs();
   }
 
   /** {@link Pacer.turn} when {@link Pacer.due}: for loops whose iterations are each a sizeable step. */
