@@ -30,7 +30,8 @@ export function plainTerminal(env: Readonly<Record<string, string | undefined>>)
  * from a target, so they are escaped.
  */
 export function createTerminalProgress(stream: TextStream, quiet: boolean, plain = false): TerminalProgress {
-  const live = stream.isTTY === true && !quiet;
+  // Quiet, the stream is not asked (see processIo.ts).
+  const live = !quiet && stream.isTTY === true;
   let shown = 0;
   let last = 0;
   const erase = (): string => (plain ? `\r${' '.repeat(shown)}\r` : '\r\x1b[2K');

@@ -6,7 +6,7 @@
 // the files required through Node.js's CommonJS loader.
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +74,8 @@ const dataFiles = (loaded: Loaded) =>
   loaded.required.filter((file) => file.startsWith(join(dist, 'cli-data'))).map((file) => file.slice(dist.length + 1));
 
 /** Built-ins that a command needs only for some inputs or some tools. */
-const DEFERRED = ['child_process', 'dgram', 'fs/promises', 'worker_threads', 'zlib'];
+// perf_hooks: paced work reads monotonicMs(), not the global performance.
+const DEFERRED = ['child_process', 'dgram', 'fs/promises', 'perf_hooks', 'worker_threads', 'zlib'];
 
 describe('the command line script', () => {
   it('should hold the on-demand data as complete files, not in the script', () => {
@@ -113,6 +114,29 @@ describe('the command line script', () => {
       for (const name of DEFERRED) expect(loaded.builtins).not.toContain(name);
       // crypto is used by every analysis (digests): it is loaded, as it was before.
       expect(loaded.builtins).toContain('crypto');
+    });
+  }, 90_000);
+
+  it('should not open stderr for a quiet analysis that succeeds (no socket modules on a pipe)', async () => {
+    await withTempDir(async (dir) => {
+      const report = join(dir, 'loaded-quiet.json');
+      const output = join(dir, 'report.json');
+      const out = openSync(output, 'w');
+      try {
+        // stdout to a file, stderr a pipe: only stderr could make Node.js load its socket modules.
+        const result = spawnSync(
+          process.execPath,
+          ['--import', REPORTER, bin, 'analyze', '/usr/bin/ls', '--format', 'json', '--quiet'],
+          { stdio: ['ignore', out, 'pipe'], encoding: 'utf8', env: { ...process.env, REA_TEST_LOADED: report } },
+        );
+        expect(result.status).toBe(0);
+        expect(result.stderr).toBe('');
+      } finally {
+        closeSync(out);
+      }
+      expect((JSON.parse(readFileSync(output, 'utf8')) as { records: unknown[] }).records.length).toBeGreaterThan(0);
+      const loaded = JSON.parse(readFileSync(report, 'utf8')) as Loaded;
+      expect(loaded.builtins).not.toContain('net');
     });
   }, 90_000);
 
