@@ -51,13 +51,14 @@ const MAGIC = Buffer.from('rea-code-cache 1\n');
 const COMMAND_PART = /^(?:_|[a-z][a-z0-9-]{0,63})$/;
 /**
  * A cache file's name: the build's stamp, the installation and Node options, the command, Node.js
- * version, architecture.
+ * version, architecture. A name without the command is an earlier version's cache, shared by every
+ * command: pruned like the others.
  */
 const CACHE_NAME =
-  /^cli-[0-9a-f]{16}-[0-9a-f]{8}-(?:_|[a-z][a-z0-9-]{0,63})-node[0-9]+\.[0-9]+\.[0-9]+-[a-z0-9]+\.v8cache$/;
+  /^cli-[0-9a-f]{16}-[0-9a-f]{8}(?:-(?:_|[a-z][a-z0-9-]{0,63}))?-node[0-9]+\.[0-9]+\.[0-9]+-[a-z0-9]+\.v8cache$/;
 /** A cache being written (or abandoned by a process killed while writing it). */
 const TEMPORARY_NAME =
-  /^cli-[0-9a-f]{16}-[0-9a-f]{8}-(?:_|[a-z][a-z0-9-]{0,63})-node[0-9]+\.[0-9]+\.[0-9]+-[a-z0-9]+\.v8cache\.[0-9]+-[0-9a-f]{8}\.tmp$/;
+  /^cli-[0-9a-f]{16}-[0-9a-f]{8}(?:-(?:_|[a-z][a-z0-9-]{0,63}))?-node[0-9]+\.[0-9]+\.[0-9]+-[a-z0-9]+\.v8cache\.[0-9]+-[0-9a-f]{8}\.tmp$/;
 /**
  * At most this many caches are kept: one per command used, and several installations and Node.js
  * versions may share the directory.

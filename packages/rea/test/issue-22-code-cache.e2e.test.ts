@@ -219,6 +219,10 @@ describe('issue 22: the command line code cache', () => {
     const otherBuild = at(`cli-1111111111111111-00000000-inspect-artifact${suffix}`, 1);
     // Unused for 40 days: removed, whatever its Node.js version.
     const unused = at('cli-2222222222222222-00000000-analyze-node0.0.0-x64.v8cache', 40);
+    // A cache shared by every command (named without one, as REA's caches once were), unused for 40 days:
+    // removed too, and so is such a cache's abandoned write.
+    const shared = at(`cli-5555555555555555-00000000${suffix}`, 40);
+    const sharedWrite = at(`cli-5555555555555555-00000000${suffix}.3-00000000.tmp`, 2);
     // Seventeen more used over the last weeks (other commands, one naming none): with the new cache, only
     // the 16 most recently used remain.
     const recent = Array.from({ length: 17 }, (_, i) =>
@@ -231,10 +235,12 @@ describe('issue 22: the command line code cache', () => {
     expect((await rea(INSPECT, { REA_CODE_CACHE_DIR: dir })).code).toBe(0);
     const names = cacheFiles(dir);
     // The one this run wrote: any cache name not planted here (its build's stamp may start with any digit).
-    const planted = new Set([otherBuild, unused, ...recent]);
+    const planted = new Set([otherBuild, unused, shared, ...recent]);
     const current = names.filter((name) => CACHE_NAME.test(name) && !planted.has(name));
     expect(current).toHaveLength(1);
     expect(names).not.toContain(unused);
+    expect(names).not.toContain(shared);
+    expect(names).not.toContain(sharedWrite);
     expect(names).not.toContain(abandoned);
     expect(names).toEqual(expect.arrayContaining([otherBuild, writing, unrelated]));
     // The current cache, the other installation's and the 14 most recent of the seventeen.
