@@ -80,9 +80,10 @@ const builtinsRequired = {
 /**
  * Node.js built-ins that most commands never use but that modules of the command line import at their
  * top level (child processes for engines, zlib for archives, worker threads for large inputs, sockets
- * for servers and devices, the promise-based file system for large files and bundle exports, which also
- * loads readline and stream modules: a tenth of the built-ins `rea analyze` of a small program loaded): Node.js compiles each when it is first required, and together they cost every
- * command 7-12 ms (`rea analyze` of a small program loaded 93 built-in modules, now 82). In
+ * for servers and devices, the promise-based file system, which brings readline and stream modules, for
+ * large files and bundle exports): Node.js compiles each when it is first required, and together they
+ * cost every command 7-12 ms (`rea analyze` of a small program loaded 93 built-in modules; with these
+ * deferred, 65). In
  * the command line, each becomes an object of getters, made from the built-in's own export names at build
  * time, that requires the built-in when one of them is first read. Only built-ins whose export is a plain
  * object are listed (a function such as `events` or `stream` could not be stood in for).

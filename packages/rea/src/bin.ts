@@ -51,7 +51,7 @@ async function run(): Promise<void> {
       // 0.85x the CPU with the larger budget, and that of /usr/bin/bash 0.90x (bench/cli). The loops that
       // decode instructions still reach the optimizing compiler early in a sweep. A budget given on
       // node's command line wins (NODE_OPTIONS cannot carry one).
-      const given = process.execArgv.some((a) => /^--interrupt[-_]budget\b/.test(a));
+      const given = process.execArgv.some((a) => /^--interrupt[-_]budget(?:=|$)/.test(a));
       if (!given) setFlagsFromString(`--interrupt-budget=${COMMAND_INTERRUPT_BUDGET}`);
     }
     let status: number;
@@ -94,9 +94,11 @@ async function run(): Promise<void> {
         process.off('SIGTERM', early);
         status = await commandLine.main(argv);
         // A command that succeeded has printed its answer: the next run starts faster. (A failed one, a
-        // misspelt command among them, is not worth a cache; `rea setup` writes exactly what its plan names
-        // in the user's home, and nothing else.)
-        if (status === 0 && argv[0] !== 'setup') commandLine.keep();
+        // misspelt command among them, is not worth a cache; nor is help or a schema, which runs none of
+        // the command's own code, and any word followed by --help succeeds; `rea setup` writes exactly
+        // what its plan names in the user's home, and nothing else.)
+        const described = argv.some((a) => a === '--help' || a === '-h' || a === '--schema');
+        if (status === 0 && argv[0] !== 'setup' && !described) commandLine.keep();
       }
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

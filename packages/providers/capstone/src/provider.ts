@@ -88,7 +88,8 @@ export function capstoneProfile() {
 
 /**
  * False when the file's header names a machine other than x86 (an ELF or a thin little-endian Mach-O
- * for another architecture); true for x86, for a PE file and for anything this cannot tell.
+ * for another architecture) or the file is too short to name one; true for x86, for a PE file and for
+ * any other header.
  */
 function mayBeX86(bytes: Uint8Array): boolean {
   if (bytes.length < 20) return false;
@@ -130,7 +131,7 @@ async function analyse(
       details: { path: target.path, reason: error instanceof Error ? error.message : String(error) },
     });
   }
-  // The x86 reader is optimized on the second core while the layout is parsed (see warmX86).
+  // The x86 reader gets its type feedback and a start towards optimization (see warmX86).
   if (mayBeX86(bytes)) warmX86();
   // Parsed in slices with turns of the event loop between them: a symbol table of hundreds of
   // thousands of entries must not hold the loop, and a cancel must take effect meanwhile.

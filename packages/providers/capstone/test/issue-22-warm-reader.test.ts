@@ -1,5 +1,5 @@
 // The x86 reader is run over a small corpus of common instructions before a sweep (warmX86), so that V8
-// optimizes it while the layout is parsed. The corpus must be what it says: instructions Capstone
+// has type feedback for its common forms before the sweep. The corpus must be what it says: instructions Capstone
 // decodes one after another with the sizes the reader measures, every one accepted by the reader but
 // the VEX form it leaves to Capstone. Warming changes no later reading.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

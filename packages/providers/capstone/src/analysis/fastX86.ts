@@ -284,7 +284,7 @@ export function readX86_32(b: Uint8Array, at: number, end: number, address: numb
 
 /**
  * Measures the x86 instruction (64-bit mode when `long`, else 32-bit) at `at` (which must end before
- * `end`) located at `address` and fills {@link fast}. Returns its length, or 0 when the encoding is left
+ * `end`) located at `address` and fills {@link measured}. Returns its length, or 0 when the encoding is left
  * to Capstone (including every invalid or truncated one).
  */
 export function readX86(b: Uint8Array, at: number, end: number, address: number, long: boolean): number {
@@ -729,10 +729,11 @@ export const WARM_CODE = Buffer.from(
 let warmed = false;
 
 /**
- * Reads {@link WARM_CODE} a few thousand times, once per process, so that V8 optimizes the reader on
- * its second core while the caller does other work (reading and parsing the binary's layout) instead
- * of running the first part of a sweep unoptimized while the compile it then asks for (about 15 ms)
- * runs. Takes about 2 ms.
+ * Reads {@link WARM_CODE} 24 times, once per process, before a sweep (about 1 ms): V8 then has type
+ * feedback for the reader's common forms, and part of the work it counts before it optimizes the reader
+ * is done, so that the sweep runs unoptimized for less long. Under V8's default interrupt budget 40
+ * rounds get the reader optimized; under the eightfold budget of `rea`'s commands about 300 would, more
+ * than a small binary's whole sweep costs, so this does only a part.
  */
 export function warmX86(): void {
   if (warmed) return;
