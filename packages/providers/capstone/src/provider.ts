@@ -86,33 +86,6 @@ export function capstoneProfile() {
   });
 }
 
-/**
- * False when the file's header names a machine other than x86 (an ELF or a thin little-endian Mach-O
- * for another architecture) or the file is too short to name one; true for x86, for a PE file and for
- * any other header.
- */
-function mayBeX86(bytes: Uint8Array): boolean {
-  if (bytes.length < 20) return false;
-  if (bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46) {
-    const machine = bytes[5] === 2 ? (bytes[18]! << 8) | bytes[19]! : bytes[18]! | (bytes[19]! << 8);
-    return machine === ELF_386 || machine === ELF_X86_64;
-  }
-  const magic = bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24);
-  if (magic === MACHO_32 || magic === MACHO_64) {
-    const cpu = (bytes[4]! | (bytes[5]! << 8) | (bytes[6]! << 16)) & 0xff_ffff;
-    return cpu === MACHO_CPU_X86;
-  }
-  return true;
-}
-
-const ELF_386 = 3;
-const ELF_X86_64 = 62;
-/** Thin little-endian Mach-O magic numbers (MH_MAGIC, MH_MAGIC_64) read as little-endian words. */
-const MACHO_32 = 0xfeedface | 0;
-const MACHO_64 = 0xfeedfacf | 0;
-/** CPU_TYPE_X86 (x86-64 adds the 64-bit flag in the top byte). */
-const MACHO_CPU_X86 = 7;
-
 /** Reports the phase an open enters (absent when a library caller passes no progress sink). */
 type PhaseReport = (message: string) => void;
 
@@ -131,8 +104,6 @@ async function analyse(
       details: { path: target.path, reason: error instanceof Error ? error.message : String(error) },
     });
   }
-  // The x86 reader gets its type feedback and a start towards optimization (see warmX86).
-  if (mayBeX86(bytes)) warmX86();
   // Parsed in slices with turns of the event loop between them: a symbol table of hundreds of
   // thousands of entries must not hold the loop, and a cancel must take effect meanwhile.
   report('parsing the layout');
@@ -168,6 +139,8 @@ async function analyse(
   }
   if (layout.endianness !== 'little')
     throw unsupported(layout, 'endianness', 'The embedded engine decodes little-endian code only.');
+  // The x86 reader gets its type feedback and a start towards optimization (see warmX86).
+  if (layout.architecture !== 'aarch64') warmX86();
   const decoder = decoderSource(layout.architecture as EngineArchitecture);
   try {
     // One pacer for the whole open: no stretch of analysis holds the event loop for long.
