@@ -190,12 +190,12 @@ function createDirectory(directory: string): void {
 }
 
 /**
- * The cached data in `file` and the commands that made it: only from a regular file with one link,
- * owned by this user and writable by no one else, opened without following a symbolic link (checked on
- * the open descriptor, so nothing can be swapped in between), made from the bundle as it is now
- * (`bundle`), whose payload matches the SHA-256 in its header.
+ * The cached data in `file`: only from a regular file with one link, owned by this user and writable by
+ * no one else, opened without following a symbolic link (checked on the open descriptor, so nothing can
+ * be swapped in between), made from the bundle as it is now (`bundle`), whose payload matches the
+ * SHA-256 in its header.
  */
-function readCache(file: string, bundle: string, spare: Buffer): { data: Buffer; commands: string[] } | null {
+function readCache(file: string, bundle: string, spare: Buffer): Buffer | null {
   let descriptor: number;
   try {
     // Not blocking: a named pipe planted there would otherwise hold the process before any check.
@@ -244,7 +244,7 @@ function readCache(file: string, bundle: string, spare: Buffer): { data: Buffer;
     createHash('sha256').update(data).digest('hex') !== header.sha256
   )
     return null;
-  return { data, commands: header.commands.filter((command) => typeof command === 'string') };
+  return data;
 }
 
 /** Writes `data` to `file` through a temporary file in the same directory, so a reader sees all or nothing. */
@@ -336,7 +336,7 @@ export function loadCommandLine(
   const cached = trusted === null ? null : readCache(join(trusted, name), identity, bytes);
   const script = new Script(source, {
     filename: bundle,
-    ...(cached ? { cachedData: cached.data } : {}),
+    ...(cached ? { cachedData: cached } : {}),
   });
   const wrapper = script.runInThisContext() as (
     exports: object,
