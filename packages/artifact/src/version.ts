@@ -1,15 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { packageVersion } from '@rea/provider-kit';
 
 /**
- * This package's version as its installed manifest states it. The manifest is found by package name (a
- * self-reference), so the answer is the same when this module runs from the installed package and when
- * it is bundled into an application that depends on it.
+ * The version of @rea/artifact recorded as the provider version in Evidence it produces: its manifest's,
+ * found by package name (so the same installed or bundled; a bundle states it at build time).
  */
-function manifestVersion(): string {
-  const manifest = createRequire(import.meta.url).resolve('@rea/artifact/package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-}
-
-/** The version of @rea/artifact recorded as the provider version in Evidence it produces (its manifest's). */
-export const ARTIFACT_PACKAGE_VERSION: string = manifestVersion();
+export const ARTIFACT_PACKAGE_VERSION: string = packageVersion(import.meta.url, '@rea/artifact');

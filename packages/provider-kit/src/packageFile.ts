@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -17,4 +17,23 @@ export function packageFile(from: string, name: string, relative: string): strin
   } catch {
     return null;
   }
+}
+
+/**
+ * The versions of the packages an application bundle contains, as their manifests stated them when it was
+ * built (rea's bundles define it; see packages/rea/scripts/bundleOptions.mjs). Undefined outside a bundle.
+ */
+declare const __REA_BUNDLED_VERSIONS__: Readonly<Record<string, string>> | undefined;
+
+/**
+ * The version of package `name` whose code is running: in a bundle, the version its manifest stated when
+ * the bundle was built (the code inside is that version's, whatever else is installed beside it); outside
+ * one, the installed manifest's, found by name as the module at `from` (its `import.meta.url`) resolves it.
+ * A bundle answers without resolving or reading anything, which on a cold start costs milliseconds.
+ */
+export function packageVersion(from: string, name: string): string {
+  const bundled = typeof __REA_BUNDLED_VERSIONS__ === 'object' ? __REA_BUNDLED_VERSIONS__[name] : undefined;
+  if (bundled !== undefined) return bundled;
+  const manifest = createRequire(from).resolve(`${name}/package.json`);
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }

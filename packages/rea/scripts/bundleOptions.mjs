@@ -1,6 +1,9 @@
 // The esbuild options of rea's bundles (scripts/postbuild.mjs). A test bundles a provider fixture with
 // exactly these options to show how a provider finds its own files once bundled.
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Gives the bundle a `require` for the CommonJS dependencies it contains. */
 export const BANNER =
@@ -22,6 +25,30 @@ export const NUMBER_CONSTANTS = {
   'Number.EPSILON': '2.220446049250313e-16',
 };
 
+/**
+ * The name and version of every workspace package (packages/*, packages/providers/*), as their manifests
+ * state them now: the bundles carry them as `__REA_BUNDLED_VERSIONS__`, which `packageVersion` of
+ * @rea/provider-kit answers from. A bundle holds the code of exactly these versions, so it states them
+ * itself rather than resolving and reading manifests at run time (a few milliseconds of a cold start;
+ * a manifest installed beside the bundle may also be another version's).
+ */
+export function workspaceVersions() {
+  const packages = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const versions = {};
+  for (const parent of [packages, join(packages, 'providers')]) {
+    for (const entry of readdirSync(parent, { withFileTypes: true })) {
+      const manifest = join(parent, entry.name, 'package.json');
+      if (!entry.isDirectory() || !existsSync(manifest)) continue;
+      const { name, version } = JSON.parse(readFileSync(manifest, 'utf8'));
+      if (typeof name === 'string' && typeof version === 'string') versions[name] = version;
+    }
+  }
+  return versions;
+}
+
+/** What every bundle defines: {@link NUMBER_CONSTANTS} and the workspace's versions. */
+const DEFINE = { ...NUMBER_CONSTANTS, __REA_BUNDLED_VERSIONS__: JSON.stringify(workspaceVersions()) };
+
 /** The server's bundle: ESM for Node 20, written by this script, minified. */
 export const BUNDLE = {
   bundle: true,
@@ -38,7 +65,7 @@ export const BUNDLE = {
   // warm listing of 4,656 classes. REA's errors set their names themselves (ReaError, RpcError).
   minify: true,
   legalComments: 'eof',
-  define: NUMBER_CONSTANTS,
+  define: DEFINE,
   metafile: true,
   logLevel: 'warning',
 };
@@ -54,7 +81,7 @@ export const COMMAND_LINE_BUNDLE = {
   ...BUNDLE,
   format: 'cjs',
   banner: {},
-  define: { ...NUMBER_CONSTANTS, 'import.meta.url': '__reaModuleUrl' },
+  define: { ...DEFINE, 'import.meta.url': '__reaModuleUrl' },
 };
 
 /**
@@ -67,7 +94,7 @@ export const ENTRY_BUNDLE = {
   ...BUNDLE,
   format: 'cjs',
   banner: { js: 'const __reaEntryUrl = require("node:url").pathToFileURL(__filename).href;' },
-  define: { ...NUMBER_CONSTANTS, 'import.meta.url': '__reaEntryUrl' },
+  define: { ...DEFINE, 'import.meta.url': '__reaEntryUrl' },
   external: ['./mcpStdio.js'],
 };
 

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout } from '@rea/artifact';
 import type { NativePort } from '@rea/native';
-import { NATIVE_PORT, readSmallFileSync, settingsOf, withDeadline } from '@rea/provider-kit';
+import { NATIVE_PORT, packageVersion, readSmallFileSync, settingsOf, withDeadline } from '@rea/provider-kit';
 import type {
   ActiveTarget,
   DeepProvider,
@@ -28,13 +26,10 @@ import { CAPSTONE_OPEN_TIMEOUT_MS, CAPSTONE_SETTINGS } from './settings.js';
 
 /**
  * This package's version as its installed manifest states it (found by package name, so bundled or
- * installed alike): the provider version in Evidence and part of the analysis profile.
+ * installed alike; a bundle states it at build time): the provider version in Evidence and part of the
+ * analysis profile.
  */
-export const CAPSTONE_PROVIDER_VERSION: string = (
-  JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@rea/provider-capstone/package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
+export const CAPSTONE_PROVIDER_VERSION: string = packageVersion(import.meta.url, '@rea/provider-capstone');
 
 /** The provider id. */
 export const CAPSTONE_PROVIDER_ID = 'capstone';

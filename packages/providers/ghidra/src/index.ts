@@ -9,10 +9,10 @@ export {
   GHIDRA_CAPABILITIES,
   GHIDRA_PROVIDER_ID,
   GHIDRA_PROVIDER_VERSION,
-  GHIDRA_SCRIPTS_DIR,
   GHIDRA_STARTUP_TIMEOUT_MS,
   createGhidraProvider,
   ghidraProfile,
+  ghidraScriptsDirectory,
 } from './provider.js';
 export type { GhidraProviderOptions } from './provider.js';
 export { SUPPORTED_GHIDRA, discoverGhidra } from './discovery.js';

@@ -1,25 +1,33 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createAnalysisProfile } from '@rea/evidence';
 import { NATIVE_CAPABILITIES } from '@rea/native/core';
 import type { NativeCapability } from '@rea/native';
 import { BRIDGE_PROTOCOL, createBridgeProvider } from '@rea/native/bridge';
+import { packageVersion } from '@rea/provider-kit';
 import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';
 import { discoverGhidra } from './discovery.js';
 import type { GhidraInstallation } from './discovery.js';
 
-const manifest = createRequire(import.meta.url).resolve('@rea/provider-ghidra/package.json');
-
-/** This package's version as its installed manifest states it. */
-export const GHIDRA_PROVIDER_VERSION: string = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string })
-  .version;
+/** This package's version as its installed manifest states it (a bundle states it at build time). */
+export const GHIDRA_PROVIDER_VERSION: string = packageVersion(import.meta.url, '@rea/provider-ghidra');
 
 /** The provider id. */
 export const GHIDRA_PROVIDER_ID = 'ghidra';
 
-/** The directory of the bridge script the package ships (`ReaBridge.java`), passed as `-scriptPath`. */
-export const GHIDRA_SCRIPTS_DIR = join(dirname(manifest), 'scripts');
+let scriptsDirectory: string | undefined;
+
+/**
+ * The directory of the bridge script the package ships (`ReaBridge.java`), passed as `-scriptPath`: found
+ * through the package's manifest by name when first asked for (not when the module loads).
+ */
+export function ghidraScriptsDirectory(): string {
+  scriptsDirectory ??= join(
+    dirname(createRequire(import.meta.url).resolve('@rea/provider-ghidra/package.json')),
+    'scripts',
+  );
+  return scriptsDirectory;
+}
 
 /** The bridge script's file name. */
 export const GHIDRA_BRIDGE_SCRIPT = 'ReaBridge.java';
@@ -93,7 +101,7 @@ export function createGhidraProvider(options: GhidraProviderOptions = {}): DeepP
           '-import',
           target.path,
           '-scriptPath',
-          GHIDRA_SCRIPTS_DIR,
+          ghidraScriptsDirectory(),
           '-postScript',
           GHIDRA_BRIDGE_SCRIPT,
         ],

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { skipUnless, toolsMissing } from '@rea/test-helpers';
-import { GHIDRA_BRIDGE_SCRIPT, GHIDRA_SCRIPTS_DIR } from '@rea/provider-ghidra';
+import { GHIDRA_BRIDGE_SCRIPT, ghidraScriptsDirectory } from '@rea/provider-ghidra';
 
 const PARSER = `
 import javax.tools.*;
@@ -37,7 +37,7 @@ skipUnless(toolsMissing('java', 'javac'))('Ghidra bridge script', () => {
   };
 
   it('parses as Java', () => {
-    const result = parse(join(GHIDRA_SCRIPTS_DIR, GHIDRA_BRIDGE_SCRIPT));
+    const result = parse(join(ghidraScriptsDirectory(), GHIDRA_BRIDGE_SCRIPT));
     expect(result.stdout).toBe('');
     expect(result.status).toBe(0);
   }, 120_000);

@@ -5,12 +5,12 @@
  * the first query of an open target starts Hopper with the package's Python bridge.
  */
 export {
-  HOPPER_BRIDGE_SCRIPT,
   HOPPER_CAPABILITIES,
   HOPPER_PROVIDER_ID,
   HOPPER_PROVIDER_VERSION,
   HOPPER_STARTUP_TIMEOUT_MS,
   createHopperProvider,
+  hopperBridgeScript,
   hopperProfile,
 } from './provider.js';
 export type { HopperProviderOptions } from './provider.js';

@@ -1,25 +1,34 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createAnalysisProfile } from '@rea/evidence';
 import { NATIVE_CAPABILITIES } from '@rea/native/core';
 import type { NativeCapability } from '@rea/native';
 import { BRIDGE_PROTOCOL, createBridgeProvider } from '@rea/native/bridge';
+import { packageVersion } from '@rea/provider-kit';
 import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';
 import { HOPPER_UNKNOWN_VERSION, HOPPER_UNKNOWN_VERSION_NOTE, discoverHopper } from './discovery.js';
 import type { HopperInstallation } from './discovery.js';
 
-const manifest = createRequire(import.meta.url).resolve('@rea/provider-hopper/package.json');
-
-/** This package's version as its installed manifest states it. */
-export const HOPPER_PROVIDER_VERSION: string = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string })
-  .version;
+/** This package's version as its installed manifest states it (a bundle states it at build time). */
+export const HOPPER_PROVIDER_VERSION: string = packageVersion(import.meta.url, '@rea/provider-hopper');
 
 /** The provider id. */
 export const HOPPER_PROVIDER_ID = 'hopper';
 
-/** The Python bridge script the package ships, run by Hopper with `-Y`. */
-export const HOPPER_BRIDGE_SCRIPT = join(dirname(manifest), 'scripts', 'rea_bridge.py');
+let bridgeScript: string | undefined;
+
+/**
+ * The Python bridge script the package ships, run by Hopper with `-Y`: found through the package's
+ * manifest by name when first asked for (not when the module loads).
+ */
+export function hopperBridgeScript(): string {
+  bridgeScript ??= join(
+    dirname(createRequire(import.meta.url).resolve('@rea/provider-hopper/package.json')),
+    'scripts',
+    'rea_bridge.py',
+  );
+  return bridgeScript;
+}
 
 /** Default startup deadline (load, analysis, bridge), in ms: `REA_HOPPER_STARTUP_TIMEOUT_MS`. */
 export const HOPPER_STARTUP_TIMEOUT_MS = 120_000;
@@ -76,7 +85,7 @@ export function createHopperProvider(options: HopperProviderOptions = {}): DeepP
       startupMs: open.config?.hopperStartupTimeoutMs ?? HOPPER_STARTUP_TIMEOUT_MS,
       setting: 'REA_HOPPER_STARTUP_TIMEOUT_MS',
       // Hopper keeps its own documents; the owned project directory is its working directory.
-      launch: () => ({ command: installation.launcher, args: ['-e', target.path, '-Y', HOPPER_BRIDGE_SCRIPT] }),
+      launch: () => ({ command: installation.launcher, args: ['-e', target.path, '-Y', hopperBridgeScript()] }),
     }),
     ...(options.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: options.waitingNoticeMs }),
   });

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HOPPER_BRIDGE_SCRIPT } from '@rea/provider-hopper';
+import { hopperBridgeScript } from '@rea/provider-hopper';
 
 const compile = (file: string, dir: string) =>
   spawnSync(
@@ -23,7 +23,7 @@ describe('Hopper bridge script', () => {
   it('byte-compiles, and a broken script would not', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rea-pycompile-'));
     try {
-      expect(compile(HOPPER_BRIDGE_SCRIPT, dir)).toMatchObject({ status: 0, stderr: '' });
+      expect(compile(hopperBridgeScript(), dir)).toMatchObject({ status: 0, stderr: '' });
       writeFileSync(join(dir, 'bad.py'), 'def f(:\n  pass\n');
       expect(compile(join(dir, 'bad.py'), dir).status).not.toBe(0);
     } finally {

@@ -1,14 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createAnalysisProfile } from '@rea/evidence';
 import type { JsonObject, ProviderIdentity } from '@rea/evidence';
+import { packageVersion } from '@rea/provider-kit';
 
-/** This package's version as its installed manifest states it (bundled or installed alike). */
-export const LLDB_PROVIDER_VERSION: string = (
-  JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@rea/provider-lldb/package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
+/** This package's version as its installed manifest states it (bundled or installed alike; a bundle states it at build time). */
+export const LLDB_PROVIDER_VERSION: string = packageVersion(import.meta.url, '@rea/provider-lldb');
 
 /** The identity recorded as `provider` in this package's Evidence. */
 export const LLDB_PROVIDER: ProviderIdentity = Object.freeze({
