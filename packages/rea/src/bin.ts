@@ -41,8 +41,10 @@ async function run(): Promise<void> {
     // warm server: inspect_android_package with its signatures verified takes 0.71x the time). The price
     // is memory: a grown young generation holds up to 2 x 16 MiB (open_binary + binary_overview of bash
     // peaks at 124 MiB instead of 96 MiB, in the same time).
-    if (!stdioServer && argv[0] !== 'mcp') {
-      setFlagsFromString('--semi-space-growth-factor=1');
+    const youngGeneration = '--semi-space-growth-factor=1';
+    const once = !stdioServer && argv[0] !== 'mcp';
+    if (once) {
+      setFlagsFromString(youngGeneration);
       // A command that runs once also lets V8 optimize a function only after 8 times the work it
       // normally waits for (its interrupt budget, read when a function's feedback is allocated). Under
       // the default budget V8 optimizes functions a command calls only briefly (75 of them during
@@ -98,7 +100,14 @@ async function run(): Promise<void> {
         // the command's own code, and any word followed by --help succeeds; `rea setup` writes exactly
         // what its plan names in the user's home, and nothing else.)
         const described = argv.some((a) => a === '--help' || a === '-h' || a === '--schema');
-        if (status === 0 && argv[0] !== 'setup' && !described) commandLine.keep();
+        if (status === 0 && argv[0] !== 'setup' && !described) {
+          // V8 stamps its cached code with a hash of its flags, and refuses code stamped with another.
+          // Starting a worker thread (the JavaScript analysis, an AArch64 engine load, a large archive's
+          // digests) puts the growth factor back to V8's minimum of 2 as the worker's heap is set up:
+          // a cache written then would be refused by every later run, and rewritten by each.
+          if (once) setFlagsFromString(youngGeneration);
+          commandLine.keep();
+        }
       }
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
