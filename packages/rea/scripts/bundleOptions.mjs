@@ -99,9 +99,10 @@ export const ENTRY_BUNDLE = {
 };
 
 /**
- * The script dist/commandLine.js compiles: `code` as a function of the CommonJS module parameters, in
- * strict mode (as the ES modules it was built from), with its URL for import.meta.url, and a last line
- * giving the SHA-256 of everything before it, which names the build's code cache.
+ * A script dist/commandLine.js compiles: `code` as a function of the CommonJS module parameters and of
+ * `__reaLoadExtra` (how dist/cli.cjs asks for dist/cli-extra.cjs; see scripts/postbuild.mjs), in strict
+ * mode (as the ES modules it was built from), with its URL for import.meta.url, and a last line giving the
+ * SHA-256 of everything before it, which names the build's code cache.
  */
 export function stampCommandLine(code) {
   // dist/commandLine.js decodes a stamped script as Latin-1: it must be ASCII.
@@ -109,7 +110,7 @@ export function stampCommandLine(code) {
   if (outside)
     throw new Error(`the command line is not ASCII: U+${outside[0].codePointAt(0).toString(16)} at ${outside.index}`);
   const body =
-    '(function (exports, require, module, __filename, __dirname) {"use strict";' +
+    '(function (exports, require, module, __filename, __dirname, __reaLoadExtra) {"use strict";' +
     'const __reaModuleUrl = require("node:url").pathToFileURL(__filename).href;\n' +
     `${code}\n})\n`;
   return `${body}//! rea-bundle ${createHash('sha256').update(body).digest('hex')}\n`;

@@ -11,9 +11,10 @@
 //   - dist/mcpCalls.js (@rea/server/calls: sessions, ledgers, tool execution) and ./defaults.js (the
 //     providers and composition tools), loaded on the first tool call; ./generated/* (the precomputed
 //     catalogs), loaded at start by a dynamic import.
-//   - dist/cli.cjs, every other command: the command line as one CommonJS script, which
+//   - dist/cli.cjs, every other command: the command line as a CommonJS script, which
 //     dist/commandLine.js compiles with V8's cached code of earlier runs (Node 20 caches no ES module's
-//     code). Modules it reaches through dynamic imports are still evaluated only when used.
+//     code), and dist/cli-extra.cjs, the packages only some commands import, read when first needed (see
+//     bundleCommandLine). Modules they reach through dynamic imports are still evaluated only when used.
 // A module two paths of the server reach is one copy in a shared chunk: a process runs one zod, one
 // @rea/evidence and one of each provider (the command line, a process of its own, has its own copy). Kept out: @alexaltea/capstone-js (CommonJS glue beside its capstone.wasm, resolved
 // from @rea/provider-capstone's directory) and esbuild. Chunks sit in dist/ itself, so code that reads
@@ -162,11 +163,13 @@ const onDemandData = [
   })),
 ];
 
+/** The files of {@link onDemandData} the command line's builds wrote (checked once both are done). */
+const written = new Set();
+
 /** Replaces each module of {@link onDemandData} by a require() of its JSON file, and writes the file. */
 const dataOnDemand = {
   name: 'rea-data-on-demand',
   setup(esbuild) {
-    const written = new Set();
     esbuild.onResolve({ filter: new RegExp(`^\\./${CLI_DATA}/`) }, (args) => ({ path: args.path, external: true }));
     for (const item of onDemandData)
       esbuild.onLoad({ filter: item.module }, async (args) => {
@@ -175,12 +178,109 @@ const dataOnDemand = {
         written.add(item.file);
         return { contents: item.contents(item.file), loader: 'js' };
       });
-    esbuild.onEnd(() => {
-      const missing = onDemandData.filter((item) => !written.has(item.file)).map((item) => item.file);
-      if (missing.length > 0) throw new Error(`the command line no longer reaches ${missing.join(', ')}`);
-    });
   },
 };
+
+/**
+ * The packages the command line loads from a second script, dist/cli-extra.cjs, and only when a command
+ * imports one of them: the Android, browser, LLDB and JavaScript providers and the MCP server, with what
+ * only they use (the MCP SDK, a JavaScript parser, a DevTools client, execa's copy...), about half of the
+ * command line. Every command reads, and creates the top-level functions of, the whole of dist/cli.cjs:
+ * each megabyte of it costs a short command about 15 ms. `rea analyze` of a native binary, `rea doctor`
+ * and most tool commands use none of these.
+ */
+const EXTRA_PACKAGES = [
+  '@rea/javascript',
+  '@rea/provider-android',
+  '@rea/provider-browser',
+  '@rea/provider-lldb',
+  '@rea/server',
+];
+/** What the command line imports of them, each through import(): their main entries, and the MCP server's. */
+const EXTRA_ENTRIES = [...EXTRA_PACKAGES, '@rea/server/serve'];
+const EXTRA_IMPORT = new RegExp(`^(?:${EXTRA_PACKAGES.map((name) => name.replace('/', '\\/')).join('|')})(?:/.*)?$`);
+
+/**
+ * In dist/cli.cjs: a dynamic import of one of the {@link EXTRA_ENTRIES} becomes a module that asks the
+ * loader (dist/commandLine.js, through the script's `__reaLoadExtra` parameter) for dist/cli-extra.cjs,
+ * handing it the registry of the modules both scripts use, and answers that entry's namespace. A static
+ * import of an extra package's main entry, or a dynamic import of another of its modules, would put the
+ * package back into this script: refused. Other modules of theirs imported statically stay here (each
+ * provider's settings declarations, which every command validates).
+ */
+function deferExtra(shared) {
+  return {
+    name: 'rea-command-line-extra',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: EXTRA_IMPORT }, (args) => {
+        const entry = EXTRA_ENTRIES.includes(args.path);
+        if (args.kind === 'dynamic-import' && entry) return { path: args.path, namespace: 'rea-extra' };
+        if (args.kind !== 'dynamic-import' && !entry) return undefined;
+        return {
+          errors: [
+            {
+              text: `${args.importer} imports ${args.path} (${args.kind}): an extra package's entry loads only through import(), and only its listed entries do`,
+            },
+          ],
+        };
+      });
+      esbuild.onLoad({ filter: /.*/, namespace: 'rea-extra' }, (args) => ({
+        contents: `module.exports = __reaLoadExtra(() => require('rea-extra-registry').registry)[${JSON.stringify(args.path)}]();`,
+        loader: 'js',
+      }));
+      esbuild.onResolve({ filter: /^rea-extra-registry$/ }, () => ({
+        path: 'registry',
+        namespace: 'rea-extra-registry',
+      }));
+      // Each module dist/cli-extra.cjs takes from this script, by its key: its namespace (an ES module) or
+      // its exports (CommonJS), exactly as this script's own importers see it.
+      esbuild.onLoad({ filter: /.*/, namespace: 'rea-extra-registry' }, () => ({
+        contents: [
+          ...shared.map(({ file, format }, n) =>
+            format === 'esm' ? `import * as m${n} from ${JSON.stringify(file)};` : '',
+          ),
+          'export const registry = {',
+          ...shared.map(
+            ({ key, file, format }, n) =>
+              `  ${JSON.stringify(key)}: ${format === 'esm' ? `m${n}` : `require(${JSON.stringify(file)})`},`,
+          ),
+          '};',
+        ].join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** The key by which dist/cli-extra.cjs requires a module of dist/cli.cjs: its metafile path. */
+const SHARED_PREFIX = 'rea-core:';
+
+/**
+ * In dist/cli-extra.cjs: an import that resolves to a file dist/cli.cjs holds (`inCore`, metafile paths)
+ * is required from it by key, so the two scripts share one copy of each module (one zod, one
+ * @rea/evidence, each provider's settings declarations once).
+ */
+function sharedWithCore(inCore) {
+  return {
+    name: 'rea-shared-with-core',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.reaShared || args.namespace !== 'file' || isBuiltin(args.path)) return undefined;
+        if (args.path.startsWith(`./${CLI_DATA}/`)) return undefined;
+        const found = await esbuild.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: { reaShared: true },
+        });
+        if (found.errors.length > 0 || found.external || found.namespace !== 'file') return undefined;
+        const key = relative(process.cwd(), found.path).split('\\').join('/');
+        return inCore.has(key) ? { path: `${SHARED_PREFIX}${key}`, external: true } : undefined;
+      });
+    },
+  };
+}
 
 /**
  * True for a module that belongs to the call path, never to start-up: the server's call path (calls,
@@ -230,15 +330,12 @@ async function bundle() {
       external: ['@alexaltea/capstone-js', 'esbuild'],
       plugins: [englishZodMessagesOnly],
     }),
-    build({
-      ...COMMAND_LINE_BUNDLE,
-      entryPoints: [cliEntry],
-      outfile: join(dist, 'cli.cjs'),
-      external: ['@alexaltea/capstone-js', 'esbuild'],
-      plugins: [englishZodMessagesOnly, builtinsRequired, lazyBuiltins, dataOnDemand],
-    }),
+    bundleCommandLine(cliEntry),
     build({ ...ENTRY_BUNDLE, entryPoints: [join(dist, 'bin.js')], outfile: join(dist, 'bin.cjs') }),
   ]);
+  const { extra } = commandLine;
+  const missing = onDemandData.filter((item) => !written.has(item.file)).map((item) => item.file);
+  if (missing.length > 0) throw new Error(`the command line no longer reaches ${missing.join(', ')}`);
   // The executable imports nothing at run time but the stdio server.
   const foreign = Object.values(executable.metafile.outputs)
     .flatMap((output) => output.imports.map((edge) => edge.path))
@@ -252,12 +349,12 @@ async function bundle() {
       `dist/bin.cjs reads import.meta beyond its url: ${entryMeta.map((w) => w.location?.file).join(', ')}`,
     );
   checkStartup(result.metafile);
-  const kept = Object.values(commandLine.metafile.outputs).flatMap((output) =>
-    output.imports.filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path),
-  );
+  const kept = [commandLine, extra]
+    .flatMap((built) => Object.values(built.metafile.outputs))
+    .flatMap((output) => output.imports.filter((edge) => edge.kind === 'dynamic-import').map((edge) => edge.path));
   if (kept.length > 0) throw new Error(`the command line must not import() at run time: ${kept.join(', ')}`);
   // A module of the command line that reads import.meta for anything but its URL would read nothing.
-  const lost = commandLine.warnings.filter((warning) => warning.text.includes('import.meta'));
+  const lost = [...commandLine.warnings, ...extra.warnings].filter((warning) => warning.text.includes('import.meta'));
   if (lost.length > 0)
     throw new Error(
       `the command line reads import.meta beyond its url: ${lost.map((w) => w.location?.file).join(', ')}`,
@@ -274,6 +371,8 @@ async function bundle() {
   for (const file of result.outputFiles) writeFileSync(file.path, file.contents);
   const [script] = commandLine.outputFiles;
   writeFileSync(script.path, stampCommandLine(script.text));
+  const [extraScript] = extra.outputFiles;
+  writeFileSync(extraScript.path, stampCommandLine(extraScript.text));
   const [entryScript] = executable.outputFiles;
   writeFileSync(entryScript.path, entryScript.contents, { mode: 0o755 });
   chmodSync(entryScript.path, 0o755);
@@ -295,8 +394,67 @@ async function bundle() {
   const chunks = result.outputFiles.filter((f) => /[\\/]chunk-[A-Z0-9]+\.js$/.test(f.path)).length;
   const kib = (result.outputFiles.reduce((sum, f) => sum + f.contents.length, 0) / 1024).toFixed(0);
   console.error(
-    `rea: bundled the stdio fast path and the call path (${modules} modules, ${kib} KiB) into dist/mcpStdio.js, dist/mcpCalls.js and ${chunks} chunks, and the command line (${Object.keys(commandLine.metafile.inputs).length} modules, ${(script.contents.length / 1024).toFixed(0)} KiB) into dist/cli.cjs`,
+    `rea: bundled the stdio fast path and the call path (${modules} modules, ${kib} KiB) into dist/mcpStdio.js, dist/mcpCalls.js and ${chunks} chunks, and the command line (${Object.keys(commandLine.metafile.inputs).length} modules, ${(script.contents.length / 1024).toFixed(0)} KiB) into dist/cli.cjs, its extra packages (${Object.keys(extra.metafile.inputs).length} modules, ${(extraScript.contents.length / 1024).toFixed(0)} KiB) into dist/cli-extra.cjs`,
   );
+}
+
+/**
+ * The command line's two scripts: dist/cli.cjs, every command's, without the {@link EXTRA_PACKAGES}; and
+ * dist/cli-extra.cjs, those packages and what only they use, taking every module dist/cli.cjs also holds
+ * from it. Built in three steps: the main script (to learn what it holds), the extra one (to learn what it
+ * takes from the main one), the main one again with the registry of those modules.
+ */
+async function bundleCommandLine(cliEntry) {
+  const options = (shared) => ({
+    ...COMMAND_LINE_BUNDLE,
+    entryPoints: [cliEntry],
+    outfile: join(dist, 'cli.cjs'),
+    external: ['@alexaltea/capstone-js', 'esbuild'],
+    plugins: [deferExtra(shared), englishZodMessagesOnly, builtinsRequired, lazyBuiltins, dataOnDemand],
+  });
+  const first = await build(options([]));
+  const inCore = new Set(Object.keys(first.metafile.inputs).filter((key) => !/^[a-z-]+:/.test(key)));
+  const extra = await build({
+    ...COMMAND_LINE_BUNDLE,
+    stdin: {
+      // Each package's namespace when first asked for: evaluating one does not evaluate the others. Its
+      // entry is named by file: a require() by name would look for a `require` export the packages lack.
+      contents: `module.exports = {\n${EXTRA_ENTRIES.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(fileURLToPath(import.meta.resolve(name)))}),`).join('\n')}\n};\n`,
+      resolveDir: root,
+      sourcefile: 'cli-extra.js',
+      loader: 'js',
+    },
+    outfile: join(dist, 'cli-extra.cjs'),
+    external: ['@alexaltea/capstone-js', 'esbuild'],
+    // A dynamic import of a module of dist/cli.cjs is a require() of it there, as any other.
+    supported: { 'dynamic-import': false },
+    plugins: [sharedWithCore(inCore), englishZodMessagesOnly, builtinsRequired, lazyBuiltins, dataOnDemand],
+  });
+  const keys = [
+    ...new Set(
+      Object.values(extra.metafile.outputs).flatMap((output) =>
+        output.imports.filter((edge) => edge.external && edge.path.startsWith(SHARED_PREFIX)).map((edge) => edge.path),
+      ),
+    ),
+  ].sort();
+  const shared = keys.map((key) => {
+    const file = key.slice(SHARED_PREFIX.length);
+    return { key, file: resolve(process.cwd(), file), format: first.metafile.inputs[file]?.format ?? 'esm' };
+  });
+  const commandLine = await build(options(shared));
+  // The registry names modules the main script holds: it adds none.
+  const added = Object.keys(commandLine.metafile.inputs).filter((key) => !inCore.has(key) && !/^[a-z-]+:/.test(key));
+  if (added.length > 0) throw new Error(`the extra registry added modules to dist/cli.cjs: ${added.join(', ')}`);
+  // One zod, one @rea/evidence, @rea/provider-kit and @rea/schema: none of their modules may be copied into
+  // dist/cli-extra.cjs (but the index modules by which the MCP SDK names zod, `zod/v4`, which only re-export
+  // the shared ones).
+  const copied = Object.keys(extra.metafile.inputs).filter(
+    (key) =>
+      /[\\/]zod[\\/]v4[\\/](core[\\/]|classic[\\/](?!index\.js$))/.test(key) ||
+      /(^|[\\/])(evidence|provider-kit|schema)[\\/]dist[\\/]/.test(key),
+  );
+  if (copied.length > 0) throw new Error(`dist/cli-extra.cjs copies modules of dist/cli.cjs: ${copied.join(', ')}`);
+  return Object.assign(commandLine, { extra });
 }
 
 /**

@@ -1,5 +1,5 @@
-// Loads the command line (dist/cli.cjs, one CommonJS bundle written by scripts/postbuild.mjs) and keeps
-// V8's compiled code of it between runs.
+// Loads the command line (dist/cli.cjs, and dist/cli-extra.cjs when a command first needs it: CommonJS
+// bundles written by scripts/postbuild.mjs) and keeps V8's compiled code of them between runs.
 //
 // Every `rea <command>` is a new process: compiling the bundle's functions again each time was a fifth of
 // a short command's wall time (`rea analyze` of a 150 KB program). Node 20 caches the compiled code of no
@@ -307,20 +307,40 @@ function prune(directory: string, current: string): void {
   }
 }
 
+/** What a stamped script's function is called with: the CommonJS module parameters and `__reaLoadExtra`. */
+type Wrapper = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  filename: string,
+  directory: string,
+  loadExtra: LoadExtra | undefined,
+) => void;
+
 /**
- * Compiles and runs dist/cli.cjs (a function expression of the CommonJS module parameters) with the
- * cached code of an earlier run of the same `command` when there is one, and returns its `main`.
- *
- * Each command keeps a cache of its own. V8 materializes every function a cache holds before the command
- * runs, so a cache shared by all commands would make each pay for the others' functions: with a cache
- * that also held those of `rea --llms` (the catalog's), `rea analyze /usr/bin/ls` read 1.7 MB of cached
- * code instead of 1.3 MB and took 1.04x the time.
+ * How dist/cli.cjs loads dist/cli-extra.cjs (see scripts/postbuild.mjs): with the registry of the modules
+ * the extra script takes from it, by key; answers the extra script's exports, a function per package.
  */
-export function loadCommandLine(
+type LoadExtra = (registry: () => Record<string, unknown>) => Record<string, () => unknown>;
+
+/** A script compiled and run: its exports, and how to keep the code compiled for it. */
+interface RanScript {
+  exports: Record<string, unknown>;
+  /** Writes the script's cache for this command when there was none or V8 rejected it; never throws. */
+  keep(): void;
+}
+
+/**
+ * Compiles and runs the stamped script `bundle` with the cached code of an earlier run of the same
+ * `command` when there is one; each script keeps caches of its own.
+ */
+function runScript(
+  bundle: string,
   command: string,
-  bundle = join(dirname(fileURLToPath(import.meta.url)), 'cli.cjs'),
-  env: NodeJS.ProcessEnv = process.env,
-): CommandLine {
+  env: NodeJS.ProcessEnv,
+  require: NodeJS.Require,
+  loadExtra?: LoadExtra,
+): RanScript {
   const { source, identity, bytes } = readBundle(bundle);
   const stamp = STAMP.exec(source.slice(-100))?.[1];
   const directory = stamp === undefined ? null : cacheDirectory(env);
@@ -338,20 +358,12 @@ export function loadCommandLine(
     filename: bundle,
     ...(cached ? { cachedData: cached } : {}),
   });
-  const wrapper = script.runInThisContext() as (
-    exports: object,
-    require: NodeJS.Require,
-    module: { exports: object },
-    filename: string,
-    directory: string,
-  ) => void;
-  const module = { exports: {} as { main?: Main } };
-  wrapper(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
-  const { main } = module.exports;
-  if (typeof main !== 'function') throw new Error(`${bundle} does not export the command line`);
+  const wrapper = script.runInThisContext() as Wrapper;
+  const module = { exports: {} as Record<string, unknown> };
+  wrapper(module.exports, require, module, bundle, dirname(bundle), loadExtra);
   const taken = cached !== null && script.cachedDataRejected !== true;
   return {
-    main,
+    exports: module.exports,
     keep() {
       if (directory === null || taken) return;
       try {
@@ -363,6 +375,54 @@ export function loadCommandLine(
       } catch {
         // The cache only saves time.
       }
+    },
+  };
+}
+
+/**
+ * Compiles and runs dist/cli.cjs (a function expression of the CommonJS module parameters) with the
+ * cached code of an earlier run of the same `command` when there is one, and returns its `main`; and
+ * dist/cli-extra.cjs beside it the same way, when the command first imports one of the packages it holds.
+ *
+ * Each command keeps a cache of its own. V8 materializes every function a cache holds before the command
+ * runs, so a cache shared by all commands would make each pay for the others' functions: with a cache
+ * that also held those of `rea --llms` (the catalog's), `rea analyze /usr/bin/ls` read 1.7 MB of cached
+ * code instead of 1.3 MB and took 1.04x the time.
+ */
+export function loadCommandLine(
+  command: string,
+  bundle = join(dirname(fileURLToPath(import.meta.url)), 'cli.cjs'),
+  env: NodeJS.ProcessEnv = process.env,
+): CommandLine {
+  let extra: RanScript | null = null;
+  const loadExtra: LoadExtra = (registry) => {
+    if (extra === null) {
+      const extraBundle = join(dirname(bundle), 'cli-extra.cjs');
+      const shared = registry();
+      const own = createRequire(extraBundle);
+      // A module dist/cli.cjs holds is its copy; anything else (Node.js built-ins, the files beside the
+      // script) is required as usual.
+      const require = Object.assign((id: string) => (Object.hasOwn(shared, id) ? shared[id] : own(id)), own);
+      try {
+        extra = runScript(extraBundle, command, env, require as NodeJS.Require);
+      } catch (error) {
+        const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        throw new Error(
+          `REA's installation is incomplete: ${extraBundle} could not be loaded (${cause}). Reinstall REA (npm install rea-mcp).`,
+          { cause: error },
+        );
+      }
+    }
+    return extra.exports as Record<string, () => unknown>;
+  };
+  const core = runScript(bundle, command, env, createRequire(bundle), loadExtra);
+  const { main } = core.exports as { main?: Main };
+  if (typeof main !== 'function') throw new Error(`${bundle} does not export the command line`);
+  return {
+    main,
+    keep() {
+      core.keep();
+      (extra as RanScript | null)?.keep();
     },
   };
 }
