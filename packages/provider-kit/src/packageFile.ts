@@ -32,7 +32,10 @@ declare const __REA_BUNDLED_VERSIONS__: Readonly<Record<string, string>> | undef
  * A bundle answers without resolving or reading anything, which on a cold start costs milliseconds.
  */
 export function packageVersion(from: string, name: string): string {
-  const bundled = typeof __REA_BUNDLED_VERSIONS__ === 'object' ? __REA_BUNDLED_VERSIONS__[name] : undefined;
+  const bundled =
+    typeof __REA_BUNDLED_VERSIONS__ === 'object' && Object.hasOwn(__REA_BUNDLED_VERSIONS__, name)
+      ? __REA_BUNDLED_VERSIONS__[name]
+      : undefined;
   if (bundled !== undefined) return bundled;
   const manifest = createRequire(from).resolve(`${name}/package.json`);
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;

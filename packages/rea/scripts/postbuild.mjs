@@ -29,6 +29,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BANNER, BUNDLE, COMMAND_LINE_BUNDLE, ENTRY_BUNDLE, stampCommandLine } from './bundleOptions.mjs';
 
+/** The last line of a stamped script: the SHA-256 of everything before it (see stampCommandLine). */
+const STAMP = /\/\/! rea-bundle ([0-9a-f]{64})\n?$/;
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const entry = join(dist, 'mcpStdio.js');
@@ -186,8 +189,9 @@ const dataOnDemand = {
  * imports one of them: the Android, browser, LLDB and JavaScript providers and the MCP server, with what
  * only they use (the MCP SDK, a JavaScript parser, a DevTools client, execa's copy...), about half of the
  * command line. Every command reads, and creates the top-level functions of, the whole of dist/cli.cjs:
- * each megabyte of it costs a short command about 15 ms. `rea analyze` of a native binary, `rea doctor`
- * and most tool commands use none of these.
+ * each megabyte of it costs a short command about 15 ms. `rea analyze` of a native binary and the tool
+ * commands of the artifact, native and Capstone tools use none of these (`rea doctor` probes every
+ * provider, and the session commands' tools are the server's: they read both).
  */
 const EXTRA_PACKAGES = [
   '@rea/javascript',
@@ -208,7 +212,8 @@ const EXTRA_IMPORT = new RegExp(`^(?:${EXTRA_PACKAGES.map((name) => name.replace
  * package back into this script: refused. Other modules of theirs imported statically stay here (each
  * provider's settings declarations, which every command validates).
  */
-function deferExtra(shared) {
+function deferExtra(shared, extraStamp) {
+  const evidence = fileURLToPath(import.meta.resolve('@rea/evidence'));
   return {
     name: 'rea-command-line-extra',
     setup(esbuild) {
@@ -224,8 +229,24 @@ function deferExtra(shared) {
           ],
         };
       });
+      // The loader checks that dist/cli-extra.cjs is the one built with this script (its stamp); a missing
+      // or mismatched file is a damaged installation, said so with what to do.
       esbuild.onLoad({ filter: /.*/, namespace: 'rea-extra' }, (args) => ({
-        contents: `module.exports = __reaLoadExtra(() => require('rea-extra-registry').registry)[${JSON.stringify(args.path)}]();`,
+        contents: [
+          'let extra;',
+          'try {',
+          `  extra = __reaLoadExtra(() => require('rea-extra-registry').registry, ${JSON.stringify(extraStamp)});`,
+          '} catch (error) {',
+          `  const { ReaError } = require(${JSON.stringify(evidence)});`,
+          "  throw new ReaError('internal', error instanceof Error ? error.message : String(error), {",
+          "    remediation: 'Reinstall REA (npm install rea-mcp).',",
+          "    details: { reason: 'installation-incomplete' },",
+          '    cause: error,',
+          '  });',
+          '}',
+          `module.exports = extra[${JSON.stringify(args.path)}]();`,
+        ].join('\n'),
+        resolveDir: root,
         loader: 'js',
       }));
       esbuild.onResolve({ filter: /^rea-extra-registry$/ }, () => ({
@@ -267,6 +288,8 @@ function sharedWithCore(inCore) {
     setup(esbuild) {
       esbuild.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData?.reaShared || args.namespace !== 'file' || isBuiltin(args.path)) return undefined;
+        // A path resolved at run time names a file, not a module: left as it is.
+        if (args.kind === 'require-resolve') return undefined;
         if (args.path.startsWith(`./${CLI_DATA}/`)) return undefined;
         const found = await esbuild.resolve(args.path, {
           kind: args.kind,
@@ -274,7 +297,9 @@ function sharedWithCore(inCore) {
           resolveDir: args.resolveDir,
           pluginData: { reaShared: true },
         });
-        if (found.errors.length > 0 || found.external || found.namespace !== 'file') return undefined;
+        // Data (JSON) is copied: what it evaluates to has no identity worth sharing.
+        if (found.errors.length > 0 || found.external || found.namespace !== 'file' || found.path.endsWith('.json'))
+          return undefined;
         const key = relative(process.cwd(), found.path).split('\\').join('/');
         return inCore.has(key) ? { path: `${SHARED_PREFIX}${key}`, external: true } : undefined;
       });
@@ -405,14 +430,14 @@ async function bundle() {
  * takes from the main one), the main one again with the registry of those modules.
  */
 async function bundleCommandLine(cliEntry) {
-  const options = (shared) => ({
+  const options = (shared, extraStamp) => ({
     ...COMMAND_LINE_BUNDLE,
     entryPoints: [cliEntry],
     outfile: join(dist, 'cli.cjs'),
     external: ['@alexaltea/capstone-js', 'esbuild'],
-    plugins: [deferExtra(shared), englishZodMessagesOnly, builtinsRequired, lazyBuiltins, dataOnDemand],
+    plugins: [deferExtra(shared, extraStamp), englishZodMessagesOnly, builtinsRequired, lazyBuiltins, dataOnDemand],
   });
-  const first = await build(options([]));
+  const first = await build(options([], ''));
   const inCore = new Set(Object.keys(first.metafile.inputs).filter((key) => !/^[a-z-]+:/.test(key)));
   const extra = await build({
     ...COMMAND_LINE_BUNDLE,
@@ -430,18 +455,24 @@ async function bundleCommandLine(cliEntry) {
     supported: { 'dynamic-import': false },
     plugins: [sharedWithCore(inCore), englishZodMessagesOnly, builtinsRequired, lazyBuiltins, dataOnDemand],
   });
-  const keys = [
-    ...new Set(
-      Object.values(extra.metafile.outputs).flatMap((output) =>
-        output.imports.filter((edge) => edge.external && edge.path.startsWith(SHARED_PREFIX)).map((edge) => edge.path),
-      ),
-    ),
-  ].sort();
+  const edges = Object.values(extra.metafile.inputs).flatMap((input) =>
+    input.imports.filter((edge) => edge.external && edge.path.startsWith(SHARED_PREFIX)),
+  );
+  const formatOf = (key) => first.metafile.inputs[key.slice(SHARED_PREFIX.length)]?.format ?? 'esm';
+  // A shared ES module is handed over as its namespace: what an import sees, not what a require() of a
+  // CommonJS build of it would (no __esModule marker, no exports object of its own).
+  const required = edges.filter((edge) => edge.kind === 'require-call' && formatOf(edge.path) === 'esm');
+  if (required.length > 0)
+    throw new Error(
+      `dist/cli-extra.cjs require()s ES modules of dist/cli.cjs: ${required.map((e) => e.path).join(', ')}`,
+    );
+  const keys = [...new Set(edges.map((edge) => edge.path))].sort();
   const shared = keys.map((key) => {
     const file = key.slice(SHARED_PREFIX.length);
-    return { key, file: resolve(process.cwd(), file), format: first.metafile.inputs[file]?.format ?? 'esm' };
+    return { key, file: resolve(process.cwd(), file), format: formatOf(key) };
   });
-  const commandLine = await build(options(shared));
+  const extraStamp = STAMP.exec(stampCommandLine(extra.outputFiles[0].text))[1];
+  const commandLine = await build(options(shared, extraStamp));
   // The registry names modules the main script holds: it adds none.
   const added = Object.keys(commandLine.metafile.inputs).filter((key) => !inCore.has(key) && !/^[a-z-]+:/.test(key));
   if (added.length > 0) throw new Error(`the extra registry added modules to dist/cli.cjs: ${added.join(', ')}`);

@@ -90,7 +90,16 @@ async function run(): Promise<void> {
         status = await serveStdio();
       } else {
         const { loadCommandLine } = await import('./commandLine.js');
-        const commandLine = loadCommandLine(/^[a-z][a-z0-9-]{0,63}$/.test(argv[0] ?? '') ? argv[0]! : '');
+        const commandLine = loadCommandLine(
+          /^[a-z][a-z0-9-]{0,63}$/.test(argv[0] ?? '') ? argv[0]! : '',
+          undefined,
+          undefined,
+          // V8 stamps its cached code with a hash of its flags, and refuses code stamped with another.
+          // Starting a worker thread (the JavaScript analysis, an AArch64 engine load, a large archive's
+          // digests) puts the growth factor back to V8's minimum of 2 as the worker's heap is set up: a
+          // script compiled, or a cache written, after that would be refused by every later run.
+          once ? () => setFlagsFromString(youngGeneration) : undefined,
+        );
         // main() installs the CLI's own handlers synchronously, before its first await.
         process.off('SIGINT', early);
         process.off('SIGTERM', early);
@@ -100,14 +109,7 @@ async function run(): Promise<void> {
         // the command's own code, and any word followed by --help succeeds; `rea setup` writes exactly
         // what its plan names in the user's home, and nothing else.)
         const described = argv.some((a) => a === '--help' || a === '-h' || a === '--schema');
-        if (status === 0 && argv[0] !== 'setup' && !described) {
-          // V8 stamps its cached code with a hash of its flags, and refuses code stamped with another.
-          // Starting a worker thread (the JavaScript analysis, an AArch64 engine load, a large archive's
-          // digests) puts the growth factor back to V8's minimum of 2 as the worker's heap is set up:
-          // a cache written then would be refused by every later run, and rewritten by each.
-          if (once) setFlagsFromString(youngGeneration);
-          commandLine.keep();
-        }
+        if (status === 0 && argv[0] !== 'setup' && !described) commandLine.keep();
       }
     } catch (error) {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);

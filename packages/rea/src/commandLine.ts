@@ -60,10 +60,10 @@ const CACHE_NAME =
 const TEMPORARY_NAME =
   /^cli-[0-9a-f]{16}-[0-9a-f]{8}(?:-(?:_|[a-z][a-z0-9-]{0,63}))?-node[0-9]+\.[0-9]+\.[0-9]+-[a-z0-9]+\.v8cache\.[0-9]+-[0-9a-f]{8}\.tmp$/;
 /**
- * At most this many caches are kept: one per command used, and several installations and Node.js
- * versions may share the directory.
+ * At most this many caches are kept: one per script and command used (a command that loads
+ * dist/cli-extra.cjs keeps two), and several installations and Node.js versions may share the directory.
  */
-const MAX_CACHES = 16;
+const MAX_CACHES = 32;
 /** A cache not used for this long is removed by the next write. */
 const UNUSED_MS = 30 * 24 * 3_600_000;
 /** A used cache's modification time is brought forward at most this often (it marks the cache as in use). */
@@ -321,7 +321,10 @@ type Wrapper = (
  * How dist/cli.cjs loads dist/cli-extra.cjs (see scripts/postbuild.mjs): with the registry of the modules
  * the extra script takes from it, by key; answers the extra script's exports, a function per package.
  */
-type LoadExtra = (registry: () => Record<string, unknown>) => Record<string, () => unknown>;
+type LoadExtra = (registry: () => Record<string, unknown>, stamp: string) => Record<string, () => unknown>;
+
+/** How dist/cli-extra.cjs names a module it takes from dist/cli.cjs (scripts/postbuild.mjs). */
+const SHARED_PREFIX = 'rea-core:';
 
 /** A script compiled and run: its exports, and how to keep the code compiled for it. */
 interface RanScript {
@@ -339,10 +342,14 @@ function runScript(
   command: string,
   env: NodeJS.ProcessEnv,
   require: NodeJS.Require,
-  loadExtra?: LoadExtra,
+  options: { loadExtra?: LoadExtra; stamp?: string; flags: () => void },
 ): RanScript {
   const { source, identity, bytes } = readBundle(bundle);
   const stamp = STAMP.exec(source.slice(-100))?.[1];
+  if (options.stamp !== undefined && stamp !== options.stamp)
+    throw new Error(`${bundle} is not the script the command line was built with (another build's, or damaged)`);
+  // The flags V8 stamps its cached code with must be those of the runs that read it.
+  options.flags();
   const directory = stamp === undefined ? null : cacheDirectory(env);
   // V8 rejects code cached under other flags: each set of Node.js options keeps a cache of its own, and
   // so does each installation of the same build (each names its own bundle file in the header).
@@ -360,7 +367,7 @@ function runScript(
   });
   const wrapper = script.runInThisContext() as Wrapper;
   const module = { exports: {} as Record<string, unknown> };
-  wrapper(module.exports, require, module, bundle, dirname(bundle), loadExtra);
+  wrapper(module.exports, require, module, bundle, dirname(bundle), options.loadExtra);
   const taken = cached !== null && script.cachedDataRejected !== true;
   return {
     exports: module.exports,
@@ -370,6 +377,7 @@ function runScript(
         if (!existsSync(directory)) createDirectory(directory);
         const target = trustedDirectory(directory);
         if (target === null) return;
+        options.flags();
         writeCache(join(target, name), script.createCachedData(), [part], identity);
         prune(target, name);
       } catch {
@@ -388,34 +396,42 @@ function runScript(
  * runs, so a cache shared by all commands would make each pay for the others' functions: with a cache
  * that also held those of `rea --llms` (the catalog's), `rea analyze /usr/bin/ls` read 1.7 MB of cached
  * code instead of 1.3 MB and took 1.04x the time.
+ *
+ * `flags` sets again the V8 flags the caller set for the command (the executable sets two), before each
+ * script is compiled and before its cache is written: V8 refuses code cached under other flags, and
+ * starting a worker thread changes one of them (see dist/bin.cjs).
  */
 export function loadCommandLine(
   command: string,
   bundle = join(dirname(fileURLToPath(import.meta.url)), 'cli.cjs'),
   env: NodeJS.ProcessEnv = process.env,
+  flags: () => void = () => undefined,
 ): CommandLine {
   let extra: RanScript | null = null;
-  const loadExtra: LoadExtra = (registry) => {
+  const loadExtra: LoadExtra = (registry, stamp) => {
     if (extra === null) {
       const extraBundle = join(dirname(bundle), 'cli-extra.cjs');
       const shared = registry();
       const own = createRequire(extraBundle);
       // A module dist/cli.cjs holds is its copy; anything else (Node.js built-ins, the files beside the
       // script) is required as usual.
-      const require = Object.assign((id: string) => (Object.hasOwn(shared, id) ? shared[id] : own(id)), own);
+      const require = Object.assign((id: string) => {
+        if (Object.hasOwn(shared, id)) return shared[id];
+        if (id.startsWith(SHARED_PREFIX)) throw new Error(`${bundle} holds no module ${id} for ${extraBundle}`);
+        return own(id);
+      }, own);
       try {
-        extra = runScript(extraBundle, command, env, require as NodeJS.Require);
+        extra = runScript(extraBundle, command, env, require as NodeJS.Require, { stamp, flags });
       } catch (error) {
         const cause = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        throw new Error(
-          `REA's installation is incomplete: ${extraBundle} could not be loaded (${cause}). Reinstall REA (npm install rea-mcp).`,
-          { cause: error },
-        );
+        throw new Error(`REA's installation is incomplete: ${extraBundle} could not be loaded (${cause}).`, {
+          cause: error,
+        });
       }
     }
     return extra.exports as Record<string, () => unknown>;
   };
-  const core = runScript(bundle, command, env, createRequire(bundle), loadExtra);
+  const core = runScript(bundle, command, env, createRequire(bundle), { loadExtra, flags });
   const { main } = core.exports as { main?: Main };
   if (typeof main !== 'function') throw new Error(`${bundle} does not export the command line`);
   return {

@@ -241,10 +241,10 @@ describe('issue 22: the command line code cache', () => {
     // removed too, and so is such a cache's abandoned write.
     const shared = at(`cli-5555555555555555-00000000${suffix}`, 40);
     const sharedWrite = at(`cli-5555555555555555-00000000${suffix}.3-00000000.tmp`, 2);
-    // Seventeen more used over the last weeks (other commands, one naming none): with the new cache, only
-    // the 16 most recently used remain.
-    const recent = Array.from({ length: 17 }, (_, i) =>
-      at(`cli-3333333333333333-00000000-${i === 0 ? '_' : `command-${i}`}${suffix}`, 2 + i),
+    // Thirty-three more used over the last weeks (other commands, one naming none): with the new cache,
+    // only the 32 most recently used remain.
+    const recent = Array.from({ length: 33 }, (_, i) =>
+      at(`cli-3333333333333333-00000000-${i === 0 ? '_' : `command-${i}`}${suffix}`, 2 + i / 2),
     );
     // What a run killed while writing leaves: removed once an hour old, not while another run may write it.
     const abandoned = at(`cli-4444444444444444-00000000-doctor${suffix}.1-00000000.tmp`, 1 / 12);
@@ -261,9 +261,9 @@ describe('issue 22: the command line code cache', () => {
     expect(names).not.toContain(sharedWrite);
     expect(names).not.toContain(abandoned);
     expect(names).toEqual(expect.arrayContaining([otherBuild, writing, unrelated]));
-    // The current cache, the other installation's and the 14 most recent of the seventeen.
+    // The current cache, the other installation's and the 30 most recent of the thirty-three.
     expect(names.filter((name) => name.endsWith('.v8cache')).sort()).toEqual(
-      [current[0]!, otherBuild, ...recent.slice(0, 14)].sort(),
+      [current[0]!, otherBuild, ...recent.slice(0, 30)].sort(),
     );
   }, 120_000);
 

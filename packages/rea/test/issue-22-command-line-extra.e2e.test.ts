@@ -66,6 +66,17 @@ describe('the command line in two scripts', () => {
     expect(js.stderr).toContain(`${join(copy, 'dist', 'cli-extra.cjs')} could not be loaded`);
     expect(js.stderr).toContain('Reinstall REA');
     expect(js.stderr).not.toMatch(/\n\s+at /);
+    // Another build's second script (its stamp differs) is refused the same way, not run.
+    const extra = readFileSync(join(dist, 'cli-extra.cjs'), 'latin1');
+    writeFileSync(
+      join(copy, 'dist', 'cli-extra.cjs'),
+      extra.replace(/\/\/! rea-bundle [0-9a-f]{64}\n?$/, `//! rea-bundle ${'0'.repeat(64)}\n`),
+      'latin1',
+    );
+    const other = rea(copied, ['analyze', script, '--quiet']);
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toContain('is not the script the command line was built with');
+    expect(other.stderr).toContain('Reinstall REA');
   });
 
   it('should run the extra packages with the first script’s modules: Evidence, and errors typed across the two', () => {
