@@ -98,6 +98,9 @@ export const ENTRY_BUNDLE = {
   external: ['./mcpStdio.js'],
 };
 
+/** The last line of a stamped script (see {@link stampCommandLine}), with the SHA-256 it gives. */
+export const STAMP = /\/\/! rea-bundle ([0-9a-f]{64})\n?$/;
+
 /**
  * A script dist/commandLine.js compiles: `code` as a function of the CommonJS module parameters and of
  * `__reaLoadExtra` (how dist/cli.cjs asks for dist/cli-extra.cjs; see scripts/postbuild.mjs), in strict

@@ -27,10 +27,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { BANNER, BUNDLE, COMMAND_LINE_BUNDLE, ENTRY_BUNDLE, stampCommandLine } from './bundleOptions.mjs';
-
-/** The last line of a stamped script: the SHA-256 of everything before it (see stampCommandLine). */
-const STAMP = /\/\/! rea-bundle ([0-9a-f]{64})\n?$/;
+import { BANNER, BUNDLE, COMMAND_LINE_BUNDLE, ENTRY_BUNDLE, STAMP, stampCommandLine } from './bundleOptions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -200,31 +197,32 @@ const EXTRA_PACKAGES = [
   '@rea/provider-lldb',
   '@rea/server',
 ];
-/** What the command line imports of them, each through import(): their main entries, and the MCP server's. */
-const EXTRA_ENTRIES = [...EXTRA_PACKAGES, '@rea/server/serve'];
 const EXTRA_IMPORT = new RegExp(`^(?:${EXTRA_PACKAGES.map((name) => name.replace('/', '\\/')).join('|')})(?:/.*)?$`);
 
 /**
- * In dist/cli.cjs: a dynamic import of one of the {@link EXTRA_ENTRIES} becomes a module that asks the
- * loader (dist/commandLine.js, through the script's `__reaLoadExtra` parameter) for dist/cli-extra.cjs,
- * handing it the registry of the modules both scripts use, and answers that entry's namespace. A static
- * import of an extra package's main entry, or a dynamic import of another of its modules, would put the
- * package back into this script: refused. Other modules of theirs imported statically stay here (each
- * provider's settings declarations, which every command validates).
+ * In dist/cli.cjs: a dynamic import of a module of an extra package (its main entry, the MCP server's
+ * `@rea/server/serve`) becomes a module that asks the loader (dist/commandLine.js, through the script's
+ * `__reaLoadExtra` parameter) for dist/cli-extra.cjs, handing it the registry of the modules both scripts
+ * use, and answers that module's namespace; each such specifier is added to `entries`, what
+ * dist/cli-extra.cjs exports. A static import of an extra package's main entry would put the package back
+ * into this script: refused. Other modules of theirs imported statically stay here (each provider's
+ * settings declarations, which every command validates).
  */
-function deferExtra(shared, extraStamp) {
+function deferExtra(shared, extraStamp, entries) {
   const evidence = fileURLToPath(import.meta.resolve('@rea/evidence'));
   return {
     name: 'rea-command-line-extra',
     setup(esbuild) {
       esbuild.onResolve({ filter: EXTRA_IMPORT }, (args) => {
-        const entry = EXTRA_ENTRIES.includes(args.path);
-        if (args.kind === 'dynamic-import' && entry) return { path: args.path, namespace: 'rea-extra' };
-        if (args.kind !== 'dynamic-import' && !entry) return undefined;
+        if (args.kind === 'dynamic-import') {
+          entries.add(args.path);
+          return { path: args.path, namespace: 'rea-extra' };
+        }
+        if (!EXTRA_PACKAGES.includes(args.path)) return undefined;
         return {
           errors: [
             {
-              text: `${args.importer} imports ${args.path} (${args.kind}): an extra package's entry loads only through import(), and only its listed entries do`,
+              text: `${args.importer} imports ${args.path} (${args.kind}): an extra package loads only through import()`,
             },
           ],
         };
@@ -358,7 +356,7 @@ async function bundle() {
     bundleCommandLine(cliEntry),
     build({ ...ENTRY_BUNDLE, entryPoints: [join(dist, 'bin.js')], outfile: join(dist, 'bin.cjs') }),
   ]);
-  const { extra } = commandLine;
+  const { extra, extraScript } = commandLine;
   const missing = onDemandData.filter((item) => !written.has(item.file)).map((item) => item.file);
   if (missing.length > 0) throw new Error(`the command line no longer reaches ${missing.join(', ')}`);
   // The executable imports nothing at run time but the stdio server.
@@ -396,8 +394,7 @@ async function bundle() {
   for (const file of result.outputFiles) writeFileSync(file.path, file.contents);
   const [script] = commandLine.outputFiles;
   writeFileSync(script.path, stampCommandLine(script.text));
-  const [extraScript] = extra.outputFiles;
-  writeFileSync(extraScript.path, stampCommandLine(extraScript.text));
+  writeFileSync(extra.outputFiles[0].path, extraScript);
   const [entryScript] = executable.outputFiles;
   writeFileSync(entryScript.path, entryScript.contents, { mode: 0o755 });
   chmodSync(entryScript.path, 0o755);
@@ -419,7 +416,7 @@ async function bundle() {
   const chunks = result.outputFiles.filter((f) => /[\\/]chunk-[A-Z0-9]+\.js$/.test(f.path)).length;
   const kib = (result.outputFiles.reduce((sum, f) => sum + f.contents.length, 0) / 1024).toFixed(0);
   console.error(
-    `rea: bundled the stdio fast path and the call path (${modules} modules, ${kib} KiB) into dist/mcpStdio.js, dist/mcpCalls.js and ${chunks} chunks, and the command line (${Object.keys(commandLine.metafile.inputs).length} modules, ${(script.contents.length / 1024).toFixed(0)} KiB) into dist/cli.cjs, its extra packages (${Object.keys(extra.metafile.inputs).length} modules, ${(extraScript.contents.length / 1024).toFixed(0)} KiB) into dist/cli-extra.cjs`,
+    `rea: bundled the stdio fast path and the call path (${modules} modules, ${kib} KiB) into dist/mcpStdio.js, dist/mcpCalls.js and ${chunks} chunks, and the command line (${Object.keys(commandLine.metafile.inputs).length} modules, ${(script.contents.length / 1024).toFixed(0)} KiB) into dist/cli.cjs, its extra packages (${Object.keys(extra.metafile.inputs).length} modules, ${(extraScript.length / 1024).toFixed(0)} KiB) into dist/cli-extra.cjs`,
   );
 }
 
@@ -430,12 +427,20 @@ async function bundle() {
  * takes from the main one), the main one again with the registry of those modules.
  */
 async function bundleCommandLine(cliEntry) {
+  // The modules of extra packages the main script imports (dynamically): what the extra script exports.
+  const entries = new Set();
   const options = (shared, extraStamp) => ({
     ...COMMAND_LINE_BUNDLE,
     entryPoints: [cliEntry],
     outfile: join(dist, 'cli.cjs'),
     external: ['@alexaltea/capstone-js', 'esbuild'],
-    plugins: [deferExtra(shared, extraStamp), englishZodMessagesOnly, builtinsRequired, lazyBuiltins, dataOnDemand],
+    plugins: [
+      deferExtra(shared, extraStamp, entries),
+      englishZodMessagesOnly,
+      builtinsRequired,
+      lazyBuiltins,
+      dataOnDemand,
+    ],
   });
   const first = await build(options([], ''));
   const inCore = new Set(Object.keys(first.metafile.inputs).filter((key) => !/^[a-z-]+:/.test(key)));
@@ -444,7 +449,13 @@ async function bundleCommandLine(cliEntry) {
     stdin: {
       // Each package's namespace when first asked for: evaluating one does not evaluate the others. Its
       // entry is named by file: a require() by name would look for a `require` export the packages lack.
-      contents: `module.exports = {\n${EXTRA_ENTRIES.map((name) => `  ${JSON.stringify(name)}: () => require(${JSON.stringify(fileURLToPath(import.meta.resolve(name)))}),`).join('\n')}\n};\n`,
+      contents: `module.exports = {\n${[...entries]
+        .sort()
+        .map(
+          (name) =>
+            `  ${JSON.stringify(name)}: () => require(${JSON.stringify(fileURLToPath(import.meta.resolve(name)))}),`,
+        )
+        .join('\n')}\n};\n`,
       resolveDir: root,
       sourcefile: 'cli-extra.js',
       loader: 'js',
@@ -471,8 +482,8 @@ async function bundleCommandLine(cliEntry) {
     const file = key.slice(SHARED_PREFIX.length);
     return { key, file: resolve(process.cwd(), file), format: formatOf(key) };
   });
-  const extraStamp = STAMP.exec(stampCommandLine(extra.outputFiles[0].text))[1];
-  const commandLine = await build(options(shared, extraStamp));
+  const extraScript = stampCommandLine(extra.outputFiles[0].text);
+  const commandLine = await build(options(shared, STAMP.exec(extraScript)[1]));
   // The registry names modules the main script holds: it adds none.
   const added = Object.keys(commandLine.metafile.inputs).filter((key) => !inCore.has(key) && !/^[a-z-]+:/.test(key));
   if (added.length > 0) throw new Error(`the extra registry added modules to dist/cli.cjs: ${added.join(', ')}`);
@@ -485,7 +496,7 @@ async function bundleCommandLine(cliEntry) {
       /(^|[\\/])(evidence|provider-kit|schema)[\\/]dist[\\/]/.test(key),
   );
   if (copied.length > 0) throw new Error(`dist/cli-extra.cjs copies modules of dist/cli.cjs: ${copied.join(', ')}`);
-  return Object.assign(commandLine, { extra });
+  return Object.assign(commandLine, { extra, extraScript });
 }
 
 /**
