@@ -90,16 +90,13 @@ async function run(): Promise<void> {
         status = await serveStdio();
       } else {
         const { loadCommandLine } = await import('./commandLine.js');
-        const commandLine = loadCommandLine(
-          /^[a-z][a-z0-9-]{0,63}$/.test(argv[0] ?? '') ? argv[0]! : '',
-          undefined,
-          undefined,
+        const commandLine = loadCommandLine(/^[a-z][a-z0-9-]{0,63}$/.test(argv[0] ?? '') ? argv[0]! : '', {
           // V8 stamps its cached code with a hash of its flags, and refuses code stamped with another.
           // Starting a worker thread (the JavaScript analysis, an AArch64 engine load, a large archive's
           // digests) puts the growth factor back to V8's minimum of 2 as the worker's heap is set up: a
           // script compiled, or a cache written, after that would be refused by every later run.
-          once ? () => setFlagsFromString(youngGeneration) : undefined,
-        );
+          ...(once ? { flags: () => setFlagsFromString(youngGeneration) } : {}),
+        });
         // main() installs the CLI's own handlers synchronously, before its first await.
         process.off('SIGINT', early);
         process.off('SIGTERM', early);

@@ -397,16 +397,23 @@ function runScript(
  * that also held those of `rea --llms` (the catalog's), `rea analyze /usr/bin/ls` read 1.7 MB of cached
  * code instead of 1.3 MB and took 1.04x the time.
  *
- * `flags` sets again the V8 flags the caller set for the command (the executable sets two), before each
- * script is compiled and before its cache is written: V8 refuses code cached under other flags, and
+ * `options.flags` sets again the V8 flags the caller set for the command (the executable sets two), before
+ * each script is compiled and before its cache is written: V8 refuses code cached under other flags, and
  * starting a worker thread changes one of them (see dist/bin.cjs).
  */
 export function loadCommandLine(
   command: string,
-  bundle = join(dirname(fileURLToPath(import.meta.url)), 'cli.cjs'),
-  env: NodeJS.ProcessEnv = process.env,
-  flags: () => void = () => undefined,
+  options: {
+    /** The main script (default: dist/cli.cjs beside this module); dist/cli-extra.cjs is beside it. */
+    bundle?: string;
+    /** Where REA_CODE_CACHE and REA_CODE_CACHE_DIR are read (default: `process.env`). */
+    env?: NodeJS.ProcessEnv;
+    flags?: () => void;
+  } = {},
 ): CommandLine {
+  const bundle = options.bundle ?? join(dirname(fileURLToPath(import.meta.url)), 'cli.cjs');
+  const env = options.env ?? process.env;
+  const flags = options.flags ?? (() => undefined);
   let extra: RanScript | null = null;
   const loadExtra: LoadExtra = (registry, stamp) => {
     if (extra === null) {

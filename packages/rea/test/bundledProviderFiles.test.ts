@@ -96,7 +96,7 @@ describe('a provider bundled into rea', () => {
     const token = randomBytes(8).toString('hex');
     const script = await installBundledHost(token, 'command-line');
     const driver = `import { loadCommandLine } from ${JSON.stringify(commandLineLoader)};
-process.exitCode = await loadCommandLine('x', ${JSON.stringify(script)}, { REA_CODE_CACHE: 'off' }).main([]);`;
+process.exitCode = await loadCommandLine('x', { bundle: ${JSON.stringify(script)}, env: { REA_CODE_CACHE: 'off' } }).main([]);`;
     const output = JSON.parse(
       execFileSync(process.execPath, ['--input-type=module', '-e', driver], { encoding: 'utf8' }),
     ) as Record<string, string>;

@@ -358,7 +358,7 @@ function tinyBundle(dir: string, word: string): string {
 function runTiny(bundle: string, cacheDir: string): string {
   // The same driver (and so the same Node options) for every bundle: only the bundle's path differs.
   const driver = `import { loadCommandLine } from ${JSON.stringify(loader)};
-const line = loadCommandLine('tiny', process.env.TINY_BUNDLE);
+const line = loadCommandLine('tiny', { bundle: process.env.TINY_BUNDLE });
 if ((await line.main([])) === 0) line.keep();`;
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', driver], {
     encoding: 'utf8',
