@@ -1,10 +1,8 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { createAnalysisProfile } from '@rea/evidence';
+import { ReaError, createAnalysisProfile } from '@rea/evidence';
 import { NATIVE_CAPABILITIES } from '@rea/native/core';
 import type { NativeCapability } from '@rea/native';
 import { BRIDGE_PROTOCOL, createBridgeProvider } from '@rea/native/bridge';
-import { packageVersion } from '@rea/provider-kit';
+import { packageFile, packageVersion } from '@rea/provider-kit';
 import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';
 import { discoverGhidra } from './discovery.js';
 import type { GhidraInstallation } from './discovery.js';
@@ -15,18 +13,19 @@ export const GHIDRA_PROVIDER_VERSION: string = packageVersion(import.meta.url, '
 /** The provider id. */
 export const GHIDRA_PROVIDER_ID = 'ghidra';
 
-let scriptsDirectory: string | undefined;
-
 /**
  * The directory of the bridge script the package ships (`ReaBridge.java`), passed as `-scriptPath`: found
- * through the package's manifest by name when first asked for (not when the module loads).
+ * by the package's name when asked for (not when the module loads). A package without it cannot start
+ * Ghidra: `provider_unavailable`.
  */
 export function ghidraScriptsDirectory(): string {
-  scriptsDirectory ??= join(
-    dirname(createRequire(import.meta.url).resolve('@rea/provider-ghidra/package.json')),
-    'scripts',
-  );
-  return scriptsDirectory;
+  const directory = packageFile(import.meta.url, '@rea/provider-ghidra', 'scripts');
+  if (directory === null)
+    throw new ReaError('provider_unavailable', 'The Ghidra bridge scripts of @rea/provider-ghidra are missing.', {
+      remediation: 'Reinstall REA (npm install rea-mcp) so that @rea/provider-ghidra is complete.',
+      details: { provider_id: 'ghidra', reason: 'bridge-script-missing' },
+    });
+  return directory;
 }
 
 /** The bridge script's file name. */

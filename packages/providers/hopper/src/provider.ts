@@ -1,10 +1,8 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { createAnalysisProfile } from '@rea/evidence';
+import { ReaError, createAnalysisProfile } from '@rea/evidence';
 import { NATIVE_CAPABILITIES } from '@rea/native/core';
 import type { NativeCapability } from '@rea/native';
 import { BRIDGE_PROTOCOL, createBridgeProvider } from '@rea/native/bridge';
-import { packageVersion } from '@rea/provider-kit';
+import { packageFile, packageVersion } from '@rea/provider-kit';
 import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';
 import { HOPPER_UNKNOWN_VERSION, HOPPER_UNKNOWN_VERSION_NOTE, discoverHopper } from './discovery.js';
 import type { HopperInstallation } from './discovery.js';
@@ -15,19 +13,18 @@ export const HOPPER_PROVIDER_VERSION: string = packageVersion(import.meta.url, '
 /** The provider id. */
 export const HOPPER_PROVIDER_ID = 'hopper';
 
-let bridgeScript: string | undefined;
-
 /**
- * The Python bridge script the package ships, run by Hopper with `-Y`: found through the package's
- * manifest by name when first asked for (not when the module loads).
+ * The Python bridge script the package ships, run by Hopper with `-Y`: found by the package's name when
+ * asked for (not when the module loads). A package without it cannot start Hopper: `provider_unavailable`.
  */
 export function hopperBridgeScript(): string {
-  bridgeScript ??= join(
-    dirname(createRequire(import.meta.url).resolve('@rea/provider-hopper/package.json')),
-    'scripts',
-    'rea_bridge.py',
-  );
-  return bridgeScript;
+  const script = packageFile(import.meta.url, '@rea/provider-hopper', 'scripts/rea_bridge.py');
+  if (script === null)
+    throw new ReaError('provider_unavailable', 'The Hopper bridge script of @rea/provider-hopper is missing.', {
+      remediation: 'Reinstall REA (npm install rea-mcp) so that @rea/provider-hopper is complete.',
+      details: { provider_id: 'hopper', reason: 'bridge-script-missing' },
+    });
+  return script;
 }
 
 /** Default startup deadline (load, analysis, bridge), in ms: `REA_HOPPER_STARTUP_TIMEOUT_MS`. */
