@@ -11,6 +11,7 @@ export {
   parseBinaryLayoutAsync,
   parseBinaryLayoutFile,
   parseBinaryLayoutFileAsync,
+  parseWholeBinaryFileAsync,
 } from './parse.js';
 export type {
   BinaryArchitecture,

@@ -1,4 +1,8 @@
-import { isReaError } from '@rea/evidence';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { isReaError, throwIfAborted } from '@rea/evidence';
+import { SMALL_FILE_BYTES, readSmallFileSync } from '@rea/provider-kit';
 import { runCooperatively, runToCompletion } from './cooperative.js';
 import type { Work } from './cooperative.js';
 import { parseElf } from './elf.js';
@@ -91,6 +95,56 @@ export async function parseBinaryLayoutFileAsync(
   } finally {
     file.close();
   }
+}
+
+/**
+ * The file as it is now, by device, inode, size, and modification and status change times (nanoseconds):
+ * any write to it changes the status change time. Null when it is not a regular file or cannot be read.
+ */
+function fileIdentity(path: string): string | null {
+  try {
+    const s = statSync(path, { bigint: true });
+    return s.isFile() ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The layout {@link parseWholeBinaryFileAsync} made last, held weakly, and the file it was made from. */
+let recent: { identity: string; layout: WeakRef<BinaryLayout> } | null = null;
+
+/**
+ * Reads the whole file at `path` and parses its layout from memory, as {@link parseBinaryLayoutAsync} does
+ * (so `readAt` serves every mapped byte). A file up to 4 MiB is read at once with synchronous calls, a
+ * larger one through a promise that `options.signal` cancels.
+ *
+ * When this parsed the same file before, unchanged since (same device, inode, size, modification and
+ * status change times), and that layout is still in use somewhere in the process, it answers with that
+ * layout: `rea analyze` reads a program for `inspect_binary_layout` and again as the embedded engine opens
+ * it. The layout is held weakly: a process keeps no file's bytes for this. Taken again, it still comes
+ * after a turn of the event loop, and `cancelled` when `options.signal` was aborted meanwhile.
+ *
+ * Errors of reading are thrown as `node:fs` gives them (for the caller to type); of parsing, as
+ * {@link parseBinaryLayoutAsync}'s.
+ */
+export async function parseWholeBinaryFileAsync(
+  path: string,
+  options: ParseBinaryLayoutOptions = {},
+): Promise<BinaryLayout> {
+  const before = fileIdentity(path);
+  const known = before !== null && recent?.identity === before ? recent.layout.deref() : undefined;
+  if (known !== undefined) {
+    // A turn of the event loop and a look at the signal, as a parse gives at its first phase: a cancel
+    // sent as the layout is asked for still ends the caller there.
+    await nextTurn();
+    throwIfAborted(options.signal, 'start');
+    return known;
+  }
+  const bytes = readSmallFileSync(path, SMALL_FILE_BYTES) ?? (await readFile(path, { signal: options.signal }));
+  const layout = await parseBinaryLayoutAsync(bytes, options);
+  // Kept only when the file did not change while it was read.
+  if (before !== null && fileIdentity(path) === before) recent = { identity: before, layout: new WeakRef(layout) };
+  return layout;
 }
 
 function* parseLayout(source: ByteSource): Work<BinaryLayout> {

@@ -9,6 +9,7 @@ import type { Limitation } from '@rea/evidence';
 import { pathError } from '../errors.js';
 import {
   RECORDS_EVIDENCE,
+  SMALL_FILE_BYTES,
   defineTool,
   hashSmallFileSync,
   requireRetention,
@@ -17,7 +18,7 @@ import {
 import { ARTIFACT_PROVIDER, artifactProfile } from '../tools/common.js';
 import { runCooperatively } from './cooperative.js';
 import { normalizeLayoutWork } from './normalize.js';
-import { parseBinaryLayoutFileAsync } from './parse.js';
+import { parseBinaryLayoutFileAsync, parseWholeBinaryFileAsync } from './parse.js';
 import { BinaryLayoutFacetResultSchema, BinaryLayoutResultSchema, LayoutFacetSchema } from './schemas.js';
 import type { BinaryLayoutFacetResult, BinaryLayoutResult, LayoutFacet } from './schemas.js';
 import type { BinaryLayout } from './types.js';
@@ -162,8 +163,13 @@ export const inspectBinaryLayoutTool = defineTool({
     context.progress.report(`parsing the headers and tables of ${size} bytes`, 'layout');
     let layout: BinaryLayout;
     try {
-      // In slices, checking the signal between them: a large binary must not hold the event loop.
-      layout = await parseBinaryLayoutFileAsync(input.path, { signal: context.signal });
+      // In slices, checking the signal between them: a large binary must not hold the event loop. A small
+      // one is read whole, so that an engine opening it next in this process finds it parsed; a larger
+      // one is read only where its headers and tables are.
+      layout =
+        size <= SMALL_FILE_BYTES
+          ? await parseWholeBinaryFileAsync(input.path, { signal: context.signal })
+          : await parseBinaryLayoutFileAsync(input.path, { signal: context.signal });
     } catch (error) {
       throw isReaError(error) ? error : pathError(input.path, error);
     }

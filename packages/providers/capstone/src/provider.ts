@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { ReaError, createAnalysisProfile, throwIfAborted } from '@rea/evidence';
+import { ReaError, createAnalysisProfile, isReaError, throwIfAborted } from '@rea/evidence';
 import type { BinaryLayout } from '@rea/artifact';
 import type { NativePort } from '@rea/native';
-import { NATIVE_PORT, packageVersion, readSmallFileSync, settingsOf, withDeadline } from '@rea/provider-kit';
+import { NATIVE_PORT, packageVersion, settingsOf, withDeadline } from '@rea/provider-kit';
 import type {
   ActiveTarget,
   DeepProvider,
@@ -89,22 +88,23 @@ async function analyse(
   signal: AbortSignal,
   report: PhaseReport,
 ): Promise<DeepSession<NativePort>> {
-  let bytes: Uint8Array;
+  // Parsed in slices with turns of the event loop between them: a symbol table of hundreds of
+  // thousands of entries must not hold the loop, and a cancel must take effect meanwhile.
+  report('parsing the layout');
+  // The layout parser (and the rest of @rea/artifact) loads with the first open, not with the provider.
+  // The file is read whole (a small one at once, a larger one without holding the loop); a layout this
+  // process made of the same unchanged file moments ago (inspect_binary_layout's) is taken as it is.
+  const { parseWholeBinaryFileAsync } = await import('@rea/artifact/layout');
+  let layout: BinaryLayout;
   try {
-    // A small file at once (two thread-pool trips saved), a larger one read without holding the loop.
-    bytes = readSmallFileSync(target.path) ?? (await readFile(target.path, { signal }));
+    layout = await parseWholeBinaryFileAsync(target.path, { signal });
   } catch (error) {
+    if (isReaError(error)) throw error;
     throwIfAborted(signal, 'read');
     throw new ReaError('target_unavailable', `Cannot read ${target.path}.`, {
       details: { path: target.path, reason: error instanceof Error ? error.message : String(error) },
     });
   }
-  // Parsed in slices with turns of the event loop between them: a symbol table of hundreds of
-  // thousands of entries must not hold the loop, and a cancel must take effect meanwhile.
-  report('parsing the layout');
-  // The layout parser (and the rest of @rea/artifact) loads with the first open, not with the provider.
-  const { parseBinaryLayoutAsync } = await import('@rea/artifact/layout');
-  const layout = await parseBinaryLayoutAsync(bytes, { signal });
   report('analysing the code');
   if (layout.format === 'macho-fat') {
     const names = (layout.slices ?? []).map((s) => s.architecture).join(', ');
