@@ -3,7 +3,9 @@
  *
  * The native-analysis port, the canonical address format and the availability every native tool
  * shares, without the tool contracts: what a deep provider implementing the port imports, so that
- * loading one does not build the native tools (also exported by `@rea/native`).
+ * loading one does not build the native tools (also exported by `@rea/native`). With them, the factory of
+ * a provider backed by an external engine over the bridge (`createBridgeProvider`, also exported by
+ * `@rea/native/bridge`), which loads the bridge's session and protocol schemas with its first open.
  */
 export { AddressSchema, formatAddress, parseAddress } from './address.js';
 export type { NativeAddress } from './address.js';
@@ -38,3 +40,6 @@ export type {
 } from './port.js';
 export { nativeAvailability } from './availability.js';
 export { NATIVE_TOOL_NAMES, loadNativeTools } from './tools/lazy.js';
+export { BRIDGE_PROTOCOL } from './bridge/constants.js';
+export { createBridgeProvider } from './bridge/provider.js';
+export type { BridgeProviderSpec, EngineDiscovery } from './bridge/provider.js';

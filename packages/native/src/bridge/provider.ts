@@ -11,7 +11,6 @@ import type {
 } from '@rea/provider-kit';
 import type { JsonObject } from '@rea/evidence';
 import type { NativeCapability, NativePort } from '../port.js';
-import { openBridgeSession } from './session.js';
 import type { BridgeSessionOptions } from './session.js';
 
 /** What discovering an external engine found: an installation, or why there is none and what to do. */
@@ -45,7 +44,7 @@ export interface BridgeProviderSpec<I extends { version: string }> {
 /**
  * A deep provider of the native port backed by an external engine over the bridge: `probe` and `open`
  * only discover (nothing starts until the first query), an unavailable engine is
- * `provider_unavailable` with its remedy, and the session is {@link openBridgeSession}'s.
+ * `provider_unavailable` with its remedy, and the session is `openBridgeSession`'s (loaded with the first open).
  */
 export function createBridgeProvider<I extends { version: string }>(
   spec: BridgeProviderSpec<I>,
@@ -80,6 +79,9 @@ export function createBridgeProvider<I extends { version: string }>(
         });
       }
       const { installation } = found;
+      // The session (the protocol's schemas, the channel, the engine process) loads with the first open: a
+      // probe, or a command whose target another engine opens, builds none of it.
+      const { openBridgeSession } = await import('./session.js');
       return openBridgeSession(target, open, {
         providerId: spec.id,
         engine: spec.name,

@@ -1,7 +1,6 @@
 import { ReaError, createAnalysisProfile } from '@rea/evidence';
-import { NATIVE_CAPABILITIES } from '@rea/native/core';
+import { BRIDGE_PROTOCOL, NATIVE_CAPABILITIES, createBridgeProvider } from '@rea/native/core';
 import type { NativeCapability } from '@rea/native';
-import { BRIDGE_PROTOCOL, createBridgeProvider } from '@rea/native/bridge';
 import { packageFile, packageVersion } from '@rea/provider-kit';
 import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';
 import { HOPPER_UNKNOWN_VERSION, HOPPER_UNKNOWN_VERSION_NOTE, discoverHopper } from './discovery.js';
