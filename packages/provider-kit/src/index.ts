@@ -101,5 +101,5 @@ export { withDeadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
 export { readActiveTarget, sniffTargetFormat } from './target.js';
 export { SMALL_FILE_BYTES, hashSmallFileSync, readSmallFileSync } from './smallFile.js';
-export { packageFile, packageVersion } from './packageFile.js';
+export { packageDirectory, packageFile, packageVersion } from './packageFile.js';
 export type { SmallFileDigest } from './smallFile.js';

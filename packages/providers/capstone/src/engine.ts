@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { ReaError } from '@rea/evidence';
+import { packageFile } from '@rea/provider-kit';
 import { Cursor, Heap, INSN_SIZE, INSN_SIZE_FIELD } from './insnMemory.js';
 import { GLUE_PREFIX, GLUE_SUFFIX, prepareOffThread } from './engineWorker.js';
 import type { InsnBytes, InstructionCursor, WasmMemory } from './insnMemory.js';
@@ -102,12 +103,16 @@ let loading: Promise<LoadedEngine> | null = null;
 let ownRequire: NodeJS.Require | null = null;
 
 /**
- * A require that resolves from this package's own directory, found by name (a self-reference): the
+ * A require that resolves from this package's own directory, found by name (provider-kit's packageFile): the
  * same whether this module runs from the installed package or from inside a bundle of an application
  * that depends on it. Looked up on first use, so a failed lookup is an engine error, not an import one.
  */
 function packageRequire(): NodeJS.Require {
-  ownRequire ??= createRequire(createRequire(import.meta.url).resolve('@rea/provider-capstone/package.json'));
+  if (ownRequire === null) {
+    const manifest = packageFile(import.meta.url, '@rea/provider-capstone', 'package.json');
+    if (manifest === null) throw new Error(`@rea/provider-capstone cannot be found from ${import.meta.url}`);
+    ownRequire = createRequire(manifest);
+  }
   return ownRequire;
 }
 
