@@ -20,7 +20,9 @@ function manifestName(path: string): string | null {
  * `node_modules` folders themselves), as Node.js looks for packages. Null when there is none.
  *
  * Only a package's place is looked up: no `exports` map is read (where a package is does not depend on
- * it). That spares the first lookup of a run the loading and first run of Node.js's package-exports
+ * it). Unlike Node.js, it takes the package a module is in by its manifest's name alone (Node.js needs an
+ * `exports` map there), passes over a `node_modules/<name>` folder without a manifest, and always
+ * follows links (as Node.js does unless run with `--preserve-symlinks`). That spares the first lookup of a run the loading and first run of Node.js's package-exports
  * resolver, about 4 ms of `rea analyze`, which finds its embedded engine this way on every run.
  */
 export function packageDirectory(from: string, name: string): string | null {

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isReaError, throwIfAborted } from '@rea/evidence';
@@ -97,32 +97,64 @@ export async function parseBinaryLayoutFileAsync(
   }
 }
 
-/**
- * The file as it is now, by device, inode, size, and modification and status change times (nanoseconds):
- * any write to it changes the status change time. Null when it is not a regular file or cannot be read.
- */
-function fileIdentity(path: string): string | null {
+/** The device and inode of the regular file at `path` (which file it is, not what it holds), or null. */
+function fileOf(path: string): string | null {
   try {
-    const s = statSync(path, { bigint: true });
-    return s.isFile() ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : null;
+    const status = statSync(path, { bigint: true });
+    return status.isFile() ? `${status.dev}:${status.ino}` : null;
   } catch {
     return null;
   }
 }
 
-/** The layout {@link parseWholeBinaryFileAsync} made last, held weakly, and the file it was made from. */
-let recent: { identity: string; layout: WeakRef<BinaryLayout> } | null = null;
+/** The buffer a file is compared through (see holdsExactly), made on first use. */
+let compareChunk: Buffer | undefined;
+
+/**
+ * True when the regular file at `path` holds exactly `held` now: read again through one reused buffer
+ * and compared as it is read (no file-sized allocation), from a descriptor opened without waiting. Any
+ * error, a size that differs or a read that would wait is false.
+ */
+function holdsExactly(path: string, held: Uint8Array): boolean {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return false;
+  }
+  try {
+    const status = fstatSync(descriptor);
+    if (!status.isFile() || status.size !== held.length) return false;
+    const buffer = (compareChunk ??= Buffer.allocUnsafeSlow(256 << 10));
+    for (let at = 0; ;) {
+      const count = readSync(descriptor, buffer, 0, buffer.length, at);
+      if (count === 0) return at === held.length;
+      if (at + count > held.length || !buffer.subarray(0, count).equals(held.subarray(at, at + count))) return false;
+      at += count;
+    }
+  } catch {
+    return false;
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** The bytes each layout {@link parseWholeBinaryFileAsync} kept was parsed from, for as long as the layout lives. */
+const sources = new WeakMap<BinaryLayout, Uint8Array>();
+/** The layout {@link parseWholeBinaryFileAsync} kept last, held weakly, and the file (device, inode) it read. */
+let recent: { file: string; layout: WeakRef<BinaryLayout> } | null = null;
 
 /**
  * Reads the whole file at `path` and parses its layout from memory, as {@link parseBinaryLayoutAsync} does
  * (so `readAt` serves every mapped byte). A file up to 4 MiB is read at once with synchronous calls, a
  * larger one through a promise that `options.signal` cancels.
  *
- * When this parsed the same file before, unchanged since (same device, inode, size, modification and
- * status change times), and that layout is still in use somewhere in the process, it answers with that
- * layout: `rea analyze` reads a program for `inspect_binary_layout` and again as the embedded engine opens
- * it. The layout is held weakly: a process keeps no file's bytes for this. Taken again, it still comes
- * after a turn of the event loop, and `cancelled` when `options.signal` was aborted meanwhile.
+ * The layout of a file up to 4 MiB is kept weakly, with the bytes it was parsed from. A later call for the
+ * same file (device and inode) that finds it holding exactly those bytes (read again through a small
+ * buffer and compared) answers with that layout, when no garbage collection has dropped it meanwhile:
+ * `rea analyze` reads a program for `inspect_binary_layout` and again as the embedded engine opens it, and
+ * parses it once. Taken again, the layout still comes after a turn of the event loop, and `cancelled` when
+ * `options.signal` was aborted meanwhile. Nothing is kept beyond what the caller keeps alive.
  *
  * Errors of reading are thrown as `node:fs` gives them (for the caller to type); of parsing, as
  * {@link parseBinaryLayoutAsync}'s.
@@ -131,9 +163,10 @@ export async function parseWholeBinaryFileAsync(
   path: string,
   options: ParseBinaryLayoutOptions = {},
 ): Promise<BinaryLayout> {
-  const before = fileIdentity(path);
-  const known = before !== null && recent?.identity === before ? recent.layout.deref() : undefined;
-  if (known !== undefined) {
+  const file = fileOf(path);
+  const known = file !== null && recent?.file === file ? recent.layout.deref() : undefined;
+  const held = known === undefined ? undefined : sources.get(known);
+  if (known !== undefined && held !== undefined && holdsExactly(path, held)) {
     // A turn of the event loop and a look at the signal, as a parse gives at its first phase: a cancel
     // sent as the layout is asked for still ends the caller there.
     await nextTurn();
@@ -142,8 +175,10 @@ export async function parseWholeBinaryFileAsync(
   }
   const bytes = readSmallFileSync(path, SMALL_FILE_BYTES) ?? (await readFile(path, { signal: options.signal }));
   const layout = await parseBinaryLayoutAsync(bytes, options);
-  // Kept only when the file did not change while it was read.
-  if (before !== null && fileIdentity(path) === before) recent = { identity: before, layout: new WeakRef(layout) };
+  if (file !== null && bytes.length <= SMALL_FILE_BYTES) {
+    sources.set(layout, bytes);
+    recent = { file, layout: new WeakRef(layout) };
+  }
   return layout;
 }
 

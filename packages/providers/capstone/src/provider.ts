@@ -93,7 +93,7 @@ async function analyse(
   report('parsing the layout');
   // The layout parser (and the rest of @rea/artifact) loads with the first open, not with the provider.
   // The file is read whole (a small one at once, a larger one without holding the loop); a layout this
-  // process made of the same unchanged file moments ago (inspect_binary_layout's) is taken as it is.
+  // process made moments ago of the same file holding the same bytes (inspect_binary_layout's) is taken.
   const { parseWholeBinaryFileAsync } = await import('@rea/artifact/layout');
   let layout: BinaryLayout;
   try {
