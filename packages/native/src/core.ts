@@ -41,5 +41,5 @@ export type {
 export { nativeAvailability } from './availability.js';
 export { NATIVE_TOOL_NAMES, loadNativeTools } from './tools/lazy.js';
 export { BRIDGE_PROTOCOL } from './bridge/constants.js';
-export { createBridgeProvider } from './bridge/provider.js';
+export { createBridgeProvider, shippedBridgeFile } from './bridge/provider.js';
 export type { BridgeProviderSpec, EngineDiscovery } from './bridge/provider.js';

@@ -7,7 +7,7 @@
 export { BridgePort } from './port.js';
 export { createExternalEngine } from './external.js';
 export { openBridgeSession } from './session.js';
-export { createBridgeProvider } from './provider.js';
+export { createBridgeProvider, shippedBridgeFile } from './provider.js';
 export type { BridgeProviderSpec, EngineDiscovery } from './provider.js';
 export type { BridgeSessionOptions } from './session.js';
 export type { EngineCall, EngineLaunch, ExternalEngine, ExternalEngineOptions } from './external.js';

@@ -1,5 +1,5 @@
 import { ReaError } from '@rea/evidence';
-import { NATIVE_PORT } from '@rea/provider-kit';
+import { NATIVE_PORT, packageFile } from '@rea/provider-kit';
 import type {
   ActiveTarget,
   DeepProvider,
@@ -92,4 +92,20 @@ export function createBridgeProvider<I extends { version: string }>(
       });
     },
   };
+}
+
+/**
+ * The file or folder at `relative` that the provider package `packageName` ships for its engine's side of
+ * the bridge (a script the engine runs), found by the package's name from the module at `from` (its
+ * `import.meta.url`) when asked for, not when the module loads, so that it is found bundled or not. A
+ * package without it cannot start its engine: `provider_unavailable` (`details.reason:
+ * "bridge-script-missing"`) saying to reinstall.
+ */
+export function shippedBridgeFile(from: string, packageName: string, relative: string, providerId: string): string {
+  const path = packageFile(from, packageName, relative);
+  if (path !== null) return path;
+  throw new ReaError('provider_unavailable', `The bridge ${relative} of ${packageName} is missing.`, {
+    remediation: `Reinstall REA (npm install rea-mcp) so that ${packageName} is complete.`,
+    details: { provider_id: providerId, reason: 'bridge-script-missing', path: relative },
+  });
 }

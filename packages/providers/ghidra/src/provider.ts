@@ -1,7 +1,7 @@
-import { ReaError, createAnalysisProfile } from '@rea/evidence';
-import { BRIDGE_PROTOCOL, NATIVE_CAPABILITIES, createBridgeProvider } from '@rea/native/core';
+import { createAnalysisProfile } from '@rea/evidence';
+import { BRIDGE_PROTOCOL, NATIVE_CAPABILITIES, createBridgeProvider, shippedBridgeFile } from '@rea/native/core';
 import type { NativeCapability } from '@rea/native';
-import { packageFile, packageVersion } from '@rea/provider-kit';
+import { packageVersion } from '@rea/provider-kit';
 import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';
 import { discoverGhidra } from './discovery.js';
 import type { GhidraInstallation } from './discovery.js';
@@ -18,13 +18,7 @@ export const GHIDRA_PROVIDER_ID = 'ghidra';
  * Ghidra: `provider_unavailable`.
  */
 export function ghidraScriptsDirectory(): string {
-  const directory = packageFile(import.meta.url, '@rea/provider-ghidra', 'scripts');
-  if (directory === null)
-    throw new ReaError('provider_unavailable', 'The Ghidra bridge scripts of @rea/provider-ghidra are missing.', {
-      remediation: 'Reinstall REA (npm install rea-mcp) so that @rea/provider-ghidra is complete.',
-      details: { provider_id: 'ghidra', reason: 'bridge-script-missing' },
-    });
-  return directory;
+  return shippedBridgeFile(import.meta.url, '@rea/provider-ghidra', 'scripts', GHIDRA_PROVIDER_ID);
 }
 
 /** The bridge script's file name. */

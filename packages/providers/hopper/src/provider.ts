@@ -1,7 +1,7 @@
-import { ReaError, createAnalysisProfile } from '@rea/evidence';
-import { BRIDGE_PROTOCOL, NATIVE_CAPABILITIES, createBridgeProvider } from '@rea/native/core';
+import { createAnalysisProfile } from '@rea/evidence';
+import { BRIDGE_PROTOCOL, NATIVE_CAPABILITIES, createBridgeProvider, shippedBridgeFile } from '@rea/native/core';
 import type { NativeCapability } from '@rea/native';
-import { packageFile, packageVersion } from '@rea/provider-kit';
+import { packageVersion } from '@rea/provider-kit';
 import type { DeepProvider, NATIVE_PORT } from '@rea/provider-kit';
 import { HOPPER_UNKNOWN_VERSION, HOPPER_UNKNOWN_VERSION_NOTE, discoverHopper } from './discovery.js';
 import type { HopperInstallation } from './discovery.js';
@@ -17,13 +17,7 @@ export const HOPPER_PROVIDER_ID = 'hopper';
  * asked for (not when the module loads). A package without it cannot start Hopper: `provider_unavailable`.
  */
 export function hopperBridgeScript(): string {
-  const script = packageFile(import.meta.url, '@rea/provider-hopper', 'scripts/rea_bridge.py');
-  if (script === null)
-    throw new ReaError('provider_unavailable', 'The Hopper bridge script of @rea/provider-hopper is missing.', {
-      remediation: 'Reinstall REA (npm install rea-mcp) so that @rea/provider-hopper is complete.',
-      details: { provider_id: 'hopper', reason: 'bridge-script-missing' },
-    });
-  return script;
+  return shippedBridgeFile(import.meta.url, '@rea/provider-hopper', 'scripts/rea_bridge.py', HOPPER_PROVIDER_ID);
 }
 
 /** Default startup deadline (load, analysis, bridge), in ms: `REA_HOPPER_STARTUP_TIMEOUT_MS`. */
