@@ -71,8 +71,8 @@ declare const __REA_BUNDLED_VERSIONS__: Readonly<Record<string, string>> | undef
 /**
  * The version of package `name` whose code is running: in a bundle, the version its manifest stated when
  * the bundle was built (the code inside is that version's, whatever else is installed beside it); outside
- * one, the installed manifest's, found by name as the module at `from` (its `import.meta.url`) resolves it.
- * A bundle answers without resolving or reading anything, which on a cold start costs milliseconds.
+ * one, the installed manifest's, found by name from the module at `from` (its `import.meta.url`) as
+ * {@link packageFile} finds it. A bundle answers without resolving or reading anything, which on a cold start costs milliseconds.
  */
 export function packageVersion(from: string, name: string): string {
   const bundled =
@@ -80,6 +80,7 @@ export function packageVersion(from: string, name: string): string {
       ? __REA_BUNDLED_VERSIONS__[name]
       : undefined;
   if (bundled !== undefined) return bundled;
-  const manifest = createRequire(from).resolve(`${name}/package.json`);
+  // Found as packageFile finds it; where it finds nothing, Node.js's resolution says why (MODULE_NOT_FOUND).
+  const manifest = packageFile(from, name, 'package.json') ?? createRequire(from).resolve(`${name}/package.json`);
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
