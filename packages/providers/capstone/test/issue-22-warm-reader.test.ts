@@ -32,6 +32,19 @@ describe('issue 22: the x86 reader warmed before a sweep', () => {
     expect(declined.map((insn) => insn.text)).toEqual(['vzeroupper ']);
   });
 
+  it('should warm it with a load from an absolute negative address, read as Capstone prints it', () => {
+    // mov rax, qword ptr [0xfffffffffffffff0]: the corpus holds it, so the reader meets the sign-extended
+    // reference before a sweep does.
+    const code = Buffer.from('488b0425f0ffffff', 'hex');
+    expect(WARM_CODE.includes(code)).toBe(true);
+    const printed: string[] = [];
+    decoder.scan(code, 0x1000, (_address, _size, insn) => printed.push(insn.operands()));
+    const address = /\[0x([0-9a-f]+)\]/.exec(printed[0] ?? '')?.[1];
+    expect(address).toBe('fffffffffffffff0');
+    expect(readX86_64(code, 0, code.length, 0x1000)).toBe(code.length);
+    expect(fast.ref).toBe(Number.parseInt(address!, 16));
+  });
+
   it('should leave every later reading as it was', () => {
     // call rel32, then jmp [rip + 0x10]
     const code = Buffer.from('e810000000ff2510000000', 'hex');

@@ -659,7 +659,10 @@ export function readX86(b: Uint8Array, at: number, end: number, address: number,
  * Instructions of the kinds compilers emit most (x86-64): a function's prologue and epilogue, moves,
  * loads and stores through every addressing form, arithmetic, tests and compares, direct, indirect and
  * table jumps, calls through the PLT and the GOT, SSE moves, padding, a locked exchange, a
- * segment-relative load, x87, string and VEX forms. {@link warmX86} reads them.
+ * segment-relative load, x87, string and VEX forms, and a load from an absolute negative address (its
+ * sign-extended reference is computed only there: V8 drops the reader's optimized code at the first such
+ * instruction it meets if it never met one before, as a large program's sweep does). {@link warmX86}
+ * reads them.
  */
 export const WARM_CODE = Buffer.from(
   [
@@ -722,6 +725,7 @@ export const WARM_CODE = Buffer.from(
     '4c8d2c2d02000000',
     '41ff24c4',
     '488b0cc510203040',
+    '488b0425f0ffffff',
   ].join(''),
   'hex',
 );

@@ -437,12 +437,29 @@ function countDigits(
 }
 
 /**
- * Places the indices `order[from, to)` (or `from..to-1` themselves when `order` is null) into `out` by
- * the digit `(keys[index] >>> shift) & mask` of their key, at the running positions in `next`.
+ * Places the indices `from..to-1` into `out` by the digit `(keys[index] >>> shift) & mask` of their key,
+ * at the running positions in `next`: the first pass of {@link radixByTarget}.
  */
 function placeByDigit(
   keys: Uint32Array,
-  order: Uint32Array | null,
+  from: number,
+  to: number,
+  shift: number,
+  mask: number,
+  next: Uint32Array,
+  out: Uint32Array,
+): void {
+  for (let i = from; i < to; i += 1) out[next[(keys[i]! >>> shift) & mask]!++] = i;
+}
+
+/**
+ * Places the indices `order[from, to)` into `out` as {@link placeByDigit} places `from..to-1`: the second
+ * pass. A function of its own: one loop serving both passes was optimised during the first, and left its
+ * optimised code (deoptimised) on the first index it read from `order`.
+ */
+function placeOrderedByDigit(
+  keys: Uint32Array,
+  order: Uint32Array,
   from: number,
   to: number,
   shift: number,
@@ -451,7 +468,7 @@ function placeByDigit(
   out: Uint32Array,
 ): void {
   for (let k = from; k < to; k += 1) {
-    const i = order === null ? k : order[k]!;
+    const i = order[k]!;
     out[next[(keys[i]! >>> shift) & mask]!++] = i;
   }
 }
@@ -487,11 +504,11 @@ async function radixByTarget(targets: AddressColumn, max: number, pacer: Pacer):
   const count = new Uint32Array((1 << lowBits) + 1);
   await slices((from, to) => countDigits(keys, from, to, 0, lowMask, count));
   for (let d = 1; d < count.length; d += 1) count[d]! += count[d - 1]!;
-  await slices((from, to) => placeByDigit(keys, null, from, to, 0, lowMask, count, low));
+  await slices((from, to) => placeByDigit(keys, from, to, 0, lowMask, count, low));
   const high = new Uint32Array(highMask + 2);
   await slices((from, to) => countDigits(keys, from, to, lowBits, highMask, high));
   for (let d = 1; d < high.length; d += 1) high[d]! += high[d - 1]!;
-  await slices((from, to) => placeByDigit(keys, low, from, to, lowBits, highMask, high, order));
+  await slices((from, to) => placeOrderedByDigit(keys, low, from, to, lowBits, highMask, high, order));
   return order;
 }
 

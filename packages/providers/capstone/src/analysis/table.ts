@@ -183,22 +183,26 @@ export class ValueCursor {
 
   /** Moves to the next instruction that has a value; false (and `index` -1) when there is none. */
   next(): boolean {
-    while (this.pending === 0) {
+    // The end of the walk stores its -1 and NaN through the same two stores as every step: a store
+    // reached only at the end would have no type feedback yet, and V8 would drop the optimized code of
+    // this method (and of the loop it is inlined in) there, once per walk.
+    let index = -1;
+    let value = Number.NaN;
+    while (this.pending === 0 && this.word + 1 < this.hasValue.length) {
       this.word += 1;
-      if (this.word >= this.hasValue.length) {
-        this.index = -1;
-        this.value = Number.NaN;
-        return false;
-      }
       this.pending = this.hasValue[this.word]! | 0;
     }
-    const lowest = this.pending & -this.pending;
-    this.pending ^= lowest;
-    this.index = this.word * 32 + 31 - Math.clz32(lowest);
-    const at = this.at++;
-    const value = this.values[at]!;
-    this.value = value === WIDE && this.values instanceof Uint32Array ? this.wide.get(at)! : value;
-    return true;
+    if (this.pending !== 0) {
+      const lowest = this.pending & -this.pending;
+      this.pending ^= lowest;
+      index = this.word * 32 + 31 - Math.clz32(lowest);
+      const at = this.at++;
+      const stored = this.values[at]!;
+      value = stored === WIDE && this.values instanceof Uint32Array ? this.wide.get(at)! : stored;
+    }
+    this.index = index;
+    this.value = value;
+    return index >= 0;
   }
 }
 
