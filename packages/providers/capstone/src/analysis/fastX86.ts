@@ -659,10 +659,12 @@ export function readX86(b: Uint8Array, at: number, end: number, address: number,
  * Instructions of the kinds compilers emit most (x86-64): a function's prologue and epilogue, moves,
  * loads and stores through every addressing form, arithmetic, tests and compares, direct, indirect and
  * table jumps, calls through the PLT and the GOT, SSE moves, padding, a locked exchange, a
- * segment-relative load, x87, string and VEX forms, and a load from an absolute negative address (its
- * sign-extended reference is computed only there: V8 drops the reader's optimized code at the first such
- * instruction it meets if it never met one before, as a large program's sweep does). {@link warmX86}
- * reads them.
+ * segment-relative load, x87, string and VEX forms, SSE forms that take only memory or only a register
+ * (a non-temporal store, vector shifts by an immediate), an address a few bytes from the instruction
+ * pointer and a load from an absolute negative address.
+ * Each of the last kinds has a test or a computation of its own in the reader: V8 drops the reader's
+ * optimized code at the first such instruction a sweep meets if the reader never met one before, as the
+ * sweep of a large program does. {@link warmX86} reads them.
  */
 export const WARM_CODE = Buffer.from(
   [
@@ -726,6 +728,10 @@ export const WARM_CODE = Buffer.from(
     '41ff24c4',
     '488b0cc510203040',
     '488b0425f0ffffff',
+    '0f2b07',
+    '660f73f808',
+    '660f72f002',
+    '488d0500000000',
   ].join(''),
   'hex',
 );
