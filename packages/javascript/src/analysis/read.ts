@@ -50,6 +50,22 @@ async function fromDisk(root: string, entry: ArtifactEntry): Promise<Buffer | st
   return entry.sha256 !== null && sha256(bytes) !== entry.sha256 ? 'The file changed after it was inventoried.' : bytes;
 }
 
+/** Entries an extraction refuses for their paths alone before the rest of that archive goes unread. */
+const MAX_REFUSED_PER_ARCHIVE = 16;
+
+/** The selected entry an extraction refused for its path alone (unsafe, or colliding with another), or null. */
+function refusedEntry(error: unknown, selected: readonly string[]): string | null {
+  if (!isReaError(error) || error.details?.['reason'] !== 'unsafe-path') return null;
+  const path = error.details['path'];
+  return typeof path === 'string' && selected.includes(path) ? path : null;
+}
+
+/**
+ * Reads `paths` of `archive` from a fresh extraction of them. An entry the extraction refuses for its
+ * path (one that differs from another only in letter case, one that would land outside the extraction
+ * directory, …) is left unread with why, and the others are extracted without it: one such entry (a
+ * real archive may hold both index.html and Index.html) does not stop the analysis of everything else.
+ */
 async function fromArchive(
   archive: string,
   paths: string[],
@@ -57,16 +73,46 @@ async function fromArchive(
   signal: AbortSignal | undefined,
   into: Map<string, Buffer>,
   prefix: string,
+  unread: ApplicationInput['unread'],
 ): Promise<void> {
-  const { outputDirectory } = await extractArtifact(archive, {
-    select: paths,
-    integrityPolicy: policy,
-    ...(signal ? { signal } : {}),
-  }).catch((error: unknown) => {
-    throw ownAdvice(error);
-  });
+  let selected = paths;
+  let outputDirectory: string | null = null;
+  for (let refused = 0; outputDirectory === null && selected.length > 0;) {
+    try {
+      ({ outputDirectory } = await extractArtifact(archive, {
+        select: selected,
+        integrityPolicy: policy,
+        ...(signal ? { signal } : {}),
+      }));
+    } catch (error) {
+      const path = refusedEntry(error, selected);
+      if (path === null) throw ownAdvice(error);
+      const details = (error as ReaError).details!;
+      const other =
+        typeof details['other'] === 'string'
+          ? ` (it differs only in letter case from ${JSON.stringify(details['other'])})`
+          : '';
+      unread.push({
+        path: prefix + path,
+        kind: 'unsafe-path',
+        message: `The archive's extraction refuses it: ${String(details['problem'] ?? 'unsafe path').replace(/-/g, ' ')}${other}; not analyzed.`,
+      });
+      selected = selected.filter((p) => p !== path);
+      refused += 1;
+      if (refused === MAX_REFUSED_PER_ARCHIVE && selected.length > 0) {
+        for (const rest of selected)
+          unread.push({
+            path: prefix + rest,
+            kind: 'not-read',
+            message: `The archive's extraction refused ${refused} of its entries for their paths; the rest were not read.`,
+          });
+        return;
+      }
+    }
+  }
+  if (outputDirectory === null) return;
   try {
-    for (const path of paths) {
+    for (const path of selected) {
       throwIfAborted(signal, 'reading');
       into.set(prefix + path, await readFile(join(outputDirectory, path)));
     }
@@ -167,8 +213,8 @@ export async function readApplication(
   }
   for (const [archive, paths] of byArchive) {
     throwIfAborted(signal, 'reading');
-    if (archive === '') await fromArchive(path, paths, policy, signal, contents, '');
-    else await fromArchive(join(path, archive), paths, policy, signal, contents, `${archive}!/`);
+    if (archive === '') await fromArchive(path, paths, policy, signal, contents, '', unread);
+    else await fromArchive(join(path, archive), paths, policy, signal, contents, `${archive}!/`, unread);
   }
   return {
     format,
