@@ -163,8 +163,13 @@ describe('rea executable', () => {
       writeAsar(asar, { 'package.json': '{"name":"demo"}', 'index.js': 'console.log(1);\n' });
       const disguised = join(dir, 'not-an-archive.zip');
       writeFileSync(disguised, 'plain text');
+      // A ZIP behind a launcher script (as a self-extracting archive or an executable JAR carries one):
+      // its first bytes announce nothing; the inventory finds the archive from its end.
+      const prefixed = join(dir, 'installer.run');
+      writeFileSync(prefixed, Buffer.concat([Buffer.from('#!/bin/sh\necho unpacking\nexit 0\n'), readFileSync(zip)]));
       const cases: Array<[string, string, string]> = [
         [zip, 'archive', 'zip'],
+        [prefixed, 'archive', 'zip'],
         [apk, 'apk', 'zip'],
         [asar, 'asar', 'asar'],
         [disguised, 'file', 'file'],

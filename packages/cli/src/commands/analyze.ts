@@ -102,6 +102,17 @@ async function runStep(
   }
 }
 
+/**
+ * The target as the inventory read it: a file whose first bytes announce nothing but which the inventory
+ * read as a ZIP found from its end (behind a prefix: a self-extracting archive, a JAR behind a launcher
+ * script) is reported as the archive it is, as its records say.
+ */
+function refined(target: DetectedTarget, records: readonly EvidenceRecord[]): DetectedTarget {
+  if (target.kind !== 'file') return target;
+  const inventory = records.find((record) => record.operation === 'inspect_artifact');
+  return inventory?.subject?.format === 'zip' ? { ...target, kind: 'archive', format: 'zip' } : target;
+}
+
 function describe(error: unknown): string {
   const e = normalizeError(error);
   return `${e.code}: ${e.message}`;
@@ -239,7 +250,7 @@ export function analyzeCommand(invocation: Invocation): Command {
           });
           exported = { path: result.path, record_count: result.record_count, sha256: result.sha256 };
         }
-        const report: AnalyzeReport = { target, steps, records, export: exported };
+        const report: AnalyzeReport = { target: refined(target, records), steps, records, export: exported };
         await invocation.out(options.format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : human(report));
       },
     );
