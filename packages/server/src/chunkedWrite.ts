@@ -1,9 +1,34 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Bytes handed to a stream at once when a large message is written. */
 export const WRITE_CHUNK = 1 << 16;
+
+/**
+ * Resolves when `stream` drains or closes, rejects when it fails first; every listener it added is
+ * removed again whichever comes first. (A race of `events.once` promises leaves the losers' listeners
+ * on the stream: two per chunk that waited, for as long as the connection lives.)
+ */
+function drainedOrClosed(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (): void => {
+      stream.off('drain', settled);
+      stream.off('close', settled);
+      stream.off('error', failed);
+    };
+    const settled = (): void => {
+      settle();
+      resolve();
+    };
+    const failed = (error: Error): void => {
+      settle();
+      reject(error);
+    };
+    stream.on('drain', settled);
+    stream.on('close', settled);
+    stream.on('error', failed);
+  });
+}
 
 /**
  * Writes `pieces` (a message's text, in order) to `stream` a chunk of about {@link WRITE_CHUNK} at a
@@ -14,7 +39,7 @@ export async function writeInChunks(stream: Writable, pieces: readonly string[])
   let chunk = '';
   const flush = async (): Promise<void> => {
     if (stream.destroyed || stream.writableEnded) throw new Error('The output stream is closed.');
-    if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+    if (!stream.write(chunk)) await drainedOrClosed(stream);
     chunk = '';
     await nextTurn();
   };
