@@ -1,6 +1,9 @@
 // Archive rows on this machine's own files: a ZIP (>= 90 MB, >= 5,000 entries) built at bench time from
 // /usr, then, in one interleaved run on the same inputs:
 //   inspect_artifact (inventory + SHA-256 of every entry) against `unzip -tqq`,
+//   the same over a warm MCP connection to the built `rea mcp` (the issue's own measure: the call as a
+//   client sees it, with the result's validation, sealing and the response's writing;
+//   bench/artifact/mcpCall.mjs, a fresh server per call, the server's CPU time and peak RSS),
 //   extract_artifact of 500 selected files against `unzip -q -o <zip> <names> -d <dir>`,
 //   the extract_artifact tool as a server runs it (executeTool) on the same selection, against the same,
 // each REA call in a fresh process after a warm-up (bench/artifact/call.mjs), with its peak RSS, and a
@@ -10,7 +13,8 @@
 // With --baseline (the dist/index.js of another build of @rea/artifact, e.g. a worktree of an earlier
 // commit), that build runs too, interleaved with the others on the same inputs, and every row and the
 // scaling table give its figures beside the current build's ("before").
-// Needs the built @rea/artifact, zip, unzip.
+// Needs the built @rea/artifact and rea-mcp, zip, unzip. --baseline applies to the library rows and the
+// scaling table, not to the MCP row.
 //   node bench/artifact/machine.mjs [--mb 220] [--entries 6000] [--runs 5] [--scaling 0] [--baseline <index.js>]
 //   (--mb: uncompressed bytes gathered; --scaling 0 leaves out the scaling table)
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -40,6 +44,7 @@ const RUNS = option('runs', 5);
 const SCALING = option('scaling', 1) !== 0;
 const BASELINE = args.includes('--baseline') ? args[args.indexOf('--baseline') + 1] : null;
 const call = join(dirname(fileURLToPath(import.meta.url)), 'call.mjs');
+const mcpCall = join(dirname(fileURLToPath(import.meta.url)), 'mcpCall.mjs');
 const work = mkdtempSync(join(tmpdir(), 'rea-bench-machine-'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -120,6 +125,22 @@ function reaOf(module, ...callArgs) {
     console.log(
       `  (${module ?? 'current build'} ${callArgs[0]}: ${measured.verified} files checked against the machine's own)`,
     );
+  return measured;
+}
+
+/**
+ * One inspect_artifact call over a warm MCP connection to the current build's `rea mcp`, in a fresh
+ * server process (bench/artifact/mcpCall.mjs): the call as a client sees it, with the result's
+ * validation, sealing, retention and the response's writing. Verified on its first run as reaOf does.
+ */
+function reaMcp(zip) {
+  const verify = !verifiedOnce.has(`mcp:${zip}`);
+  verifiedOnce.add(`mcp:${zip}`);
+  const env = { ...process.env, REA_BENCH_VERIFY: verify ? '1' : '0' };
+  const result = spawnSync(process.execPath, [mcpCall, zip], { encoding: 'utf8', env, maxBuffer: 1 << 26 });
+  if (result.status !== 0) throw new Error(`REA MCP call failed: ${result.stderr}`);
+  const measured = JSON.parse(result.stdout.trim().split('\n').pop());
+  if (verify) console.log(`  (current build over MCP: ${measured.verified} files checked against the machine's own)`);
   return measured;
 }
 
@@ -259,6 +280,16 @@ try {
       () => reference('unzip', ['-tqq', full.zip]),
       undefined,
       BASELINE ? () => reaOf(BASELINE, 'inspect', full.zip) : null,
+    ),
+    before,
+  );
+
+  before = load();
+  row(
+    'inspect_artifact over MCP (rea mcp over stdio, warm connection, raw JSON-RPC) vs unzip -tqq',
+    compare(
+      () => reaMcp(full.zip),
+      () => reference('unzip', ['-tqq', full.zip]),
     ),
     before,
   );
