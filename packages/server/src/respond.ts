@@ -9,7 +9,7 @@ import {
 import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
 import type { AnyToolContract, ToolOutcome } from '@rea/provider-kit';
 import { ENVELOPE_RESERVE_BYTES, outputCheckedByExecution, validateCooperatively } from '@rea/provider-kit';
-import { contentBudget, measureResponse, measureResponseAsync } from './budget.js';
+import { contentBudget, costOfCanonicalTextAsync, measureResponse, measureResponseAsync } from './budget.js';
 import { evidenceLink } from './resources.js';
 import { DEFAULT_VIEW_LIMIT } from '@rea/evidence';
 
@@ -106,14 +106,16 @@ export async function checkOutput(contract: AnyToolContract, value: unknown, sig
 export type EncodedSuccess = { fits: true; result: ToolResult } | { fits: false; refusal: ReaError };
 
 /**
- * Encodes a successful (already validated) outcome: measured against the budget before any
- * document-sized string is built, then sent as structured content plus the same JSON as text. An
+ * Encodes a successful (already validated) outcome: measured against the budget before any string
+ * longer than the budget is built, then sent as structured content plus the same JSON as text. An
  * oversized outcome is refused with `resource_constraint` naming the record by reference: the caller
  * retains the record before it answers with the refusal. Measuring and writing the text take turns of
  * the event loop for a large value (`cancelled`, `details.phase: "publication"`, when `signal` is
- * aborted meanwhile), so that other requests are served meanwhile. A small record sealed in this
- * process (its size known from sealing, see {@link SMALL_RECORD_BYTES}) is not measured and its text
- * is written at once.
+ * aborted meanwhile), so that other requests are served meanwhile. A record sealed in this process has
+ * its size known from sealing: a small one (see {@link SMALL_RECORD_BYTES}) is not measured and its
+ * text is written at once; a larger one is refused at once when that size alone cannot fit, and is
+ * otherwise measured by counting its written text (see costOfCanonicalTextAsync), not by a walk of its
+ * value.
  */
 export async function encodeSuccess(
   operation: string,
@@ -124,17 +126,32 @@ export async function encodeSuccess(
   const value = outcome.kind === 'evidence' ? outcome.record : outcome.value;
   const budget = contentBudget(maxResponseBytes, ENVELOPE_RESERVE_BYTES);
   let text: string;
+  const refuse = (observed: number): EncodedSuccess => ({
+    fits: false,
+    refusal: transportConstraint(
+      operation,
+      maxResponseBytes,
+      observed,
+      outcome.kind === 'evidence' ? outcome.record : null,
+    ),
+  });
   const known = sealedByteSize(value);
   if (known !== null && 3 * known + 2 <= Math.min(budget, SMALL_RECORD_BYTES)) {
     // A small record sealed here: its text (at most twice its JSON, escaped) and its structured content
     // fit the budget without measuring, and its text is written at once.
     text = canonicalJson(value);
+  } else if (known !== null) {
+    // Sealed here, so its canonical JSON is known to be `known` bytes: when the structured content and
+    // the text (at least as long) cannot fit, it is refused at once; otherwise its text, no longer than
+    // the budget, is written and then counted exactly, instead of the value being walked once to
+    // measure it and again to write it.
+    if (2 * known + 2 > budget) return refuse(2 * known + 2);
+    text = await canonicalJsonAsync(value, { signal, phase: 'publication' });
+    const cost = await costOfCanonicalTextAsync(text, known, budget, true, signal);
+    if (!cost.fits) return refuse(cost.total);
   } else {
     const cost = await measureResponseAsync(value, budget, true, signal);
-    if (!cost.fits) {
-      const record = outcome.kind === 'evidence' ? outcome.record : null;
-      return { fits: false, refusal: transportConstraint(operation, maxResponseBytes, cost.total, record) };
-    }
+    if (!cost.fits) return refuse(cost.total);
     text = await canonicalJsonAsync(value, { signal, phase: 'publication' });
   }
   // Retained Evidence is also linked as a resource, so a client can read the record again later
