@@ -37,9 +37,13 @@ function isLargeItem(node: unknown): boolean {
  * the same order), written without holding the event loop for a large value: objects a member at a
  * time, arrays a batch of items at a time, long strings a segment at a time, with a turn of the event
  * loop whenever about ten milliseconds of work have run. The text comes as pieces, in order, for the
- * caller to encode and write a piece at a time.
+ * caller to encode and write a piece at a time. An object or array for which `knownText` gives a text
+ * (its JSON, already written) is written as that text, not serialized again.
  */
-export async function jsonInSlices(value: unknown): Promise<string[]> {
+export async function jsonInSlices(
+  value: unknown,
+  knownText: (node: object) => string | undefined = () => undefined,
+): Promise<string[]> {
   const pieces: string[] = [];
   let sliceStart = monotonicMs();
   const pause = async (): Promise<void> => {
@@ -69,6 +73,13 @@ export async function jsonInSlices(value: unknown): Promise<string[]> {
     if (typeof node === 'string') {
       await string(node);
       return true;
+    }
+    if (node !== null && typeof node === 'object') {
+      const known = knownText(node);
+      if (known !== undefined) {
+        pieces.push(known);
+        return true;
+      }
     }
     if (node === null || typeof node !== 'object' || (!Array.isArray(node) && !isPlainObject(node))) {
       const text = JSON.stringify(node);

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { writeInChunks } from './chunkedWrite.js';
+import { answeredTextOf } from './answeredText.js';
 import { jsonInSlices } from './jsonSlices.js';
 import { LARGE_FRAME_TEXT, carriedText } from './largeFrames.js';
 
@@ -35,7 +36,7 @@ export function sendLargeEventsInSlices(transport: EventTransport): void {
   const writeEvent = target.writeSSEEvent.bind(transport);
   const prepared = new WeakMap<object, string[]>();
   target.send = (async (message: object, options?: unknown): Promise<void> => {
-    if (carriedText(message) > LARGE_FRAME_TEXT) prepared.set(message, await jsonInSlices(message));
+    if (carriedText(message) > LARGE_FRAME_TEXT) prepared.set(message, await jsonInSlices(message, answeredTextOf));
     return send(message, options);
   }) as EventTransport['send'];
   target.writeSSEEvent = (controller, encoder, message, eventId) => {

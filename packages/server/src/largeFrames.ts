@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import { writeInChunks } from './chunkedWrite.js';
+import { answeredTextOf } from './answeredText.js';
 import { jsonInSlices } from './jsonSlices.js';
 
 /** A message is written in slices when the text it carries is longer than this (UTF-16 code units). */
@@ -50,7 +51,7 @@ export function sendLargeFramesInSlices(transport: SendingTransport, stream: Wri
     if (carriedText(message) <= LARGE_FRAME_TEXT) {
       return pending === 0 ? send(message, options) : enqueue(() => send(message, options));
     }
-    const pieces = await jsonInSlices(message);
+    const pieces = await jsonInSlices(message, answeredTextOf);
     return enqueue(() => write(pieces));
   };
 }

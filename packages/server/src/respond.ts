@@ -10,6 +10,7 @@ import type { Diagnostic, EvidenceRecord, JsonObject } from '@rea/evidence';
 import type { AnyToolContract, ToolOutcome } from '@rea/provider-kit';
 import { ENVELOPE_RESERVE_BYTES, outputCheckedByExecution, validateCooperatively } from '@rea/provider-kit';
 import { contentBudget, costOfCanonicalTextAsync, measureResponse, measureResponseAsync } from './budget.js';
+import { rememberAnsweredText } from './answeredText.js';
 import { evidenceLink } from './resources.js';
 import { DEFAULT_VIEW_LIMIT } from '@rea/evidence';
 
@@ -154,6 +155,9 @@ export async function encodeSuccess(
     if (!cost.fits) return refuse(cost.total);
     text = await canonicalJsonAsync(value, { signal, phase: 'publication' });
   }
+  // The frame's writer puts this text where the record goes as structured content (see
+  // ./answeredText.ts). Only for a sealed record, which nothing changes once sealed.
+  if (outcome.kind === 'evidence') rememberAnsweredText(outcome.record, text);
   // Retained Evidence is also linked as a resource, so a client can read the record again later
   // (resources/read) without rerunning the tool. The link is a few hundred bytes of the envelope reserve.
   const link =
