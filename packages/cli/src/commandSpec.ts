@@ -2,10 +2,13 @@ import { rootObjects } from '@rea/provider-kit';
 import type { AnyToolContract } from '@rea/provider-kit';
 import type { z } from 'zod';
 
-/** The kind of value a generated flag accepts. */
-export type FlagType = 'string' | 'number' | 'boolean' | 'enum';
+/**
+ * The kind of value a generated flag accepts. `json`: a JSON value (an object, an array, a union of
+ * such), given inline or as `@file.json`.
+ */
+export type FlagType = 'string' | 'number' | 'boolean' | 'enum' | 'json';
 
-/** One top-level scalar input property exposed as a flag (and possibly a positional). */
+/** One top-level input property exposed as a flag (and, for a scalar, possibly a positional). */
 export interface FlagSpec {
   /** The input property, e.g. `max_depth`. */
   property: string;
@@ -28,7 +31,10 @@ export interface CommandSpec {
   /** The property also accepted as the single positional argument, or null. */
   positional: string | null;
   flags: readonly FlagSpec[];
-  /** Top-level properties that only `--input` can carry (objects, nested arrays, unions). */
+  /**
+   * Top-level properties that only `--input` can carry: those whose members' shapes differ across a
+   * root union, and those named like a flag every command owns.
+   */
   jsonOnly: readonly string[];
   /**
    * The tool analyses the open target (it cannot run without one), so its command takes the target's
@@ -114,6 +120,9 @@ function scalarOf(schema: z.ZodType): { type: FlagType; choices: string[] } | nu
   }
 }
 
+/** Kinds of schema whose value a `json` flag carries. */
+const STRUCTURED: ReadonlySet<string> = new Set(['object', 'array', 'union', 'record', 'tuple', 'intersection']);
+
 /** The kebab-case command name of a snake_case tool name. */
 export function commandName(tool: string): string {
   return tool.replace(/_/g, '-');
@@ -121,8 +130,9 @@ export function commandName(tool: string): string {
 
 /**
  * Derives the command-line shape of a contract from its input schema: each top-level scalar (or array
- * of scalars) becomes a flag; the first required string property is also accepted positionally;
- * anything else is given through `--input`. A tool that needs an open target also takes the target's
+ * of scalars) becomes a flag, and each object, array of objects or union a flag taking its JSON value
+ * (inline or `@file.json`); the first required string property is also accepted positionally; what
+ * remains (see {@link CommandSpec.jsonOnly}) is given through `--input`. A tool that needs an open target also takes the target's
  * path (see {@link CommandSpec.needsTarget}). For a root union, a property is required only when every
  * member requires it.
  */
@@ -150,15 +160,17 @@ export function commandSpecOf(contract: AnyToolContract): CommandSpec {
       if (!repeatable) scalar = null;
     }
     const sameShape = schemas.every((s) => defOf(unwrap(s).inner).type === defOf(inner).type);
-    if (scalar === null || !sameShape || RESERVED_FLAGS.has(flag) || flag.startsWith('no-')) {
+    // An object, an array of objects or a union takes its JSON value (inline or @file.json).
+    const json = scalar === null && STRUCTURED.has(defOf(inner).type);
+    if ((scalar === null && !json) || !sameShape || RESERVED_FLAGS.has(flag) || flag.startsWith('no-')) {
       jsonOnly.push(property);
       continue;
     }
     flags.push({
       property,
       flag: `--${flag}`,
-      type: scalar.type,
-      choices: scalar.choices,
+      type: scalar?.type ?? 'json',
+      choices: scalar?.choices ?? [],
       repeatable,
       required: requiredIn === objects.length && objects.length > 0,
       description: description ?? '',

@@ -9,38 +9,70 @@ import { parseJsonText } from './jsonText.js';
  * be a JSON object. A missing file is `not_found`; unreadable text or non-objects are `invalid_request`.
  */
 export async function readInputOption(value: string, cwd: string): Promise<Record<string, unknown>> {
-  let text = value;
-  let what = 'The --input value';
-  if (value.startsWith('@')) {
-    const path = resolve(cwd, value.slice(1));
-    what = `The input file ${path}`;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') {
-        throw new ReaError('not_found', `The input file ${path} does not exist.`, {
-          details: { reason: 'missing', path },
-          remediation: 'Pass an existing JSON file as --input @file.json, or inline JSON.',
-        });
-      }
-      if (code === 'EACCES' || code === 'EPERM') {
-        throw new ReaError('access_denied', `The input file ${path} cannot be read.`, {
-          details: { path, reason: code },
-        });
-      }
-      throw new ReaError('invalid_request', `The input file ${path} cannot be read (${code ?? 'error'}).`, {
-        details: { path, reason: code ?? 'unreadable' },
-      });
-    }
-  }
-  const parsed = parseJsonText(text, what);
+  const parsed = await readJsonOption('--input', value, cwd);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    const what = value.startsWith('@') ? `The input file ${resolve(cwd, value.slice(1))}` : 'The --input value';
     throw new ReaError('invalid_request', `${what} must be a JSON object.`, {
       details: { reason: 'not-an-object' },
     });
   }
   return parsed as Record<string, unknown>;
+}
+
+/**
+ * The options with the value of each given `json` flag read (see {@link readJsonOption}): what
+ * {@link mergeInput} takes. Other options are as given.
+ */
+export async function readJsonFlags(
+  spec: CommandSpec,
+  options: Record<string, unknown>,
+  cwd: string,
+): Promise<Record<string, unknown>> {
+  const read: Record<string, unknown> = { ...options };
+  for (const flag of spec.flags) {
+    if (flag.type !== 'json') continue;
+    const key = optionKey(flag);
+    if (typeof options[key] === 'string') read[key] = await readJsonOption(flag.flag, options[key], cwd);
+  }
+  return read;
+}
+
+/** The key commander stores a flag's value under (`--max-depth` → `maxDepth`). */
+function optionKey(flag: FlagSpec): string {
+  return flag.flag.slice(2).replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/**
+ * The JSON value of option `name`: inline JSON, or `@file.json` read relative to `cwd`. A missing
+ * file is `not_found`; an unreadable one or text that is not JSON `invalid_request`.
+ */
+async function readJsonOption(name: string, value: string, cwd: string): Promise<unknown> {
+  let text = value;
+  let what = `The ${name} value`;
+  if (value.startsWith('@')) {
+    const path = resolve(cwd, value.slice(1));
+    what = `The ${name === '--input' ? 'input' : name} file ${path}`;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        throw new ReaError('not_found', `${what} does not exist.`, {
+          details: { reason: 'missing', path },
+          remediation: `Pass an existing JSON file as ${name} @file.json, or inline JSON.`,
+        });
+      }
+      if (code === 'EACCES' || code === 'EPERM') {
+        throw new ReaError('access_denied', `${what} cannot be read.`, {
+          details: { path, reason: code },
+        });
+      }
+      throw new ReaError('invalid_request', `${what} cannot be read (${code ?? 'error'}).`, {
+        details: { path, reason: code ?? 'unreadable' },
+      });
+    }
+  }
+  return parseJsonText(text, what);
 }
 
 function coerce(flag: FlagSpec, raw: string): unknown {
@@ -68,10 +100,10 @@ export function mergeInput(
 ): Record<string, unknown> {
   const input: Record<string, unknown> = { ...base };
   for (const flag of spec.flags) {
-    const key = flag.flag.slice(2).replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-    const value = options[key];
+    const value = options[optionKey(flag)];
     if (value === undefined) continue;
     if (flag.type === 'boolean') input[flag.property] = value === true;
+    else if (flag.type === 'json') input[flag.property] = value;
     else if (flag.repeatable) input[flag.property] = (value as string[]).map((v) => coerce(flag, v));
     else input[flag.property] = coerce(flag, value as string);
   }

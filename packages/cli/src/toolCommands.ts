@@ -1,11 +1,11 @@
 import { Command, Option } from 'commander';
 import { executeTool } from '@rea/provider-kit';
 import type { AnyToolContract } from '@rea/provider-kit';
-import { commandSpecOf } from './commandSpec.js';
+import { commandName, commandSpecOf } from './commandSpec.js';
 import type { CommandSpec, FlagSpec } from './commandSpec.js';
 import { formatEvidence, formatResult } from './format.js';
 import type { OutputFormat } from './format.js';
-import { mergeInput, readInputOption } from './input.js';
+import { mergeInput, readInputOption, readJsonFlags } from './input.js';
 import type { Invocation } from './invocation.js';
 import { openTarget } from './target.js';
 import type { OpenedTarget } from './target.js';
@@ -41,8 +41,10 @@ function flagOption(flag: FlagSpec): Option[] {
       new Option(`--no-${flag.flag.slice(2)}`, `set ${flag.property} to false`),
     ];
   }
-  const placeholder = flag.type === 'number' ? 'number' : flag.type === 'enum' ? 'choice' : 'value';
-  const option = new Option(`${flag.flag} <${placeholder}>`, `${description}${flag.repeatable ? ' (repeatable)' : ''}`);
+  const placeholder =
+    flag.type === 'number' ? 'number' : flag.type === 'enum' ? 'choice' : flag.type === 'json' ? 'json' : 'value';
+  const how = flag.repeatable ? ' (repeatable)' : flag.type === 'json' ? ' (JSON, or @file.json)' : '';
+  const option = new Option(`${flag.flag} <${placeholder}>`, `${description}${how}`);
   if (flag.type === 'enum') option.choices(flag.choices);
   if (flag.repeatable)
     option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
@@ -114,8 +116,24 @@ const COMMAND_LINE_NOTES: Readonly<Record<string, string>> = {
   export_evidence_bundle: EMPTY_EXPORT,
 };
 
+/**
+ * What the help of a command taking Evidence as input adds: a command-line invocation is one session,
+ * with nothing retained to refer to, so each record is given whole, from a file a command wrote.
+ */
+function evidenceInputNote(spec: CommandSpec): string {
+  const flags = spec.flags.filter((f) => f.type === 'json' && f.description.includes('retained-evidence'));
+  if (flags.length === 0) return '';
+  // The operation whose Evidence the flags take, when their descriptions name one.
+  const operation = flags.map((f) => /\b([a-z]+(?:_[a-z]+)+) Evidence\b/.exec(f.description)?.[1]).find(Boolean);
+  const producer = operation === undefined ? '<command>' : commandName(operation);
+  const example = flags.map((f) => `${f.flag} @${f.property}.json`).join(' ');
+  return `\n\nOn the command line every invocation is one session, with no retained Evidence to refer to: give ${flags.map((f) => f.flag).join(' and ')} as whole records, the JSON that the producing command prints with --format json (for example \`rea ${producer} … --format json > ${flags[0]!.property}.json\`), then \`rea ${spec.command} ${example}\`.`;
+}
+
 function describeCommand(contract: AnyToolContract, spec: CommandSpec): string {
-  const jsonOnly = spec.jsonOnly.length > 0 ? `\n\nGiven through --input only: ${spec.jsonOnly.join(', ')}.` : '';
+  const jsonOnly =
+    (spec.jsonOnly.length > 0 ? `\n\nGiven through --input only: ${spec.jsonOnly.join(', ')}.` : '') +
+    evidenceInputNote(spec);
   const target = spec.needsTarget
     ? `\n\nAnalyses a binary: give its path first (or as --target <path>); REA opens it as open-binary does, with the provider chosen by --provider, runs the command and closes it.`
     : '';
@@ -186,7 +204,7 @@ export function toolCommand(invocation: Invocation, contract: AnyToolContract): 
     }
     const given = positionals(spec, args.slice(0, count) as Array<string | undefined>, options.target);
     const base = options.input !== undefined ? await readInputOption(options.input, invocation.io.cwd) : {};
-    const input = mergeInput(spec, base, options, given.positional);
+    const input = mergeInput(spec, base, await readJsonFlags(spec, options, invocation.io.cwd), given.positional);
     const quiet = options.quiet === true;
     if (contract.name === 'open_binary' || contract.name === 'close_binary') {
       await runSessionCommand(invocation, contract, input, {

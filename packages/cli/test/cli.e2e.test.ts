@@ -36,8 +36,46 @@ describe('rea CLI: commands generated from contracts', () => {
     expect(result.stdout).toContain('--upper');
     expect(result.stdout).toContain('--no-upper');
     expect(result.stdout).toMatch(/--tags <value>.*\(repeatable\)/);
-    expect(result.stdout).toContain('Given through --input only: options.');
-    expect(result.stdout).not.toMatch(/--options\b/);
+    expect(result.stdout).toMatch(/--options <json>.*\(JSON, or @file\.json\)/s);
+    expect(result.stdout).not.toContain('Given through --input only');
+  });
+
+  it('should take an object property as JSON, inline or from a file, as --input would carry it', async () => {
+    await withTempDir(async (dir) => {
+      const viaInput = await cli('hash-text', 'abc', '--input', '{"options":{"salt":"xyz"}}', '--format', 'json');
+      const inline = await cli('hash-text', 'abc', '--options', '{"salt":"xyz"}', '--format', 'json');
+      writeFileSync(join(dir, 'options.json'), '{"salt":"xyz"}');
+      const fromFile = await run(FIXTURE_CLI, ['hash-text', 'abc', '--options', '@options.json', '--format', 'json'], {
+        cwd: dir,
+      });
+      const digest = (stdout: string) =>
+        (JSON.parse(stdout) as { normalized_result: { digest: string } }).normalized_result.digest;
+      expect([viaInput.code, inline.code, fromFile.code]).toEqual([0, 0, 0]);
+      expect(digest(inline.stdout)).toBe(createHash('sha256').update('abcxyz').digest('hex'));
+      expect(digest(fromFile.stdout)).toBe(digest(viaInput.stdout));
+      // The flag overrides what --input gives, as every flag does.
+      const both = await cli(
+        'hash-text',
+        'abc',
+        '--input',
+        '{"options":{"salt":"no"}}',
+        '--options',
+        '{"salt":"xyz"}',
+        '--format',
+        'json',
+      );
+      expect(digest(both.stdout)).toBe(digest(inline.stdout));
+      const missing = await run(FIXTURE_CLI, ['hash-text', 'abc', '--options', '@absent.json'], { cwd: dir });
+      expect(missing.code).toBe(3);
+      expect(missing.stderr).toContain(`The --options file ${join(dir, 'absent.json')} does not exist.`);
+      const broken = await cli('hash-text', 'abc', '--options', '{salt');
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toContain('The --options value is not valid JSON');
+      // A value of the wrong shape is the contract's to refuse, with the property's path.
+      const wrong = await cli('hash-text', 'abc', '--options', '[1]', '--format', 'json');
+      expect(wrong.code).toBe(2);
+      expect(JSON.parse(wrong.stdout)).toMatchObject({ error: { code: 'invalid_request' } });
+    });
   });
 
   it('should print the input JSON Schema with --schema', async () => {
@@ -74,7 +112,14 @@ describe('rea CLI: commands generated from contracts', () => {
     ]);
     const hash = manifest.commands.find((c) => c.tool === 'hash_text')!;
     expect(hash.positional).toBe('text');
-    expect(hash.flags.map((f) => f.flag)).toEqual(['--text', '--algorithm', '--repeat', '--upper', '--tags']);
+    expect(hash.flags.map((f) => f.flag)).toEqual([
+      '--text',
+      '--algorithm',
+      '--repeat',
+      '--upper',
+      '--tags',
+      '--options',
+    ]);
     expect(manifest.builtin_commands.map((c) => c.command)).toContain('doctor');
   });
 

@@ -21,7 +21,7 @@ function tool(name: string, input: z.ZodType, example: unknown) {
 }
 
 describe('commandSpecOf', () => {
-  it('should map scalar properties to flags, arrays of scalars to repeatable flags, and the rest to --input', () => {
+  it('should map scalars to flags, arrays of scalars to repeatable flags, objects to JSON flags, and reserved names to --input', () => {
     const spec = commandSpecOf(
       tool(
         'compare_things',
@@ -45,9 +45,10 @@ describe('commandSpecOf', () => {
       ['--mode', 'enum', false, false],
       ['--strict', 'boolean', false, false],
       ['--names', 'string', false, true],
+      ['--filters', 'json', false, false],
     ]);
     expect(spec.flags.find((f) => f.flag === '--mode')!.choices).toEqual(['fast', 'full']);
-    expect(spec.jsonOnly).toEqual(['filters', 'format']);
+    expect(spec.jsonOnly).toEqual(['format']);
   });
 
   it('should require a property of a root union only when every member requires it', () => {
