@@ -9,7 +9,7 @@ export const WRITE_CHUNK = 1 << 16;
  * removed again whichever comes first. (A race of `events.once` promises leaves the losers' listeners
  * on the stream: two per chunk that waited, for as long as the connection lives.)
  */
-function drainedOrClosed(stream: Writable): Promise<void> {
+export function drainedOrClosed(stream: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
     const settle = (): void => {
       stream.off('drain', settled);

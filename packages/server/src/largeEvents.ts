@@ -1,6 +1,5 @@
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { writeInChunks } from './chunkedWrite.js';
+import { drainedOrClosed, writeInChunks } from './chunkedWrite.js';
 import { answeredTextOf } from './answeredText.js';
 import { jsonInSlices } from './jsonSlices.js';
 import { LARGE_FRAME_TEXT, carriedText } from './largeFrames.js';
@@ -69,6 +68,6 @@ export async function writeResponseBody(
     if (done) return;
     if (value instanceof SlicedEvent) await writeInChunks(res, value.pieces);
     else if (res.destroyed || res.writableEnded) throw new Error('The response is closed.');
-    else if (!res.write(value as Uint8Array)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    else if (!res.write(value as Uint8Array)) await drainedOrClosed(res);
   }
 }

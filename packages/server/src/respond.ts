@@ -11,6 +11,7 @@ import type { AnyToolContract, ToolOutcome } from '@rea/provider-kit';
 import { ENVELOPE_RESERVE_BYTES, outputCheckedByExecution, validateCooperatively } from '@rea/provider-kit';
 import { contentBudget, costOfCanonicalTextAsync, measureResponse, measureResponseAsync } from './budget.js';
 import { rememberAnsweredText } from './answeredText.js';
+import { LARGE_FRAME_TEXT } from './largeFrames.js';
 import { evidenceLink } from './resources.js';
 import { DEFAULT_VIEW_LIMIT } from '@rea/evidence';
 
@@ -155,9 +156,10 @@ export async function encodeSuccess(
     if (!cost.fits) return refuse(cost.total);
     text = await canonicalJsonAsync(value, { signal, phase: 'publication' });
   }
-  // The frame's writer puts this text where the record goes as structured content (see
-  // ./answeredText.ts). Only for a sealed record, which nothing changes once sealed.
-  if (outcome.kind === 'evidence') rememberAnsweredText(outcome.record, text);
+  // The writer of a large frame puts this text where the record goes as structured content (see
+  // ./answeredText.ts). Only for a sealed record, which nothing changes once sealed, and only when its
+  // frame will be written in slices, which takes the text.
+  if (outcome.kind === 'evidence' && text.length > LARGE_FRAME_TEXT) rememberAnsweredText(outcome.record, text);
   // Retained Evidence is also linked as a resource, so a client can read the record again later
   // (resources/read) without rerunning the tool. The link is a few hundred bytes of the envelope reserve.
   const link =

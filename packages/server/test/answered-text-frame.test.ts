@@ -2,7 +2,8 @@
 // record's canonical JSON. The frame's writer puts that same text where the structured content goes
 // instead of serializing the record again. What a client parses must be exactly what it was: the same
 // JSON value, for stdio frames and for the pieces of an HTTP event; a value never answered is
-// serialized as before.
+// serialized as before. The text is kept for one record at most and only until its frame takes it, so
+// that records retained for the session do not keep copies of their texts alive.
 import { describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import { canonicalJson } from '@rea/evidence';
@@ -42,6 +43,18 @@ describe('a large result written with its record answered as text', () => {
     expect(JSON.parse(frame)).toEqual(JSON.parse(JSON.stringify(message)));
     // Serialized again by JSON.stringify, the record would have come in its insertion order.
     expect(JSON.stringify(value)).not.toBe(text);
+    // Taken by its frame: the record no longer keeps its text alive.
+    expect(answeredTextOf(value)).toBeUndefined();
+  });
+
+  it('keeps one text at most, for the last record answered', () => {
+    const first = record();
+    const second = record();
+    rememberAnsweredText(first, 'first');
+    rememberAnsweredText(second, 'second');
+    expect(answeredTextOf(first)).toBeUndefined();
+    expect(answeredTextOf(second)).toBe('second');
+    expect(answeredTextOf(second)).toBeUndefined();
   });
 
   it('serializes a value that was never answered as JSON.stringify does', async () => {

@@ -1,11 +1,13 @@
-// A large frame is written a chunk at a time, waiting for the stream to drain when it asks to. Each
-// wait must take its listeners off the stream again: a server writes frames for as long as its
+// A large frame (and an HTTP response body) is written a chunk at a time, waiting for the stream to
+// drain when it asks to. Each wait must take its listeners off the stream again: a server writes frames for as long as its
 // connection lives, and listeners left behind per chunk grow without bound (Node.js warns of a
 // possible leak once 11 gather). Driven through a real Writable whose writes complete asynchronously,
 // with a buffer far smaller than the frame, so that nearly every chunk waits for `drain`.
 import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import { WRITE_CHUNK, writeInChunks } from '../src/chunkedWrite.js';
+import { writeResponseBody } from '../src/largeEvents.js';
 
 const EVENTS = ['drain', 'close', 'error'] as const;
 
@@ -43,6 +45,22 @@ describe('writing a large frame in chunks', () => {
     expect(counts(stream)).toEqual(before);
     expect(received()).toBe(`${pieces.join('')}\n`.repeat(3));
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
+  it('leaves no listener behind when an HTTP response body waits for the socket to drain', async () => {
+    const { stream, received, drains } = slowStream();
+    const before = counts(stream);
+    const chunk = new Uint8Array(4096).fill(0x61);
+    const body = new ReadableStream<unknown>({
+      start(controller) {
+        for (let i = 0; i < 50; i += 1) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    await writeResponseBody(body.getReader(), stream as unknown as ServerResponse);
+    expect(drains()).toBeGreaterThan(20);
+    expect(counts(stream)).toEqual(before);
+    expect(received()).toBe('a'.repeat(4096 * 50));
   });
 
   it('stops with an error when the stream closes while it waits, and leaves no listener behind', async () => {
