@@ -35,7 +35,8 @@ export function commandLineOf(spec: CommandSpec, input: Record<string, unknown>)
   }
   for (const flag of spec.flags) {
     const value = rest[flag.property];
-    if (value === undefined) continue;
+    // A JSON value stays in --input, which carries every JSON form as it is.
+    if (value === undefined || flag.type === 'json') continue;
     const values = flag.repeatable && Array.isArray(value) ? value : [value];
     if (flag.type === 'boolean' && typeof value === 'boolean') {
       words.push(value ? flag.flag : `--no-${flag.flag.slice(2)}`);

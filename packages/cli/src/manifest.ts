@@ -71,7 +71,7 @@ export async function llmsManifest(pkg: CliPackageInfo, tools: readonly AnyToolC
     usage:
       'rea <command> [target] [positional] [--flag value]... [--input <json>|@file.json] [--format human|json] [--quiet]',
     input_rules: [
-      'Top-level scalar inputs are flags (snake_case property → --kebab-case flag); the first required string property is also positional.',
+      'Top-level scalar inputs are flags (snake_case property → --kebab-case flag); the first required string property is also positional. Objects, arrays of objects and unions are flags of type json: their JSON value inline, or @file.json.',
       'Commands that analyse a binary (needs_target) take its path as the first positional argument, or as --target <path>; the invocation opens it (the provider chosen by --provider, else REA_ANALYSIS_PROVIDER, else auto), runs the command and closes it.',
       '--input takes the whole input as JSON (or @file.json); flags and the positional override its properties.',
       '--format json prints exactly the Evidence record (or plain result) on stdout, or the {"error": …} diagnostic.',
