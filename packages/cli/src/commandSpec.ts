@@ -132,9 +132,9 @@ export function commandName(tool: string): string {
  * Derives the command-line shape of a contract from its input schema: each top-level scalar (or array
  * of scalars) becomes a flag, and each object, array of objects or union a flag taking its JSON value
  * (inline or `@file.json`); the first required string property is also accepted positionally; what
- * remains (see {@link CommandSpec.jsonOnly}) is given through `--input`. A tool that needs an open target also takes the target's
- * path (see {@link CommandSpec.needsTarget}). For a root union, a property is required only when every
- * member requires it.
+ * remains (see {@link CommandSpec.jsonOnly}) is given through `--input`. A tool that needs an open
+ * target also takes the target's path (see {@link CommandSpec.needsTarget}). For a root union, a
+ * property is required only when every member requires it.
  */
 export function commandSpecOf(contract: AnyToolContract): CommandSpec {
   const objects = rootObjects(contract.input) ?? [];

@@ -131,14 +131,12 @@ function evidenceInputNote(spec: CommandSpec): string {
 }
 
 function describeCommand(contract: AnyToolContract, spec: CommandSpec): string {
-  const jsonOnly =
-    (spec.jsonOnly.length > 0 ? `\n\nGiven through --input only: ${spec.jsonOnly.join(', ')}.` : '') +
-    evidenceInputNote(spec);
+  const jsonOnly = spec.jsonOnly.length > 0 ? `\n\nGiven through --input only: ${spec.jsonOnly.join(', ')}.` : '';
   const target = spec.needsTarget
     ? `\n\nAnalyses a binary: give its path first (or as --target <path>); REA opens it as open-binary does, with the provider chosen by --provider, runs the command and closes it.`
     : '';
   const note = COMMAND_LINE_NOTES[contract.name];
-  return `${contract.title}\n\n${contract.description}${jsonOnly}${target}${note ? `\n\n${note}` : ''}`;
+  return `${contract.title}\n\n${contract.description}${jsonOnly}${evidenceInputNote(spec)}${target}${note ? `\n\n${note}` : ''}`;
 }
 
 /** Splits the positional arguments of a command into the target path and the tool's own positional. */
