@@ -32,94 +32,111 @@ function isLargeItem(node: unknown): boolean {
   return false;
 }
 
+/** Takes each piece of a text in order; a promise returned holds the writer back until it settles. */
+export type PieceSink = (piece: string) => Promise<void> | undefined;
+
 /**
- * The JSON text of `value`, as `JSON.stringify(value)` would give it (the same JSON value, members in
- * the same order), written without holding the event loop for a large value: objects a member at a
- * time, arrays a batch of items at a time, long strings a segment at a time, with a turn of the event
- * loop whenever about ten milliseconds of work have run. The text comes as pieces, in order, for the
- * caller to encode and write a piece at a time. An object or array for which `knownText` gives a text
- * (its JSON, already written) is written as that text, not serialized again.
+ * Writes the JSON text of `value`, as `JSON.stringify(value)` would give it (the same JSON value,
+ * members in the same order), to `sink` as pieces, in order, without holding the event loop for a
+ * large value: objects a member at a time, arrays a batch of items at a time, long strings a segment at
+ * a time, with a turn of the event loop whenever about ten milliseconds of work have run, and waiting
+ * whenever the sink asks to (a writer that has a chunk to write), so that no more than a chunk of the
+ * text need exist at once. An object or array for which `knownText` gives a text (its JSON, already
+ * written) is written as that text, not serialized again.
  */
-export async function jsonInSlices(
+export async function writeJsonInSlices(
   value: unknown,
+  sink: PieceSink,
   knownText: (node: object) => string | undefined = () => undefined,
-): Promise<string[]> {
-  const pieces: string[] = [];
+): Promise<void> {
   let sliceStart = monotonicMs();
   const pause = async (): Promise<void> => {
     if (monotonicMs() - sliceStart < SLICE_MS) return;
     await nextTurn();
     sliceStart = monotonicMs();
   };
-  const string = async (text: string): Promise<void> => {
-    if (text.length <= SEGMENT) {
-      pieces.push(JSON.stringify(text));
-      return;
+  const put = async (piece: string): Promise<void> => {
+    const waiting = sink(piece);
+    if (waiting !== undefined) {
+      await waiting;
+      sliceStart = monotonicMs();
     }
-    pieces.push('"');
+  };
+  const string = async (text: string): Promise<void> => {
+    if (text.length <= SEGMENT) return put(JSON.stringify(text));
+    await put('"');
     for (let from = 0; from < text.length;) {
       let to = Math.min(text.length, from + SEGMENT);
       // A surrogate pair stays in one segment: escaped apart, each half would be written as an escape.
       const last = text.charCodeAt(to - 1);
       if (to < text.length && last >= 0xd800 && last <= 0xdbff) to += 1;
-      pieces.push(JSON.stringify(text.slice(from, to)).slice(1, -1));
+      await put(JSON.stringify(text.slice(from, to)).slice(1, -1));
       from = to;
       await pause();
     }
-    pieces.push('"');
+    await put('"');
   };
-  // Returns false when the value has no JSON form (an object member that is then left out).
-  const walk = async (node: unknown): Promise<boolean> => {
-    if (typeof node === 'string') {
-      await string(node);
-      return true;
-    }
-    if (node !== null && typeof node === 'object') {
-      const known = knownText(node);
-      if (known !== undefined) {
-        pieces.push(known);
-        return true;
-      }
-    }
-    if (node === null || typeof node !== 'object' || (!Array.isArray(node) && !isPlainObject(node))) {
-      const text = JSON.stringify(node);
-      if (text === undefined) return false;
-      pieces.push(text);
-      return true;
-    }
+  /** Whether the value is written by walking it (a string, a plain object or an array: never left out). */
+  const walked = (node: unknown): boolean =>
+    typeof node === 'string' ||
+    (node !== null && typeof node === 'object' && (Array.isArray(node) || isPlainObject(node)));
+  // Only for a value that is walked, or whose JSON text `JSON.stringify` gave (see `walked`).
+  const walk = async (node: unknown): Promise<void> => {
+    if (typeof node === 'string') return string(node);
+    const known = knownText(node as object);
+    if (known !== undefined) return put(known);
     if (Array.isArray(node)) {
-      pieces.push('[');
+      await put('[');
       for (let i = 0; i < node.length;) {
-        if (i > 0) pieces.push(',');
+        if (i > 0) await put(',');
         const item: unknown = node[i];
         if (isLargeItem(item)) {
-          // As in an array JSON.stringify writes null for what has no JSON form.
-          if (!(await walk(item))) pieces.push('null');
+          await walk(item);
           i += 1;
         } else {
           let stop = i + 1;
           while (stop < Math.min(i + BATCH, node.length) && !isLargeItem(node[stop])) stop += 1;
-          pieces.push(JSON.stringify(node.slice(i, stop)).slice(1, -1));
+          await put(JSON.stringify(node.slice(i, stop)).slice(1, -1));
           i = stop;
         }
         await pause();
       }
-      pieces.push(']');
-      return true;
+      return put(']');
     }
-    pieces.push('{');
+    await put('{');
     let first = true;
-    for (const key of Object.keys(node)) {
+    for (const key of Object.keys(node as object)) {
       const member = (node as Record<string, unknown>)[key];
-      const mark = pieces.length;
-      pieces.push(first ? '' : ',', JSON.stringify(key), ':');
-      if (await walk(member)) first = false;
-      else pieces.length = mark;
+      // A member with no JSON form (undefined, a function) is left out, as JSON.stringify leaves it out.
+      const text = walked(member) ? null : JSON.stringify(member);
+      if (text === undefined) continue;
+      await put(`${first ? '' : ','}${JSON.stringify(key)}:`);
+      first = false;
+      if (text === null) await walk(member);
+      else await put(text);
       await pause();
     }
-    pieces.push('}');
-    return true;
+    return put('}');
   };
-  if (!(await walk(value))) throw new TypeError('The value has no JSON form.');
+  if (walked(value)) return walk(value);
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError('The value has no JSON form.');
+  return put(text);
+}
+
+/** The pieces {@link writeJsonInSlices} writes for `value`, collected. */
+export async function jsonInSlices(
+  value: unknown,
+  knownText: (node: object) => string | undefined = () => undefined,
+): Promise<string[]> {
+  const pieces: string[] = [];
+  await writeJsonInSlices(
+    value,
+    (piece) => {
+      pieces.push(piece);
+      return undefined;
+    },
+    knownText,
+  );
   return pieces;
 }

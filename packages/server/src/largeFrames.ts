@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
-import { writeInChunks } from './chunkedWrite.js';
-import { answeredTextOf } from './answeredText.js';
-import { jsonInSlices } from './jsonSlices.js';
+import { chunkedWriter } from './chunkedWrite.js';
+import { answeredTextIn } from './answeredText.js';
+import { writeJsonInSlices } from './jsonSlices.js';
 
 /** A message is written in slices when the text it carries is longer than this (UTF-16 code units). */
 export const LARGE_FRAME_TEXT = 256 * 1024;
@@ -28,11 +28,11 @@ export function carriedText(message: unknown): number {
 /**
  * Lets `transport` (an SDK stdio transport writing newline-delimited frames to `stream`) send large
  * results without holding the event loop. A result carrying more than {@link LARGE_FRAME_TEXT} of text
- * is serialized a slice at a time (see ./jsonSlices.js) and then written a chunk at a time with a turn
- * of the event loop between chunks and the stream's backpressure respected, so that requests that
- * arrive meanwhile are read and served. Frames never interleave: what is sent while a large frame is
- * being written follows it, in order; what is sent while one is still being serialized goes out at
- * once (a result is the last message of its request, so nothing of that request is overtaken).
+ * is serialized a slice at a time (see ./jsonSlices.js) and written as it is serialized, a chunk at a
+ * time, with a turn of the event loop between chunks and the stream's backpressure respected, so that
+ * requests that arrive meanwhile are read and served and no more than a chunk of the frame's text
+ * exists at once. Frames never interleave: what is sent while a large frame is being written follows
+ * it, in order.
  */
 export function sendLargeFramesInSlices(transport: SendingTransport, stream: Writable): void {
   const send = transport.send.bind(transport) as (message: unknown, options?: unknown) => Promise<void>;
@@ -46,12 +46,28 @@ export function sendLargeFramesInSlices(transport: SendingTransport, stream: Wri
     tail = run.catch(() => undefined);
     return run;
   };
-  const write = (pieces: string[]): Promise<void> => writeInChunks(stream, [...pieces, '\n']);
-  (transport as { send: unknown }).send = async (message: unknown, options?: unknown): Promise<void> => {
+  (transport as { send: unknown }).send = (message: unknown, options?: unknown): Promise<void> => {
     if (carriedText(message) <= LARGE_FRAME_TEXT) {
       return pending === 0 ? send(message, options) : enqueue(() => send(message, options));
     }
-    const pieces = await jsonInSlices(message, answeredTextOf);
-    return enqueue(() => write(pieces));
+    // Taken now: a result answered while this one waits to be written must not take its text.
+    const knownText = answeredTextIn(message);
+    return enqueue(async () => {
+      const writer = chunkedWriter(stream);
+      try {
+        await writeJsonInSlices(message, (piece) => writer.put(piece), knownText);
+      } catch (error) {
+        // A value that cannot be serialized after all: the frame begun is ended, so that the frames
+        // after it stay whole lines (the client reads this one as a line that does not parse).
+        if (!stream.destroyed && !stream.writableEnded) {
+          await Promise.resolve(writer.put('\n'))
+            .then(() => writer.end())
+            .catch(() => undefined);
+        }
+        throw error;
+      }
+      await writer.put('\n');
+      await writer.end();
+    });
   };
 }

@@ -8,6 +8,7 @@ import { measureResponse } from '@rea/server';
 import { measureResponseAsync } from '../src/budget.js';
 import { jsonInSlices } from '../src/jsonSlices.js';
 import { LARGE_FRAME_TEXT, sendLargeFramesInSlices } from '../src/largeFrames.js';
+import { WRITE_CHUNK, writeInChunks } from '../src/chunkedWrite.js';
 
 const table = Array.from({ length: 40_000 }, (_, i) => ({
   path: `folder ${i % 100}/file "${i}".js\u00e9`,
@@ -84,7 +85,7 @@ describe('issue 15: a large response is prepared without holding the event loop'
     }
   });
 
-  it('should send a large result as one frame while later frames wait and earlier ones go at once', async () => {
+  it('should send a large result as one frame while frames sent meanwhile wait for it', async () => {
     const out = new PassThrough();
     let written = '';
     out.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
@@ -103,10 +104,9 @@ describe('issue 15: a large response is prepared without holding the event loop'
     const probe = turnProbe();
     try {
       const sendingLarge = transport.send(large as never);
-      // Sent while the large frame is being serialized: goes out first.
-      await transport.send({ jsonrpc: '2.0', id: 2, result: {} } as never);
-      expect(written).toBe('{"jsonrpc":"2.0","id":2,"result":{}}\n');
-      // Sent while it is being written (its first chunk is out): follows it.
+      // Sent before the large frame's first chunk is out, and while it is being written: both follow it.
+      const sooner = transport.send({ jsonrpc: '2.0', id: 2, result: {} } as never);
+      expect(written).toBe('');
       await new Promise<void>((resolve) => {
         const look = (): void => {
           if (written.length > 100) resolve();
@@ -115,7 +115,7 @@ describe('issue 15: a large response is prepared without holding the event loop'
         look();
       });
       const later = transport.send({ jsonrpc: '2.0', id: 3, result: {} } as never);
-      await Promise.all([sendingLarge, later]);
+      await Promise.all([sendingLarge, sooner, later]);
       expect(probe.turns()).toBeGreaterThan(2);
     } finally {
       probe.stop();
@@ -123,7 +123,54 @@ describe('issue 15: a large response is prepared without holding the event loop'
     const frames = written.split('\n');
     expect(frames).toHaveLength(4);
     expect(frames[3]).toBe('');
-    expect(frames.slice(0, 3).map((frame) => (JSON.parse(frame) as { id: number }).id)).toEqual([2, 1, 3]);
-    expect(JSON.parse(frames[1]!)).toEqual(JSON.parse(JSON.stringify(large)));
+    expect(frames.slice(0, 3).map((frame) => (JSON.parse(frame) as { id: number }).id)).toEqual([1, 2, 3]);
+    expect(JSON.parse(frames[0]!)).toEqual(JSON.parse(JSON.stringify(large)));
+  });
+
+  it('should write a large frame as it is serialized, never holding its whole text', async () => {
+    const out = new PassThrough();
+    let received = 0;
+    let largestWrite = 0;
+    const write = out.write.bind(out) as (chunk: string) => boolean;
+    (out as unknown as { write: (chunk: string) => boolean }).write = (chunk) => {
+      largestWrite = Math.max(largestWrite, chunk.length);
+      return write(chunk);
+    };
+    out.on('data', (chunk: Buffer) => (received += chunk.length));
+    const transport = { send: (): Promise<void> => Promise.reject(new Error('a large frame goes through the slices')) };
+    sendLargeFramesInSlices(transport, out);
+    // The last member is read when the frame's serialization reaches it: by then its start is written.
+    let receivedWhenLastRead = -1;
+    const value = { entries: table.slice(0, 20_000), text: 'z'.repeat(3 * LARGE_FRAME_TEXT) };
+    Object.defineProperty(value, 'last', {
+      enumerable: true,
+      get: () => {
+        receivedWhenLastRead = received;
+        return 'end';
+      },
+    });
+    const message = {
+      jsonrpc: '2.0',
+      id: 4,
+      result: { content: [{ type: 'text', text: value.text }], structuredContent: value },
+    };
+    await (transport.send as (message: unknown) => Promise<void>)(message);
+    expect(receivedWhenLastRead).toBeGreaterThan(LARGE_FRAME_TEXT);
+    // Written in chunks: the text of the frame (more than 3 MB) never goes to the stream at once.
+    expect(largestWrite).toBeLessThanOrEqual(2 * WRITE_CHUNK);
+    expect(received).toBeGreaterThan(6 * LARGE_FRAME_TEXT);
+  });
+
+  it('should write a piece longer than a chunk a chunk at a time, keeping surrogate pairs whole', async () => {
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // Pairs that straddle every possible chunk boundary, after a short piece that shifts them.
+    const long = '\u{1F600}'.repeat(2 * WRITE_CHUNK + 3);
+    const pieces = ['a', long, 'b', `x${long}`, 'c'];
+    await writeInChunks(out, pieces);
+    const text = Buffer.concat(chunks).toString('utf8');
+    expect(text).toBe(pieces.join(''));
+    expect(text.includes('\uFFFD')).toBe(false);
   });
 });
