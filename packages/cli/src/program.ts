@@ -133,7 +133,15 @@ export async function renderHelp(host: CliHost, tools: readonly AnyToolContract[
 }
 
 function commanderDiagnostic(error: CommanderError): Diagnostic {
-  const message = error.message.replace(/^error:\s*/, '');
+  // One line: commander puts its suggestion on a line of its own ("\n(Did you mean --format?)"), which
+  // a diagnostic's message would show escaped.
+  const message = error.message
+    .replace(/^error:\s*/, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ')
+    .replace(/\(Did you mean/g, '(did you mean');
   return toDiagnostic(
     new ReaError('invalid_request', message.charAt(0).toUpperCase() + message.slice(1), {
       details: { reason: error.code.replace(/^commander\./, '') },

@@ -51,23 +51,38 @@ function flagOption(flag: FlagSpec): Option[] {
   return [option];
 }
 
-/** Adds the options every generated command shares (`--input`, `--format`, `--quiet`, `--schema`). */
-export function addCommonOptions(command: Command): Command {
-  return command
+/**
+ * Tools whose commands take `--target` and `--provider` although they run without a target:
+ * binary_session reports the session a target opens into; open_binary takes them as spellings of
+ * `path` and `provider_id`.
+ */
+const SESSION_TOOLS: ReadonlySet<string> = new Set(['binary_session', 'open_binary']);
+
+/**
+ * Adds the options every generated command shares (`--input`, `--format`, `--quiet`, `--schema`), and
+ * `--target` and `--provider` to the commands of tools that use the open target (`withTarget`): on any
+ * other command they would open a binary for nothing.
+ */
+export function addCommonOptions(command: Command, withTarget: boolean): Command {
+  command
     .addOption(new Option('--input <json>', 'the whole input as JSON, or @file.json to read it from a file'))
-    .addOption(new Option('--format <format>', 'output format').choices(['human', 'json']).default('human'))
-    .addOption(
-      new Option(
-        '--target <path>',
-        'open this binary first, as open_binary does, for tools that analyse the active target',
-      ),
-    )
-    .addOption(
-      new Option(
-        '--provider <id>',
-        'deep-analysis provider for --target: an id or auto (default: REA_ANALYSIS_PROVIDER, else auto)',
-      ),
-    )
+    .addOption(new Option('--format <format>', 'output format').choices(['human', 'json']).default('human'));
+  if (withTarget) {
+    command
+      .addOption(
+        new Option(
+          '--target <path>',
+          'open this binary first, as open_binary does, for tools that analyse the active target',
+        ),
+      )
+      .addOption(
+        new Option(
+          '--provider <id>',
+          'deep-analysis provider for --target: an id or auto (default: REA_ANALYSIS_PROVIDER, else auto)',
+        ),
+      );
+  }
+  return command
     .addOption(new Option('--quiet', 'no progress or warnings on stderr'))
     .addOption(new Option('--schema', "print this command's input JSON Schema and exit"));
 }
@@ -192,7 +207,7 @@ export function toolCommand(invocation: Invocation, contract: AnyToolContract): 
     command.argument(`[${spec.positional}]`, flag?.description ?? spec.positional);
   }
   for (const flag of spec.flags) for (const option of flagOption(flag)) command.addOption(option);
-  addCommonOptions(command);
+  addCommonOptions(command, spec.needsTarget || SESSION_TOOLS.has(contract.name));
   const count = (spec.needsTarget ? 1 : 0) + (spec.positional !== null ? 1 : 0);
   command.action(async (...args: unknown[]) => {
     const options = args[count] as CommonToolOptions & Record<string, unknown>;

@@ -256,6 +256,33 @@ describe('rea CLI: --target and --provider', () => {
     expect(badEnv.stderr).toContain('REA_ANALYSIS_PROVIDER');
   });
 
+  it('should offer --target and --provider only on commands of tools that use the open target', async () => {
+    const help = await cli('hash-text', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--format');
+    expect(help.stdout).not.toContain('--target');
+    expect(help.stdout).not.toContain('--provider');
+    expect((await cli('describe-target', '--help')).stdout).toContain('--target <path>');
+    // A binary given to a tool that does not analyse one is refused, not opened for nothing.
+    const refused = await cli('hash-text', '--text', 'x', '--target', process.execPath);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("Unknown option '--target' (did you mean --tags?)");
+  });
+
+  it("should put commander's suggestion on the diagnostic's one line, not as an escaped line break", async () => {
+    const result = await cli('hash-text', '--text', 'x', '--forma', 'json');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "rea: error [invalid_request]: Unknown option '--forma' (did you mean --format?)\n",
+    );
+    expect(result.stderr).not.toContain('\\n');
+    const command = await cli('hash-txt', '--format', 'json');
+    expect(command.code).toBe(2);
+    expect(JSON.parse(command.stdout)).toMatchObject({
+      error: { code: 'invalid_request', message: "Unknown command 'hash-txt' (did you mean hash-text?)" },
+    });
+  });
+
   it('should refuse a tool that needs a target when none is given', async () => {
     const result = await cli('describe-target');
     expect(result.code).toBe(5);
