@@ -179,10 +179,26 @@ describe('capture_process_scenario', () => {
         executable: '/bin/cat',
         actions: [{ type: 'close_stdin' }, { type: 'write_stdin', data: 'x' }],
       });
-      expect([resize.details['reason'], twice.details['reason']]).toEqual([
-        'invalid-action-sequence',
-        'invalid-action-sequence',
+      const pattern = await failure(capture, {
+        executable: '/bin/cat',
+        pty: false,
+        actions: [{ type: 'wait_for_output', pattern: '(unclosed', stream: 'stdout', timeout_ms: 100 }],
+      });
+      const stream = await failure(capture, {
+        executable: '/bin/cat',
+        pty: true,
+        actions: [{ type: 'wait_for_output', pattern: 'x', stream: 'stdout', timeout_ms: 100 }],
+      });
+      const refusals = [resize, twice, pattern, stream];
+      expect(refusals.map((error) => error.details['reason'])).toEqual(Array(4).fill('invalid-action-sequence'));
+      // Each says what to change about its own action.
+      expect(refusals.map((error) => error.remediation)).toEqual([
+        expect.stringContaining('Give pty'),
+        expect.stringContaining('Move close_stdin after the last write_stdin'),
+        expect.stringContaining('Fix the pattern'),
+        expect.stringContaining('Use stream "any" with pty'),
       ]);
+      expect(pattern.message).toContain('actions[0] (wait_for_output): the pattern is not a regular expression');
     });
   });
 });

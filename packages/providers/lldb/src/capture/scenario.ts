@@ -18,29 +18,36 @@ const signalName = (n: number | null): string | null =>
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Refuses action sequences that cannot run as written. */
+/** Refuses action sequences that cannot run as written, each with what to change. */
 export function checkActions(input: CaptureInput): void {
   let stdinClosed = false;
   input.actions.forEach((action, index) => {
-    const bad = (message: string) => {
+    const bad = (message: string, remediation: string) => {
       throw new ReaError('invalid_request', `actions[${index}] (${action.type}): ${message}`, {
-        remediation: 'Reorder or remove the action as the message says.',
+        remediation,
         details: { reason: 'invalid-action-sequence', issues: [{ path: `actions.${index}`, message }] },
       });
     };
-    if (action.type === 'resize' && input.pty === false) bad('resize needs pty.');
+    if (action.type === 'resize' && input.pty === false)
+      bad('resize needs pty.', 'Give pty (true, or { columns, rows }) or remove the resize action.');
     if (action.type === 'wait_for_output' && input.pty !== false && action.stream !== 'any') {
-      bad('with pty there is one transcript: use stream "any".');
+      bad(
+        'with pty there is one transcript: use stream "any".',
+        'Use stream "any" with pty, or set pty to false to wait on stdout or stderr alone.',
+      );
     }
     if (action.type === 'wait_for_output') {
       try {
         new RegExp(action.pattern, 'u');
       } catch (error) {
-        bad(`the pattern is not a regular expression (${(error as Error).message}).`);
+        bad(
+          `the pattern is not a regular expression (${(error as Error).message}).`,
+          'Fix the pattern: a JavaScript regular expression with the u flag, where ( ) [ ] { } . * + ? ^ $ | and \\ are escaped with \\ to match themselves.',
+        );
       }
     }
     if ((action.type === 'write_stdin' || action.type === 'close_stdin') && stdinClosed)
-      bad('stdin is already closed.');
+      bad('stdin is already closed.', 'Move close_stdin after the last write_stdin, or remove the action.');
     if (action.type === 'close_stdin') stdinClosed = true;
   });
 }
