@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { ReaError } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
+import { symlinkLoop } from '@rea/provider-kit';
 
 /** `unsupported_target` for a container whose structure cannot be read safely. */
 export function malformed(format: string, problem: string, extra: Record<string, string | number> = {}): ReaError {
@@ -68,6 +69,7 @@ export function pathError(path: string, error: unknown, what = 'file'): ReaError
     return new ReaError('access_denied', `Permission denied on the ${what} ${path}.`, {
       details: { path, reason: errno },
     });
+  if (errno === 'ELOOP') return symlinkLoop(path);
   return new ReaError('target_unavailable', `Cannot use the ${what} ${path}: ${(error as Error).message}`, {
     details: { path, reason: errno ?? 'unknown' },
     ...(what === 'file'

@@ -27,8 +27,24 @@ export function sniffTargetFormat(head: Uint8Array): string {
   return 'unknown';
 }
 
+/**
+ * `target_unavailable` for a path that the system would not follow to its end (ELOOP): a symbolic link
+ * that leads back to itself, or through more links than the system follows.
+ */
+export function symlinkLoop(path: string): ReaError {
+  return new ReaError(
+    'target_unavailable',
+    `${path} is a symbolic link that leads back to itself or through too many links (ELOOP).`,
+    {
+      details: { path, reason: 'ELOOP' },
+      remediation: 'Pass the file the links were meant to point to (ls -l shows where each link points).',
+    },
+  );
+}
+
 function unreadable(path: string, error: unknown): ReaError {
   const code = (error as { code?: string }).code ?? 'unreadable';
+  if (code === 'ELOOP') return symlinkLoop(path);
   if (code === 'EACCES' || code === 'EPERM') {
     return new ReaError('access_denied', `${path} cannot be read (${code}).`, { details: { path, reason: code } });
   }

@@ -3,7 +3,7 @@
 // provider the user named that does not exist fails the command instead of being a note in a report.
 // When the embedded engine is chosen automatically and everything works, the report is whole.
 import { describe, expect, it } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withTempDir } from '@rea/test-helpers';
 import { hasStack, run } from '../../cli/test/run.js';
@@ -39,6 +39,27 @@ describe('rea analyze, when it cannot analyze', () => {
     const { error } = JSON.parse(result.stdout) as ErrorJson & { error: { remediation: string } };
     expect(error.code).toBe('not_found');
     expect(error.remediation).toBe('Check the path: nothing exists there.');
+  }, 60_000);
+
+  it('should answer a loop of symbolic links with what it is, not with opening a target', async () => {
+    await withTempDir(async (dir) => {
+      symlinkSync('second', join(dir, 'first'));
+      symlinkSync('first', join(dir, 'second'));
+      const result = await run(REA_BIN, ['analyze', join(dir, 'first'), '--format', 'json']);
+      expect(result.code).toBe(9);
+      const { error } = JSON.parse(result.stdout) as ErrorJson & { error: { remediation: string } };
+      expect(error.code).toBe('target_unavailable');
+      expect(error.message).toContain('leads back to itself or through too many links (ELOOP)');
+      expect(error.remediation).toContain('ls -l');
+      // Every command that takes a path says the same: the inventory, and opening it as a target.
+      for (const command of ['inspect-artifact', 'open-binary', 'inspect-binary-layout']) {
+        const other = await run(REA_BIN, [command, join(dir, 'first'), '--format', 'json']);
+        expect(other.code).toBe(9);
+        const answer = JSON.parse(other.stdout) as ErrorJson & { error: { details: { reason: string } } };
+        expect(answer.error).toMatchObject({ code: 'target_unavailable', details: { reason: 'ELOOP' } });
+        expect(answer.error.message).toContain('(ELOOP)');
+      }
+    });
   }, 60_000);
 
   it('should answer a tool command whose target is missing with not_found, attributed to the command', async () => {

@@ -2,6 +2,7 @@ import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { ReaError } from '@rea/evidence';
+import { symlinkLoop } from '@rea/provider-kit';
 
 /** What `rea analyze` found at a path. */
 export type TargetKind =
@@ -91,8 +92,10 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
     if (code === 'EACCES' || code === 'EPERM') {
       throw new ReaError('access_denied', `${path} cannot be read.`, { details: { path, reason: code } });
     }
+    if (code === 'ELOOP') throw symlinkLoop(path);
     throw new ReaError('target_unavailable', `${path} cannot be read (${code ?? 'error'}).`, {
       details: { path, reason: code ?? 'unreadable' },
+      remediation: 'Check the path (each folder on it must be a folder that can be searched) and try again.',
     });
   }
   if (info.isDirectory()) {
