@@ -20,6 +20,12 @@ function shortList(value: unknown[]): string | null {
   return text.length <= 100 ? text : null;
 }
 
+/** `n items`, or `1 item`. */
+const items = (n: number): string => `${n} item${n === 1 ? '' : 's'}`;
+
+/** `n fields`, or `1 field`. */
+const fields = (n: number): string => `${n} field${n === 1 ? '' : 's'}`;
+
 /** A short indented outline of a JSON value; long arrays and deep nesting are summarised. */
 export function outline(value: unknown, indent = '  ', depth = 0): string[] {
   if (value === null || typeof value !== 'object') return [`${indent}${scalar(value)}`];
@@ -33,10 +39,10 @@ export function outline(value: unknown, indent = '  ', depth = 0): string[] {
     else if (Array.isArray(child) && shortList(child) !== null) lines.push(`${indent}${key}: ${shortList(child)}`);
     else if (depth >= 2) {
       lines.push(
-        `${indent}${key}: ${Array.isArray(child) ? `[${child.length} items]` : `{${Object.keys(child).length} fields}`}`,
+        `${indent}${key}: ${Array.isArray(child) ? `[${items(child.length)}]` : `{${fields(Object.keys(child).length)}}`}`,
       );
     } else {
-      lines.push(`${indent}${key}:${Array.isArray(child) ? ` (${child.length} items)` : ''}`);
+      lines.push(`${indent}${key}:${Array.isArray(child) ? ` (${items(child.length)})` : ''}`);
       lines.push(...outline(child, `${indent}  `, depth + 1));
     }
   }
@@ -84,7 +90,7 @@ function brief(value: unknown): string[] {
         labels.every((l) => l !== null) && labels.length > 0
           ? ` (${labels.join(', ')}${child.length > 4 ? ', …' : ''})`
           : '';
-      return `    ${key}: ${child.length} item${child.length === 1 ? '' : 's'}${shown}`;
+      return `    ${key}: ${items(child.length)}${shown}`;
     }
     if (child !== null && typeof child === 'object') return `    ${key}: ${inline(child as Record<string, unknown>)}`;
     return `    ${key}: ${scalar(child)}`;

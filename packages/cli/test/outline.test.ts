@@ -1,6 +1,6 @@
 // The readable outline of a result shows a short list of scalars as it is (`access: [public, final]`),
 // at any depth and inside a one-line object, instead of its size alone; a long list, or one of objects,
-// is still summarised by its size.
+// is still summarised by its size, in words that agree with it (`1 item`, `2 items`, `1 field`).
 import { describe, expect, it } from '@jest/globals';
 import { outline } from '../src/format.js';
 
@@ -16,7 +16,19 @@ describe('the outline of a result', () => {
       '    b:',
       '      flags: [a, b]',
       '      many: [20 items]',
-      '      rows: [1 items]',
+      '      rows: [1 item]',
+    ]);
+  });
+
+  it('should count one item or field in the singular', () => {
+    expect(outline({ list: [{ x: 1 }], deep: { deeper: { one: { x: 1 }, two: [{ a: 1 }, { b: 2 }] } } })).toEqual([
+      '  list: (1 item)',
+      '    [0]:',
+      '      x: 1',
+      '  deep:',
+      '    deeper:',
+      '      one: {1 field}',
+      '      two: [2 items]',
     ]);
   });
 });
