@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { withTempDir } from '@rea/test-helpers';
 import { FIXTURE_CLI, run } from './run.js';
 
-const accepted = 'decimal integer from 1 to 60000 (digits only, no leading zero)';
+const accepted = 'a decimal integer from 1 to 60000 (digits only, no leading zero)';
 
 describe('issue 16: rea doctor and declared provider settings', () => {
   it("should list a provider's declared setting and report its invalid value", async () => {

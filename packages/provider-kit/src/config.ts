@@ -58,7 +58,7 @@ export const REA_SETTINGS = defineSettings('rea', {
     fallback: MIN_RESPONSE_BYTES,
     min: MIN_RESPONSE_BYTES,
     max: Number.MAX_SAFE_INTEGER,
-    accepted: `safe decimal integer of at least ${MIN_RESPONSE_BYTES} (digits only, no leading zero)`,
+    accepted: `a safe decimal integer of at least ${MIN_RESPONSE_BYTES} (digits only, no leading zero)`,
     description: "The client's receive budget in bytes.",
   }),
 });

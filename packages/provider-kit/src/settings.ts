@@ -68,7 +68,7 @@ export function defineSettings<V extends Record<string, unknown>>(
 
 /**
  * A decimal integer setting from `min` to `max` (digits only, no leading zero), `fallback` when unset.
- * `accepted` defaults to "decimal integer from <min> to <max> (digits only, no leading zero)".
+ * `accepted` defaults to "a decimal integer from <min> to <max> (digits only, no leading zero)".
  */
 export function integerSetting(
   variable: string,
@@ -77,7 +77,7 @@ export function integerSetting(
   const { fallback, min, max } = options;
   return {
     variable,
-    accepted: options.accepted ?? `decimal integer from ${min} to ${max} (digits only, no leading zero)`,
+    accepted: options.accepted ?? `a decimal integer from ${min} to ${max} (digits only, no leading zero)`,
     default: String(fallback),
     description: options.description,
     schema: z

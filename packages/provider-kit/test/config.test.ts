@@ -106,7 +106,7 @@ describe('readConfig', () => {
         expect(error.details).toEqual({
           variable,
           value,
-          accepted: 'decimal integer from 1 to 2147483647 (digits only, no leading zero)',
+          accepted: 'a decimal integer from 1 to 2147483647 (digits only, no leading zero)',
         });
       });
     }

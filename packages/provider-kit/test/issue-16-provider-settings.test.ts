@@ -70,8 +70,8 @@ describe('issue 16: providers own their settings', () => {
 
   it('should refuse a provider variable with the variable, the value and the accepted form', () => {
     for (const [variable, value, accepted] of [
-      ['REA_LLDB_ATTACH_TIMEOUT_MS', '99', 'decimal integer from 100 to 600000 (digits only, no leading zero)'],
-      ['REA_LLDB_ATTACH_TIMEOUT_MS', '1e3', 'decimal integer from 100 to 600000 (digits only, no leading zero)'],
+      ['REA_LLDB_ATTACH_TIMEOUT_MS', '99', 'a decimal integer from 100 to 600000 (digits only, no leading zero)'],
+      ['REA_LLDB_ATTACH_TIMEOUT_MS', '1e3', 'a decimal integer from 100 to 600000 (digits only, no leading zero)'],
       ['REA_LLDB_MODE', 'Attach', '"attach" or "launch"'],
     ] as const) {
       const error = refusal(() => readConfig({ [variable]: value }, [LLDB_SETTINGS]));
@@ -121,7 +121,7 @@ describe('issue 16: providers own their settings', () => {
     expect(described[3]).toEqual({
       variable: 'REA_LLDB_ATTACH_TIMEOUT_MS',
       owner: 'lldb',
-      accepted: 'decimal integer from 100 to 600000 (digits only, no leading zero)',
+      accepted: 'a decimal integer from 100 to 600000 (digits only, no leading zero)',
       default: '30000',
       description: 'Attach deadline in ms.',
     });

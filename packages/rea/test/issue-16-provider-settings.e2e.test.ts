@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const bin = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin.cjs');
-const ACCEPTED = 'decimal integer from 1 to 2147483647 (digits only, no leading zero)';
+const ACCEPTED = 'a decimal integer from 1 to 2147483647 (digits only, no leading zero)';
 
 /** Runs the built rea with `args` and REA_CAPSTONE_OPEN_TIMEOUT_MS=`value`; its exit status and stderr. */
 function run(args: string[], value: string): Promise<{ status: number | null; stderr: string; stdout: string }> {

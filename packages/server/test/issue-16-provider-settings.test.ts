@@ -25,7 +25,7 @@ const tracer: Provider = {
   tools: () => [],
 };
 
-const accepted = 'decimal integer from 1 to 100 (digits only, no leading zero)';
+const accepted = 'a decimal integer from 1 to 100 (digits only, no leading zero)';
 
 describe('issue 16: composed settings at server startup', () => {
   it("should fail startup on a provider's invalid variable, naming the variable, value and accepted form", () => {

@@ -9,7 +9,7 @@ import { createCallSupervisor, describeSettings, readConfig } from '@rea/provide
 import type { OpenOptions } from '@rea/provider-kit';
 import { withTempDir } from '@rea/test-helpers';
 
-const ACCEPTED = 'decimal integer from 1 to 2147483647 (digits only, no leading zero)';
+const ACCEPTED = 'a decimal integer from 1 to 2147483647 (digits only, no leading zero)';
 
 function openOptions(config: OpenOptions['config']): OpenOptions {
   return {
