@@ -55,16 +55,34 @@ function clip(lines: string[]): string[] {
   return [...lines.slice(0, MAX_LINES), `  … ${lines.length - MAX_LINES} more lines (use --format json)`];
 }
 
-/** A short label for an array item: its name, path or id, with its address when it has one. */
+/** The first of `keys` whose value in `record` is a string. */
+function firstString(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  return keys.map((key) => record[key]).find((v): v is string => typeof v === 'string');
+}
+
+/**
+ * A short label for an array item: its name, path or id, with its address when it has one; else what
+ * it observed (a string's quoted value, an API called, a specifier imported, a URL or host), else its
+ * address, else the node it was observed in.
+ */
 function label(item: unknown): string | null {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     return item === null || typeof item === 'object' ? null : scalar(item);
   }
   const record = item as Record<string, unknown>;
-  const name = ['name', 'path', 'id', 'node_id'].map((key) => record[key]).find((v) => typeof v === 'string');
+  const name = firstString(record, ['name', 'path', 'id']);
   const address = typeof record['address'] === 'string' ? record['address'] : null;
-  if (typeof name === 'string') return address && address !== name ? `${name}@${address}` : name;
-  return address;
+  if (name !== undefined) return address && address !== name ? `${name}@${address}` : name;
+  if (typeof record['value'] === 'string') {
+    const value = record['value'];
+    if (value.length <= 40) return JSON.stringify(value);
+    // Cut before a surrogate pair rather than through it.
+    const end = /[\ud800-\udbff]/.test(value.charAt(38)) ? 38 : 39;
+    return JSON.stringify(`${value.slice(0, end)}…`);
+  }
+  return (
+    firstString(record, ['api', 'specifier', 'url', 'host']) ?? address ?? firstString(record, ['node_id']) ?? null
+  );
 }
 
 /** An object on one line: its scalar fields as `key=value`, nested values by their size. */
