@@ -24,7 +24,7 @@ export async function inventoryOf(
   side: 'left' | 'right',
   signal?: AbortSignal,
 ): Promise<ComparedSide> {
-  const sealed: EvidenceRecord = await parseEvidenceAsync(record, signal);
+  const sealed: EvidenceRecord = await parseEvidenceAsync(record, signal, side);
   if (sealed.operation !== 'inspect_artifact') {
     throw new ReaError('invalid_request', `The ${side} record is ${sealed.operation} Evidence, not inspect_artifact.`, {
       details: { reason: 'wrong-operation', side, operation: sealed.operation, evidence_id: sealed.evidence_id },

@@ -154,12 +154,18 @@ export function computeEvidenceId(record: UnsignedEvidence<unknown> | EvidenceRe
   return `ev_${canonicalSha256(identityProjection(record))}`;
 }
 
-function invalid(error: z.ZodError, what: string): ReaError {
+/** The schema refusal of a record; given as the input `input`, the refusal names it and its issues' paths start with it. */
+function invalid(error: z.ZodError, input?: string): ReaError {
+  const what = input === undefined ? 'The record' : `The ${input} record`;
   return new ReaError('invalid_request', `${what} does not match the Evidence v2 schema.`, {
     details: {
+      ...(input === undefined ? {} : { input }),
       issues: error.issues
         .slice(0, 50)
-        .map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+        .map((issue) => ({
+          path: [...(input === undefined ? [] : [input]), ...issue.path.map(String)].join('.'),
+          message: issue.message,
+        })),
     },
   });
 }
@@ -304,12 +310,12 @@ function hashAndMeasure(record: EvidenceRecord): { computed: string; byteSize: n
  * Verifies a sealed record like {@link parseEvidence} and also returns the size in bytes of its
  * canonical JSON, in the same serialization pass. Used by the ledger; not part of the public API.
  */
-export function verifyEvidence(value: unknown): { record: EvidenceRecord; byteSize: number } {
+export function verifyEvidence(value: unknown, input?: string): { record: EvidenceRecord; byteSize: number } {
   const known = sealedByteSize(value);
   if (known !== null) return { record: value as EvidenceRecord, byteSize: known };
-  const record = checkedRecord(value);
+  const record = checkedRecord(value, input);
   const { computed, byteSize } = hashAndMeasure(record);
-  checkId(record, computed);
+  checkId(record, computed, input);
   return { record, byteSize };
 }
 
@@ -341,28 +347,36 @@ export async function verifyEvidenceAsync(
   return { record, byteSize };
 }
 
-function checkedRecord(value: unknown): EvidenceRecord {
+function checkedRecord(value: unknown, input?: string): EvidenceRecord {
   const parsed = EvidenceRecordSchema.safeParse(value);
-  if (!parsed.success) throw invalid(parsed.error, 'The record');
+  if (!parsed.success) throw invalid(parsed.error, input);
   const record = value as EvidenceRecord;
   checkProfile(record.analysis_profile);
   return record;
 }
 
-function checkId(record: EvidenceRecord, computed: string): void {
+function checkId(record: EvidenceRecord, computed: string, input?: string): void {
   if (computed === record.evidence_id) return;
-  throw new ReaError('evidence_integrity_mismatch', `Evidence ${record.evidence_id} does not hash to its id.`, {
-    details: { field: 'evidence_id', declared: record.evidence_id, computed },
+  const given = input === undefined ? '' : ` (the ${input} record)`;
+  throw new ReaError('evidence_integrity_mismatch', `Evidence ${record.evidence_id}${given} does not hash to its id.`, {
+    details: {
+      field: 'evidence_id',
+      declared: record.evidence_id,
+      computed,
+      ...(input === undefined ? {} : { input }),
+    },
   });
 }
 
 /**
  * Parses and verifies a sealed record: schema, profile digest, and id recomputed from the identity
  * projection. A wrong id or digest is `evidence_integrity_mismatch` with `declared`, `computed` and
- * `field`; a schema violation is `invalid_request` with `details.issues` ({ path, message }).
+ * `field`; a schema violation is `invalid_request` with `details.issues` ({ path, message }). `input`
+ * names the input the record was given as (`left`, `source`): the errors name it too (`details.input`,
+ * and it begins each issue's path).
  */
-export function parseEvidence(value: unknown): EvidenceRecord {
-  return verifyEvidence(value).record;
+export function parseEvidence(value: unknown, input?: string): EvidenceRecord {
+  return verifyEvidence(value, input).record;
 }
 
 /**
@@ -370,8 +384,12 @@ export function parseEvidence(value: unknown): EvidenceRecord {
  * {@link canonicalSha256Async}, a slice at a time. Same record and errors, plus `cancelled` when
  * `signal` is aborted before the id is recomputed.
  */
-export async function parseEvidenceAsync(value: unknown, signal?: AbortSignal): Promise<EvidenceRecord> {
-  const record = checkedRecord(value);
-  checkId(record, `ev_${await canonicalSha256Async(identityProjection(record), { signal })}`);
+export async function parseEvidenceAsync(
+  value: unknown,
+  signal?: AbortSignal,
+  input?: string,
+): Promise<EvidenceRecord> {
+  const record = checkedRecord(value, input);
+  checkId(record, `ev_${await canonicalSha256Async(identityProjection(record), { signal })}`, input);
   return record;
 }

@@ -112,6 +112,23 @@ describe('sealEvidence and parseEvidence', () => {
     expect(paths).toEqual(['', 'analysis_profile', 'confidence', 'coverage.status']);
   });
 
+  it('should name the input a refused record was given as, in its message, details and issue paths', () => {
+    const record = JSON.parse(JSON.stringify(functionRecord('0x401000'))) as Record<string, unknown>;
+    record['confidence'] = 'certain';
+    const invalid = caught(() => parseEvidence(record, 'left'));
+    expect(invalid.code).toBe('invalid_request');
+    expect(invalid.message).toBe('The left record does not match the Evidence v2 schema.');
+    expect(invalid.details['input']).toBe('left');
+    expect((invalid.details['issues'] as Array<{ path: string }>).map((issue) => issue.path)).toEqual([
+      'left.confidence',
+    ]);
+    const tampered = { ...functionRecord('0x401000'), evidence_id: `ev_${'a'.repeat(64)}` };
+    const mismatch = caught(() => parseEvidence(tampered, 'right'));
+    expect(mismatch.code).toBe('evidence_integrity_mismatch');
+    expect(mismatch.message).toBe(`Evidence ev_${'a'.repeat(64)} (the right record) does not hash to its id.`);
+    expect(mismatch.details['input']).toBe('right');
+  });
+
   it('should refuse to seal an observation that is not JSON', () => {
     const error = caught(() =>
       sealEvidence({ ...functionObservation('0x401000'), normalized_result: { size: Number.NaN } }),

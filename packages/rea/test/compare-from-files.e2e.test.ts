@@ -58,7 +58,14 @@ describe('rea compare-artifacts from records written by earlier invocations', ()
       const refused = await rea(['compare-artifacts', '--left', '@altered.json', '--right', '@new.json']);
       expect(refused.code).not.toBe(0);
       expect(refused.stderr).toContain('rea: error [evidence_integrity_mismatch] in compare_artifacts');
+      expect(refused.stderr).toContain('(the left record) does not hash to its id');
       expect(refused.stderr).not.toMatch(/\n\s+at /);
+      // A file that is not Evidence at all: the refusal says which side, and where in it.
+      writeFileSync(join(dir, 'other.json'), '{"name":"not evidence"}');
+      const notEvidence = await rea(['compare-artifacts', '--left', '@old.json', '--right', '@other.json']);
+      expect(notEvidence.code).toBe(2);
+      expect(notEvidence.stderr).toContain('The right record does not match the Evidence v2 schema.');
+      expect(notEvidence.stderr).toContain('  - right.evidence_id: ');
     });
   });
 });

@@ -47,11 +47,13 @@ function parentOfSummary(record: EvidenceRecord, context: ToolContext): Evidence
 
 /**
  * Resolves `value` to a complete analyze_javascript_application record and its result, or throws
- * `invalid_request` (another operation) or `not_found` (no ledger, or not retained).
+ * `invalid_request` (another operation) or `not_found` (no ledger, or not retained); `input` names the input
+ * field the record was given as, in the errors of a record that is not valid Evidence.
  */
 export function application(
   value: unknown,
   context: ToolContext,
+  input: string,
 ): { record: EvidenceRecord; app: JavascriptApplication } {
   const ref = RetainedEvidenceRefSchema.safeParse(value);
   let record: EvidenceRecord;
@@ -59,7 +61,7 @@ export function application(
     if (context.ledger === null) throw missingLedger(ref.data.evidence_id);
     record = parentOfSummary(context.ledger.resolve(ref.data), context);
   } else {
-    record = parentOfSummary(parseEvidence(value), context);
+    record = parentOfSummary(parseEvidence(value, input), context);
   }
   const parsed = JavascriptApplicationSchema.safeParse(record.normalized_result);
   if (record.operation !== 'analyze_javascript_application' || !parsed.success) {

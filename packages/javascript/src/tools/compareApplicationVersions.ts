@@ -84,8 +84,8 @@ export const compareApplicationVersionsTool = defineTool({
   effects: RECORDS_EVIDENCE,
   produces: 'evidence',
   run(input, context) {
-    const before = application(input.before, context);
-    const after = application(input.after, context);
+    const before = application(input.before, context, 'before');
+    const after = application(input.after, context, 'after');
     const comparison = compareVersions(before.app, after.app);
     const records = [before.record, after.record];
     return Promise.resolve({

@@ -34,7 +34,7 @@ function side(
   input: z.infer<typeof SideSchema>,
   context: ToolContext,
 ): { record: EvidenceRecord; module: FoundModule } {
-  const { record, app } = application(input.application, context);
+  const { record, app } = application(input.application, context, 'application');
   if (input.module !== undefined) return { record, module: oneModule(app, input.module, record.evidence_id) };
   const entry = packageEntry(app);
   if (entry === null) {

@@ -62,7 +62,7 @@ export const compareSourceToBundleTool = defineTool({
   effects: RECORDS_EVIDENCE,
   produces: 'evidence',
   async run(input, context) {
-    const { record, app } = application(input.application, context);
+    const { record, app } = application(input.application, context, 'application');
     await directory(input.source_root);
     const skipped: string[] = [];
     const comparison = await compareSourceTree(app, input.source_root, context.signal, skipped);

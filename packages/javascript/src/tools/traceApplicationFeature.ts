@@ -73,7 +73,7 @@ export const traceApplicationFeatureTool = defineTool({
         );
       }
     }
-    const { record, app } = application(input.application, context);
+    const { record, app } = application(input.application, context, 'application');
     const trace = traceFeature(app, input.seed);
     return {
       subject: record.subject,

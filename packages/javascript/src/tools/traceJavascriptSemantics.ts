@@ -56,7 +56,7 @@ export const traceJavascriptSemanticsTool = defineTool({
   effects: RECORDS_EVIDENCE,
   produces: 'evidence',
   run(input, context) {
-    const { record, app } = application(input.application, context);
+    const { record, app } = application(input.application, context, 'application');
     const module = oneModule(app, input.module, record.evidence_id);
     if (module.kind === 'source') {
       throw new ReaError(

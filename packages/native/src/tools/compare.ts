@@ -46,7 +46,7 @@ function resolve(
       );
     }
     record = context.ledger.resolve(side);
-  } else record = parseEvidence(side);
+  } else record = parseEvidence(side, label);
   if (record.operation !== 'analyze_function') {
     throw new ReaError('invalid_request', `${label} is ${record.operation} Evidence, not analyze_function Evidence.`, {
       details: { reason: 'wrong-operation', path: label, operation: record.operation },

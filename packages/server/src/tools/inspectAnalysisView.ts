@@ -72,7 +72,7 @@ export const inspectAnalysisViewTool = defineTool({
     // Inline Evidence needs no ledger; a retained reference resolves against this session's.
     const parent: EvidenceRecord = RetainedEvidenceRefSchema.safeParse(source).success
       ? ledgerOf(context).resolve(source as z.infer<typeof RetainedEvidenceRefSchema>)
-      : parseEvidence(source);
+      : parseEvidence(source, 'source');
     const view = selectAnalysisView(parent, request as AnalysisViewRequest);
     const { evidence_id: _id, schema_version: _v, operation: _op, ...observation } = sealAnalysisView(parent, view);
     return observation as never;

@@ -52,7 +52,7 @@ function capture(value: unknown, side: string, context: ToolContext): EvidenceRe
     }
     record = context.ledger.resolve(ref.data);
   } else {
-    record = parseEvidence(value);
+    record = parseEvidence(value, side);
   }
   if (record.operation !== 'capture_process_scenario') {
     throw new ReaError('invalid_request', `${side} is ${record.operation} Evidence, not capture_process_scenario.`, {
