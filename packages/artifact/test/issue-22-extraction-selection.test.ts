@@ -74,7 +74,11 @@ describe('extraction of many selected paths', () => {
     } catch (error) {
       refusal = error;
     }
-    expect(refusal).toMatchObject({ code: 'not_found', details: { path: 'missing-1', reason: 'no-such-entry' } });
+    expect(refusal).toMatchObject({
+      code: 'not_found',
+      details: { path: 'missing-1', reason: 'no-such-entry' },
+      remediation: expect.stringContaining('a folder selects everything below it'),
+    });
   });
 
   it('extracts exactly 400 of 1,200 files named one by one, and a folder', async () => {

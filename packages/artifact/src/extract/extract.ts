@@ -18,7 +18,7 @@ import { bufferSource, fileSource } from '../source.js';
 import { Pacer, runCooperatively } from '../layout/cooperative.js';
 import type { Work } from '../layout/cooperative.js';
 import { byPath, sortInSlices } from '../sortInSlices.js';
-import { planCooperatively, selectCooperatively } from './plan.js';
+import { noSuchEntry, planCooperatively, selectCooperatively } from './plan.js';
 import type { PlannedEntry } from './plan.js';
 import { OutputWriter } from './writer.js';
 import { asarPlan, asarReader, zipPlan, zipReader } from './readers.js';
@@ -208,9 +208,7 @@ async function planIn<H>(
     if (!isReaError(error) || typeof error.details['path'] !== 'string') throw error;
     const full = nestedPath(prefix, error.details['path']);
     if (error.code === 'not_found') {
-      throw new ReaError('not_found', `No entry matches the selected path ${JSON.stringify(full)}.`, {
-        details: { path: full, reason: 'no-such-entry' },
-      });
+      throw noSuchEntry(full);
     }
     if (error.details['reason'] === 'unsafe-path')
       throw unsafePath(full, error.details['problem'] as UnsafePathProblem);

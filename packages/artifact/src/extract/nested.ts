@@ -9,7 +9,7 @@ import { integrityMismatch } from '../integrity.js';
 import type { ObservedContradiction } from '../integrity.js';
 import { nestedPath, pathProblem } from '../paths.js';
 import type { IntegrityPolicy } from '../schemas.js';
-import { MAX_EXTRACT_DEPTH } from './selection.js';
+import { MAX_EXTRACT_DEPTH, SELECT_AS_LISTED } from './selection.js';
 
 /**
  * The logical path of nested container `name` inside the container at `prefix`, after refusing an
@@ -34,6 +34,7 @@ export function nestedEntry(prefix: string, name: string, depth: number): string
 export function noContainer(path: string): ReaError {
   return new ReaError('not_found', `No file entry ${JSON.stringify(path)} holds the selected nested paths.`, {
     details: { path, reason: 'no-such-entry' },
+    remediation: SELECT_AS_LISTED,
   });
 }
 

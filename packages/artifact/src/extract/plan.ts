@@ -4,6 +4,7 @@ import { unsafePath } from '../errors.js';
 import { CHECK_EVERY, runCooperatively, runToCompletion } from '../layout/cooperative.js';
 import type { Work } from '../layout/cooperative.js';
 import { pathProblem, symlinkEscapes } from '../paths.js';
+import { SELECT_AS_LISTED } from './selection.js';
 
 /** One entry as extraction sees it, whatever the container. */
 export interface PlannedEntry<H> {
@@ -114,6 +115,14 @@ class Selection {
   }
 }
 
+/** `not_found` for a selected path that matches no entry. */
+export function noSuchEntry(path: string): ReaError {
+  return new ReaError('not_found', `No entry matches the selected path ${JSON.stringify(path)}.`, {
+    details: { path, reason: 'no-such-entry' },
+    remediation: SELECT_AS_LISTED,
+  });
+}
+
 /**
  * The items of a container whose paths `select` chooses (every item without a selection), a slice at
  * a time: only these are prepared (a link target read, an entry planned) and judged. The selected
@@ -153,9 +162,7 @@ function* planWork<H>(
     }
     for (const s of select) {
       if (selection.matched.has(s)) continue;
-      throw new ReaError('not_found', `No entry matches the selected path ${JSON.stringify(s)}.`, {
-        details: { path: s, reason: 'no-such-entry' },
-      });
+      throw noSuchEntry(s);
     }
   }
   const files = new Set<string>();

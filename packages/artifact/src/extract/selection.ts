@@ -9,6 +9,10 @@ export interface SplitSelection {
   nested: Map<string, string[]>;
 }
 
+/** What to select instead of a path that names no entry (or no container). */
+export const SELECT_AS_LISTED =
+  'Select logical paths as inspect_artifact lists them (entries[].path, "outer.zip!/inner.txt" inside a nested container); a folder selects everything below it.';
+
 /** Deepest nested container a selection may reach (`outer!/inner!/…`). */
 export const MAX_EXTRACT_DEPTH = DEFAULT_BUDGETS.max_depth;
 
