@@ -136,6 +136,7 @@ function unknownCollection(result: JsonValue, path: string, application: boolean
   const { collections, text } = listPageable(result);
   if (application) collections[ALL_MODULES] = 0;
   return new ReaError('not_found', `normalized_result has no collection "${path}".`, {
+    remediation: 'Page one of the collections in details.available (details.available_text for text pages).',
     details: {
       reason: 'unknown-collection',
       collection: path,
@@ -237,6 +238,7 @@ export function selectAnalysisView(parent: EvidenceRecord<unknown>, request: Ana
         const available =
           result !== null && typeof result === 'object' && !Array.isArray(result) ? Object.keys(result) : [];
         throw new ReaError('not_found', `normalized_result has no section "${req.section}".`, {
+          remediation: 'Name one of the sections in details.available.',
           details: { reason: 'unknown-section', section: req.section, available: available.sort() },
         });
       }
@@ -254,6 +256,7 @@ export function selectAnalysisView(parent: EvidenceRecord<unknown>, request: Ana
       const found = findItem(items, req.id);
       if (found === null) {
         throw new ReaError('not_found', `No item of "${req.collection}" has id "${req.id}".`, {
+          remediation: `Page "${req.collection}" for the ids its items have (details.searched_keys names the keys an id is matched against).`,
           details: { reason: 'missing-item', collection: req.collection, id: req.id, searched_keys: [...ITEM_KEYS] },
         });
       }

@@ -48,12 +48,20 @@ export function recordWith(result: JsonValue, operation = 'inspect_artifact'): E
   return sealEvidence({ ...functionObservation('0x401000'), operation, normalized_result: result });
 }
 
+/** What a test reads of a thrown ReaError. */
+interface Caught {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+  remediation?: string;
+}
+
 /** The thrown value of `fn`, or a failure when it does not throw. */
-export function caught(fn: () => unknown): { code: string; message: string; details: Record<string, unknown> } {
+export function caught(fn: () => unknown): Caught {
   try {
     fn();
   } catch (error) {
-    return error as { code: string; message: string; details: Record<string, unknown> };
+    return error as Caught;
   }
   throw new Error('expected a thrown error');
 }

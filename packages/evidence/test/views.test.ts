@@ -61,6 +61,7 @@ describe('selectAnalysisView', () => {
       section: 'imports',
       available: ['format', 'modules', 'procedure'],
     });
+    expect(error.remediation).toBe('Name one of the sections in details.available.');
   });
 
   it('should page a nested collection with defaults 0 and 64 and next_offset until the end', () => {
@@ -140,6 +141,7 @@ describe('selectAnalysisView', () => {
     const missing = caught(() => selectAnalysisView(parent, { view: 'item', collection: 'modules', id: 'zz' }));
     expect(missing.code).toBe('not_found');
     expect(missing.details).toMatchObject({ reason: 'missing-item', collection: 'modules', id: 'zz' });
+    expect(missing.remediation).toContain('Page "modules" for the ids its items have');
   });
 
   it('should name the available collections when one is unknown', () => {
@@ -151,6 +153,7 @@ describe('selectAnalysisView', () => {
       available: ['modules', 'procedure.assembly'],
       available_text: ['procedure.pseudocode'],
     });
+    expect(error.remediation).toContain('details.available');
     const object = caught(() => selectAnalysisView(parent, { view: 'page', collection: 'procedure' }));
     expect(object).toMatchObject({ code: 'invalid_request', details: { reason: 'not-pageable', kind: 'object' } });
     const text = caught(() => selectAnalysisView(parent, { view: 'item', collection: 'procedure.name', id: 'x' }));

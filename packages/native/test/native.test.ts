@@ -279,7 +279,9 @@ describe('native tools on a scripted stand-in port', () => {
     port.navigation!.goto('0x2000');
     const outside = await outcome('get_navigation_context', {}, context);
     expect(outside.normalized_result).toMatchObject({ mode: 'current_selection', procedure: null });
-    expect((await refusal('get_navigation_context', { document: 'other' }, context)).code).toBe('not_found');
+    const other = await refusal('get_navigation_context', { document: 'other' }, context);
+    expect(other.code).toBe('not_found');
+    expect(other.remediation).toBe('The open document is scripted: name it, or leave document out.');
   });
 
   it('honours cancellation: an aborted request is cancelled and records nothing', async () => {

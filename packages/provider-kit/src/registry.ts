@@ -41,6 +41,7 @@ export function createProviderRegistry(list: readonly Provider[]): ProviderRegis
       const provider = byId.get(id);
       if (provider) return provider;
       throw new ReaError('not_found', `No provider has the id ${id}.`, {
+        remediation: 'Name one of the providers in details.known.',
         details: { reason: 'unknown-provider', provider_id: id, known: [...byId.keys()] },
       });
     },

@@ -120,6 +120,7 @@ describe('createProviderRegistry', () => {
     expect(caught(() => registry.require('hopper'))).toMatchObject({
       code: 'not_found',
       details: { provider_id: 'hopper', known: ['ghidra'] },
+      remediation: 'Name one of the providers in details.known.',
     });
   });
 

@@ -49,7 +49,10 @@ const MAX_EXTRACT_ENTRIES = 1_000_000;
 
 async function detect(path: string): Promise<'zip' | 'asar'> {
   const info = await stat(path).catch(() => {
-    throw new ReaError('not_found', `No file at ${path}.`, { details: { path, reason: 'missing' } });
+    throw new ReaError('not_found', `No file at ${path}.`, {
+      details: { path, reason: 'missing' },
+      remediation: 'Check the path: nothing exists there.',
+    });
   });
   if (!info.isFile()) {
     throw new ReaError(

@@ -96,7 +96,8 @@ export const getNavigationContext = portTool({
     const document = await port.document(context.signal);
     if (input.document !== undefined && input.document !== document.name) {
       throw new ReaError('not_found', `No document named ${input.document} is open.`, {
-        details: { document: input.document },
+        remediation: `The open document is ${document.name}: name it, or leave document out.`,
+        details: { document: input.document, open: document.name },
       });
     }
     const hasNav = port.capabilities.has('navigation') && port.navigation !== undefined;
