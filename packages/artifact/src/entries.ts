@@ -224,6 +224,7 @@ async function judge(
     if (entry.kind !== 'file') {
       throw new ReaError('unsupported_target', `Entry ${JSON.stringify(entry.path)} is a ${entry.kind}, not a file.`, {
         details: { path: entry.path, format: 'zip', reason: 'not-a-file' },
+        remediation: 'Name file entries only (kind "file" in the entries inspect_artifact lists).',
       });
     }
     refuseUnreadable(entry.handle, entry.path);

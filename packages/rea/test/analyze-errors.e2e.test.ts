@@ -52,7 +52,7 @@ describe('rea analyze, when it cannot analyze', () => {
       expect(error.message).toContain('leads back to itself or through too many links (ELOOP)');
       expect(error.remediation).toContain('ls -l');
       // Every command that takes a path says the same: the inventory, and opening it as a target.
-      for (const command of ['inspect-artifact', 'open-binary', 'inspect-binary-layout']) {
+      for (const command of ['inspect-artifact', 'extract-artifact', 'open-binary', 'inspect-binary-layout']) {
         const other = await run(REA_BIN, [command, join(dir, 'first'), '--format', 'json']);
         expect(other.code).toBe(9);
         const answer = JSON.parse(other.stdout) as ErrorJson & { error: { details: { reason: string } } };

@@ -48,17 +48,18 @@ export interface ExtractOutcome {
 const MAX_EXTRACT_ENTRIES = 1_000_000;
 
 async function detect(path: string): Promise<'zip' | 'asar'> {
-  const info = await stat(path).catch(() => {
-    throw new ReaError('not_found', `No file at ${path}.`, {
-      details: { path, reason: 'missing' },
-      remediation: 'Check the path: nothing exists there.',
-    });
+  const info = await stat(path).catch((error: unknown) => {
+    throw pathError(path, error);
   });
   if (!info.isFile()) {
     throw new ReaError(
       'unsupported_target',
       `${path} is not an archive file; extraction reads ZIP and ASAR archives.`,
-      { details: { path, format: info.isDirectory() ? 'directory' : 'special', reason: 'not-an-archive' } },
+      {
+        details: { path, format: info.isDirectory() ? 'directory' : 'special', reason: 'not-an-archive' },
+        remediation:
+          'Pass a ZIP-based package or an ASAR archive; inspect_artifact inventories folders and other files.',
+      },
     );
   }
   const handle = await open(path, 'r');

@@ -46,6 +46,9 @@ export function companionMissing(path: string, reason: string): ReaError {
   });
 }
 
+/** What to select instead of paths inside an entry that is not a container. */
+const NOT_A_CONTAINER = 'Select the entry itself, without "!/": only ZIP and ASAR entries are selected into.';
+
 /** Refuses a ZIP entry whose bytes REA cannot decode (encrypted, or an unsupported method). */
 export function refuseUnreadable(info: ZipEntryInfo, path: string): void {
   if (!info.encrypted && (info.compressionMethod === 0 || info.compressionMethod === 8)) return;
@@ -54,6 +57,7 @@ export function refuseUnreadable(info: ZipEntryInfo, path: string): void {
     `Entry ${JSON.stringify(path)} ${info.encrypted ? 'is encrypted' : `uses compression method ${info.compressionMethod}`}; it cannot be extracted.`,
     {
       details: { path, format: 'zip', reason: info.encrypted ? 'encrypted-entry' : 'unsupported-compression' },
+      remediation: 'Select other entries: REA reads stored and deflated entries that are not encrypted.',
     },
   );
 }
@@ -120,6 +124,7 @@ export function containerBytes(
       `${path} is neither a ZIP nor an ASAR archive; nothing can be selected inside it.`,
       {
         details: { path, format: 'unknown', reason: 'not-an-archive' },
+        remediation: NOT_A_CONTAINER,
       },
     );
   }
@@ -127,6 +132,7 @@ export function containerBytes(
   if (format !== 'zip' && format !== 'asar') {
     throw new ReaError('unsupported_target', `${path} is neither a ZIP nor an ASAR archive.`, {
       details: { path, format: 'unknown', reason: 'not-an-archive' },
+      remediation: NOT_A_CONTAINER,
     });
   }
   budget.held += digest.collected.length;

@@ -187,6 +187,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
   } else {
     throw new ReaError('unsupported_target', `${path} is neither a regular file nor a directory.`, {
       details: { path, format: 'special', reason: 'not-a-file' },
+      remediation: 'Pass a regular file or a directory: a device, FIFO or socket has no bytes to inventory.',
     });
   }
   throwIfAborted(options.signal, 'inventory');
