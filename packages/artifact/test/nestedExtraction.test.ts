@@ -184,8 +184,10 @@ describe('extractArtifact into nested containers', () => {
         expect(outcome).toMatchObject(expected);
         expect(left).toEqual([]);
         // A selection that names nothing says how paths are named, not how to find retained Evidence.
+        const { remediation } = outcome as { remediation: string };
         if ((expected as { code: string }).code === 'not_found')
-          expect((outcome as { remediation: string }).remediation).toContain('as inspect_artifact lists them');
+          expect(remediation).toContain('as inspect_artifact lists them');
+        else expect(remediation).toContain('Select the entry itself, without "!/"');
       }
     });
   });
