@@ -160,12 +160,10 @@ function invalid(error: z.ZodError, input?: string): ReaError {
   return new ReaError('invalid_request', `${what} does not match the Evidence v2 schema.`, {
     details: {
       ...(input === undefined ? {} : { input }),
-      issues: error.issues
-        .slice(0, 50)
-        .map((issue) => ({
-          path: [...(input === undefined ? [] : [input]), ...issue.path.map(String)].join('.'),
-          message: issue.message,
-        })),
+      issues: error.issues.slice(0, 50).map((issue) => ({
+        path: [...(input === undefined ? [] : [input]), ...issue.path.map(String)].join('.'),
+        message: issue.message,
+      })),
     },
   });
 }
