@@ -1,8 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- messages are JSON explored by path in assertions */
 // A large result does not hold the server: over a real stdio pipe, with the official MCP client and
 // the built `rea mcp`, a `binary_session` sent once an inventory of a large ASAR has completed (its
-// `completed` log entry is out, its result is still being written) is answered before that result,
-// and the result arrives complete; an inventory too large for one response answers
+// `completed` log entry is out, its result is being serialized and written as one frame, a chunk at a
+// time) is answered right after that frame, which arrives complete: frames never interleave, and the
+// request is not lost or held behind anything else. An inventory too large for one response answers
 // `resource_constraint` naming the retained record, which a view then reads, and a `binary_session`
 // sent while it runs is answered before it. Ordering only: nothing here measures time.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -91,7 +92,7 @@ describe('issue 15: a large result keeps rea mcp answering (stdio)', () => {
     };
   }
 
-  it('should answer binary_session while a large result is written, and deliver that result whole', async () => {
+  it('should answer binary_session sent while a large result is written right after it, and deliver it whole', async () => {
     const path = archive(join(dir, 'fits.asar'), FITS);
     const outcome = await inventoryAlongside(path, logOf('inspect_artifact', 'completed'));
     expect(outcome.heavy.isError).toBeFalsy();
@@ -102,8 +103,11 @@ describe('issue 15: a large result keeps rea mcp answering (stdio)', () => {
     expect(JSON.parse(text)).toEqual(outcome.heavy.structuredContent);
     const names = JSON.stringify(outcome.heavy.structuredContent.normalized_result);
     for (const i of [0, FITS / 2, FITS - 1]) expect(names).toContain(`module-${i}.js`);
-    expect(outcome.sessionAt).toBeGreaterThanOrEqual(0);
-    expect(outcome.heavyAt).toBeGreaterThan(outcome.sessionAt);
+    // The frame is written as it is serialized: what is sent meanwhile follows it, next.
+    expect(outcome.heavyAt).toBeGreaterThanOrEqual(0);
+    expect(outcome.sessionAt).toBeGreaterThan(outcome.heavyAt);
+    const between = received.slice(outcome.heavyAt + 1, outcome.sessionAt).filter((m) => 'result' in m || 'error' in m);
+    expect(between).toEqual([]);
     // The retained record reads back whole as a resource (measured and written in slices too).
     const link = outcome.heavy.content.find((item: any) => item.type === 'resource_link');
     const read = await client.readResource({ uri: link.uri });

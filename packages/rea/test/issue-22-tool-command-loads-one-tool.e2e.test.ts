@@ -43,6 +43,6 @@ describe('issue 22: a tool command loads its own tool', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(2);
-    expect(stderr).toContain('Did you mean inspect-artifact?');
+    expect(stderr).toContain("Unknown command 'inspect-artifct' (did you mean inspect-artifact?)");
   }, 60_000);
 });
