@@ -1,7 +1,6 @@
 import { Buffer } from 'node:buffer';
-import { ReaError } from '@rea/evidence';
+import { ReaError, symlinkLoop } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
-import { symlinkLoop } from '@rea/provider-kit';
 
 /** `unsupported_target` for a container whose structure cannot be read safely. */
 export function malformed(format: string, problem: string, extra: Record<string, string | number> = {}): ReaError {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { writeCanonicalBytes } from './canonicalBytes.js';
 import { ReaError } from './reaError.js';
+import { MALFORMED_JSON_REMEDIATION } from './jsonLargeValue.js';
 import type { JsonValue } from './json.js';
 
 /**
@@ -59,6 +60,7 @@ export function parseJson(text: string): JsonValue {
   } catch (error) {
     throw new ReaError('invalid_request', `Malformed JSON: ${(error as Error).message}`, {
       details: { reason: 'malformed-json' },
+      remediation: MALFORMED_JSON_REMEDIATION,
     });
   }
 }

@@ -125,6 +125,7 @@ async function refuseDirectory(destination: string): Promise<void> {
   if (info?.isDirectory()) {
     throw new ReaError('invalid_request', `The bundle destination ${destination} is a directory.`, {
       details: { reason: 'destination-is-directory', path: destination },
+      remediation: `Name the file to write, e.g. ${join(destination, 'evidence-bundle.json')}.`,
     });
   }
 }

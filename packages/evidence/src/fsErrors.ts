@@ -1,6 +1,21 @@
 import { ReaError, UNREADABLE_ERRNOS, UNREADABLE_REMEDIATION, isReaError } from './reaError.js';
 
 /**
+ * `target_unavailable` for a path that the system would not follow to its end (ELOOP): a symbolic link
+ * that leads back to itself, or through more links than the system follows.
+ */
+export function symlinkLoop(path: string): ReaError {
+  return new ReaError(
+    'target_unavailable',
+    `${path} is a symbolic link that leads back to itself or through too many links (ELOOP).`,
+    {
+      details: { path, reason: 'ELOOP' },
+      remediation: 'Pass the file the links were meant to point to (ls -l shows where each link points).',
+    },
+  );
+}
+
+/**
  * Maps a file-system failure on `path` to a ReaError: permissions are `access_denied`, a missing file
  * or folder is `not_found`, a read that fails on the file itself (EIO and its kin, an `action` that is
  * not a write) `target_unavailable`, anything else `execution_failure`; the errno code is kept in details.
@@ -22,6 +37,7 @@ export function fileSystemError(error: unknown, path: string, action: string): R
       cause: error,
     });
   }
+  if (errno === 'ELOOP') return symlinkLoop(path);
   if (!action.startsWith('write') && UNREADABLE_ERRNOS.has(errno)) {
     // A read that fails (EIO from /proc/self/mem, a failing disk): the file, not REA, and not worth retrying.
     return new ReaError('target_unavailable', `Cannot ${action} ${path} (${errno}).`, {

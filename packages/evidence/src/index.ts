@@ -16,6 +16,7 @@ export {
   throwIfAborted,
 } from './reaError.js';
 export type { Diagnostic, ReaErrorOptions } from './reaError.js';
+export { symlinkLoop } from './fsErrors.js';
 export type { JsonObject, JsonValue } from './json.js';
 export { monotonicMs } from './clock.js';
 export { canonicalByteLength, canonicalJson, canonicalSha256, parseJson, writeCanonicalJson } from './canonicalJson.js';

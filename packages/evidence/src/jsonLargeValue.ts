@@ -38,9 +38,16 @@ interface Node {
   children: Node[];
 }
 
+/** What to do about malformed JSON text. Internal. */
+export const MALFORMED_JSON_REMEDIATION =
+  'Pass one whole JSON document: a file cut short (by a copy or a download that stopped) or edited by hand is not one; write or export it again.';
+
 /** Malformed JSON, as `invalid_request` with reason `malformed-json`. Internal. */
 export function malformed(message: string): ReaError {
-  return new ReaError('invalid_request', `Malformed JSON: ${message}`, { details: { reason: 'malformed-json' } });
+  return new ReaError('invalid_request', `Malformed JSON: ${message}`, {
+    details: { reason: 'malformed-json' },
+    remediation: MALFORMED_JSON_REMEDIATION,
+  });
 }
 
 /** JSON.parse of `text`, malformed text being `malformed-json`. Internal. */

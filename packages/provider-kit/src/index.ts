@@ -99,7 +99,7 @@ export type { SessionObservationFields } from './observation.js';
 export { requireRetention, retainAndSummarize } from './retention.js';
 export { withDeadline } from './deadline.js';
 export type { DeadlineOptions } from './deadline.js';
-export { readActiveTarget, sniffTargetFormat, symlinkLoop } from './target.js';
+export { readActiveTarget, sniffTargetFormat } from './target.js';
 export { SMALL_FILE_BYTES, hashSmallFileSync, readSmallFileSync } from './smallFile.js';
 export { packageDirectory, packageFile, packageVersion } from './packageFile.js';
 export type { SmallFileDigest } from './smallFile.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
+import { ReaError, isReaError, symlinkLoop, throwIfAborted } from '@rea/evidence';
 import type { ActiveTarget } from './context.js';
 import { hashSmallFileSync } from './smallFile.js';
 
@@ -25,21 +25,6 @@ export function sniffTargetFormat(head: Uint8Array): string {
     if (bytes.every((byte, index) => head[index] === byte)) return format;
   }
   return 'unknown';
-}
-
-/**
- * `target_unavailable` for a path that the system would not follow to its end (ELOOP): a symbolic link
- * that leads back to itself, or through more links than the system follows.
- */
-export function symlinkLoop(path: string): ReaError {
-  return new ReaError(
-    'target_unavailable',
-    `${path} is a symbolic link that leads back to itself or through too many links (ELOOP).`,
-    {
-      details: { path, reason: 'ELOOP' },
-      remediation: 'Pass the file the links were meant to point to (ls -l shows where each link points).',
-    },
-  );
 }
 
 function unreadable(path: string, error: unknown): ReaError {

@@ -3,7 +3,7 @@
 // provider the user named that does not exist fails the command instead of being a note in a report.
 // When the embedded engine is chosen automatically and everything works, the report is whole.
 import { describe, expect, it } from '@jest/globals';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withTempDir } from '@rea/test-helpers';
 import { hasStack, run } from '../../cli/test/run.js';
@@ -52,13 +52,37 @@ describe('rea analyze, when it cannot analyze', () => {
       expect(error.message).toContain('leads back to itself or through too many links (ELOOP)');
       expect(error.remediation).toContain('ls -l');
       // Every command that takes a path says the same: the inventory, and opening it as a target.
-      for (const command of ['inspect-artifact', 'extract-artifact', 'open-binary', 'inspect-binary-layout']) {
+      for (const command of [
+        'inspect-artifact',
+        'extract-artifact',
+        'open-binary',
+        'inspect-binary-layout',
+        'import-evidence-bundle',
+      ]) {
         const other = await run(REA_BIN, [command, join(dir, 'first'), '--format', 'json']);
         expect(other.code).toBe(9);
         const answer = JSON.parse(other.stdout) as ErrorJson & { error: { details: { reason: string } } };
         expect(answer.error).toMatchObject({ code: 'target_unavailable', details: { reason: 'ELOOP' } });
         expect(answer.error.message).toContain('(ELOOP)');
       }
+    });
+  }, 60_000);
+
+  it('should say what to do with a bundle cut short, and with an export to a folder', async () => {
+    await withTempDir(async (dir) => {
+      const bundle = join(dir, 'bundle.json');
+      const exported = await run(REA_BIN, ['analyze', '/usr/bin/true', '--export', bundle, '--quiet']);
+      expect(exported.code).toBe(0);
+      writeFileSync(bundle, readFileSync(bundle, 'utf8').slice(0, 400));
+      const cut = await run(REA_BIN, ['import-evidence-bundle', bundle, '--format', 'json']);
+      expect(cut.code).toBe(2);
+      const { error } = JSON.parse(cut.stdout) as ErrorJson & { error: { remediation: string } };
+      expect(error.message).toMatch(/^Malformed JSON: /);
+      expect(error.remediation).toContain('Pass one whole JSON document');
+      const folder = await run(REA_BIN, ['analyze', '/usr/bin/true', '--export', dir, '--format', 'json']);
+      expect(folder.code).toBe(2);
+      const refused = JSON.parse(folder.stdout) as ErrorJson & { error: { remediation: string } };
+      expect(refused.error.remediation).toBe(`Name the file to write, e.g. ${join(dir, 'evidence-bundle.json')}.`);
     });
   }, 60_000);
 

@@ -1,8 +1,7 @@
 import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { ReaError } from '@rea/evidence';
-import { symlinkLoop } from '@rea/provider-kit';
+import { ReaError, symlinkLoop } from '@rea/evidence';
 
 /** What `rea analyze` found at a path. */
 export type TargetKind =
