@@ -17,6 +17,16 @@ export interface ReaErrorOptions {
  * The one error type of REA. `code` comes from the closed list in {@link ERROR_CODES}; `details` is
  * JSON. Use {@link isReaError} rather than `instanceof` across packages.
  */
+/**
+ * The remediation of an error that states none: its code's. An `invalid_request` without `issues` (a
+ * refusal judged beyond the schema) is corrected as its message says, not "as the issues describe".
+ */
+function defaultRemediation(code: ErrorCode, details: JsonObject): string {
+  if (code === 'invalid_request' && !Array.isArray(details['issues']))
+    return 'Correct the input as the message says and call again.';
+  return ERROR_CODES[code].remediation;
+}
+
 export class ReaError extends Error {
   readonly code: ErrorCode;
   readonly operation: string | null;
@@ -31,8 +41,8 @@ export class ReaError extends Error {
     this.code = code;
     this.operation = options.operation ?? null;
     this.retryable = options.retryable ?? ERROR_CODES[code].retryable;
-    this.remediation = options.remediation ?? ERROR_CODES[code].remediation;
     this.details = options.details ?? {};
+    this.remediation = options.remediation ?? defaultRemediation(code, this.details);
   }
 
   /** A copy of this error attributed to `operation` (when it had none). */

@@ -12,6 +12,7 @@ export interface Page {
 function outOfRange(offset: number, total: number): ReaError {
   return new ReaError('invalid_request', `Offset ${offset} is past the end of the collection (${total}).`, {
     details: { reason: 'offset-out-of-range', offset, total },
+    remediation: `Page from an offset of at most ${total} (the collection's length), or from 0.`,
   });
 }
 
@@ -38,6 +39,7 @@ export function pageText(text: string, offset: number, limit: number): Page {
   if (offset > 0 && offset < total && isLow(text.charCodeAt(offset)) && isHigh(text.charCodeAt(offset - 1))) {
     throw new ReaError('invalid_request', `Offset ${offset} falls inside a surrogate pair.`, {
       details: { reason: 'offset-splits-surrogate-pair', offset, suggested_offset: offset - 1 },
+      remediation: `Page from offset ${offset - 1} (details.suggested_offset), where the pair begins.`,
     });
   }
   let end = Math.min(total, offset + limit);

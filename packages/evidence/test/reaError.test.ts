@@ -78,6 +78,19 @@ describe('error model', () => {
     expect(toDiagnostic(error).error.operation).toBeNull();
   });
 
+  it('should tell an invalid_request without issues to follow its message, not issues it does not have', () => {
+    const withIssues = new ReaError('invalid_request', 'Bad input.', {
+      details: { issues: [{ path: 'path', message: 'Required' }] },
+    });
+    expect(withIssues.remediation).toBe(ERROR_CODES.invalid_request.remediation);
+    expect(ERROR_CODES.invalid_request.remediation).toContain('as the issues describe');
+    const judged = new ReaError('invalid_request', 'Offset 9 is past the end.', { details: { reason: 'x' } });
+    expect(judged.remediation).toBe('Correct the input as the message says and call again.');
+    expect(new ReaError('invalid_request', 'No details.').remediation).toBe(
+      'Correct the input as the message says and call again.',
+    );
+  });
+
   it('should keep an operation already attributed', () => {
     const error = new ReaError('cancelled', 'stop', { operation: 'open_binary' });
     expect(normalizeError(error, 'close_binary').operation).toBe('open_binary');

@@ -115,6 +115,7 @@ describe('selectAnalysisView', () => {
     const error = caught(() => page(3, 2));
     expect(error.code).toBe('invalid_request');
     expect(error.details).toEqual({ reason: 'offset-splits-surrogate-pair', offset: 3, suggested_offset: 2 });
+    expect(error.remediation).toBe('Page from offset 2 (details.suggested_offset), where the pair begins.');
   });
 
   it('should find one item by node_id, id, address or name', () => {
@@ -173,6 +174,7 @@ describe('selectAnalysisView', () => {
     }
     const past = caught(() => selectAnalysisView(parent, { view: 'page', collection: 'modules', offset: 4 }));
     expect(past.details).toEqual({ reason: 'offset-out-of-range', offset: 4, total: 3 });
+    expect(past.remediation).toBe("Page from an offset of at most 3 (the collection's length), or from 0.");
   });
 
   it('should address a root array as $ and array elements by index in dot paths', () => {

@@ -35,6 +35,8 @@ export function parseAddress(text: string): NativeAddress {
   if (hex === null) {
     throw new ReaError('invalid_request', `"${text}" is not a native address (expected lowercase 0x hex).`, {
       details: { reason: 'invalid-address', address: text },
+      remediation:
+        'Write the address as lowercase hexadecimal after 0x, as REA reports addresses: 0x401000, not 0X401000, 401000 or 4198400.',
     });
   }
   const offset = Number.parseInt(hex.slice(2), 16);
