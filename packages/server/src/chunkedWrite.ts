@@ -83,10 +83,3 @@ export function chunkedWriter(stream: Writable): {
     },
   };
 }
-
-/** Writes `pieces` (a message's text, in order) to `stream` as {@link chunkedWriter} does. */
-export async function writeInChunks(stream: Writable, pieces: readonly string[]): Promise<void> {
-  const writer = chunkedWriter(stream);
-  for (const piece of pieces) await writer.put(piece);
-  await writer.end();
-}

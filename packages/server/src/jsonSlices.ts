@@ -123,20 +123,3 @@ export async function writeJsonInSlices(
   if (text === undefined) throw new TypeError('The value has no JSON form.');
   return put(text);
 }
-
-/** The pieces {@link writeJsonInSlices} writes for `value`, collected. */
-export async function jsonInSlices(
-  value: unknown,
-  knownText: (node: object) => string | undefined = () => undefined,
-): Promise<string[]> {
-  const pieces: string[] = [];
-  await writeJsonInSlices(
-    value,
-    (piece) => {
-      pieces.push(piece);
-      return undefined;
-    },
-    knownText,
-  );
-  return pieces;
-}

@@ -10,7 +10,7 @@ import { describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import { canonicalJson } from '@rea/evidence';
 import { answeredTextIn, rememberAnsweredText } from '../src/answeredText.js';
-import { jsonInSlices } from '../src/jsonSlices.js';
+import { jsonInSlices } from './pieces.js';
 import { sendLargeFramesInSlices } from '../src/largeFrames.js';
 
 /** A record-like value whose insertion order is not the canonical one, with text JSON escapes. */

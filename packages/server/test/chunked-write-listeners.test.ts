@@ -6,7 +6,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import type { ServerResponse } from 'node:http';
-import { WRITE_CHUNK, writeInChunks } from '../src/chunkedWrite.js';
+import { WRITE_CHUNK } from '../src/chunkedWrite.js';
+import { writeInChunks } from './pieces.js';
 import { writeResponseBody } from '../src/largeEvents.js';
 
 const EVENTS = ['drain', 'close', 'error'] as const;

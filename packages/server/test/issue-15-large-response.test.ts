@@ -6,9 +6,9 @@ import { PassThrough } from 'node:stream';
 import { canonicalJson } from '@rea/evidence';
 import { measureResponse } from '@rea/server';
 import { measureResponseAsync } from '../src/budget.js';
-import { jsonInSlices } from '../src/jsonSlices.js';
 import { LARGE_FRAME_TEXT, sendLargeFramesInSlices } from '../src/largeFrames.js';
-import { WRITE_CHUNK, writeInChunks } from '../src/chunkedWrite.js';
+import { WRITE_CHUNK } from '../src/chunkedWrite.js';
+import { jsonInSlices, writeInChunks } from './pieces.js';
 
 const table = Array.from({ length: 40_000 }, (_, i) => ({
   path: `folder ${i % 100}/file "${i}".js\u00e9`,
