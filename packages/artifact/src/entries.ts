@@ -2,8 +2,8 @@
 // memory by name. Nothing is inflated or hashed except the entries asked for, so a caller that needs
 // a few entries of a large archive pays for those alone.
 import { createHash } from 'node:crypto';
-import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
-import { malformed, pathError, unsafePath } from './errors.js';
+import { ReaError, fileSystemError, isReaError, throwIfAborted } from '@rea/evidence';
+import { malformed, unsafePath } from './errors.js';
 import type { UnsafePathProblem } from './errors.js';
 import { SMALL_ENTRY_BYTES } from './engine/zip.js';
 import type { ZipEntryInfo, ZipReader } from './engine/zip.js';
@@ -139,7 +139,7 @@ export async function openZipEntries(
     opened = await readDirectory(source, limit, options.signal);
   } catch (error) {
     if (isReaError(error) || typeof source !== 'string') throw error;
-    throw pathError(source, error);
+    throw fileSystemError(error, source, 'read');
   }
   const { reader, infos } = opened;
   const seen = new Map<string, number>();

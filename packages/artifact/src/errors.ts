@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { ReaError, symlinkLoop } from '@rea/evidence';
+import { ReaError } from '@rea/evidence';
 import type { JsonObject } from '@rea/evidence';
 
 /** `unsupported_target` for a container whose structure cannot be read safely. */
@@ -48,31 +48,4 @@ export function unsafePath(path: string, problem: UnsafePathProblem, extra: Json
 /** `target_unavailable` for an unreadable input path. */
 export function unreadable(path: string, reason: string): ReaError {
   return new ReaError('target_unavailable', `Cannot read ${path}: ${reason}.`, { details: { path, reason } });
-}
-
-/**
- * Maps a file-system failure on `path` to a ReaError: a missing path is `not_found` (reason
- * `missing`), a permission refusal `access_denied` (reason the errno code), anything else
- * `target_unavailable` with the errno code. `what` names the path's role in the message
- * ("file", "file or directory", "extraction parent directory").
- */
-export function pathError(path: string, error: unknown, what = 'file'): ReaError {
-  const code = (error as { code?: unknown } | null)?.code;
-  const errno = typeof code === 'string' ? code : undefined;
-  if (errno === 'ENOENT' || errno === 'ENOTDIR')
-    return new ReaError('not_found', `No ${what} at ${path}.`, {
-      details: { path, reason: 'missing' },
-      remediation: 'Check the path: nothing exists there.',
-    });
-  if (errno === 'EACCES' || errno === 'EPERM' || errno === 'EROFS')
-    return new ReaError('access_denied', `Permission denied on the ${what} ${path}.`, {
-      details: { path, reason: errno },
-    });
-  if (errno === 'ELOOP') return symlinkLoop(path);
-  return new ReaError('target_unavailable', `Cannot use the ${what} ${path}: ${(error as Error).message}`, {
-    details: { path, reason: errno ?? 'unknown' },
-    ...(what === 'file'
-      ? { remediation: 'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).' }
-      : {}),
-  });
 }

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { open, rename, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { BUNDLE_HEAD, BUNDLE_TAIL } from './bundleFormat.js';
 import { writeCanonicalBytes } from './canonicalBytes.js';
+import { replaceableDestination } from './destination.js';
 import { fileSystemError } from './fsErrors.js';
 import { ReaError, isReaError, normalizeError } from './reaError.js';
 import type { EvidenceRecord } from './evidence.js';
@@ -120,16 +121,6 @@ async function removeStaging(staging: string, failure: ReaError): Promise<ReaErr
   return failure;
 }
 
-async function refuseDirectory(destination: string): Promise<void> {
-  const info = await stat(destination).catch(() => null);
-  if (info?.isDirectory()) {
-    throw new ReaError('invalid_request', `The bundle destination ${destination} is a directory.`, {
-      details: { reason: 'destination-is-directory', path: destination },
-      remediation: `Name the file to write, e.g. ${join(destination, 'evidence-bundle.json')}.`,
-    });
-  }
-}
-
 /**
  * Streams `records` as a canonical JSON bundle (see {@link BUNDLE_VERSION}) to `destination`.
  *
@@ -139,7 +130,9 @@ async function refuseDirectory(destination: string): Promise<void> {
  * before the next is read, so memory is bounded by the largest record, not the bundle; `records` may
  * be a lazy (async) iterable. On abort (`cancelled`) or any failure the staging file is removed
  * (`cleanup_incomplete` naming it if that fails). Non-JSON values are `invalid_request`; file-system
- * failures are `access_denied`, `not_found` or `execution_failure` with the path.
+ * failures are `access_denied`, `not_found` or `execution_failure` with the path. A destination that
+ * is a folder, device, FIFO or socket is refused (`invalid_request`), and one that is a symbolic link
+ * is written where the link leads (see {@link replaceableDestination}).
  */
 export async function exportBundle(
   records: Iterable<EvidenceRecord<unknown>> | AsyncIterable<EvidenceRecord<unknown>>,
@@ -148,8 +141,7 @@ export async function exportBundle(
 ): Promise<ExportBundleResult> {
   const { signal } = options;
   if (signal?.aborted) throw cancelled();
-  const path = resolve(destination);
-  await refuseDirectory(path);
+  const path = replaceableDestination(destination, 'The bundle destination', 'evidence-bundle.json');
   const staging = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.partial`);
   let handle: FileHandle;
   try {

@@ -16,7 +16,8 @@ export {
   throwIfAborted,
 } from './reaError.js';
 export type { Diagnostic, ReaErrorOptions } from './reaError.js';
-export { symlinkLoop } from './fsErrors.js';
+export { replaceableDestination } from './destination.js';
+export { fileSystemError } from './fsErrors.js';
 export type { JsonObject, JsonValue } from './json.js';
 export { monotonicMs } from './clock.js';
 export { canonicalByteLength, canonicalJson, canonicalSha256, parseJson, writeCanonicalJson } from './canonicalJson.js';

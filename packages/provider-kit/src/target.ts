@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { ReaError, isReaError, symlinkLoop, throwIfAborted } from '@rea/evidence';
+import { ReaError, fileSystemError, throwIfAborted } from '@rea/evidence';
 import type { ActiveTarget } from './context.js';
 import { hashSmallFileSync } from './smallFile.js';
 
@@ -25,25 +25,6 @@ export function sniffTargetFormat(head: Uint8Array): string {
     if (bytes.every((byte, index) => head[index] === byte)) return format;
   }
   return 'unknown';
-}
-
-function unreadable(path: string, error: unknown): ReaError {
-  const code = (error as { code?: string }).code ?? 'unreadable';
-  if (code === 'ELOOP') return symlinkLoop(path);
-  if (code === 'EACCES' || code === 'EPERM') {
-    return new ReaError('access_denied', `${path} cannot be read (${code}).`, { details: { path, reason: code } });
-  }
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    // As every tool that takes a path answers it: the file named does not exist.
-    return new ReaError('not_found', `Nothing exists at ${path} (${code}).`, {
-      details: { path, reason: code },
-      remediation: 'Check the path: it names no file.',
-    });
-  }
-  return new ReaError('target_unavailable', `Cannot read ${path} (${code}).`, {
-    details: { path, reason: code },
-    remediation: 'Pass the path of a regular file that can be read to its end.',
-  });
 }
 
 /**
@@ -81,7 +62,7 @@ export async function readActiveTarget(path: string, signal: AbortSignal): Promi
     }
     size = info.size;
   } catch (error) {
-    throw isReaError(error) ? error : unreadable(absolute, error);
+    throw fileSystemError(error, absolute, 'read');
   }
   const head = new Uint8Array(8);
   try {
@@ -97,6 +78,6 @@ export async function readActiveTarget(path: string, signal: AbortSignal): Promi
     return { path: absolute, format: sniffTargetFormat(head), sha256: hash.digest('hex'), size };
   } catch (error) {
     throwIfAborted(signal, 'hashing');
-    throw isReaError(error) ? error : unreadable(absolute, error);
+    throw fileSystemError(error, absolute, 'read');
   }
 }

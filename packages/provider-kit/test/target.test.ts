@@ -39,9 +39,9 @@ describe('readActiveTarget', () => {
   it('should refuse a missing path with not_found, and a directory or a device with unsupported_target', async () => {
     await withTempDir(async (dir) => {
       const missing = await refusal(readActiveTarget(join(dir, 'absent'), new AbortController().signal));
-      expect(missing).toMatchObject({ code: 'not_found', details: { reason: 'ENOENT' } });
+      expect(missing).toMatchObject({ code: 'not_found', details: { reason: 'missing', errno: 'ENOENT' } });
       const under = await refusal(readActiveTarget(join(dir, 'absent', 'x'), new AbortController().signal));
-      expect(under).toMatchObject({ code: 'not_found', details: { reason: 'ENOENT' } });
+      expect(under).toMatchObject({ code: 'not_found', details: { reason: 'missing', errno: 'ENOENT' } });
       mkdirSync(join(dir, 'sub'));
       const directory = await refusal(readActiveTarget(join(dir, 'sub'), new AbortController().signal));
       expect(directory).toMatchObject({

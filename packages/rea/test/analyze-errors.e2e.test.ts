@@ -38,7 +38,7 @@ describe('rea analyze, when it cannot analyze', () => {
     expect(result.code).toBe(3);
     const { error } = JSON.parse(result.stdout) as ErrorJson & { error: { remediation: string } };
     expect(error.code).toBe('not_found');
-    expect(error.remediation).toBe('Check the path: nothing exists there.');
+    expect(error.remediation).toBe('Check the path: nothing is there (or a part of it is a file, not a folder).');
   }, 60_000);
 
   it('should answer a loop of symbolic links with what it is, not with opening a target', async () => {
@@ -97,7 +97,7 @@ describe('rea analyze, when it cannot analyze', () => {
     expect((JSON.parse(layout.stdout) as ErrorJson).error.code).toBe('not_found');
     const human = await run(REA_BIN, ['binary-overview', '/nonexistent/rea-target']);
     expect(human.stderr).toMatch(
-      /^rea: error \[not_found\] in binary_overview: Nothing exists at \/nonexistent\/rea-target/,
+      /^rea: error \[not_found\] in binary_overview: Cannot read \/nonexistent\/rea-target: no such file or directory\./,
     );
   }, 60_000);
 

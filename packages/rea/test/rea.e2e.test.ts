@@ -274,7 +274,7 @@ describe('rea executable', () => {
   it('should refuse a missing path with not_found and no stack', async () => {
     const result = await rea(['analyze', '/nonexistent/rea-target']);
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('/nonexistent/rea-target does not exist');
+    expect(result.stderr).toContain('Cannot read /nonexistent/rea-target: no such file or directory.');
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

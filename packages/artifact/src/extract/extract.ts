@@ -1,9 +1,9 @@
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
+import { ReaError, fileSystemError, isReaError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
-import { pathError, unsafePath } from '../errors.js';
+import { unsafePath } from '../errors.js';
 import type { UnsafePathProblem } from '../errors.js';
 import { containerFromHead, fileTypeFromHead, holdsZipAtEnd } from '../detect.js';
 import { readAsarHeader } from '../engine/asar.js';
@@ -49,7 +49,7 @@ const MAX_EXTRACT_ENTRIES = 1_000_000;
 
 async function detect(path: string): Promise<'zip' | 'asar'> {
   const info = await stat(path).catch((error: unknown) => {
-    throw pathError(path, error);
+    throw fileSystemError(error, path, 'read');
   });
   if (!info.isFile()) {
     throw new ReaError(
@@ -337,7 +337,7 @@ export async function extract(path: string, options: ExtractOptions = {}): Promi
   // Destinations are judged as absolute paths under the output folder, so the folder is absolute too.
   const parent = resolve(options.parentDirectory ?? tmpdir());
   const root = await mkdtemp(join(parent, 'rea-extract-')).catch((error: unknown) => {
-    throw pathError(parent, error, 'extraction parent directory');
+    throw fileSystemError(error, parent, 'create the extraction folder in');
   });
   const writer = new OutputWriter(root);
   const g: Gathering = {

@@ -2,12 +2,11 @@ import { closeSync, constants, createReadStream, openSync, readSync, statSync } 
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { ReaError, canonicalSha256Async, throwIfAborted } from '@rea/evidence';
+import { ReaError, canonicalSha256Async, fileSystemError, throwIfAborted } from '@rea/evidence';
 import type { Coverage, Limitation } from '@rea/evidence';
 import { hashSmallFileSync } from '@rea/provider-kit';
 import { containerFromHead, fileTypeFromHead, holdsZipAtEnd, tailIsDmg } from '../detect.js';
 import { assertDmgCapable, withMountedDmg } from '../engine/dmg.js';
-import { pathError } from '../errors.js';
 import { digestStream } from '../hashing.js';
 import { resolveBudgets } from '../options.js';
 import type { InspectOptions } from '../options.js';
@@ -84,7 +83,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
   try {
     info = statSync(path);
   } catch (error) {
-    throw pathError(path, error, 'file or directory');
+    throw fileSystemError(error, path, 'read');
   }
   throwIfAborted(options.signal, 'start');
   let format: ContainerFormat;
@@ -108,7 +107,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
     try {
       ({ head, tail } = headAndTail(path, info.size));
     } catch (error) {
-      throw pathError(path, error, 'file or directory');
+      throw fileSystemError(error, path, 'read');
     }
     const detected = containerFromHead(head) ?? (holdsZipAtEnd(path, info.size, head, tail) ? 'zip' : null);
     if (detected === 'zip') {

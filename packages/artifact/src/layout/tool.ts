@@ -4,9 +4,8 @@ import { statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import { ReaError, SummaryViewSchema, isReaError, throwIfAborted } from '@rea/evidence';
+import { ReaError, SummaryViewSchema, fileSystemError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
-import { pathError } from '../errors.js';
 import {
   RECORDS_EVIDENCE,
   SMALL_FILE_BYTES,
@@ -47,7 +46,7 @@ function checkTarget(path: string): number {
   try {
     info = statSync(path);
   } catch (error) {
-    throw pathError(path, error);
+    throw fileSystemError(error, path, 'read');
   }
   if (!info.isFile()) {
     throw new ReaError('unsupported_target', `${path} is not a regular file.`, {
@@ -77,11 +76,11 @@ async function hashFile(path: string, signal: AbortSignal): Promise<{ sha256: st
   try {
     small = hashSmallFileSync(path);
   } catch (error) {
-    throw pathError(path, error);
+    throw fileSystemError(error, path, 'read');
   }
   if (small !== null) return { sha256: small.sha256, size: small.bytesRead };
   const handle = await open(path, 'r').catch((error: unknown) => {
-    throw pathError(path, error);
+    throw fileSystemError(error, path, 'read');
   });
   try {
     const hash = createHash('sha256');
@@ -97,7 +96,7 @@ async function hashFile(path: string, signal: AbortSignal): Promise<{ sha256: st
     return { sha256: hash.digest('hex'), size };
   } catch (error) {
     // A file that cannot be read to its end (EIO from /proc/self/mem, a failing disk): typed, with the path.
-    throw isReaError(error) ? error : pathError(path, error);
+    throw fileSystemError(error, path, 'read');
   } finally {
     await handle.close();
   }
@@ -171,7 +170,7 @@ export const inspectBinaryLayoutTool = defineTool({
           ? await parseWholeBinaryFileAsync(input.path, { signal: context.signal })
           : await parseBinaryLayoutFileAsync(input.path, { signal: context.signal });
     } catch (error) {
-      throw isReaError(error) ? error : pathError(input.path, error);
+      throw fileSystemError(error, input.path, 'read');
     }
     const result = await runCooperatively(normalizeLayoutWork(layout), context.signal);
     // The same parameters for both details: a summary retains exactly the record "complete" returns.

@@ -1,7 +1,7 @@
 import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { ReaError, symlinkLoop } from '@rea/evidence';
+import { ReaError, fileSystemError } from '@rea/evidence';
 
 /** What `rea analyze` found at a path. */
 export type TargetKind =
@@ -81,21 +81,7 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
   try {
     info = statSync(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      throw new ReaError('not_found', `${path} does not exist.`, {
-        details: { reason: 'missing', path },
-        remediation: 'Check the path: nothing exists there.',
-      });
-    }
-    if (code === 'EACCES' || code === 'EPERM') {
-      throw new ReaError('access_denied', `${path} cannot be read.`, { details: { path, reason: code } });
-    }
-    if (code === 'ELOOP') throw symlinkLoop(path);
-    throw new ReaError('target_unavailable', `${path} cannot be read (${code ?? 'error'}).`, {
-      details: { path, reason: code ?? 'unreadable' },
-      remediation: 'Check the path (each folder on it must be a folder that can be searched) and try again.',
-    });
+    throw fileSystemError(error, path, 'read');
   }
   if (info.isDirectory()) {
     return { path, kind: (await isSplitApkFolder(path)) ? 'apk-set' : 'directory', format: 'directory' };
@@ -118,13 +104,7 @@ export async function detectTarget(path: string): Promise<DetectedTarget> {
       closeSync(descriptor);
     }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM')
-      throw new ReaError('access_denied', `${path} cannot be read.`, { details: { path, reason: code } });
-    throw new ReaError('target_unavailable', `${path} cannot be read (${code ?? 'unreadable'}).`, {
-      details: { path, reason: code ?? 'unreadable' },
-      remediation: 'Pass a regular file that can be read to its end (not a device, FIFO or a file of /proc).',
-    });
+    throw fileSystemError(error, path, 'read');
   }
   const bytes = head.subarray(0, length);
   if (length >= 4 && bytes.readUInt32BE(0) === 0x7f454c46) return { path, kind: 'native-binary', format: 'elf' };

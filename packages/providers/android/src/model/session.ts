@@ -1,11 +1,10 @@
 import { statSync } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ReaError } from '@rea/evidence';
+import { ReaError, fileSystemError } from '@rea/evidence';
 import type { ZipEntries } from '@rea/artifact';
 import { openDexSections } from '../format/dex/file.js';
 import type { DexFile } from '../format/dex/file.js';
-import { fileSystemError } from '../package/folder.js';
 import { loadPackage } from '../package/load.js';
 import type { LoadedPackage } from '../package/load.js';
 import type { EarlyDigest } from '../package/direct.js';
@@ -60,13 +59,7 @@ export async function openPackage(
   try {
     info = statSync(path);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR')
-      throw new ReaError('not_found', `No file or directory at ${path}.`, {
-        details: { path, reason: 'missing' },
-        remediation: 'Check the path: nothing exists there.',
-      });
-    // Permission refused on a folder above it: access_denied, as every other tool says.
+    // As every tool that takes a path answers it (a permission refused on a folder above it too).
     throw fileSystemError(error, path, 'read');
   }
   // A size of 0 is an empty file, unless reading says otherwise (a /proc file gives its bytes, or fails).

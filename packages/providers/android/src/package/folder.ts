@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
+import { ReaError, fileSystemError, isReaError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { loadZipDirectly } from './direct.js';
 import type { LoadedPackage, LoadedUnit } from './load.js';
@@ -13,25 +13,6 @@ import type { LoadedPackage, LoadedUnit } from './load.js';
 export const MAX_FOLDER_APKS = 256;
 
 const APK = /\.apk$/i;
-
-/** A file-system failure on `path` as a ReaError: `not_found`, `access_denied` or `target_unavailable`. */
-export function fileSystemError(error: unknown, path: string, action: string): ReaError {
-  if (isReaError(error)) return error;
-  const errno = String((error as { code?: unknown } | null)?.code ?? 'unknown');
-  if (errno === 'ENOENT' || errno === 'ENOTDIR')
-    return new ReaError('not_found', `Cannot ${action} ${path}: it does not exist.`, {
-      details: { path, reason: 'missing' },
-      remediation: 'Check the path: nothing exists there.',
-    });
-  if (errno === 'EACCES' || errno === 'EPERM')
-    return new ReaError('access_denied', `Cannot ${action} ${path}: permission denied.`, {
-      details: { path, reason: errno },
-      remediation: 'Make it readable by this user, or copy it somewhere readable.',
-    });
-  return new ReaError('target_unavailable', `Cannot ${action} ${path} (${errno}).`, {
-    details: { path, reason: errno },
-  });
-}
 
 function unsupported(path: string, reason: string, message: string, extra: Record<string, string[]> = {}): ReaError {
   return new ReaError('unsupported_target', message, {

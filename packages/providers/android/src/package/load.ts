@@ -7,7 +7,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ReaError, throwIfAborted } from '@rea/evidence';
+import { ReaError, fileSystemError, throwIfAborted } from '@rea/evidence';
 import type { Limitation } from '@rea/evidence';
 import { extractArtifact, inspectArtifact } from '@rea/artifact';
 import type { ArtifactEntry, ZipEntries } from '@rea/artifact';
@@ -17,7 +17,7 @@ import { CheckFailed } from '../signing/result.js';
 import { loadZipDirectly } from './direct.js';
 import type { EarlyDigest } from './direct.js';
 import type { TableInFile } from './lazyTable.js';
-import { fileSystemError, loadFolder } from './folder.js';
+import { loadFolder } from './folder.js';
 import { EntryBudget, MAX_ENTRY_BYTES, assembleUnits, signingBlockOf, unitOf, wanted } from './units.js';
 import type { UnitPlace } from './units.js';
 

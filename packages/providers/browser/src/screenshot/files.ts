@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { ReaError } from '@rea/evidence';
+import { basename, dirname, join } from 'node:path';
+import { ReaError, replaceableDestination } from '@rea/evidence';
 import { decodePng, encodePng } from '../engine/png.js';
 import type { RgbaImage } from '../engine/png.js';
 import { hasPngSignature, pngStructureProblem } from './pngStructure.js';
@@ -140,7 +140,8 @@ export function writePng(image: RgbaImage, path: string | null): { path: string;
     writeFileSync(join(directory, 'diff.png'), bytes);
     return { path: join(directory, 'diff.png'), directory };
   }
-  const target = resolve(path);
+  // A folder, device or FIFO there is refused; a link is written through (see replaceableDestination).
+  const target = replaceableDestination(path, 'The diff image destination', 'diff.png');
   const temporary = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
   try {
     writeFileSync(temporary, bytes, { flag: 'wx' });
