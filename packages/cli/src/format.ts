@@ -26,33 +26,94 @@ const items = (n: number): string => `${n} item${n === 1 ? '' : 's'}`;
 /** `n fields`, or `1 field`. */
 const fields = (n: number): string => `${n} field${n === 1 ? '' : 's'}`;
 
-/** A short indented outline of a JSON value; long arrays and deep nesting are summarised. */
-export function outline(value: unknown, indent = '  ', depth = 0): string[] {
+/** The most rows a table of the outline shows; the rest are counted (`--format json` has them all). */
+const MAX_ROWS = 500;
+
+/** The most columns a list of objects may have to be shown as a table. */
+const MAX_COLUMNS = 8;
+
+/** The columns of a list of at least two flat objects (scalar fields, short lists), or null. */
+function columnsOf(value: unknown[]): string[] | null {
+  if (value.length < 2) return null;
+  const columns: string[] = [];
+  for (const item of value) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return null;
+    for (const [key, child] of Object.entries(item as Record<string, unknown>)) {
+      if (child !== null && typeof child === 'object' && !(Array.isArray(child) && shortList(child) !== null))
+        return null;
+      if (!columns.includes(key)) {
+        if (columns.length === MAX_COLUMNS) return null;
+        columns.push(key);
+      }
+    }
+  }
+  return columns;
+}
+
+/** A table of a list of flat objects: a header row, then a row an item (missing fields blank). */
+function table(value: Array<Record<string, unknown>>, columns: string[], indent: string): string[] {
+  const cell = (v: unknown): string =>
+    v === undefined
+      ? ''
+      : Array.isArray(v)
+        ? shortList(v)!
+        : typeof v === 'string' && v.length > 60
+          ? `${v.slice(0, 59)}…`
+          : scalar(v);
+  const rows = value.slice(0, MAX_ROWS).map((item) => columns.map((c) => cell(item[c])));
+  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]): string =>
+    `${indent}${cells.map((v, i) => v.padEnd(widths[i]!)).join('  ')}`.trimEnd();
+  const lines = [line(columns), ...rows.map(line)];
+  if (value.length > MAX_ROWS) lines.push(`${indent}… ${value.length - MAX_ROWS} more rows (use --format json)`);
+  return lines;
+}
+
+/**
+ * A short indented outline of a JSON value; long arrays and deep nesting are summarised. A list of
+ * flat objects near the top (a listing's page, a layout's sections) is a table of every item, up to
+ * {@link MAX_ROWS}; `shown.rows` counts the rows of tables, which {@link clip} does not cut.
+ */
+export function outline(value: unknown, indent = '  ', depth = 0, shown = { rows: 0 }): string[] {
   if (value === null || typeof value !== 'object') return [`${indent}${scalar(value)}`];
   const lines: string[] = [];
   const entries: Array<[string, unknown]> = Array.isArray(value)
     ? value.slice(0, 8).map((v, i) => [`[${i}]`, v])
     : Object.entries(value as Record<string, unknown>);
   for (const [key, child] of entries) {
+    const columns = Array.isArray(child) && depth < 2 ? columnsOf(child) : null;
     if (child === null || typeof child !== 'object') lines.push(`${indent}${key}: ${scalar(child)}`);
     else if (Array.isArray(child) && child.length === 0) lines.push(`${indent}${key}: []`);
     else if (Array.isArray(child) && shortList(child) !== null) lines.push(`${indent}${key}: ${shortList(child)}`);
-    else if (depth >= 2) {
+    else if (columns !== null) {
+      const rows = table(child as Array<Record<string, unknown>>, columns, `${indent}  `);
+      shown.rows += rows.length;
+      lines.push(`${indent}${key}: (${items((child as unknown[]).length)})`, ...rows);
+    } else if (depth >= 2) {
       lines.push(
         `${indent}${key}: ${Array.isArray(child) ? `[${items(child.length)}]` : `{${fields(Object.keys(child).length)}}`}`,
       );
     } else {
       lines.push(`${indent}${key}:${Array.isArray(child) ? ` (${items(child.length)})` : ''}`);
-      lines.push(...outline(child, `${indent}  `, depth + 1));
+      lines.push(...outline(child, `${indent}  `, depth + 1, shown));
     }
   }
-  if (Array.isArray(value) && value.length > 8) lines.push(`${indent}… ${value.length - 8} more`);
+  if (Array.isArray(value) && value.length > 8) lines.push(`${indent}… ${value.length - 8} more (use --format json)`);
   return lines;
 }
 
-function clip(lines: string[]): string[] {
-  if (lines.length <= MAX_LINES) return lines;
-  return [...lines.slice(0, MAX_LINES), `  … ${lines.length - MAX_LINES} more lines (use --format json)`];
+/** The first {@link MAX_LINES} lines, and as many more as `rows` (the rows of tables, shown whole). */
+function clip(lines: string[], rows = 0): string[] {
+  const max = MAX_LINES + rows;
+  if (lines.length <= max) return lines;
+  return [...lines.slice(0, max), `  … ${lines.length - max} more lines (use --format json)`];
+}
+
+/** The outline of a result after the lines of `before`, clipped together. */
+function clippedOutline(value: unknown, indent: string, before: string[] = []): string[] {
+  const shown = { rows: 0 };
+  const lines = outline(value, indent, 0, shown);
+  return clip([...before, ...lines], shown.rows);
 }
 
 /** The first of `keys` whose value in `record` is a string. */
@@ -162,7 +223,7 @@ function layoutEvidence(record: EvidenceRecord, briefly = false): string {
     ...record.limitations.map((l) => `    - ${l.kind}: ${l.message}${l.scope ? ` (${l.scope})` : ''}`),
     `  result:`,
     // In full, the operation's key facts (when it has a summary of them) come before the outline.
-    ...clip(briefly ? briefFacts(record) : [...(keyFacts(record) ?? []), ...outline(record.normalized_result, '    ')]),
+    ...(briefly ? clip(briefFacts(record)) : clippedOutline(record.normalized_result, '    ', keyFacts(record) ?? [])),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -175,7 +236,7 @@ export const formatEvidence: (record: EvidenceRecord, briefly?: boolean) => stri
 
 /** The readable form of a plain (non-Evidence) result. */
 export const formatResult: (tool: string, value: unknown) => string = printable(
-  (tool: string, value: unknown) => `${[tool, ...clip(outline(value, '  '))].join('\n')}\n`,
+  (tool: string, value: unknown) => `${[tool, ...clippedOutline(value, '  ')].join('\n')}\n`,
 );
 
 /** The readable form of a diagnostic: one line with the code, then the remediation and key details. */
@@ -193,5 +254,23 @@ function layoutDiagnostic(diagnostic: Diagnostic): string {
   const cause = details['cause'] as { name?: unknown; message?: unknown } | undefined;
   if (cause && typeof cause === 'object') lines.push(`  cause: ${String(cause.name)}: ${String(cause.message)}`);
   if (remediation) lines.push(`  remediation: ${remediation}`);
+  // The details the message or remediation points at (`details.candidates`), which only JSON showed.
+  const named = new Set(
+    [...`${message} ${remediation ?? ''}`.matchAll(/details\.([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!),
+  );
+  for (const key of named) {
+    if (key === 'issues' || key === 'cause' || !Object.hasOwn(details, key)) continue;
+    lines.push(`  ${key}: ${detailText(details[key])}`);
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** A detail on one line: a list by its items' names (or their JSON), anything else as JSON, clipped. */
+function detailText(value: unknown): string {
+  const text = Array.isArray(value)
+    ? value.map((item) => label(item) ?? JSON.stringify(item)).join(', ')
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value);
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }

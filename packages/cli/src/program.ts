@@ -200,7 +200,12 @@ export async function runCli(argv: readonly string[], host: CliHost, io: CliIo):
       await invocation.out(`${JSON.stringify(commandJsonSchema(command), null, 2)}\n`);
       return 0;
     }
-    await program.parseAsync([...argv], { from: 'user' });
+    // `rea help <word>` for no command is the unknown command it names (exit 2, with a suggestion), as
+    // `rea <word>` is; commander would print the general help and succeed.
+    const asked = first === 'help' && argv.length === 2 && !argv[1]!.startsWith('-') ? argv[1]! : null;
+    const unknownTopic =
+      asked !== null && !program.commands.some((c) => c.name() === asked || c.aliases().includes(asked));
+    await program.parseAsync(unknownTopic ? [asked!] : [...argv], { from: 'user' });
     return invocation.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {

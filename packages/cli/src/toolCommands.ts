@@ -173,18 +173,14 @@ function positionals(
   return { target: targetOption, positional: first };
 }
 
+/** A command that analyses a binary run without its path: a usage error (exit 2), as a missing argument is. */
 function missingTarget(contract: AnyToolContract, spec: CommandSpec): ReaError {
-  const availability = contract.availability({
-    session: { target: null, binding: null, run_id: null },
-    platform: process.platform,
-  });
-  const reason = availability.available ? 'no target is open' : availability.reason;
   return new ReaError(
-    'capability_unavailable',
-    `${spec.command} analyses a binary, and ${reason}: give its path, as in \`rea ${spec.command} <path>\`.`,
+    'invalid_request',
+    `${spec.command} analyses a binary: give its path, as in \`rea ${spec.command} <path>${spec.positional ? ` <${spec.positional}>` : ''}\`.`,
     {
       operation: contract.name,
-      details: { reason },
+      details: { issues: [{ path: 'target', message: 'the path of the binary to analyse is required' }] },
       remediation: `Run rea ${spec.command} <path>${spec.positional ? ` <${spec.positional}>` : ''} (or pass --target <path>); --provider <id> chooses the engine.`,
     },
   );

@@ -283,10 +283,13 @@ describe('rea CLI: --target and --provider', () => {
     });
   });
 
-  it('should refuse a tool that needs a target when none is given', async () => {
+  it('should refuse a tool that needs a target when none is given, as the usage error it is', async () => {
     const result = await cli('describe-target');
-    expect(result.code).toBe(5);
-    expect(result.stderr).toContain('no target is open');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'rea: error [invalid_request] in describe_target: describe-target analyses a binary: give its path, as in `rea describe-target <path>`.',
+    );
+    expect(result.stderr).toContain('  - target: the path of the binary to analyse is required');
   });
 });
 
@@ -298,6 +301,17 @@ describe('rea CLI: errors and exit codes', () => {
     expect(result.stderr).toContain('hash-text');
     expect(hasStack(result.stderr)).toBe(false);
     expect(result.stdout).toBe('');
+  });
+
+  it('should answer help for an unknown command as the unknown command, with status 2', async () => {
+    const result = await cli('help', 'hash-txt');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Unknown command 'hash-txt'");
+    expect(result.stderr).toContain('hash-text');
+    expect(result.stdout).toBe('');
+    const known = await cli('help', 'hash-text');
+    expect(known.code).toBe(0);
+    expect(known.stdout).toContain('Usage: rea hash-text');
   });
 
   it('should print usage errors as the JSON diagnostic when JSON was asked for', async () => {

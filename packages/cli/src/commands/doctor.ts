@@ -164,7 +164,7 @@ export function doctorCommand(invocation: Invocation): Command {
   return new Command('doctor')
     .summary('read-only health report: node, providers, MCP client registrations')
     .description(
-      "Reports the Node.js version, each provider's readiness with reason and remediation (never starting an engine), and REA's registration in Claude Code, Claude Desktop, Codex, Cursor, Gemini CLI and Windsurf: aligned, stale (a different command vector), missing, or invalid (with file and position). Reads only; changes nothing.",
+      "Reports the Node.js version, each provider's readiness with reason and remediation (never starting an engine), and REA's registration in Claude Code, Claude Desktop, Codex, Cursor, Gemini CLI and Windsurf: aligned, stale (a different command vector), missing, or invalid (with file and position). Reads only: it changes no configuration (like every command, it keeps compiled code in the code cache unless REA_CODE_CACHE is off).",
     )
     .option('--json', 'print the report as JSON')
     .action(async (options: { json?: boolean }) => {
