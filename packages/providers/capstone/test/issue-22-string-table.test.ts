@@ -59,6 +59,24 @@ describe('issue 22: strings are kept as columns and decoded when asked for', () 
     expect(elf.strings.count).toBe(3);
   });
 
+  it('should keep a string whole across the control characters of text, counting only printable ones', async () => {
+    // As `puts("EVIL\033[2J\033]0;pwned\007 text here")` compiles: a colour and title escape inside one
+    // literal. Before, only " text here" (after the last control character) was found.
+    const literal = 'EVIL\x1b[2J\x1b]0;pwned\x07 text here';
+    // After them: a run of two printable characters among three control ones (too short), a run that a
+    // control character precedes (the last byte of a pointer, 0x08 of 0x0804a0ca: not taken in), and one
+    // after another byte.
+    const bytes = Buffer.from(`\0${literal}\0\x1b\x1b\x07ab\0\xca\x90\x04\x08password\0\x01text\0`, 'latin1');
+    const { strings } = await findStrings(layoutOf('elf', [['.rodata', 0x2000, bytes]]), signal);
+    expect(Array.from({ length: strings.count }, (_, i) => strings.record(i).value)).toEqual([
+      literal,
+      'password',
+      'text',
+    ]);
+    expect(strings.record(1).address).toBe(0x2001 + literal.length + 1 + 6 + 4);
+    expect(strings.record(0).address).toBe(0x2001);
+  });
+
   it('should find the same strings in sections scanned a slice at a time, runs crossing slice ends included', async () => {
     // 200 KB of printable runs of 1-40 bytes between NUL or other bytes (the scan goes 64 KiB at a
     // time), with runs placed across two slice ends and one whose NUL is the first byte of a slice.
@@ -78,12 +96,18 @@ describe('issue 22: strings are kept as columns and decoded when asked for', () 
     place('across-the-first-slice-end', 0x10000 - 10);
     place('ends-at-slice', 0x20000 - 13);
     place('across-the-third-slice-end', 0x30000 - 3);
-    // The oracle: maximal printable runs of at least 4 bytes that a NUL (or the section's end) ends.
+    // The oracle: maximal runs of printable bytes and the control characters of text (BEL, BS, VT, FF,
+    // ESC) that start at a printable byte, hold at least 4 printable ones, and that a NUL (or the
+    // section's end) ends.
     const oracle = (text: string, at: (index: number) => number) => {
       const found: Array<{ address: number; value: string }> = [];
-      for (const m of text.matchAll(/[\t\n\r\x20-\x7e]{4,}/g)) {
+      // eslint-disable-next-line no-control-regex -- the control characters of text are what is searched for
+      for (const m of text.matchAll(/[\t\n\r\x20-\x7e][\t\n\r\x20-\x7e\x07\x08\x0b\x0c\x1b]*/g)) {
         const end = m.index + m[0].length;
-        if (end === text.length || text.charCodeAt(end) === 0) found.push({ address: at(m.index), value: m[0] });
+        // eslint-disable-next-line no-control-regex -- the control characters of text are what is searched for
+        const printable = m[0].replace(/[\x07\x08\x0b\x0c\x1b]/g, '').length;
+        if (printable >= 4 && (end === text.length || text.charCodeAt(end) === 0))
+          found.push({ address: at(m.index), value: m[0] });
       }
       return found;
     };

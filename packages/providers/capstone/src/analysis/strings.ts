@@ -15,10 +15,23 @@ export const MIN_STRING = 4;
 /** Upper bound on strings kept, so a data-heavy binary cannot exhaust memory. */
 export const MAX_STRINGS = 500_000;
 
-/** 1 for a byte that may appear in a string (printable ASCII, tab, LF, CR), by byte value. */
+/**
+ * By byte value: 1 for a character of a string (printable ASCII, tab, LF, CR); 2 for a control
+ * character that C strings carry inside text (BEL, BS, VT, FF, ESC: a terminal's bell and its colour
+ * and title escapes, as in "\x1b[31merror\x1b[0m"), which a string may hold but which does not count
+ * towards its {@link MIN_STRING} characters; 0 for a byte that ends a run.
+ */
 const PRINTABLE = new Uint8Array(256);
 for (let b = 0x20; b < 0x7f; b += 1) PRINTABLE[b] = 1;
 PRINTABLE[0x09] = PRINTABLE[0x0a] = PRINTABLE[0x0d] = 1;
+PRINTABLE[0x07] = PRINTABLE[0x08] = PRINTABLE[0x0b] = PRINTABLE[0x0c] = PRINTABLE[0x1b] = 2;
+
+/** Whether `bytes[start, end)` (every `step`-th byte) holds at least {@link MIN_STRING} characters that count. */
+function longEnough(bytes: Uint8Array, start: number, end: number, step: number): boolean {
+  let counted = 0;
+  for (let i = start; i < end && counted < MIN_STRING; i += step) if (PRINTABLE[bytes[i]!] === 1) counted += 1;
+  return counted >= MIN_STRING;
+}
 
 /** A section's name and bytes (a view of the file: strings are decoded from it when asked for). */
 interface StringSection {
@@ -111,8 +124,8 @@ class StringColumns {
 const FULL = -2;
 
 /**
- * Scans `bytes[from, to)` for NUL-terminated runs of printable ASCII characters, at least
- * {@link MIN_STRING} of them, pushing each with `address` (the section's) and `kind`: one byte each,
+ * Scans `bytes[from, to)` for NUL-terminated runs of printable ASCII characters (and the control
+ * characters of text: see {@link PRINTABLE}), at least {@link MIN_STRING} printable ones, pushing each with `address` (the section's) and `kind`: one byte each,
  * or with `wide` two (a printable byte then 0, UTF-16LE) at even offsets from `from`, ended by two
  * NUL bytes. Bytes past the section read as 0 (a `to` past its end ends the last run). `start` is
  * where the run open at `from` began (-1: none); returns where the run open at `to` began (-1: none),
@@ -134,11 +147,14 @@ function scanRuns(
   for (let i = from; i < to; i += step) {
     const lo = i < length ? bytes[i]! : 0;
     const hi = wide && i + 1 < length ? bytes[i + 1]! : 0;
-    if (hi === 0 && PRINTABLE[lo] === 1) {
+    const character = hi === 0 ? PRINTABLE[lo]! : 0;
+    // A run starts at a printable character: a control character before one (the last byte of a
+    // pointer or a length, 0x08 of 0x0804a000) is not taken into the string.
+    if (character === 1 || (character === 2 && start >= 0)) {
       if (start < 0) start = i;
       continue;
     }
-    if (lo === 0 && hi === 0 && start >= 0 && (i - start) / step >= MIN_STRING) {
+    if (lo === 0 && hi === 0 && start >= 0 && (i - start) / step >= MIN_STRING && longEnough(bytes, start, i, step)) {
       found.push(address + start, start, i - start, kind);
       if (found.count >= MAX_STRINGS) return FULL;
     }
@@ -149,7 +165,8 @@ function scanRuns(
 
 /**
  * NUL-terminated printable ASCII runs (and, on PE, UTF-16LE runs) of at least {@link MIN_STRING}
- * characters in allocated, non-executable sections with file bytes.
+ * characters in allocated, non-executable sections with file bytes. A run starts at a printable
+ * character; the control characters of text (see {@link PRINTABLE}) may follow inside it.
  */
 export async function findStrings(
   layout: BinaryLayout,
