@@ -109,7 +109,8 @@ export interface SelectProviderOptions {
  * target unsupported (`unsupported`). `auto` picks the single ready external engine whose target
  * support is not `unsupported`; with none, the single ready embedded engine that does not refuse the
  * target; several eligible external engines are `ambiguous`. Failures are `provider_selection` with
- * details { requested, reason, candidates }.
+ * details { requested, reason, candidates }, except a target of format `unknown` (no binary's magic:
+ * an empty or text file) that every ready provider refuses: `unsupported_target`.
  */
 export function selectProvider(options: SelectProviderOptions): ProviderSelection {
   const { registry, choice, source, target, probes, port = NATIVE_PORT } = options;
@@ -146,6 +147,18 @@ export function selectProvider(options: SelectProviderOptions): ProviderSelectio
       );
     }
     const refused = candidates.some((c) => c.available && c.target_support === 'unsupported');
+    if (refused && target?.format === 'unknown') {
+      // Not a choice of engine: the file is no binary at all (empty, text, an unknown format).
+      throw new ReaError(
+        'unsupported_target',
+        'The target is not a binary any analysis provider reads: its first bytes match no executable, library or object format.',
+        {
+          remediation:
+            'Pass an executable, library or object file (ELF, PE or Mach-O); rea analyze <path> says what a file is.',
+          details: { format: 'unknown', reason: 'unknown-format', candidates: candidates.map((c) => ({ ...c })) },
+        },
+      );
+    }
     fail(
       'auto',
       refused ? 'unsupported' : 'unavailable',

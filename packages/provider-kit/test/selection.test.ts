@@ -251,4 +251,31 @@ describe('probeProviders', () => {
     expect(results.get('broken')).toMatchObject({ status: 'unavailable', reason: 'probe failed: java crashed' });
     expect(results.get('capstone')).toEqual({ status: 'ready' });
   });
+
+  it('should answer a target of no known format (an empty or text file) as unsupported_target, not a choice of engine', () => {
+    const all = probes({ capstone: ready, ghidra: ready, hopper: ready });
+    const error = selectionError(() =>
+      selectProvider({
+        registry,
+        choice: { kind: 'auto' },
+        source: 'argument',
+        target: { format: 'unknown' },
+        probes: all,
+      }),
+    );
+    expect(error.code).toBe('unsupported_target');
+    expect(error.details).toMatchObject({ format: 'unknown', reason: 'unknown-format' });
+    expect(error.details['candidates']).toHaveLength(3);
+    // A known format no ready engine reads is still a matter of engines.
+    const wasm = selectionError(() =>
+      selectProvider({
+        registry,
+        choice: { kind: 'auto' },
+        source: 'argument',
+        target: { format: 'wasm' },
+        probes: all,
+      }),
+    );
+    expect(wasm).toMatchObject({ code: 'provider_selection', details: { reason: 'unsupported' } });
+  });
 });
