@@ -316,17 +316,22 @@ async function runContract(contract: AnyToolContract, rawInput: unknown, context
     }
     return { kind: 'result', value: checked.data };
   } catch (error) {
-    if (context.signal.aborted && !(isReaError(error) && error.code !== 'internal')) {
-      // Cancelled by the host with a reason of its own (a closed session, a shutdown): keep what it says.
+    if (context.signal.aborted) {
+      // Cancelled by the host with a reason of its own (a closed session, a shutdown): keep what it says,
+      // also when the tool stopped with a `cancelled` of its own (it then says in which phase).
       const reason: unknown = context.signal.reason;
-      if (isReaError(reason) && reason.code === 'cancelled') {
+      const stopped = !isReaError(error) || error.code === 'internal' || error.code === 'cancelled';
+      if (stopped && isReaError(reason) && reason.code === 'cancelled') {
+        const phase = isReaError(error) && error.code === 'cancelled' ? error.details['phase'] : undefined;
         throw new ReaError('cancelled', `${operation} was cancelled: ${reason.message}`, {
           operation,
-          details: reason.details,
+          details: { ...reason.details, ...(typeof phase === 'string' ? { phase } : {}) },
           remediation: reason.remediation,
         });
       }
-      throw new ReaError('cancelled', `${operation} was cancelled.`, { operation });
+      if (!isReaError(error) || error.code === 'internal') {
+        throw new ReaError('cancelled', `${operation} was cancelled.`, { operation });
+      }
     }
     throw normalizeError(error, operation);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { isReaError } from '@rea/evidence';
+import { ReaError, isReaError, throwIfAborted } from '@rea/evidence';
 import {
   NO_EFFECTS,
   RECORDS_EVIDENCE,
@@ -129,6 +129,48 @@ describe('executeTool', () => {
     controller.abort();
     const error = await failure(executeTool(echo, { text: 'hi' }, context(controller.signal)));
     expect(error.code).toBe('cancelled');
+  });
+
+  it("should keep the host's reason when a tool stops with a cancelled of its own, and the tool's phase", async () => {
+    // As the artifact tools stop (throwIfAborted(signal, 'inventory')) when close_binary cancels them.
+    const controller = new AbortController();
+    const phased = defineTool({
+      ...echoDefinition,
+      name: 'phased_echo',
+      run: async (_input: { text: string }, ctx: ToolContext) => {
+        controller.abort(
+          new ReaError('cancelled', 'close_binary closed the session while this call was running.', {
+            details: { phase: 'running', reason: 'session-closed' },
+            remediation: 'Open the target again and repeat the call.',
+          }),
+        );
+        throwIfAborted(ctx.signal, 'inventory');
+        throw new Error('not reached');
+      },
+    });
+    const error = await failure(executeTool(phased, { text: 'hi' }, context(controller.signal)));
+    expect(error).toMatchObject({
+      code: 'cancelled',
+      message: 'phased_echo was cancelled: close_binary closed the session while this call was running.',
+      details: { phase: 'inventory', reason: 'session-closed' },
+      remediation: 'Open the target again and repeat the call.',
+    });
+    // A cancel without a reason of the host's keeps the tool's own words.
+    const plain = new AbortController();
+    const own = defineTool({
+      ...echoDefinition,
+      name: 'own_echo',
+      run: async (_input: { text: string }, ctx: ToolContext) => {
+        plain.abort();
+        throwIfAborted(ctx.signal, 'inventory');
+        throw new Error('not reached');
+      },
+    });
+    expect(await failure(executeTool(own, { text: 'hi' }, context(plain.signal)))).toMatchObject({
+      code: 'cancelled',
+      message: 'Cancelled during inventory.',
+      details: { phase: 'inventory' },
+    });
   });
 });
 
