@@ -24,10 +24,11 @@ import { readEvidence } from './evidenceRead.js';
 import { attachHost } from './host.js';
 import type { ServerHost, ServerIdentity } from './host.js';
 import { MCP_LEVEL_OF } from './logGate.js';
+import { TRANSITIONS } from './ownedCalls.js';
 import type { LogGate } from './logGate.js';
 import { forwarding } from './logger.js';
 import type { LogForwarder } from './logger.js';
-import { checkOutput, encodeFailure, encodeSuccess } from './respond.js';
+import { checkOutput, encodeFailure, encodeSuccess, forProtocol } from './respond.js';
 import type { ToolResult } from './respond.js';
 import { createCatalog } from './catalog.js';
 import type { Catalog, DeferredTools, Runtime } from './runtime.js';
@@ -172,6 +173,9 @@ function connection(
   const { options, config } = runtime;
   const session = new ConnectionSession(() => runtime.loaded().registry, config);
   const calls = new WeakMap<ToolContext, AbortController>();
+  /** Calls that arrived on the connection, and close_binary calls that have not answered yet. */
+  let arrivals = 0;
+  let closesPending = 0;
 
   const host: ServerHost = {
     session,
@@ -249,6 +253,11 @@ function connection(
   const call = (request: CallToolRequest, ctx: ServerContext): Promise<ToolResult> => {
     const name = request.params.name;
     const controller = new AbortController();
+    // A call that arrives while a close_binary is pending answers on the session the close leaves: its
+    // record must outlive that close (see ConnectionSession.outlive), which drains it if it is running.
+    const order = ++arrivals;
+    session.arrived(controller, order);
+    const late = closesPending > 0 && !TRANSITIONS.has(name);
     const upstream = ctx.mcpReq.signal;
     // When the client's notifications/cancelled arrived: the server's log says how long the call took to
     // stop. The SDK also aborts every request it was handling when the connection closes: no client's
@@ -342,10 +351,13 @@ function connection(
         const encoded = await encodeSuccess(name, outcome, config.mcpMaxResponseBytes, controller.signal);
         throwIfAborted(controller.signal, 'publication');
         // Recorded only now: a cancelled or invalid call leaves the ledger untouched.
-        if (outcome.kind === 'evidence') await session.ledger.retainAsync(outcome.record, controller.signal);
+        if (outcome.kind === 'evidence') {
+          if (late) session.outlive(outcome.record.evidence_id, order);
+          await session.ledger.retainAsync(outcome.record, controller.signal);
+        }
         // Too large for one response: answered by reference to the record just retained.
         if (!encoded.fits) throw encoded.refusal;
-        const result = encoded.result;
+        const result = forProtocol(encoded.result, server.getNegotiatedProtocolVersion());
         progress.finish('completed', 'done');
         toClient(
           'info',
@@ -377,6 +389,11 @@ function connection(
     };
     const done = run();
     session.track({ name, controller, done });
+    if (name === 'close_binary') {
+      closesPending += 1;
+      const settled = (): void => void (closesPending -= 1);
+      void done.then(settled, settled);
+    }
     return done;
   };
 

@@ -43,6 +43,51 @@ export function usableId(value: unknown): FrameId | null {
   return null;
 }
 
+/** How much of the start of a frame too long to read is searched for its id. */
+const ID_SEARCH_BYTES = 64 * 1024;
+
+/**
+ * The id of a JSON-RPC frame from its first bytes alone, when the frame is too long to be read whole:
+ * the value of the top-level member `id` (a string or an integer) when it comes within the first
+ * {@link ID_SEARCH_BYTES} (clients write it before `params`), else null. Members nested in other values
+ * are passed over; nothing after the id is looked at.
+ */
+export function leadingId(head: Uint8Array): FrameId | null {
+  const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, ID_SEARCH_BYTES)).toString('utf8');
+  let depth = 0;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (char === '"') {
+      // A string: a member name when a key is expected at the top level, else a value passed over.
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      if (end >= text.length) return null;
+      const atKey = depth === 1 && expectKey;
+      const key = atKey ? text.slice(i, end + 1) : null;
+      i = end;
+      if (key === '"id"') {
+        const value = /^\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)(?=\s*[,}])/.exec(text.slice(i + 1, i + 1 + 1024));
+        if (value === null) return null;
+        try {
+          return usableId({ id: JSON.parse(value[1]!) as unknown });
+        } catch {
+          return null;
+        }
+      }
+      if (atKey) expectKey = false;
+    } else if (char === '{' || char === '[') {
+      depth += 1;
+      expectKey = char === '{' && depth === 1;
+    } else if (char === '}' || char === ']') {
+      depth -= 1;
+    } else if (char === ',' && depth === 1) {
+      expectKey = true;
+    }
+  }
+  return null;
+}
+
 /**
  * `text` with the slips of hand-written JSON undone: a byte order mark before it, and commas before a
  * closing bracket (outside strings). Used only to read the id of a frame that is answered with -32700.
@@ -82,12 +127,63 @@ function shapeProblem(value: unknown): string {
   if ('params' in value && !isObject(value['params'])) return '"params" must be an object';
   if ('id' in value && usableId(value) === null) return '"id" must be a string or an integer';
   if (!('method' in value)) return 'a request needs a "method"';
+  const meta = isObject(value['params']) ? value['params']['_meta'] : undefined;
+  if (meta !== undefined && !isObject(meta)) return '"params._meta" must be an object';
+  const token = isObject(meta) ? meta['progressToken'] : undefined;
+  if (token !== undefined && typeof token !== 'string' && !(typeof token === 'number' && Number.isSafeInteger(token)))
+    return '"params._meta.progressToken" must be a string or an integer';
   return 'the message has members a JSON-RPC request does not have';
 }
 
+/** What is wrong with the params of an initialize request, in a sentence; null when nothing is. */
+function initializeProblem(value: Record<string, unknown>): string | null {
+  const params = value['params'];
+  const needs = 'initialize needs "params" with "protocolVersion", "capabilities" and "clientInfo"';
+  if (!isObject(params)) return `Invalid params: ${needs}.`;
+  if (typeof params['protocolVersion'] !== 'string')
+    return 'Invalid params: "protocolVersion" of initialize must be the version the client speaks, a string.';
+  if (!isObject(params['capabilities']))
+    return 'Invalid params: "capabilities" of initialize must be an object (an empty one for none).';
+  const info = params['clientInfo'];
+  if (!isObject(info) || typeof info['name'] !== 'string' || typeof info['version'] !== 'string')
+    return 'Invalid params: "clientInfo" of initialize must be an object with a "name" and a "version", strings.';
+  return null;
+}
+
+/** The lists this server answers in one page: it never gives a cursor for them. */
+const UNPAGED: ReadonlySet<string> = new Set(['tools/list', 'prompts/list', 'resources/templates/list']);
+
+/** A cursor given to a list answered in one page: none was ever given out, so it is unknown. */
+function cursorProblem(value: Record<string, unknown>): string | null {
+  const params = value['params'];
+  const cursor = isObject(params) ? params['cursor'] : undefined;
+  if (cursor === undefined) return null;
+  const shown = typeof cursor === 'string' ? JSON.stringify(cursor.slice(0, 64)) : typeof cursor;
+  return `Invalid params: unknown cursor ${shown} for ${String(value['method'])}, which answers in one page and gives no cursor.`;
+}
+
+/** What is wrong with the params of a prompts/get request, in a sentence; null when nothing is. */
+function promptProblem(value: Record<string, unknown>): string | null {
+  const params = value['params'];
+  if (isObject(params) && typeof params['name'] === 'string') return null;
+  return 'Invalid params: prompts/get needs "params" with the prompt\'s "name" (prompts/list lists them).';
+}
+
+/**
+ * What is wrong with the params of a request the SDK would otherwise refuse with an internal error (or
+ * a misleading message), in a sentence; null when nothing is.
+ */
+function paramsProblem(value: unknown): string | null {
+  if (!isObject(value) || !('id' in value)) return null;
+  if (typeof value['method'] === 'string' && UNPAGED.has(value['method'])) return cursorProblem(value);
+  if (value['method'] === 'initialize') return initializeProblem(value);
+  if (value['method'] === 'prompts/get') return promptProblem(value);
+  return toolCallProblem(value);
+}
+
 /** What is wrong with the params of a tools/call request, in a sentence; null when nothing is. */
-function toolCallProblem(value: unknown): string | null {
-  if (!isObject(value) || value['method'] !== 'tools/call' || !('id' in value)) return null;
+function toolCallProblem(value: Record<string, unknown>): string | null {
+  if (value['method'] !== 'tools/call') return null;
   const params = value['params'];
   if (!isObject(params)) return 'Invalid params: tools/call needs "params" with the tool\'s "name".';
   if (typeof params['name'] !== 'string') return 'Invalid params: "name" of tools/call must be the tool\'s name.';
@@ -110,7 +206,7 @@ function responseShaped(value: unknown): boolean {
 export function checkMessage(value: unknown, parse: MessageParser): FrameCheck {
   try {
     parse(value);
-    const call = toolCallProblem(value);
+    const call = paramsProblem(value);
     if (call === null) return { ok: true };
     return { ok: false, response: frameError(usableId(value), INVALID_PARAMS, call), reason: call };
   } catch {

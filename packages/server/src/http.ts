@@ -27,7 +27,7 @@ export type HttpServerOptions = ReaServerOptions & {
   allowedHosts?: readonly string[];
   /** The MCP endpoint path; `/mcp` by default. */
   path?: string;
-  /** Largest request body read, in bytes (default 4 MiB). */
+  /** Largest request body read, in bytes (default 10 MiB less one byte, the longest frame read on stdio). */
   maxRequestBytes?: number;
 };
 
@@ -163,6 +163,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
   }
   const runtime = runtimeOf(options);
   const {
+    STDIO_DEFAULT_MAX_BUFFER_SIZE,
     WebStandardStreamableHTTPServerTransport: HttpTransport,
     isInitializeRequest,
     parseJSONRPCMessage,
@@ -172,7 +173,9 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     validateOriginHeader,
   } = await import('@modelcontextprotocol/server');
   const path = options.path ?? '/mcp';
-  const maxRequestBytes = options.maxRequestBytes ?? 4 * 1024 * 1024;
+  // As on stdio, whose read buffer the SDK fixes at 10 MiB: Evidence a call answered (up to the response
+  // budget) can be passed back to a comparison tool over either transport.
+  const maxRequestBytes = options.maxRequestBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE - 1;
   // The loopback names, the bound address itself (127.0.0.2 is as loopback as 127.0.0.1; a named
   // non-loopback address was chosen explicitly) and the names the caller allowed. A wildcard bind
   // (0.0.0.0, ::) is no name a client sends, so it adds nothing.

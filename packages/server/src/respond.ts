@@ -170,6 +170,20 @@ export async function encodeSuccess(
   };
 }
 
+/** The first MCP protocol version whose tool results may hold `resource_link` content. */
+export const RESOURCE_LINKS_SINCE = '2025-06-18';
+
+/**
+ * `result` as a client of protocol `version` can read it: before {@link RESOURCE_LINKS_SINCE} a content
+ * item of type `resource_link` is not in the protocol, and a client that checks content types strictly
+ * would refuse the whole result, so the link is left out (the record is still retained and readable
+ * with resources/read). Protocol versions are dates, compared as text.
+ */
+export function forProtocol(result: ToolResult, version: string | undefined): ToolResult {
+  if (version === undefined || version >= RESOURCE_LINKS_SINCE) return result;
+  return { ...result, content: result.content.filter((item) => item.type !== 'resource_link') };
+}
+
 /**
  * Encodes a failure: `isError`, the canonical `{ "error": … }` JSON as text, no structured content.
  * A diagnostic too large for the budget is handed to `retain` and replaced by a bounded one that

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ReaError, createSessionLedger, normalizeError } from '@rea/evidence';
-import type { JsonObject, SessionLedger } from '@rea/evidence';
+import type { EvidenceRecord, JsonObject, SessionLedger } from '@rea/evidence';
 import {
   NATIVE_PORT,
   createCallSupervisor,
@@ -96,6 +96,10 @@ export class ConnectionSession {
   /** Owned resources the calls cancelled by `dispose` reported they could not release. */
   private readonly incomplete: Array<{ kind: string; identifiers: string[] }> = [];
   private disposing = false;
+  /** The place of each running call among the calls of the connection, by its controller. */
+  private readonly arrivals = new WeakMap<AbortController, number>();
+  /** Records that must outlive the closes that arrived before their call (see {@link outlive}). */
+  private readonly survivors = new Map<string, number>();
 
   constructor(
     private readonly registry: () => ProviderRegistry,
@@ -298,6 +302,20 @@ export class ConnectionSession {
     return this.exclusive(() => this.closeNow(signal, self));
   }
 
+  /** Records `order`, the place of the call `controller` cancels among the calls of the connection. */
+  arrived(controller: AbortController, order: number): void {
+    this.arrivals.set(controller, order);
+  }
+
+  /**
+   * Keeps the record `evidenceId`, retained by the call that arrived `order`-th while a close_binary was
+   * pending, through the closes that arrived before it: that call answers on the session they leave,
+   * and its answer links the record. Said before the record is retained, so that no clear falls between.
+   */
+  outlive(evidenceId: string, order: number): void {
+    this.survivors.set(evidenceId, order);
+  }
+
   private async closeNow(signal: AbortSignal, self?: AbortController): Promise<CloseReport> {
     const others = this.owned.inFlight({ self, work: true });
     const unsettled = await this.owned.drain(others, sessionClosed(), CLOSE_GRACE_MS, CLOSE_GRACE_MS);
@@ -313,7 +331,15 @@ export class ConnectionSession {
     } catch (error) {
       failure = normalizeError(error, 'close_binary');
     }
-    report.cleared_records = this.ledger.clear();
+    // Records of calls that arrived after this close stay (see outlive); every other is cleared.
+    const order = self === undefined ? Infinity : (this.arrivals.get(self) ?? Infinity);
+    const kept = [...this.survivors]
+      .filter(([, arrived]) => arrived > order)
+      .map(([id]) => this.ledger.get(id))
+      .filter((record): record is EvidenceRecord => record !== undefined);
+    report.cleared_records = this.ledger.clear() - kept.length;
+    if (kept.length > 0) this.ledger.merge(kept);
+    for (const [id, arrived] of this.survivors) if (arrived <= order) this.survivors.delete(id);
     this.run = null;
     this.history.length = 0;
     if (failure || unsettled.length > 0) {

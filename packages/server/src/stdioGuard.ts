@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
-import { INVALID_REQUEST, checkLine, frameError } from './frames.js';
+import { INVALID_REQUEST, checkLine, frameError, leadingId } from './frames.js';
 import type { FrameErrorResponse, MessageParser } from './frames.js';
 
 /** Options of {@link createStdioGuard}. */
@@ -20,8 +20,9 @@ const NEWLINE = 0x0a;
 /**
  * A line filter in front of the SDK's stdio transport: valid JSON-RPC lines pass through unchanged;
  * every other line is answered (see ./frames.js) and not passed on. Blank lines are skipped, like the
- * SDK does. A line longer than `maxLineBytes` is answered once and discarded up to its newline, so one
- * oversized frame neither grows memory without bound nor ends the connection.
+ * SDK does. A line longer than `maxLineBytes` is answered once (for the id its first bytes hold, see
+ * leadingId) and discarded up to its newline, so one oversized frame neither grows memory without
+ * bound nor ends the connection.
  */
 export function createStdioGuard(options: StdioGuardOptions): Transform {
   let pending: Buffer[] = [];
@@ -40,10 +41,11 @@ export function createStdioGuard(options: StdioGuardOptions): Transform {
     if (check.response) options.reply(check.response);
   };
 
-  const tooLong = (): void => {
+  // Answered for the id its first bytes give, when they give one, so that its caller stops waiting.
+  const tooLong = (head: Buffer): void => {
     const reason = `Invalid Request: a frame longer than ${options.maxLineBytes} bytes is not read.`;
     options.refused(reason);
-    options.reply(frameError(null, INVALID_REQUEST, reason));
+    options.reply(frameError(leadingId(head), INVALID_REQUEST, reason));
   };
 
   return new Transform({
@@ -59,17 +61,22 @@ export function createStdioGuard(options: StdioGuardOptions): Transform {
         const line = pending.length === 0 ? head : Buffer.concat([...pending, head]);
         pending = [];
         pendingBytes = 0;
-        if (line.length > options.maxLineBytes) tooLong();
+        if (line.length > options.maxLineBytes) tooLong(line);
         else handle(line, (out) => this.push(out));
       }
       if (data.length === 0 || skipping) return done();
       pending.push(data);
       pendingBytes += data.length;
       if (pendingBytes > options.maxLineBytes) {
+        // Its first 64 KiB, where its id is looked for.
+        const first: Buffer[] = [];
+        for (let bytes = 0; bytes < 65_536 && first.length < pending.length; bytes += first.at(-1)!.length)
+          first.push(pending[first.length]!);
+        const head = Buffer.concat(first);
         pending = [];
         pendingBytes = 0;
         skipping = true;
-        tooLong();
+        tooLong(head);
       }
       done();
     },

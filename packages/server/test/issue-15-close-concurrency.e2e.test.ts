@@ -74,4 +74,37 @@ describe('close_binary among concurrent calls (issue 15)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('should keep the record of a call sent after close_binary, which its answer links to', async () => {
+    const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [standInEntry], stderr: 'ignore' }),
+    );
+    const call = (name: string, args: Record<string, unknown> = {}, options = {}) =>
+      client.callTool({ name, arguments: args }, { timeout: 120_000, ...options });
+    try {
+      // A call the close drains (it runs past the close's grace period), running before the close.
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const long = call('slow_count', { steps: 10_000, delay_ms: 10 }, { onprogress: () => started() });
+      await running;
+      const closing = call('close_binary');
+      // Sent after the close: it answers while the close waits for the long call, and links its record.
+      const late = (await call('slow_count', { steps: 1, delay_ms: 0 })) as any;
+      expect(late.isError).toBeFalsy();
+      const link = late.content.find((item: { type: string }) => item.type === 'resource_link');
+      expect(link.uri).toBe(`rea://evidence/${late.structuredContent.evidence_id}`);
+      const close = valueOf<Record<string, any>>(await closing);
+      expect(close['drained_calls']).toBeGreaterThanOrEqual(1);
+      expect(close['cleared_records']).toBe(0);
+      expect(diagnosticOf(await long).details['reason']).toBe('session-closed');
+      // The close is over, and the record the late answer linked to is still there.
+      const read = await client.readResource({ uri: link.uri });
+      expect(JSON.parse((read.contents[0] as { text: string }).text).evidence_id).toBe(
+        late.structuredContent.evidence_id,
+      );
+    } finally {
+      await client.close();
+    }
+  }, 180_000);
 });

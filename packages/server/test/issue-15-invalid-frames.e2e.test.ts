@@ -49,6 +49,55 @@ describe('issue 15: invalid frames on stdio', () => {
     });
   });
 
+  it.each([
+    [
+      'initialize without params',
+      '{"jsonrpc":"2.0","id":131,"method":"initialize"}',
+      'Invalid params: initialize needs "params" with "protocolVersion", "capabilities" and "clientInfo".',
+    ],
+    [
+      'initialize without capabilities',
+      '{"jsonrpc":"2.0","id":132,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"a","version":"1"}}}',
+      'Invalid params: "capabilities" of initialize must be an object (an empty one for none).',
+    ],
+    [
+      'prompts/get without a name',
+      '{"jsonrpc":"2.0","id":133,"method":"prompts/get","params":{}}',
+      'Invalid params: prompts/get needs "params" with the prompt\'s "name" (prompts/list lists them).',
+    ],
+  ])('should answer %s with -32602 in one sentence, not an internal error', async (_name, frame, message) => {
+    const id = (JSON.parse(frame) as { id: number }).id;
+    server.write(`${frame}\n`);
+    expect(await server.next((answer) => answer['id'] === id)).toEqual({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32602, message },
+    });
+  });
+
+  it('should refuse a cursor for a list answered in one page, as resources/list refuses an unknown one', async () => {
+    server.write('{"jsonrpc":"2.0","id":135,"method":"tools/list","params":{"cursor":"garbage"}}\n');
+    expect(await server.next((answer) => answer['id'] === 135)).toEqual({
+      jsonrpc: '2.0',
+      id: 135,
+      error: {
+        code: -32602,
+        message:
+          'Invalid params: unknown cursor "garbage" for tools/list, which answers in one page and gives no cursor.',
+      },
+    });
+    server.write('{"jsonrpc":"2.0","id":136,"method":"tools/list","params":{}}\n');
+    const list = await server.next((answer) => answer['id'] === 136);
+    expect((list['result'] as { nextCursor?: string }).nextCursor).toBeUndefined();
+  });
+
+  it('should name a progress token that is neither a string nor an integer', async () => {
+    server.write('{"jsonrpc":"2.0","id":134,"method":"ping","params":{"_meta":{"progressToken":{"x":1}}}}\n');
+    expect(await server.next((answer) => answer['id'] === 134)).toMatchObject({
+      error: { code: -32600, message: 'Invalid Request: "params._meta.progressToken" must be a string or an integer.' },
+    });
+  });
+
   it('should answer a line that is not JSON, and an array, with id null', async () => {
     const before = server.lines.length;
     server.write('{not json\n[1,2,3]\n');
@@ -72,6 +121,19 @@ describe('issue 15: invalid frames on stdio', () => {
     server.write('{"jsonrpc":"2.0","id":199,"method":"ping"}\n');
     expect(await server.next((message) => message['id'] === 199)).toEqual({ jsonrpc: '2.0', id: 199, result: {} });
     for (const line of server.lines) expect((JSON.parse(line) as { jsonrpc: string }).jsonrpc).toBe('2.0');
+  });
+
+  it('should answer a request above the frame limit for the id at its start, so its caller stops waiting', async () => {
+    // The id comes after a nested "id" member and a string holding one, and before 11 MiB of params.
+    const padding = 'a'.repeat(11 * 1024 * 1024);
+    server.write(
+      `{"jsonrpc":"2.0","_meta":{"id":5,"note":"\\",\\"id\\":6"},"id":"big-77","method":"tools/call","params":{"name":"binary_session","arguments":{"x":"${padding}"}}}\n`,
+    );
+    const answer = await server.next((message) => message['id'] === 'big-77');
+    expect(answer).toMatchObject({ id: 'big-77', error: { code: -32600 } });
+    expect(String((answer['error'] as { message: string }).message)).toContain('longer than');
+    server.write('{"jsonrpc":"2.0","id":200,"method":"ping"}\n');
+    expect(await server.next((message) => message['id'] === 200)).toEqual({ jsonrpc: '2.0', id: 200, result: {} });
   });
 });
 

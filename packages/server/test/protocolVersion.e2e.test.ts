@@ -97,4 +97,31 @@ describe('@rea/server protocol version negotiation', () => {
     const session = answers.get(3).result.structuredContent as Record<string, any>;
     expect(session['protocol']).toEqual({ negotiated_version: older, client: { name: 'raw', version: '1' } });
   });
+
+  it('should leave resource links out of results for a client of a protocol that has none', async () => {
+    const initialize = (id: number, protocolVersion: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'older', version: '1' } },
+    });
+    const call = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'slow_count', arguments: { steps: 1, delay_ms: 0 } },
+    };
+    const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    for (const [version, types] of [
+      ['2024-11-05', ['text']],
+      ['2025-03-26', ['text']],
+      ['2025-06-18', ['text', 'resource_link']],
+    ] as const) {
+      const answers = await rawExchange([initialize(1, version), initialized, call], [1, 2]);
+      expect(answers.get(1).result.protocolVersion).toBe(version);
+      const result = answers.get(2).result;
+      expect(result.content.map((item: { type: string }) => item.type)).toEqual(types);
+      expect(result.structuredContent.normalized_result).toEqual({ counted: 1 });
+    }
+  });
 });
