@@ -53,7 +53,7 @@ export type ArtifactEntry = z.infer<typeof ArtifactEntrySchema>;
 /** A recorded contradiction between declared integrity and observed bytes (record-and-continue). */
 export const IntegrityContradictionSchema = z.strictObject({
   path: z.string(),
-  algorithm: z.enum(['crc32', 'size', 'sha256', 'sha256-blocks']),
+  algorithm: z.enum(['crc32', 'size', 'sha256', 'sha256-blocks', 'local-header']),
   declared: z.string(),
   observed: z.string(),
   observed_sha256: Sha256HexSchema.nullable(),

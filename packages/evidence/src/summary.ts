@@ -13,7 +13,11 @@ export const SummaryFiltersSchema = z
     operation: z.string().min(1).optional().describe('Only records of this operation, e.g. "analyze_function".'),
     target_sha256: Sha256HexSchema.optional().describe('Only records whose subject has this SHA-256.'),
     analysis_profile_digest: Sha256HexSchema.optional().describe('Only records made under this analysis profile.'),
-    procedure_address: z.string().min(1).optional().describe('Only records about the procedure at this address.'),
+    procedure_address: z
+      .string()
+      .regex(/^(?:[A-Za-z0-9%._~-]+:)?0x[0-9a-f]+$/, 'an address as records give it: lowercase 0x hex, e.g. "0x401126"')
+      .optional()
+      .describe('Only records about the procedure at this address (lowercase 0x hex, e.g. "0x401126").'),
   })
   .describe('Exact-match filters; all given filters must match.');
 /** Exact-match summary filters; see {@link SummaryFiltersSchema}. */

@@ -276,5 +276,18 @@ describe('readBundleSummary', () => {
       expect((await rejected(readBundleSummary(path, { filters: { address: 'x' } as never }))).code).toBe(
         'invalid_request',
       );
+      // A name where an address belongs matched nothing before, silently ("0 shown").
+      const named = await rejected(readBundleSummary(path, { filters: { procedure_address: 'main' } }));
+      expect(named).toMatchObject({
+        code: 'invalid_request',
+        details: {
+          issues: [
+            {
+              path: 'procedure_address',
+              message: 'an address as records give it: lowercase 0x hex, e.g. "0x401126"',
+            },
+          ],
+        },
+      });
     }));
 });

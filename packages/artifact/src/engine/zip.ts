@@ -50,7 +50,43 @@ export interface ZipReader {
    * inflated bytes may sit in a buffer the next read reuses: use them before reading again.
    */
   readSmall(entry: ZipEntryInfo, transient?: boolean): Promise<SmallRead>;
+  /** What the local header of `entry` says (read at once, a few dozen bytes), or null when it cannot be read. */
+  localHeader(entry: ZipEntryInfo): LocalHeader | null;
   close(): void;
+}
+
+/** The fields of a local file header that repeat its central-directory record. */
+export interface LocalHeader {
+  /** The name's bytes, a character a byte. */
+  name: string;
+  flags: number;
+  method: number;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+}
+
+/** The local header at `offset`, read through `read` (exactly the bytes asked for, or fewer at the end). */
+function parseLocalHeader(
+  read: (position: number, length: number) => Buffer,
+  offset: number,
+  nameLength: number,
+): LocalHeader | null {
+  const head = read(offset, LOCAL_HEADER + nameLength);
+  if (head.length < LOCAL_HEADER || head.readUInt32LE(0) !== 0x04034b50) return null;
+  const length = head.readUInt16LE(26);
+  const name =
+    length <= head.length - LOCAL_HEADER
+      ? head.toString('latin1', LOCAL_HEADER, LOCAL_HEADER + length)
+      : read(offset + LOCAL_HEADER, length).toString('latin1');
+  return {
+    name,
+    flags: head.readUInt16LE(6),
+    method: head.readUInt16LE(8),
+    crc32: head.readUInt32LE(14),
+    compressedSize: head.readUInt32LE(18),
+    uncompressedSize: head.readUInt32LE(22),
+  };
 }
 
 /**
@@ -142,6 +178,12 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
     readonly base: number,
   ) {
     super();
+  }
+
+  /** Up to `length` bytes at `position` (fewer past the archive's end), read now, outside the cache. */
+  readAtMost(position: number, length: number): Buffer {
+    const want = Math.max(0, Math.min(length, this.size - position));
+    return want === 0 ? Buffer.alloc(0) : readExactly(this.fd, position, want);
   }
 
   /** Bytes [position, position + length) from the cache, loading a block on a miss. */
@@ -386,6 +428,22 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
           });
         });
       });
+    },
+    localHeader(info) {
+      const file = (zip as unknown as { reader: unknown }).reader;
+      // Read exactly (a pread of a few dozen bytes), never through the shared block of the entry reads.
+      const read =
+        typeof source !== 'string'
+          ? (position: number, length: number) => source.subarray(position, Math.min(source.length, position + length))
+          : file instanceof CachedFileReader
+            ? (position: number, length: number) => file.readAtMost(position, length)
+            : null;
+      if (read === null) return null;
+      try {
+        return parseLocalHeader(read, info.localHeaderOffset, info.nameLength);
+      } catch {
+        return null;
+      }
     },
     close: () => zip.close(),
   };

@@ -19,6 +19,12 @@ export interface ZipEntryInfo {
   /** Where the local header lies in the file (the archive's own offset plus any bytes before the archive). */
   localHeaderOffset: number;
   nameLength: number;
+  /**
+   * The name's bytes as written, a character a byte, when they read otherwise than `name` (a name that
+   * is not ASCII, or one an Info-ZIP Unicode path field replaces); null when `name` is them. The local
+   * header's name is compared with them.
+   */
+  rawName: string | null;
   /** The general-purpose bit flags of the record. */
   flags: number;
 }
@@ -96,6 +102,13 @@ function kindOf(name: string, mode: number | null, attributes: number): ZipEntry
   return 'file';
 }
 
+/** Whether `name` is the bytes `w[start, end)` read a character a byte (compared without a copy). */
+function sameAsBytes(name: string, w: Buffer, start: number, end: number): boolean {
+  if (name.length !== end - start) return false;
+  for (let i = 0; i < name.length; i += 1) if (name.charCodeAt(i) !== w[start + i]) return false;
+  return true;
+}
+
 /**
  * Decodes the record at `o` of `w` (wholly inside it) whose variable part is `n`, `m`, `k` bytes, in an
  * archive that starts `base` bytes into its file.
@@ -132,14 +145,9 @@ function decodeRecord(w: Buffer, o: number, base: number): ZipEntryInfo {
     if (compressedSize === 0xffffffff) compressedSize = wide('compressed size');
     if (relativeOffsetOfLocalHeader === 0xffffffff) relativeOffsetOfLocalHeader = wide('relative header offset');
   }
-  if (compressionMethod === 0) {
-    const expected = uncompressedSize + ((generalPurposeBitFlag & 0x1) !== 0 ? 12 : 0);
-    if (compressedSize !== expected) {
-      throw new Error(
-        `compressed/uncompressed size mismatch for stored file: ${compressedSize} != ${uncompressedSize}`,
-      );
-    }
-  }
+  // A stored entry whose two sizes differ is not refused here, as the library would refuse the whole
+  // archive: reading it observes how many bytes it holds, a size contradiction of that entry alone,
+  // which the integrity policy decides (record-and-continue records it and goes on).
   // One object per entry, built once: a large directory makes tens of thousands of them.
   const attributes = u32(w, o + 38);
   const mode = w[o + 5] === 3 ? attributes >>> 16 : null;
@@ -154,6 +162,7 @@ function decodeRecord(w: Buffer, o: number, base: number): ZipEntryInfo {
     kind: kindOf(name, mode, attributes),
     localHeaderOffset: base + relativeOffsetOfLocalHeader,
     nameLength: n,
+    rawName: sameAsBytes(name, w, o + FIXED, extraStart) ? null : w.toString('latin1', o + FIXED, extraStart),
     flags: generalPurposeBitFlag,
   };
 }

@@ -15,7 +15,7 @@ import { digestWorkerTasksIn, digestWorkerThreshold } from './digestTasks.js';
 import { DigestPool } from '../engine/digestPool.js';
 import { WholeFileHasher } from '../engine/wholeFile.js';
 import type { DigestResult } from '../engine/digestMessages.js';
-import { checked, fromWorker, readZipEntry } from './zipEntry.js';
+import { checked, fromWorker, localHeaderContradiction, readZipEntry } from './zipEntry.js';
 import type { Base, EntryRead } from './zipEntry.js';
 
 const MAX_LINK_BYTES = 4096;
@@ -180,7 +180,13 @@ function inventoryEntry(
   // A worker's digest is judged here and now; otherwise the entry is read.
   if (digested) {
     const base: Base = { path, provenance: 'zip-central-directory', unpacked: false };
-    return record(checked(info, base, fromWorker(info, digested, collect)));
+    const read = checked(info, base, fromWorker(info, digested, collect));
+    const local = read.contradiction === null ? localHeaderContradiction(reader, info, base) : null;
+    return record(
+      local === null
+        ? read
+        : { digest: read.digest, contradiction: { ...local, observedSha256: read.digest?.sha256 ?? null } },
+    );
   }
   return readZipEntry(reader, info, path, { signal: state.signal, ...(collect ? { collect } : {}) }).then(record);
 }

@@ -29,6 +29,47 @@ function faultContradiction(
   };
 }
 
+/**
+ * The first field in which the local header of an entry contradicts its central-directory record, as a
+ * contradiction (`local-header`), or null: its name (byte for byte), its compression method, and,
+ * unless the local header defers them to a data descriptor (flag bit 3) or to a zip64 field, its CRC-32
+ * and sizes. Tools differ on which of the two they believe: an archive that names or describes an
+ * entry one way in its directory and another in front of its data shows different contents to each.
+ */
+export function localHeaderContradiction(
+  reader: ZipReader,
+  info: ZipEntryInfo,
+  base: Base,
+): ObservedContradiction | null {
+  const local = reader.localHeader(info);
+  // A local header that cannot be read at all is judged where the data is read.
+  if (local === null) return null;
+  const declaredName = info.rawName ?? info.name;
+  const described = (local.flags & 0x8) === 0;
+  const sized = (value: number): boolean => described && value !== 0xffffffff;
+  const differs: [string, string, string] | null =
+    local.name !== declaredName
+      ? ['name', JSON.stringify(declaredName), JSON.stringify(local.name)]
+      : local.method !== info.compressionMethod
+        ? ['compression method', String(info.compressionMethod), String(local.method)]
+        : described && local.crc32 !== info.crc32
+          ? ['CRC-32', crcHex(info.crc32), crcHex(local.crc32)]
+          : sized(local.compressedSize) && local.compressedSize !== info.compressedSize
+            ? ['compressed size', `${info.compressedSize} bytes`, `${local.compressedSize} bytes`]
+            : sized(local.uncompressedSize) && local.uncompressedSize !== info.uncompressedSize
+              ? ['size', `${info.uncompressedSize} bytes`, `${local.uncompressedSize} bytes`]
+              : null;
+  if (differs === null) return null;
+  const [field, declared, observed] = differs;
+  return {
+    ...base,
+    algorithm: 'local-header',
+    declared: `${field} ${declared} (central directory)`,
+    observed: `${field} ${observed} (local header)`,
+    observedSha256: null,
+  };
+}
+
 /** The digest of an entry judged against its declared size and CRC-32. */
 export function checked(info: ZipEntryInfo, base: Base, digest: Digest): EntryRead {
   if (digest.size !== info.uncompressedSize) {
@@ -102,6 +143,21 @@ export async function readZipEntry(
   },
 ): Promise<EntryRead> {
   const base: Base = { path, provenance: 'zip-central-directory', unpacked: false };
+  const read = await readZipEntryData(reader, info, base, options);
+  if (read.contradiction !== null) return read;
+  const local = localHeaderContradiction(reader, info, base);
+  return local === null
+    ? read
+    : { digest: read.digest, contradiction: { ...local, observedSha256: read.digest?.sha256 ?? null } };
+}
+
+/** {@link readZipEntry} without the local header's check. */
+async function readZipEntryData(
+  reader: ZipReader,
+  info: ZipEntryInfo,
+  base: Base,
+  options: Parameters<typeof readZipEntry>[3],
+): Promise<EntryRead> {
   // A failure of the consumer (a budget, a full disk) is its own error, not a fault of the entry.
   let sinkFailure: { error: unknown } | null = null;
   const onChunk = options.onChunk;
