@@ -238,7 +238,15 @@ export function* parseElf(source: ByteSource): Work<BinaryLayout> {
     dotnet: false,
     mitigations: yield* elfMitigations(context, dynamic, symbols),
     linkage: {
-      kind: interpreter !== null || dynamic.needed.length > 0 || dynamic.soname !== null ? 'dynamic' : 'static',
+      // A shared object is dynamic even with no SONAME and nothing NEEDED (ld -shared -nostdlib): its
+      // dynamic section is what the loader links; a static PIE has one too, marked DF_1_PIE.
+      kind:
+        interpreter !== null ||
+        dynamic.needed.length > 0 ||
+        dynamic.soname !== null ||
+        (fileType === 3 && dynamic.present && !dynamic.pieFlag)
+          ? 'dynamic'
+          : 'static',
       interpreter,
       soname: dynamic.soname,
       rpath: dynamic.rpath,

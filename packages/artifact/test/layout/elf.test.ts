@@ -187,11 +187,27 @@ skipUnless(staticReason)('ELF layout (static linking)', () => {
     expect(layout.linkage).toMatchObject({ kind: 'static', interpreter: null });
     expect(layout.libraries).toEqual([]);
   });
+
+  it('should report a static PIE as static: its dynamic section is marked DF_1_PIE and it has no interpreter', () => {
+    const path = fx.elfX64StaticPie();
+    const layout = expectMatchesReadobj(path);
+    expect(layout.header.fileType).toBe('ET_DYN');
+    expect(readElfDynamicReference(path).flags).toContain('PIE');
+    expect(layout.linkage).toMatchObject({ kind: 'static', interpreter: null, soname: null });
+  });
 });
 
 skipUnless(toolsMissing('aarch64-linux-gnu-gcc', 'aarch64-linux-gnu-objdump', 'llvm-readobj'))(
   'ELF layout (AArch64, GNU ld)',
   () => {
+    it('should report a shared object with no SONAME and nothing NEEDED as dynamic', () => {
+      const path = fx.elfAarch64Bare();
+      const layout = expectMatchesReadobj(path);
+      expect(layout.header.fileType).toBe('ET_DYN');
+      expect(layout.libraries).toEqual([]);
+      expect(layout.linkage).toMatchObject({ kind: 'dynamic', interpreter: null, soname: null });
+    });
+
     it('should match llvm-readobj and resolve adrp/ldr PLT stubs', () => {
       const path = fx.elfAarch64();
       const layout = expectMatchesReadobj(path);

@@ -49,6 +49,18 @@ export const elfFortify = (): string =>
 export const elfX64Static = (): string =>
   compileFixture({ source: source('fortify.c'), compiler: 'gcc', args: ['-O1', '-static'], output: 'fortify-static' });
 
+/** x86-64 static PIE: ET_DYN with a dynamic section marked DF_1_PIE, and no interpreter. */
+export const elfX64StaticPie = (): string =>
+  compileFixture({
+    source: source('fortify.c'),
+    compiler: 'gcc',
+    args: ['-O1', '-static-pie'],
+    output: 'fortify-static-pie',
+  });
+
+/** AArch64 shared object with no SONAME and nothing NEEDED (-shared -nostdlib). */
+export const elfAarch64Bare = (): string => crossStub('aarch64-linux-gnu', 'aarch64-linux-gnu-gcc');
+
 /** x86-64 relocatable object. */
 export const elfX64Object = (): string =>
   compileFixture({ source: source('hello.c'), compiler: 'gcc', args: [...quiet, '-O1', '-c'], output: 'hello-x64.o' });
