@@ -60,7 +60,7 @@ function dexdumpValue(v: DexValue): string {
       return `"${v.value}"`;
     case 'float':
     case 'double':
-      return g(v.value);
+      return g(typeof v.value === 'string' ? Number(v.value) : v.value);
     case 'field':
     case 'enum':
       return /->(.*):/.exec(v.value)![1]!;
@@ -123,6 +123,23 @@ describe('annotation values', () => {
         'type',
       ]),
     );
+  });
+
+  it('reports an infinite default (FloatRange) by name, which JSON has no number for', async () => {
+    // dexdump -a: AnnotationDefault; value=Landroid/support/annotation/FloatRange; from=-inf … to=inf. The
+    // record could not be sealed before: -Infinity is no JSON number, and the call failed.
+    const { normalized_result } = await runTool<{
+      annotations: Array<{ type: string; elements: { name: string; value: DexValue }[] }>;
+    }>(inspectAndroidClassTool, { path: DEX, class: 'android.support.annotation.FloatRange' });
+    const defaults = normalized_result.annotations.find((a) => a.type === 'Ldalvik/annotation/AnnotationDefault;')!;
+    const value = defaults.elements[0]!.value as {
+      type: 'annotation';
+      value: { elements: { name: string; value: DexValue }[] };
+    };
+    expect(value.value.elements.filter((e) => e.name === 'from' || e.name === 'to')).toEqual([
+      { name: 'from', value: { type: 'double', value: '-Infinity' } },
+      { name: 'to', value: { type: 'double', value: 'Infinity' } },
+    ]);
   });
 
   it('reports class, field, method and parameter annotations through inspect_android_class', async () => {

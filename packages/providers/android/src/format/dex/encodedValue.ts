@@ -11,13 +11,24 @@ export const MAX_VALUE_ELEMENTS = 65_536;
 
 /** A decoded encoded_value: its DEX value type and its value (indexes resolved to text). */
 export type DexValue =
-  | { type: 'byte' | 'short' | 'char' | 'int' | 'float' | 'double'; value: number }
+  | { type: 'byte' | 'short' | 'char' | 'int'; value: number }
+  /** A float or double; a value JSON has no number for is named: "Infinity", "-Infinity" or "NaN". */
+  | { type: 'float' | 'double'; value: number | 'Infinity' | '-Infinity' | 'NaN' }
   | { type: 'long'; value: string }
   | { type: 'boolean'; value: boolean }
   | { type: 'null'; value: null }
   | { type: 'string' | 'type' | 'method_type' | 'field' | 'method' | 'enum' | 'method_handle'; value: string }
   | { type: 'array'; value: DexValue[] }
   | { type: 'annotation'; value: DexAnnotationValue };
+
+/**
+ * A float's value as JSON holds it: the number, or for the values JSON has no number for (an annotation
+ * such as `@FloatRange(from = Float.NEGATIVE_INFINITY)` holds one) its name, as Java prints it.
+ */
+function jsonNumber(value: number): number | 'Infinity' | '-Infinity' | 'NaN' {
+  if (Number.isFinite(value)) return value;
+  return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+}
 
 /** An encoded_annotation: its type and its named elements. */
 export interface DexAnnotationValue {
@@ -116,12 +127,12 @@ export class ValueReader {
       case 0x10: {
         const raw = Buffer.alloc(4);
         raw.writeUInt32LE(Number((unsigned << BigInt((4 - size) * 8)) & 0xffffffffn));
-        return { type: 'float', value: raw.readFloatLE(0) };
+        return { type: 'float', value: jsonNumber(raw.readFloatLE(0)) };
       }
       case 0x11: {
         const raw = Buffer.alloc(8);
         raw.writeBigUInt64LE(BigInt.asUintN(64, unsigned << BigInt((8 - size) * 8)));
-        return { type: 'double', value: raw.readDoubleLE(0) };
+        return { type: 'double', value: jsonNumber(raw.readDoubleLE(0)) };
       }
       case 0x15: {
         const p = dex.proto(index);
