@@ -207,6 +207,41 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
     if (builtin !== null) builtins.add(builtin);
     if (specifier === 'electron' || specifier.startsWith('electron/')) facts.usesElectron = true;
   };
+  // A top-level `module.exports = …` replaces the exported object: what top-level `exports.x = …` and
+  // earlier reassignments put on it is no longer exported, and a later top-level `exports.x = …` writes
+  // to the old object (unless `exports = module.exports = …` points `exports` at the new one). Only
+  // top-level statements are read so: in a function (a bundled module's factory, whose `exports` is a
+  // parameter of its own) or a condition, which assignment runs is not known statically.
+  const topAssignments = new Set<EsNode>();
+  for (const statement of (program.body as EsNode[] | undefined) ?? []) {
+    let expression = statement.type === 'ExpressionStatement' ? (statement.expression as EsNode) : null;
+    for (; expression?.type === 'AssignmentExpression'; expression = expression.right as EsNode)
+      topAssignments.add(expression);
+  }
+  const topOffsets = new Set([...topAssignments].map((node) => node.start ?? -1));
+  const rebindsExports = new Set<EsNode>();
+  let exportsDetached = false;
+  const replaceCommonJs = (node: EsNode): void => {
+    for (let i = facts.exports.length - 1; i >= 0; i -= 1) {
+      if (facts.exports[i]!.system !== 'commonjs' || !topOffsets.has(facts.exportOffsets[i]!)) continue;
+      facts.exports.splice(i, 1);
+      facts.exportOffsets.splice(i, 1);
+    }
+    exportsDetached = !rebindsExports.has(node);
+  };
+  const commonJs = (node: EsNode): void => {
+    const target = memberPath(node.left);
+    if (target !== null && topAssignments.has(node)) {
+      if (/^module\d*\.exports$/.test(target)) replaceCommonJs(node);
+      else if (
+        /^exports\d*$/.test(target) &&
+        /^module\d*\.exports$/.test(memberPath((node.right as EsNode).left) ?? '')
+      )
+        rebindsExports.add(node.right as EsNode);
+      else if (exportsDetached && /^exports\d*\./.test(target)) return;
+    }
+    exported(node, commonJsExport);
+  };
   const exported = (node: EsNode, collect: (node: EsNode, out: ExportShape[]) => void) => {
     const before = facts.exports.length;
     collect(node, facts.exports);
@@ -233,7 +268,7 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
           break;
         }
         case 'AssignmentExpression': {
-          exported(node, commonJsExport);
+          commonJs(node);
           const target = memberPath(node.left);
           if (target !== null && /\.(?:innerHTML|outerHTML)$/.test(target)) {
             facts.effects.push({ category: 'dom', api: target.slice(target.lastIndexOf('.') + 1), at: at(node) });
