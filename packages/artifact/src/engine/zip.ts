@@ -66,27 +66,42 @@ export interface LocalHeader {
   uncompressedSize: number;
 }
 
-/** The local header at `offset`, read through `read` (exactly the bytes asked for, or fewer at the end). */
+/** Whether `bytes[start, start + name.length)` are `name`, a character a byte. */
+function holdsName(bytes: Buffer, start: number, name: string): boolean {
+  if (start + name.length > bytes.length) return false;
+  for (let i = 0; i < name.length; i += 1) if (bytes[start + i] !== name.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * The local header at `offset`, read through `read` (the bytes asked for, or fewer at the end; a view
+ * that the next read may replace), for an entry whose directory record names it `expected` (its bytes,
+ * a character a byte): its name is `expected` itself when its bytes are the same, so that an intact
+ * archive costs no string an entry.
+ */
 function parseLocalHeader(
   read: (position: number, length: number) => Buffer,
   offset: number,
-  nameLength: number,
+  expected: string,
 ): LocalHeader | null {
-  const head = read(offset, LOCAL_HEADER + nameLength);
-  if (head.length < LOCAL_HEADER || head.readUInt32LE(0) !== 0x04034b50) return null;
-  const length = head.readUInt16LE(26);
+  const head = read(offset, LOCAL_HEADER + expected.length);
+  // Plain index arithmetic on bytes known to be there (Buffer's readers check bounds and arguments).
+  const u16 = (o: number): number => head[o]! | (head[o + 1]! << 8);
+  const u32 = (o: number): number => (head[o]! | (head[o + 1]! << 8) | (head[o + 2]! << 16)) + head[o + 3]! * 0x1000000;
+  if (head.length < LOCAL_HEADER || u32(0) !== 0x04034b50) return null;
+  const flags = u16(6);
+  const method = u16(8);
+  const crc32 = u32(14);
+  const compressedSize = u32(18);
+  const uncompressedSize = u32(22);
+  const length = u16(26);
   const name =
-    length <= head.length - LOCAL_HEADER
-      ? head.toString('latin1', LOCAL_HEADER, LOCAL_HEADER + length)
-      : read(offset + LOCAL_HEADER, length).toString('latin1');
-  return {
-    name,
-    flags: head.readUInt16LE(6),
-    method: head.readUInt16LE(8),
-    crc32: head.readUInt32LE(14),
-    compressedSize: head.readUInt32LE(18),
-    uncompressedSize: head.readUInt32LE(22),
-  };
+    length === expected.length && holdsName(head, LOCAL_HEADER, expected)
+      ? expected
+      : length <= head.length - LOCAL_HEADER
+        ? head.toString('latin1', LOCAL_HEADER, LOCAL_HEADER + length)
+        : read(offset + LOCAL_HEADER, length).toString('latin1');
+  return { name, flags, method, crc32, compressedSize, uncompressedSize };
 }
 
 /**
@@ -148,6 +163,8 @@ function readExactly(fd: number, position: number, length: number): Buffer {
   return buffer;
 }
 const LOCAL_HEADER = 30;
+/** Bytes read at once for local headers: the headers of consecutive small entries in one read. */
+const HEADER_WINDOW = 64 * 1024;
 /** Room read past a local header's name for its extra field, so most kept entries take one read. */
 const EXTRA_SLACK = 256;
 
@@ -180,10 +197,33 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
     super();
   }
 
-  /** Up to `length` bytes at `position` (fewer past the archive's end), read now, outside the cache. */
-  readAtMost(position: number, length: number): Buffer {
+  /** A window of the file for local headers (see {@link readHeader}), apart from the entry reads' block. */
+  private headers: Buffer = Buffer.alloc(0);
+  private headersStart = 0;
+  private headersLength = 0;
+
+  /**
+   * Up to `length` bytes at `position` (fewer past the archive's end) for a local header: a view of a
+   * window read ahead (64 KiB), so that the headers of consecutive small entries, asked for in file
+   * order, take one read between them. Valid until the next call.
+   */
+  readHeader(position: number, length: number): Buffer {
     const want = Math.max(0, Math.min(length, this.size - position));
-    return want === 0 ? Buffer.alloc(0) : readExactly(this.fd, position, want);
+    const end = this.headersStart + this.headersLength;
+    if (position >= this.headersStart && position + want <= end) {
+      return this.headers.subarray(position - this.headersStart, position - this.headersStart + want);
+    }
+    const span = Math.max(want, Math.min(HEADER_WINDOW, this.size - position));
+    if (this.headers.length < span) this.headers = Buffer.allocUnsafe(Math.max(span, HEADER_WINDOW));
+    let done = 0;
+    while (done < span) {
+      const read = readSync(this.fd, this.headers, done, span - done, position + done);
+      if (read === 0) break;
+      done += read;
+    }
+    this.headersStart = position;
+    this.headersLength = done;
+    return this.headers.subarray(0, Math.min(want, done));
   }
 
   /** Bytes [position, position + length) from the cache, loading a block on a miss. */
@@ -436,11 +476,11 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
         typeof source !== 'string'
           ? (position: number, length: number) => source.subarray(position, Math.min(source.length, position + length))
           : file instanceof CachedFileReader
-            ? (position: number, length: number) => file.readAtMost(position, length)
+            ? (position: number, length: number) => file.readHeader(position, length)
             : null;
       if (read === null) return null;
       try {
-        return parseLocalHeader(read, info.localHeaderOffset, info.nameLength);
+        return parseLocalHeader(read, info.localHeaderOffset, info.rawName ?? info.name);
       } catch {
         return null;
       }
