@@ -94,7 +94,7 @@ export const xrefs = addressTool({
   name: 'xrefs',
   title: 'Cross-references',
   description:
-    'Lists cross-references for one address: every reference to it (calls, jumps, data and code-pointer uses, each with its procedure) and the references made by the instruction at it. An address outside the image that nothing refers to is not_found.',
+    "Lists cross-references for one address: every reference to it (calls, jumps, data and code-pointer uses, each with its procedure, and the words of data that hold it, such as a function table's slots) and the references made by the instruction at it. An address outside the image that nothing refers to is not_found.",
   result: z.strictObject({ address: AddressSchema, to: z.array(ReferenceSchema), from: z.array(ReferenceSchema) }),
   examples: [{ input: { address: '0x402004' } }],
   capability: 'references',

@@ -28,6 +28,7 @@ import type { ProcedureGraph } from './analysis/graph.js';
 import { addressOfName } from './names.js';
 import type { NameIndex } from './names.js';
 import { Pacer } from './analysis/pace.js';
+import { dataPointersTo } from './analysis/dataPointers.js';
 import { pacedMap, pacedPage, pageOfCount } from './paging.js';
 
 /** Instructions decoded at a time when a procedure is disassembled (a turn may follow each batch). */
@@ -205,7 +206,14 @@ export class CapstonePort implements NativePort {
   async references(address: string, signal: AbortSignal): Promise<NativeReferences> {
     throwIfAborted(signal, 'references');
     const a = toOffset(address);
-    return { to: this.graph.referencesTo(a), from: this.graph.referencesFrom(a) };
+    // What code refers to it, then the words of data that hold it (function tables, pointer arrays).
+    const held = dataPointersTo(this.layout, a).map((from): NativeReference => ({
+      from: hex(from),
+      to: hex(a),
+      kind: 'data',
+      from_procedure: null,
+    }));
+    return { to: [...this.graph.referencesTo(a), ...held], from: this.graph.referencesFrom(a) };
   }
 
   async procedureReferences(procedure: string, signal: AbortSignal): Promise<NativeReference[]> {
