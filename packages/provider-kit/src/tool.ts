@@ -298,11 +298,21 @@ async function runContract(contract: AnyToolContract, rawInput: unknown, context
           details: { issues: issuesOf({ issues } as z.ZodError) },
         });
       }
-      // Hashed a slice at a time: a large record must not hold the event loop while it is sealed.
+      // Hashed a slice at a time: a large record must not hold the event loop while it is sealed. A value
+      // JSON cannot hold (Infinity, a cycle) is the tool's fault, not the caller's input.
       const record = await sealEvidenceAsync(
         { ...observation, operation: observation.operation ?? operation },
         context.signal,
-      );
+      ).catch((error: unknown) => {
+        if (!isReaError(error) || error.details['reason'] !== 'not-json') throw error;
+        throw new ReaError('internal', `${operation} produced a result that is not JSON: ${error.message}`, {
+          details: {
+            reason: 'not-json',
+            path: error.details['path'] ?? null,
+            problem: error.details['problem'] ?? null,
+          },
+        });
+      });
       throwIfAborted(context.signal, 'publication');
       return { kind: 'evidence', record };
     }

@@ -131,6 +131,21 @@ describe('executeTool', () => {
     expect(error.code).toBe('cancelled');
   });
 
+  it("should answer a result JSON cannot hold as the tool's internal error, not as the caller's input", async () => {
+    const infinite = defineTool({
+      ...echoDefinition,
+      name: 'infinite_echo',
+      result: z.object({ value: z.unknown() }),
+      run: async () => ({ ...(await echoDefinition.run({ text: 'x' })), normalized_result: { value: -Infinity } }),
+    });
+    const error = await failure(executeTool(infinite, { text: 'hi' }, context()));
+    expect(error.code).toBe('internal');
+    expect(error.message).toBe(
+      'infinite_echo produced a result that is not JSON: Value at $.normalized_result.value cannot be represented in canonical JSON: -Infinity is not a JSON number.',
+    );
+    expect(error.details).toMatchObject({ reason: 'not-json', path: '$.normalized_result.value' });
+  });
+
   it("should keep the host's reason when a tool stops with a cancelled of its own, and the tool's phase", async () => {
     // As the artifact tools stop (throwIfAborted(signal, 'inventory')) when close_binary cancels them.
     const controller = new AbortController();

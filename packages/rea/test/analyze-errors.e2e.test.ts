@@ -3,7 +3,8 @@
 // provider the user named that does not exist fails the command instead of being a note in a report.
 // When the embedded engine is chosen automatically and everything works, the report is whole.
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withTempDir } from '@rea/test-helpers';
 import { hasStack, run } from '../../cli/test/run.js';
@@ -83,6 +84,17 @@ describe('rea analyze, when it cannot analyze', () => {
       expect(folder.code).toBe(2);
       const refused = JSON.parse(folder.stdout) as ErrorJson & { error: { remediation: string } };
       expect(refused.error.remediation).toBe(`Name the file to write, e.g. ${join(dir, 'evidence-bundle.json')}.`);
+      // A FIFO would have become a plain file (a device too, as root); it is refused before the analysis.
+      const fifo = join(dir, 'pipe');
+      execFileSync('mkfifo', [fifo]);
+      const piped = await run(REA_BIN, ['analyze', '/usr/bin/true', '--export', fifo, '--format', 'json']);
+      expect(piped.code).toBe(2);
+      expect((JSON.parse(piped.stdout) as ErrorJson).error).toMatchObject({
+        code: 'invalid_request',
+        details: { reason: 'destination-not-a-file', path: fifo },
+      });
+      expect(piped.stderr).not.toContain('binary_overview');
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
     });
   }, 60_000);
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { ReaError, importBundle, normalizeError, throwIfAborted } from '@rea/evidence';
+import { ReaError, importBundle, normalizeError, replaceableDestination, throwIfAborted } from '@rea/evidence';
 import type { EvidenceRecord } from '@rea/evidence';
 import { executeTool } from '@rea/provider-kit';
 import type { AnyToolContract } from '@rea/provider-kit';
@@ -220,6 +220,14 @@ export function analyzeCommand(invocation: Invocation): Command {
     .action(
       async (path: string, options: { format: OutputFormat; export?: string; quiet?: boolean; provider?: string }) => {
         const target = await detectTarget(resolve(invocation.io.cwd, path));
+        // A destination the bundle could never be written to is refused before the analysis runs.
+        if (options.export !== undefined) {
+          replaceableDestination(
+            resolve(invocation.io.cwd, options.export),
+            'The bundle destination',
+            'evidence-bundle.json',
+          );
+        }
         const { host } = invocation;
         const names = toolsOf(target.kind);
         const tools = target.kind === 'evidence-bundle' ? [] : await (host.loadToolsFor?.(names) ?? host.loadTools());
