@@ -393,6 +393,15 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
   const centralDirectoryOffset = base + state.readEntryCursor;
   const scratch = new Scratch();
   const fetch = windowOf(source, zip);
+  // Local headers are read exactly (a window of the file of their own), never through the shared block
+  // of the entry reads; chosen once, not for every entry.
+  const file = (zip as unknown as { reader: unknown }).reader;
+  const readHeader =
+    typeof source !== 'string'
+      ? (position: number, length: number) => source.subarray(position, Math.min(source.length, position + length))
+      : file instanceof CachedFileReader
+        ? (position: number, length: number) => file.readHeader(position, length)
+        : null;
   return {
     entryCount: zip.entryCount,
     centralDirectoryOffset,
@@ -432,7 +441,6 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
     },
     readSmall(info, transient = false) {
       return new Promise((resolve, reject) => {
-        const file = (zip as unknown as { reader: unknown }).reader;
         if (!transient && file instanceof CachedFileReader) {
           // Bytes the caller keeps (an extraction) are read exactly, not through a shared block.
           file.entry(info, (error, raw) =>
@@ -470,17 +478,9 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
       });
     },
     localHeader(info) {
-      const file = (zip as unknown as { reader: unknown }).reader;
-      // Read exactly (a pread of a few dozen bytes), never through the shared block of the entry reads.
-      const read =
-        typeof source !== 'string'
-          ? (position: number, length: number) => source.subarray(position, Math.min(source.length, position + length))
-          : file instanceof CachedFileReader
-            ? (position: number, length: number) => file.readHeader(position, length)
-            : null;
-      if (read === null) return null;
+      if (readHeader === null) return null;
       try {
-        return parseLocalHeader(read, info.localHeaderOffset, info.rawName ?? info.name);
+        return parseLocalHeader(readHeader, info.localHeaderOffset, info.rawName ?? info.name);
       } catch {
         return null;
       }
