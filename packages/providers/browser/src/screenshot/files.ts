@@ -1,26 +1,21 @@
 import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { ReaError, replaceableDestination } from '@rea/evidence';
+import { ReaError, fileSystemError, replaceableDestination } from '@rea/evidence';
 import { decodePng, encodePng } from '../engine/png.js';
 import type { RgbaImage } from '../engine/png.js';
 import { hasPngSignature, pngStructureProblem } from './pngStructure.js';
 import type { PngProblem } from './pngStructure.js';
 
+/** A file-system failure as every tool answers it (fileSystemError), a missing PNG with where PNGs come from. */
 function fileError(error: unknown, path: string, action: string): ReaError {
-  const errno = String((error as { code?: unknown } | null)?.code ?? 'unknown');
-  if (errno === 'ENOENT' || errno === 'ENOTDIR') {
-    return new ReaError('not_found', `Cannot ${action} ${path}: no such file or directory.`, {
-      details: { reason: 'missing', path, errno },
-      remediation: 'Check the path; capture_web_screenshot reports where it wrote each PNG.',
-    });
-  }
-  if (errno === 'EACCES' || errno === 'EPERM' || errno === 'EROFS') {
-    return new ReaError('access_denied', `Cannot ${action} ${path}: permission denied.`, {
-      details: { reason: errno, path },
-    });
-  }
-  return new ReaError('execution_failure', `Cannot ${action} ${path} (${errno}).`, { details: { path, errno } });
+  const mapped = fileSystemError(error, path, action);
+  if (mapped.code !== 'not_found') return mapped;
+  return new ReaError('not_found', mapped.message, {
+    details: mapped.details,
+    remediation: 'Check the path; capture_web_screenshot reports where it wrote each PNG.',
+    cause: error,
+  });
 }
 
 /**
