@@ -15,23 +15,35 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { diagnosticOf, valueOf } from './e2eSuite.js';
 import { standInEntry } from './httpFixture.js';
 
+type Call = (name: string, args?: Record<string, unknown>, options?: object) => ReturnType<Client['callTool']>;
+
+/** An SDK client of the stand-in server over a stdio pipe, and a call with a long timeout. */
+async function connected(): Promise<{ client: Client; call: Call }> {
+  const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [standInEntry], stderr: 'ignore' }));
+  const call: Call = (name, args = {}, options = {}) =>
+    client.callTool({ name, arguments: args }, { timeout: 120_000, ...options });
+  return { client, call };
+}
+
+/** A call that cannot finish within a close's grace period, once it is running (its first progress). */
+async function runningLong(call: Call): Promise<{ done: ReturnType<Call> }> {
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const done = call('slow_count', { steps: 10_000, delay_ms: 10 }, { onprogress: () => started() });
+  await running;
+  return { done };
+}
+
 describe('close_binary among concurrent calls (issue 15)', () => {
   it('should give each of 50 concurrent calls its own outcome and let every close_binary succeed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rea-close-concurrency-'));
     const target = join(dir, 'target.elf');
     writeFileSync(target, Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46]), Buffer.alloc(4096, 7)]));
-    const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [standInEntry], stderr: 'ignore' }),
-    );
-    const call = (name: string, args: Record<string, unknown> = {}, options = {}) =>
-      client.callTool({ name, arguments: args }, { timeout: 120_000, ...options });
+    const { client, call } = await connected();
     try {
       // One call that cannot finish within a close's grace period, running before the burst starts.
-      let started!: () => void;
-      const running = new Promise<void>((resolve) => (started = resolve));
-      const long = call('slow_count', { steps: 10_000, delay_ms: 10 }, { onprogress: () => started() });
-      await running;
+      const long = await runningLong(call);
       // An open that waits for its gate: the closes of the burst queue behind it.
       const gate = `${target}.gate`;
       writeFileSync(gate, '');
@@ -63,7 +75,7 @@ describe('close_binary among concurrent calls (issue 15)', () => {
       // The long call was drained by the first close that found it running.
       expect(closes.reduce((sum, close) => sum + (close['drained_calls'] as number), 0)).toBeGreaterThanOrEqual(1);
       expect(closes.filter((close) => close['closed_target'] !== null)).toHaveLength(1);
-      const cancelled = diagnosticOf(await long);
+      const cancelled = diagnosticOf(await long.done);
       expect(cancelled.code).toBe('cancelled');
       expect(cancelled.details['reason']).toBe('session-closed');
       const session = valueOf<Record<string, any>>(await call('binary_session'));
@@ -76,18 +88,10 @@ describe('close_binary among concurrent calls (issue 15)', () => {
   }, 180_000);
 
   it('should keep the record of a call sent after close_binary, which its answer links to', async () => {
-    const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: [standInEntry], stderr: 'ignore' }),
-    );
-    const call = (name: string, args: Record<string, unknown> = {}, options = {}) =>
-      client.callTool({ name, arguments: args }, { timeout: 120_000, ...options });
+    const { client, call } = await connected();
     try {
       // A call the close drains (it runs past the close's grace period), running before the close.
-      let started!: () => void;
-      const running = new Promise<void>((resolve) => (started = resolve));
-      const long = call('slow_count', { steps: 10_000, delay_ms: 10 }, { onprogress: () => started() });
-      await running;
+      const long = await runningLong(call);
       const closing = call('close_binary');
       // Sent after the close: it answers while the close waits for the long call, and links its record.
       const late = (await call('slow_count', { steps: 1, delay_ms: 0 })) as any;
@@ -97,7 +101,7 @@ describe('close_binary among concurrent calls (issue 15)', () => {
       const close = valueOf<Record<string, any>>(await closing);
       expect(close['drained_calls']).toBeGreaterThanOrEqual(1);
       expect(close['cleared_records']).toBe(0);
-      expect(diagnosticOf(await long).details['reason']).toBe('session-closed');
+      expect(diagnosticOf(await long.done).details['reason']).toBe('session-closed');
       // The close is over, and the record the late answer linked to is still there.
       const read = await client.readResource({ uri: link.uri });
       expect(JSON.parse((read.contents[0] as { text: string }).text).evidence_id).toBe(
