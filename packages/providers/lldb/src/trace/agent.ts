@@ -123,6 +123,11 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
       }
     }
   });
+  /** The end of what the agent wrote on stderr, as the tail of a sentence (empty when it wrote nothing). */
+  const agentSaid = () => {
+    const tail = agent.stderrTail().trim().slice(-500);
+    return tail === '' ? '.' : `: ${tail}`;
+  };
   const partial = () => ({
     partial_observation: {
       calls: progress.calls,
@@ -212,7 +217,7 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
         void Promise.race([agent.exited, sleep(CANCEL_WAIT_MS)]).then(cancelled);
       }
       signal.addEventListener('abort', onAbort, { once: true });
-      void agent.exited.then(() =>
+      void agent.exited.then((exit) =>
         setTimeout(() => {
           if (signal.aborted) return cancelled();
           settle(() =>
@@ -229,9 +234,17 @@ export async function traceCalls(input: TraceInput, settings: Settings, context:
                   )
                 : new ReaError(
                     'execution_failure',
-                    `The LLDB agent exited during ${phase}: ${agent.stderrTail().slice(-500)}`,
+                    `The LLDB agent ${exit.signal === null ? `exited (status ${String(exit.exitCode)})` : `was ended by ${exit.signal}`} during ${phase}${agentSaid()}`,
                     {
-                      details: { provider_id: 'lldb', phase, ...partial() },
+                      remediation:
+                        'Run the call again; if it keeps failing, trace fewer targets or check that LLDB debugs this program on the command line.',
+                      details: {
+                        provider_id: 'lldb',
+                        phase,
+                        exit_code: exit.exitCode,
+                        signal: exit.signal,
+                        ...partial(),
+                      },
                     },
                   ),
             ),

@@ -309,6 +309,8 @@ crash = None
 # The last signal the process was given that may end it: a crash only if the process then ends by it.
 fatal = None
 stopped_by = "exit"
+# Set once LLDB has seen the program end: its PID may then be another process's.
+program_ended = False
 last_progress = time.time()
 
 def progress():
@@ -322,14 +324,26 @@ def stop_requested():
     data = os.read(0, 4096)
     return data == b"" or b'"stop"' in data
 
+def end_program():
+    # A local program (launched, or attached by PID) is ended by SIGKILL: LLDB 14's SBProcess.Kill can
+    # crash the agent when it races the running program's next stop. Over gdb-remote (the emulator)
+    # the PID is the stub's idea, so LLDB asks the stub to kill.
+    if request.get("connect"):
+        process.Kill()
+        return
+    try:
+        os.kill(process.GetProcessID(), 9)
+    except OSError:
+        pass
+
 while True:
     if time.time() > deadline:
         stopped_by = "deadline"
-        process.Kill()
         break
     if stop_requested():
         progress()
-        process.Kill()
+        sys.stdout.flush()
+        end_program()
         os._exit(0)
     if time.time() - last_progress > 0.5:
         last_progress = time.time()
@@ -338,6 +352,7 @@ while True:
         continue
     state = lldb.SBProcess.GetStateFromEvent(event)
     if state in (lldb.eStateExited, lldb.eStateDetached):
+        program_ended = True
         # LLDB 14 reports an end by a signal as that signal's number in the exit status.
         if fatal is not None and state == lldb.eStateExited and process.GetExitStatus() == fatal[0]:
             crash = fatal[1]
@@ -383,7 +398,6 @@ while True:
                 fatal = (number, details) if held is None else None
         if crash is not None:
             stopped_by = "crash"
-            process.Kill()
             break
         process.Continue()
 progress()
@@ -405,5 +419,9 @@ out({"type": "result", "abi": abi_name, "started_at": iso(t0), "lldb_version": l
      "strings_cut": bounds["strings_cut"], "forks": forks[0], "exit_code": exit_code, "crash": crash, "stopped_by": stopped_by,
      "elapsed_ms": int((time.time() - t0) * 1000)})
 sys.stdout.flush()
+# The answer is out before the program is ended (at the deadline, or stopped at its crash), so that
+# nothing in ending it can lose the observation.
+if not program_ended:
+    end_program()
 os._exit(0)
 `;
