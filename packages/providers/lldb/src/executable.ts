@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, open, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { ReaError } from '@rea/evidence';
+import { ReaError, fileSystemError } from '@rea/evidence';
 
 /** An executable checked before it is run: what kind it is and the subject of the Evidence about it. */
 export interface CheckedExecutable {
@@ -91,4 +91,32 @@ export async function checkExecutable(path: string): Promise<CheckedExecutable> 
     'Add a #! line naming its interpreter, or pass the interpreter as the executable and the file as an argument.',
     path,
   );
+}
+
+/**
+ * Checks the working directory a program is to run in: absolute (`invalid_request`, reason
+ * `relative-path`), present (`not_found`) and a directory (`invalid_request`, reason `not-a-directory`).
+ */
+export async function checkWorkingDirectory(path: string | undefined): Promise<void> {
+  if (path === undefined) return;
+  if (!isAbsolute(path)) {
+    throw new ReaError('invalid_request', `The working directory "${path}" is not absolute.`, {
+      remediation: 'Pass an absolute path as cwd.',
+      details: { reason: 'relative-path', path },
+    });
+  }
+  const info = await stat(path).catch((error: unknown) => {
+    const mapped = fileSystemError(error, path, 'read');
+    if (mapped.code !== 'not_found') throw mapped;
+    throw new ReaError('not_found', `The working directory ${path} does not exist.`, {
+      remediation: 'Pass an existing directory as cwd.',
+      details: { ...mapped.details, path },
+    });
+  });
+  if (!info.isDirectory()) {
+    throw new ReaError('invalid_request', `The working directory ${path} is not a directory.`, {
+      remediation: 'Pass a directory as cwd.',
+      details: { reason: 'not-a-directory', path },
+    });
+  }
 }

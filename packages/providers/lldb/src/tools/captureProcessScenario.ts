@@ -1,10 +1,8 @@
-import { stat } from 'node:fs/promises';
-import { ReaError } from '@rea/evidence';
 import type { JsonObject, Limitation } from '@rea/evidence';
 import { defineTool } from '@rea/provider-kit';
 import { CaptureInputSchema, CaptureResultSchema } from '../capture/schema.js';
 import { checkActions, runScenario } from '../capture/scenario.js';
-import { checkExecutable } from '../executable.js';
+import { checkExecutable, checkWorkingDirectory } from '../executable.js';
 import { LLDB_PROVIDER, lldbProfile } from '../version.js';
 import { RUNS_FOREIGN_CODE, lldbSettings } from './common.js';
 
@@ -34,18 +32,7 @@ export const captureProcessScenarioTool = defineTool({
   produces: 'evidence',
   async run(input, context) {
     const executable = await checkExecutable(input.executable);
-    if (
-      input.cwd !== undefined &&
-      !(await stat(input.cwd).then(
-        (s) => s.isDirectory(),
-        () => false,
-      ))
-    ) {
-      throw new ReaError('not_found', `The working directory ${input.cwd} does not exist.`, {
-        remediation: 'Pass an existing directory as cwd.',
-        details: { reason: 'missing', path: input.cwd },
-      });
-    }
+    await checkWorkingDirectory(input.cwd);
     checkActions(input);
     const python = lldbSettings().lldbPython ?? 'python3';
     const result = await runScenario(input, python, context);

@@ -1,7 +1,7 @@
 import { ReaError } from '@rea/evidence';
 import type { JsonObject, Limitation } from '@rea/evidence';
 import { defineTool } from '@rea/provider-kit';
-import { checkExecutable } from '../executable.js';
+import { checkExecutable, checkWorkingDirectory } from '../executable.js';
 import { traceCalls } from '../trace/agent.js';
 import { TraceInputSchema, TraceResultSchema } from '../trace/schema.js';
 import { LLDB_PROVIDER, lldbProfile } from '../version.js';
@@ -35,6 +35,7 @@ export const observeNativeCallsTool = defineTool({
         details: { reason: 'script', path: input.executable },
       });
     }
+    await checkWorkingDirectory(input.cwd);
     for (const [index, target] of input.targets.entries()) {
       if (target.kind === 'address' && !/^0x[0-9a-f]+$/.test(target.name)) {
         throw new ReaError('invalid_request', `targets[${index}].name must be a lowercase 0x address.`, {
