@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TraceResult } from '../src/trace/schema.js';
+import { executeTool } from '@rea/provider-kit';
+import { quietToolContext } from '@rea/test-helpers';
 import { failure, fixture, observe, run } from './support.js';
 
 jest.setTimeout(600_000);
@@ -32,6 +34,23 @@ describe('observe_native_calls signals', () => {
       targets: [{ kind: 'function', name: 'handler' }],
     });
     expect([exited.stopped_by, exited.exit_code, exited.crash]).toEqual(['exit', 14, null]);
+  });
+
+  it('should state that exit status 9 may be SIGKILL, which LLDB reports the same way', async () => {
+    const limitationsOf = async (executable: string, args: string[]) => {
+      const outcome = await executeTool(
+        observe,
+        { executable, args, targets: [{ kind: 'function', name: 'main' }] },
+        quietToolContext(),
+      );
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      const result = outcome.record.normalized_result as unknown as TraceResult;
+      return [result.stopped_by, result.exit_code, outcome.record.limitations.map((l) => l.kind)];
+    };
+    // Killed by SIGKILL (which cannot be stopped at), and exited with 9: LLDB 14 answers both as exit 9.
+    expect(await limitationsOf(fixture('signals'), ['kill'])).toEqual(['exit', 9, ['exit-or-sigkill']]);
+    expect(await limitationsOf(fixture('status'), ['9'])).toEqual(['exit', 9, ['exit-or-sigkill']]);
+    expect(await limitationsOf(fixture('status'), ['14'])).toEqual(['exit', 14, []]);
   });
 });
 

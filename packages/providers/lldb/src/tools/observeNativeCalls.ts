@@ -7,6 +7,9 @@ import { TraceInputSchema, TraceResultSchema } from '../trace/schema.js';
 import { LLDB_PROVIDER, lldbProfile } from '../version.js';
 import { RUNS_FOREIGN_CODE, lldbSettings } from './common.js';
 
+/** SIGKILL's number on Linux. */
+const SIGKILL_NUMBER = 9;
+
 /** `observe_native_calls`: launches a program under LLDB and traces calls to named functions, imports, addresses. */
 export const observeNativeCallsTool = defineTool({
   name: 'observe_native_calls',
@@ -116,6 +119,14 @@ export const observeNativeCallsTool = defineTool({
       limitations.push({
         kind: 'emulated',
         message: `The program ran under ${result.emulator} (user-mode emulation), not on this host's CPU.`,
+      });
+    }
+    if (result.stopped_by === 'exit' && result.exit_code === SIGKILL_NUMBER) {
+      // SIGKILL cannot be stopped at, and LLDB 14 reports an end by it as the exit status 9.
+      limitations.push({
+        kind: 'exit-or-sigkill',
+        message:
+          'Exit status 9 is also how LLDB reports a program ended by SIGKILL (which cannot be stopped at): the program either exited with status 9 or was killed.',
       });
     }
     if (result.stopped_by === 'deadline') {
