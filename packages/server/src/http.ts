@@ -3,11 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { ReaError } from '@rea/evidence';
+import { batchRefusal, hasBatches, requestedVersion } from './batches.js';
 import { INVALID_REQUEST, checkMessage, frameError, parseFrame } from './frames.js';
 import type { FrameErrorResponse, FrameId, MessageParser } from './frames.js';
 import { sendLargeEventsInSlices, writeResponseBody } from './largeEvents.js';
 import { createConnection } from './server.js';
-import type { ReaServer, ShutdownReport } from './server.js';
+import type { Connection, ShutdownReport } from './server.js';
 import { runtimeOf } from './runtime.js';
 import type { ReaServerOptions } from './runtime.js';
 
@@ -48,7 +49,7 @@ export interface HttpServerHandle {
 /** One live MCP session of the HTTP server: its transport, its connection, and its idle bookkeeping. */
 interface HttpSession {
   transport: WebStandardStreamableHTTPServerTransport;
-  connection: ReaServer;
+  connection: Connection;
   /** POST requests of this session in progress (their responses still open). */
   active: number;
   /** Closes the session when it fires; armed only while no request is in progress. */
@@ -164,6 +165,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
   const runtime = runtimeOf(options);
   const {
     STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    SUPPORTED_PROTOCOL_VERSIONS,
     WebStandardStreamableHTTPServerTransport: HttpTransport,
     isInitializeRequest,
     parseJSONRPCMessage,
@@ -200,6 +202,14 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = entry.active > 0 ? null : setTimeout(() => expire(id, entry), idleMs);
     entry.timer?.unref();
+  };
+  // A batch is answered only for a protocol version that has batches (the one the session negotiated, or
+  // the one an initialize in the batch asks for); for any other it is refused whole (the SDK's transport
+  // would handle it whatever the version).
+  const refuseBatch = (res: ServerResponse, version: string | undefined): void => {
+    const refused = batchRefusal(version);
+    runtime.localLogger.warn('JSON-RPC batch refused', { protocol_version: version ?? null });
+    rpcError(res, 400, refused.error.code, refused.error.message, refused.id);
   };
   const serveIn = async (id: string, entry: HttpSession, request: Request, parsed: unknown, res: ServerResponse) => {
     const counted = request.method === 'POST';
@@ -259,6 +269,8 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
     if (typeof sessionId === 'string') {
       const existing = sessions.get(sessionId);
       if (!existing) return rpcError(res, 404, -32001, 'Session not found.');
+      const version = existing.connection.protocolVersion();
+      if (Array.isArray(parsed) && !hasBatches(version, SUPPORTED_PROTOCOL_VERSIONS)) return refuseBatch(res, version);
       return serveIn(sessionId, existing, request, parsed, res);
     }
     const initializing =
@@ -267,6 +279,10 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
         (Array.isArray(parsed) && parsed.some((message) => isInitializeRequest(message))));
     if (!initializing)
       return rpcError(res, 400, -32000, 'Bad request: no mcp-session-id, and not an initialize request.');
+    if (Array.isArray(parsed)) {
+      const asked = requestedVersion(parsed);
+      if (!hasBatches(asked, SUPPORTED_PROTOCOL_VERSIONS)) return refuseBatch(res, asked);
+    }
     const connection = createConnection(runtime, 'http');
     let entry: HttpSession | null = null;
     const transport = new HttpTransport({

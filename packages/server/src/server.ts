@@ -32,6 +32,12 @@ export interface ReaServer {
   readonly closed: Promise<void>;
 }
 
+/** Internal: a connection as the transports of this package see it. */
+export interface Connection extends ReaServer {
+  /** The protocol version `initialize` negotiated; undefined before it. */
+  protocolVersion(): string | undefined;
+}
+
 /**
  * Params taken as they come: REA's handlers check them and answer -32602 with a short message. (The
  * SDK's spec-method form answers invalid params with -32603 and a dump of its schema.)
@@ -71,7 +77,7 @@ export function createReaServer(options: ReaServerOptions): ReaServer {
  * `tools/list` and logging are answered here; tool calls go to the call path (./calls.js), which loads
  * with the first of them and holds the connection's session and ledger from then on.
  */
-export function createConnection(runtime: Runtime, transportKind: ServerIdentity['server']['transport']): ReaServer {
+export function createConnection(runtime: Runtime, transportKind: ServerIdentity['server']['transport']): Connection {
   const { options } = runtime;
   // The SDK loads on connect, so importing this package (e.g. for SERVER_TOOLS) stays cheaper.
   let server!: Server;
@@ -216,5 +222,6 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       return report;
     },
     closed,
+    protocolVersion: () => (server as Server | undefined)?.getNegotiatedProtocolVersion(),
   };
 }
