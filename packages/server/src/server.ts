@@ -2,6 +2,7 @@ import type { Server, ServerContext, StandardSchemaV1, Transport } from '@modelc
 import { ReaError, canonicalJson, capEcho, toDiagnostic } from '@rea/evidence';
 import type { ConnectionCalls } from './calls.js';
 import { INVALID_PARAMS, RpcError } from './frames.js';
+import { answerInitializeOnce } from './initializeOnce.js';
 import type { ServerIdentity } from './host.js';
 import { MCP_LEVEL_OF, createLogGate } from './logGate.js';
 import type { LogGate } from './logGate.js';
@@ -215,6 +216,7 @@ export function createConnection(runtime: Runtime, transportKind: ServerIdentity
       );
       attach();
       await server.connect(transport);
+      answerInitializeOnce(transport, () => server.getNegotiatedProtocolVersion() !== undefined);
     },
     close: async () => {
       const report = await shutdown();

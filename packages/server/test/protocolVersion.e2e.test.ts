@@ -73,6 +73,28 @@ describe('@rea/server protocol version negotiation', () => {
     }
   });
 
+  it('should refuse a second initialize on stdio with -32600 and keep the version the first negotiated', async () => {
+    const client = new Client({ name: 'rea-e2e', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry], stderr: 'ignore' }));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      const again = client.request({
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'again', version: '2' } },
+      });
+      await expect(again).rejects.toMatchObject({ code: -32600 });
+      await expect(again).rejects.toThrow(/already initialized/);
+      // The connection goes on, with the version and the client of its one handshake.
+      const session = valueOf<Record<string, any>>(await client.callTool({ name: 'binary_session', arguments: {} }));
+      expect(session['protocol']).toEqual({
+        negotiated_version: '2025-11-25',
+        client: { name: 'rea-e2e', version: '1.0.0' },
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('should answer server/discover with method not found and report an older requested version as negotiated', async () => {
     const older = SUPPORTED_PROTOCOL_VERSIONS.find((version) => version < LATEST_PROTOCOL_VERSION)!;
     expect(older).toBe('2025-06-18');
