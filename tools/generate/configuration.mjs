@@ -18,9 +18,12 @@ export function renderConfiguration({ settings }) {
 
 REA reads ${settings.length} environment variables, once, when it starts: those of REA itself and those
 each provider declares (\`Provider.settings\`). An unset variable takes its default. A set one — the
-empty string included — must have the accepted form: otherwise \`rea mcp\` does not start and reports
-\`configuration_invalid\` with the variable, the value and the accepted form (exit status 4), and
-\`rea doctor\` names it. Variables REA does not know are ignored. Changing a variable takes a restart.
+empty string included — must have the accepted form: otherwise \`rea mcp\` does not start, and no
+other command that analyses or serves runs (a tool command, \`rea analyze\`, \`rea catalog\`,
+\`rea inspect-evidence-bundle\`), whether or not it would have read that variable: each reports
+\`configuration_invalid\` with the variable, the value and the accepted form (exit status 4). \`rea doctor\`
+names it and succeeds; \`rea setup\`, \`rea completion\`, help, \`--version\` and \`--schema\` read no
+setting. Variables REA does not know are ignored. Changing a variable takes a restart.
 
 | variable | owner | accepted | default | what it controls |
 | -------- | ----- | -------- | ------- | ---------------- |

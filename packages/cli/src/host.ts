@@ -1,4 +1,4 @@
-import type { AnyToolContract, Provider } from '@rea/provider-kit';
+import type { AnyToolContract, Provider, SettingsDeclaration } from '@rea/provider-kit';
 import type { SignalSource } from './signals.js';
 import type { TextStream } from './progress.js';
 
@@ -47,6 +47,11 @@ export interface CliHost {
   loadTools(): Promise<readonly AnyToolContract[]>;
   /** Every provider, deep and tools-only (for `--target`, `rea analyze` and `rea doctor`). Creating one starts nothing. */
   loadProviders(): Promise<readonly Provider[]>;
+  /**
+   * The settings declarations of every provider (`Provider.settings`), without creating one: with REA's
+   * own, what a command checks before it runs. Without it, they are read from `loadProviders()`.
+   */
+  providerSettings?(): readonly SettingsDeclaration[];
   /**
    * The named tools of the catalog (names it lacks are left out), loading only the providers that
    * contribute them; without it, commands that use a few tools load the complete catalog.

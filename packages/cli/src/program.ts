@@ -12,6 +12,7 @@ import { createInvocation } from './invocation.js';
 import type { Invocation } from './invocation.js';
 import { BUILTIN_COMMANDS, llmsManifest } from './manifest.js';
 import { mcpCommand } from './commands/mcp.js';
+import { checkSettingsBefore } from './settingsCheck.js';
 import { toolCommand } from './toolCommands.js';
 
 /** Every exit status with what it means (`2 invalid request or usage`), for the help's last line. */
@@ -77,7 +78,9 @@ export async function buildProgram(
       getErrHasColors: () => false,
     })
     .exitOverride()
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    // After the command line parsed (usage errors come first), before the command runs.
+    .hook('preAction', (_program, command) => checkSettingsBefore(command, host, io.env));
   const add = (command: Command): void => {
     command.copyInheritedSettings(program);
     program.addCommand(command);

@@ -53,6 +53,7 @@ export function createReaHost(options: { script?: string | undefined } = {}): Cl
     loadTools: () =>
       (tools ??= Promise.all([loadProviders(), defaults()]).then(([list, module]) => module.createDefaultTools(list))),
     loadProviders,
+    providerSettings: () => DEFAULT_PROVIDER_SETTINGS,
     loadProvidersFor,
     async loadToolsFor(names: readonly string[]): Promise<AnyToolContract[]> {
       if (tools !== null) return (await tools).filter((tool) => names.includes(tool.name));
