@@ -8,6 +8,8 @@ export type OutputFormat = 'human' | 'json';
 const MAX_LINES = 60;
 
 function scalar(value: unknown): string {
+  // An empty string is shown as one: blank, it would read as a value left out.
+  if (value === '') return '""';
   if (typeof value === 'string') return value.length > 120 ? `${value.slice(0, 117)}…` : value;
   if (value === null) return 'null';
   return String(value);
@@ -109,10 +111,15 @@ function clip(lines: string[], rows = 0): string[] {
   return [...lines.slice(0, max), `  … ${lines.length - max} more lines (use --format json)`];
 }
 
-/** The outline of a result after the lines of `before`, clipped together. */
+/**
+ * The outline of a result after the lines of `before` (its key facts), clipped together. A top-level
+ * line of the outline that `before` already holds word for word (a result's `format`) is not repeated.
+ */
 function clippedOutline(value: unknown, indent: string, before: string[] = []): string[] {
   const shown = { rows: 0 };
-  const lines = outline(value, indent, 0, shown);
+  const stated = new Set(before);
+  const topLevel = (line: string): boolean => line.startsWith(indent) && line.charAt(indent.length) !== ' ';
+  const lines = outline(value, indent, 0, shown).filter((line) => !(stated.has(line) && topLevel(line)));
   return clip([...before, ...lines], shown.rows);
 }
 
