@@ -10,7 +10,7 @@ import { malformed } from '../errors.js';
 import { Pacer } from '../layout/cooperative.js';
 import { ReusableInflater } from './inflate.js';
 import { readCentralDirectory } from './zipDirectory.js';
-import { END_SEARCH, locateArchive, spanOfFile } from './zipSpan.js';
+import { END_RECORD, END_SEARCH, declaredDirectorySize, locateArchive, spanOfFile } from './zipSpan.js';
 import type { ArchiveSpan } from './zipSpan.js';
 import type { Fetch, ZipEntryInfo } from './zipDirectory.js';
 
@@ -32,6 +32,10 @@ export interface ZipReader {
   readonly archiveStart: number;
   /** Bytes of the file after the archive's end record (appended data). */
   readonly trailingBytes: number;
+  /** The central directory's size as its end record (or zip64 end record) gives it; null when unreadable. */
+  readonly declaredDirectorySize: number | null;
+  /** The bytes the central directory's records take, once {@link readEntries} has read every one; else null. */
+  readonly directorySize: number | null;
   /**
    * Reads up to `limit` central-directory entries in order, giving the event loop a turn every few
    * milliseconds (a cached directory otherwise decodes in one go) and throwing `cancelled` when
@@ -283,6 +287,16 @@ class CachedFileReader extends (yauzl.RandomAccessReader as unknown as new () =>
     });
   }
 
+  /** Exactly `length` bytes at `position` (a file position) in a buffer of their own, or null past the archive. */
+  bytesAt(position: number, length: number): Buffer | null {
+    if (position < 0 || position + length > this.size) return null;
+    try {
+      return readExactly(this.fd, position, length);
+    } catch {
+      return null;
+    }
+  }
+
   /** At least `length` bytes at `position`, and up to a block when the file holds them. */
   window(position: number, length: number, callback: (error: Error | null, bytes?: Buffer) => void): void {
     this.fetch(position, Math.max(length, Math.min(BLOCK, this.size - position)), callback);
@@ -402,16 +416,30 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
       : file instanceof CachedFileReader
         ? (position: number, length: number) => file.readHeader(position, length)
         : null;
+  // The end record lies before its comment, which ends the archive (the library's reading of it).
+  const at =
+    typeof source !== 'string'
+      ? (position: number, length: number) =>
+          position >= 0 && position + length <= source.length ? source.subarray(position, position + length) : null
+      : file instanceof CachedFileReader
+        ? (position: number, length: number) => file.bytesAt(position, length)
+        : () => null;
+  const declaredSize = declaredDirectorySize(span.end - END_RECORD - zip.comment.length, base, at);
+  let directorySize: number | null = null;
   return {
     entryCount: zip.entryCount,
     centralDirectoryOffset,
     archiveStart: base,
     trailingBytes: fileSize - span.end,
+    declaredDirectorySize: declaredSize,
+    get directorySize() {
+      return directorySize;
+    },
     async readEntries(limit, signal, progress) {
       const pacer = new Pacer(signal);
       const out: ZipEntryInfo[] = [];
       try {
-        await readCentralDirectory(
+        const end = await readCentralDirectory(
           fetch,
           centralDirectoryOffset,
           Math.min(limit, zip.entryCount),
@@ -422,6 +450,7 @@ export async function openZip(source: string | Buffer): Promise<ZipReader> {
           },
           base,
         );
+        if (out.length === zip.entryCount) directorySize = end - centralDirectoryOffset;
       } catch (error) {
         if (isReaError(error)) throw error;
         throw structural(error);

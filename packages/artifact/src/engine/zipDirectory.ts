@@ -170,7 +170,8 @@ function decodeRecord(w: Buffer, o: number, base: number): ZipEntryInfo {
 /**
  * Decodes `count` records from `start` (a file offset), handing each to `each`; every `every` records it
  * awaits `checkpoint` (a turn of the event loop, a cancel). Offsets in the records are the archive's,
- * which starts `base` bytes into the file. Faults throw the library's own messages.
+ * which starts `base` bytes into the file. Faults throw the library's own messages. Resolves to where
+ * the last record read ends (a file offset).
  */
 export async function readCentralDirectory(
   fetch: Fetch,
@@ -180,7 +181,7 @@ export async function readCentralDirectory(
   checkpoint: () => Promise<void>,
   base = 0,
   every = 256,
-): Promise<void> {
+): Promise<number> {
   let window: Buffer = Buffer.alloc(0);
   let windowStart = start;
   let cursor = start;
@@ -205,4 +206,5 @@ export async function readCentralDirectory(
     each(decodeRecord(window, o, base));
     cursor += length;
   }
+  return cursor;
 }

@@ -10,11 +10,13 @@ export interface ArchiveSpan {
 }
 
 const END_SIGNATURE = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
-const END_RECORD = 22;
+/** The fixed part of an end record (its comment follows). */
+export const END_RECORD = 22;
 /** The most bytes an end record and its comment take: the tail searched for it. */
 export const END_SEARCH = END_RECORD + 0xffff;
 
 const ZIP64_LOCATOR = 0x07064b50;
+const ZIP64_END = 0x06064b50;
 const DIRECTORY_RECORD = 0x02014b50;
 
 /**
@@ -112,4 +114,26 @@ export function fileHoldsZip(path: string, size: number, tail: Buffer): boolean 
   } finally {
     if (fd !== null) closeSync(fd);
   }
+}
+
+/**
+ * The size the end record at `endRecord` (a file position) gives the central directory, or its zip64 end
+ * record's when a zip64 locator precedes it (as the library reads it); null when neither can be read.
+ * The archive starts `base` bytes into the file. `at(position, length)` reads the file.
+ */
+export function declaredDirectorySize(
+  endRecord: number,
+  base: number,
+  at: (position: number, length: number) => Buffer | null,
+): number | null {
+  const record = endRecord >= 0 ? at(endRecord, END_RECORD) : null;
+  if (record === null || !record.subarray(0, 4).equals(END_SIGNATURE)) return null;
+  const locator = endRecord >= 20 ? at(endRecord - 20, 20) : null;
+  if (locator === null || locator.readUInt32LE(0) !== ZIP64_LOCATOR) return record.readUInt32LE(12);
+  const offset = locator.readBigUInt64LE(8);
+  if (offset > BigInt(Number.MAX_SAFE_INTEGER)) return null;
+  const zip64 = at(base + Number(offset), 56);
+  if (zip64 === null || zip64.readUInt32LE(0) !== ZIP64_END) return null;
+  const size = zip64.readBigUInt64LE(40);
+  return size <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(size) : null;
 }

@@ -9,7 +9,7 @@ import { containerFromHead, fileTypeFromHead, holdsZipAtEnd } from '../detect.js
 import { readAsarHeader } from '../engine/asar.js';
 import { contradictionRecord, integrityMismatch } from '../integrity.js';
 import { readAsarEntry } from '../inventory/asarEntry.js';
-import { archiveSpanLimitations, readDirectory } from '../inventory/zip.js';
+import { archiveLimitations, readDirectory } from '../inventory/zip.js';
 import { readZipEntry } from '../inventory/zipEntry.js';
 import type { ExtractOptions } from '../options.js';
 import { logicalPath, nestedPath } from '../paths.js';
@@ -264,7 +264,7 @@ async function gather(
     const { reader, infos } = await readDirectory(opened.source, MAX_EXTRACT_ENTRIES, g.signal);
     g.closers.push(() => reader.close());
     if (reader.entryCount > infos.length) throw tooMany(reader.entryCount);
-    g.limitations.push(...archiveSpanLimitations(reader.archiveStart, reader.trailingBytes, prefix, 'extracted'));
+    g.limitations.push(...archiveLimitations(reader, prefix, 'extracted'));
     if (wanted) {
       // Only the selected entries are prepared and judged: a few files of a large archive cost those files.
       const chosen = await selectCooperatively(infos, (info) => logicalPath(info.name), direct, g.signal);

@@ -214,16 +214,17 @@ function companionIn(
 }
 
 /**
- * What the bytes of a file outside its archive (a stub of `archiveStart` bytes in front, `trailingBytes`
- * after its end record) are, stated as limitations of an inventory or extraction (`done`) of the archive
- * at `prefix` (`''` for the file itself).
+ * What is odd about where an archive lies in its file, stated as limitations of an inventory or
+ * extraction (`done`) of the archive at `prefix` (`''` for the file itself): bytes of the file outside it
+ * (a stub of `archiveStart` bytes in front, `trailingBytes` after its end record), and a central
+ * directory whose records, once all were read, take other than the size its end record declares.
  */
-export function archiveSpanLimitations(
-  archiveStart: number,
-  trailingBytes: number,
+export function archiveLimitations(
+  reader: Pick<ZipReader, 'archiveStart' | 'trailingBytes' | 'entryCount' | 'declaredDirectorySize' | 'directorySize'>,
   prefix: string,
   done: 'inventoried' | 'extracted',
 ): Limitation[] {
+  const { archiveStart, trailingBytes, declaredDirectorySize: declared, directorySize: measured } = reader;
   const scope = prefix === '' ? {} : { scope: prefix };
   const limitations: Limitation[] = [];
   if (archiveStart > 0) {
@@ -240,12 +241,20 @@ export function archiveSpanLimitations(
       ...scope,
     });
   }
+  if (declared !== null && measured !== null && declared !== measured) {
+    const records = reader.entryCount === 1 ? 'its 1 record takes' : `its ${reader.entryCount} records take`;
+    limitations.push({
+      kind: 'archive-directory-size',
+      message: `The archive's end record declares a central directory of ${declared} bytes, but ${records} ${measured} bytes: the directory was read from its declared start by its declared entry count, as unzip does; a reader that trusts the declared size looks for it elsewhere.`,
+      ...scope,
+    });
+  }
   return limitations;
 }
 
-/** Bytes of the file outside the archive (read as unzip reads them) are stated, not hidden. */
+/** What is odd about where the archive lies (read as unzip reads it) is stated, not hidden. */
 function noteArchiveSpan(state: InventoryState, reader: ZipReader, prefix: string): void {
-  state.limitations.push(...archiveSpanLimitations(reader.archiveStart, reader.trailingBytes, prefix, 'inventoried'));
+  state.limitations.push(...archiveLimitations(reader, prefix, 'inventoried'));
 }
 
 /** Where a ZIP inventory puts the SHA-256 of the whole file when it hashed it beside its workers. */
