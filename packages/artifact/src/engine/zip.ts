@@ -16,9 +16,17 @@ import type { Fetch, ZipEntryInfo } from './zipDirectory.js';
 
 export type { ZipEntryInfo } from './zipDirectory.js';
 
+/**
+ * How many bytes an entry that contradicts its declared size holds: `exact` when every byte was read,
+ * else at least `observed` (reading stopped once it passed the declared size).
+ */
+export interface ObservedSize {
+  observed: number;
+  exact: boolean;
+}
+
 /** The whole decoded bytes of a small entry, or what contradicted its declared size or encoding. */
-export type SmallRead =
-  { bytes: Buffer } | { fault: 'size'; observedAtLeast: number } | { fault: 'data'; message: string };
+export type SmallRead = { bytes: Buffer } | ({ fault: 'size' } & ObservedSize) | { fault: 'data'; message: string };
 
 /** Entries at most this large (both sizes) are read whole from the block cache and inflated in one call. */
 export const SMALL_ENTRY_BYTES = 1 << 20;
@@ -551,24 +559,30 @@ function decodeSmall(info: ZipEntryInfo, raw: Buffer, scratch: Scratch | null): 
     return judged(info, inflateRawSync(raw, { maxOutputLength: room, chunkSize: Math.max(MIN_CHUNK, room) }));
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'ERR_BUFFER_TOO_LARGE') return { fault: 'size', observedAtLeast: info.uncompressedSize + 1 };
+    // Inflating stopped one byte past the declared size: the entry holds at least that many.
+    if (code === 'ERR_BUFFER_TOO_LARGE') return { fault: 'size', observed: info.uncompressedSize + 1, exact: false };
     return { fault: 'data', message: (error as Error).message };
   }
 }
 
 function judged(info: ZipEntryInfo, bytes: Buffer): SmallRead {
-  if (bytes.length !== info.uncompressedSize) return { fault: 'size', observedAtLeast: bytes.length };
+  // Every byte was read (the whole stored data, or the whole inflated stream): the count is exact.
+  if (bytes.length !== info.uncompressedSize) return { fault: 'size', observed: bytes.length, exact: true };
   return { bytes };
 }
 
-/** Classifies a stream error from an entry: size assertions are integrity facts, the rest structural. */
+/**
+ * Classifies a stream error from an entry: size assertions are integrity facts, the rest structural. A
+ * stream that ran past the declared size was stopped there (at least that many bytes); one that ended
+ * short of it was read to its end (exactly that many).
+ */
 export function classifyStreamError(
   error: unknown,
-): { kind: 'size'; observedAtLeast: number } | { kind: 'other'; message: string } {
+): ({ kind: 'size' } & ObservedSize) | { kind: 'other'; message: string } {
   const message = error instanceof Error ? error.message : String(error);
   const more = /too many bytes in the stream\. expected \d+\. got at least (\d+)/.exec(message);
-  if (more) return { kind: 'size', observedAtLeast: Number(more[1]) };
+  if (more) return { kind: 'size', observed: Number(more[1]), exact: false };
   const less = /not enough bytes in the stream\. expected \d+\. got only (\d+)/.exec(message);
-  if (less) return { kind: 'size', observedAtLeast: Number(less[1]) };
+  if (less) return { kind: 'size', observed: Number(less[1]), exact: true };
   return { kind: 'other', message };
 }

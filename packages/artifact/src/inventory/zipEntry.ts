@@ -19,7 +19,9 @@ function faultContradiction(
   fault: ReturnType<typeof classifyStreamError>,
 ): ObservedContradiction {
   const observed =
-    fault.kind === 'size' ? `at least ${fault.observedAtLeast} bytes` : `undecodable data (${fault.message})`;
+    fault.kind === 'size'
+      ? `${fault.exact ? '' : 'at least '}${fault.observed} bytes`
+      : `undecodable data (${fault.message})`;
   return {
     ...base,
     algorithm: fault.kind === 'size' ? 'size' : 'crc32',
@@ -193,7 +195,7 @@ async function readZipEntryData(
     }
     const fault =
       small.fault === 'size'
-        ? { kind: 'size' as const, observedAtLeast: small.observedAtLeast }
+        ? { kind: 'size' as const, observed: small.observed, exact: small.exact }
         : { kind: 'other' as const, message: small.message };
     return { digest: null, contradiction: faultContradiction(info, base, fault) };
   }
