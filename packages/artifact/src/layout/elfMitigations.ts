@@ -10,8 +10,11 @@ const ET_EXEC = 2;
 const ET_DYN = 3;
 /**
  * ELF mitigations. NX from PT_GNU_STACK (absent means an executable stack on the ABIs that honour
- * it), PIE for ET_DYN, RELRO from PT_GNU_RELRO plus BIND_NOW. Relocatable objects report NX from
- * their `.note.GNU-stack` section and null for what only linking decides.
+ * it), RELRO from PT_GNU_RELRO plus BIND_NOW. PIE for an ET_DYN executable: one the linker marks
+ * DF_1_PIE (readelf's test) or that has the DT_DEBUG slot linkers give executables only (checksec's);
+ * any other ET_DYN is a shared object, not a PIE (checksec's "DSO"), though loaded at a randomized base
+ * like one (ASLR). Relocatable objects report NX from their `.note.GNU-stack` section and null for
+ * what only linking decides.
  */
 export function* elfMitigations(
   context: ElfContext,
@@ -21,15 +24,23 @@ export function* elfMitigations(
   const stack = context.programs.find((p) => p.type === PT.GNU_STACK);
   let nx: boolean | null;
   let pie: boolean | null;
+  let aslr: boolean | null;
   let relro: LayoutMitigations['relro'];
   if (context.fileType === ET_REL) {
     const note = context.sections.find((s) => s.name === '.note.GNU-stack');
     nx = note ? (note.flags & 4) === 0 : null;
     pie = null;
+    aslr = null;
     relro = null;
   } else {
     nx = stack ? (stack.flags & 1) === 0 : false;
-    pie = context.fileType === ET_DYN ? true : context.fileType === ET_EXEC ? dynamic.pieFlag : null;
+    pie =
+      context.fileType === ET_DYN
+        ? dynamic.pieFlag || dynamic.debug
+        : context.fileType === ET_EXEC
+          ? dynamic.pieFlag
+          : null;
+    aslr = context.fileType === ET_DYN ? true : pie;
     const hasRelro = context.programs.some((p) => p.type === PT.GNU_RELRO);
     relro = hasRelro ? (dynamic.bindNow ? 'full' : 'partial') : 'none';
   }
@@ -42,7 +53,7 @@ export function* elfMitigations(
     stackCanary: hints.canary,
     fortify: hints.fortify,
     cfg: null,
-    aslr: pie,
+    aslr,
     dep: nx,
     codeSignature: null,
     highEntropyVa: null,

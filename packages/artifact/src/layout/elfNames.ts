@@ -142,6 +142,7 @@ export const DT = {
   STRTAB: 5,
   SONAME: 14,
   RPATH: 15,
+  DEBUG: 21,
   BIND_NOW: 24,
   RUNPATH: 29,
   FLAGS: 30,

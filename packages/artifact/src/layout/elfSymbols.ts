@@ -104,6 +104,8 @@ export interface ElfDynamic {
   runpath: string[];
   bindNow: boolean;
   pieFlag: boolean;
+  /** A DT_DEBUG entry: the slot linkers give executables (PIE or not) for debuggers, never shared objects. */
+  debug: boolean;
   present: boolean;
 }
 
@@ -126,6 +128,7 @@ export function readElfDynamic(context: ElfContext): ElfDynamic {
     runpath: [],
     bindNow: false,
     pieFlag: false,
+    debug: false,
     present: false,
   };
   const section = context.sections.find((s) => s.type === SHT.DYNAMIC);
@@ -164,6 +167,7 @@ export function readElfDynamic(context: ElfContext): ElfDynamic {
     else if (tag === DT.RPATH) result.rpath.push(...(text(value) ?? '').split(':').filter(Boolean));
     else if (tag === DT.RUNPATH) result.runpath.push(...(text(value) ?? '').split(':').filter(Boolean));
     else if (tag === DT.BIND_NOW) result.bindNow = true;
+    else if (tag === DT.DEBUG) result.debug = true;
     else if (tag === DT.FLAGS && value >= 0 && (value & 8) !== 0) result.bindNow = true;
     else if (tag === DT.FLAGS_1 && value >= 0) {
       if ((value & 1) !== 0) result.bindNow = true;

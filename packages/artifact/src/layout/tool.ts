@@ -116,6 +116,13 @@ function limitationsOf(layout: BinaryLayout): Limitation[] {
       message: `${unresolved} of ${layout.imports.length} imports have no call stub (data imports, or calls through the GOT).`,
     });
   }
+  if (layout.format === 'elf' && layout.header.fileType === 'ET_DYN' && layout.mitigations.pie === false) {
+    out.push({
+      kind: 'shared-object',
+      message:
+        'The file is a shared object (ET_DYN neither marked DF_1_PIE nor holding DT_DEBUG), not an executable: mitigations.pie is false, as checksec calls it a DSO and readelf a shared object file; its code is still loaded at a randomized base (aslr true).',
+    });
+  }
   if (layout.slices && layout.slices.length > 1) {
     out.push({
       kind: 'universal-slice-selected',

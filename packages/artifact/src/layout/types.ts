@@ -77,7 +77,10 @@ export interface LayoutExport {
 export interface LayoutMitigations {
   /** Data is not executable: ELF PT_GNU_STACK without X; PE NX_COMPAT; Mach-O MH_NO_HEAP_EXECUTION or 64-bit. */
   nx: boolean | null;
-  /** Position independent: ELF ET_DYN with an interpreter or DF_1_PIE; Mach-O MH_PIE; PE DYNAMIC_BASE. */
+  /**
+   * A position-independent executable: ELF ET_DYN marked DF_1_PIE or holding DT_DEBUG (a shared object
+   * is not one: false); Mach-O MH_PIE; PE DYNAMIC_BASE.
+   */
   pie: boolean | null;
   /** ELF only. */
   relro: 'none' | 'partial' | 'full' | null;
@@ -87,7 +90,7 @@ export interface LayoutMitigations {
   fortify: boolean | null;
   /** PE only: GUARD_CF in DllCharacteristics. */
   cfg: boolean | null;
-  /** PE: DYNAMIC_BASE; ELF and Mach-O: same as pie. */
+  /** PE: DYNAMIC_BASE; ELF: true for ET_DYN (a PIE or a shared object, loaded at a randomized base); Mach-O: same as pie. */
   aslr: boolean | null;
   /** PE: NX_COMPAT; ELF and Mach-O: same as nx. */
   dep: boolean | null;

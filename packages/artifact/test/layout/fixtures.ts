@@ -58,6 +58,40 @@ export const elfX64StaticPie = (): string =>
     output: 'fortify-static-pie',
   });
 
+/** x86-64 shared library (gcc -shared -fPIC): ET_DYN with neither DF_1_PIE nor DT_DEBUG. */
+export const elfX64Shared = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'gcc',
+    args: [...quiet, '-O1', '-shared', '-fPIC', '-Wl,-soname,libhello.so.1'],
+    output: 'libhello-x64.so',
+  });
+
+/** x86-64 shared library with PT_INTERP, an entry point and a SONAME: runnable, as the C library is. */
+export const elfX64RunnableShared = (): string =>
+  compileFixture({
+    source: source('runnable.c'),
+    compiler: 'gcc',
+    args: [...quiet, '-O1', '-shared', '-fPIC', '-Wl,-soname,librunnable.so.1', '-Wl,-e,start'],
+    output: 'librunnable-x64.so',
+  });
+
+/** x86-64 PIE and shared library linked by ld.lld (clang -fuse-ld=lld) against the host C library. */
+export const elfX64LldPie = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'clang',
+    args: [...quiet, '-O1', '-fuse-ld=lld', '-fPIE', '-pie'],
+    output: 'hello-x64-lld-pie',
+  });
+export const elfX64LldShared = (): string =>
+  compileFixture({
+    source: source('hello.c'),
+    compiler: 'clang',
+    args: [...quiet, '-O1', '-fuse-ld=lld', '-shared', '-fPIC'],
+    output: 'libhello-x64-lld.so',
+  });
+
 /** AArch64 shared object with no SONAME and nothing NEEDED (-shared -nostdlib). */
 export const elfAarch64Bare = (): string => crossStub('aarch64-linux-gnu', 'aarch64-linux-gnu-gcc');
 
