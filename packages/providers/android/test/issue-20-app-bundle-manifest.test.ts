@@ -28,7 +28,7 @@ interface Manifest {
   version_name: string;
   min_sdk: number;
   target_sdk: number;
-  uses_permissions: { name: string; max_sdk: number | null; required: boolean }[];
+  uses_permissions: { name: string; element: string; max_sdk: number | null; required: boolean }[];
   application: { label: string; labels: { locale: string; text: string }[]; debuggable: boolean };
   launchable_activities: string[];
 }
@@ -90,11 +90,18 @@ describe('app bundle manifests (protocol buffer XML)', () => {
     expect(m.version_name).toBe(one(/versionName='([^']*)'/));
     expect(String(m.min_sdk)).toBe(one(/^sdkVersion:'([^']*)'/m));
     expect(String(m.target_sdk)).toBe(one(/^targetSdkVersion:'([^']*)'/m));
-    const permissions = [...badging.matchAll(/^uses-permission: name='([^']*)'(?: maxSdkVersion='(\d+)')?$/gm)];
+    const permissions = [
+      ...badging.matchAll(/^(uses-permission(?:-sdk-23)?): name='([^']*)'(?: maxSdkVersion='(\d+)')?$/gm),
+    ];
     // aapt2 lists a permission declared with android:required="false" again as optional-permission.
     const optional = new Set([...badging.matchAll(/^optional-permission: name='([^']*)'/gm)].map((p) => p[1]));
     expect(m.uses_permissions).toEqual(
-      permissions.map((p) => ({ name: p[1], max_sdk: p[2] ? Number(p[2]) : null, required: !optional.has(p[1]) })),
+      permissions.map((p) => ({
+        name: p[2],
+        element: p[1],
+        max_sdk: p[3] ? Number(p[3]) : null,
+        required: !optional.has(p[2]),
+      })),
     );
     const labels = [...badging.matchAll(/^application-label(?:-([a-zA-Z-]+))?:'(.*)'$/gm)];
     expect(m.application.label).toBe(one(/^application-label:'(.*)'$/m));

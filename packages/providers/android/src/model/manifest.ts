@@ -39,8 +39,17 @@ export interface Manifest {
   max_sdk: number | null;
   compile_sdk: number | null;
   shared_user_id: string | null;
-  /** `required` false: the app works without it (`android:required="false"`; aapt's optional-permission). */
-  uses_permissions: { name: string; max_sdk: number | null; required: boolean }[];
+  /**
+   * Every `uses-permission` and `uses-permission-sdk-23` in document order, `element` naming which (the
+   * latter requests the permission only from API 23 on). `required` false: the app works without it
+   * (`android:required="false"`; aapt's optional-permission).
+   */
+  uses_permissions: {
+    name: string;
+    element: 'uses-permission' | 'uses-permission-sdk-23';
+    max_sdk: number | null;
+    required: boolean;
+  }[];
   /** `auto`, `internalOnly` or `preferExternal` (the raw value when it is none of them); null when unset. */
   install_location: string | null;
   /**
@@ -152,6 +161,13 @@ function className(pkg: string | null, name: string | null): string {
 
 const COMPONENTS = new Set(['activity', 'activity-alias', 'service', 'receiver', 'provider']);
 
+/** A `uses-permission` or `uses-permission-sdk-23` element. */
+function isPermissionRequest(
+  element: XmlElement,
+): element is XmlElement & { name: Manifest['uses_permissions'][number]['element'] } {
+  return element.name === 'uses-permission' || element.name === 'uses-permission-sdk-23';
+}
+
 function filters(element: XmlElement, table: ResourceLookup | null): IntentFilter[] {
   return element.children
     .filter((c) => c.name === 'intent-filter')
@@ -216,8 +232,9 @@ export function readManifest(doc: XmlDocument, table: ResourceLookup | null): Ma
     max_sdk: sdk === undefined ? null : intOf(attribute(sdk, 'maxSdkVersion'), table),
     compile_sdk: intOf(get('compileSdkVersion'), table),
     shared_user_id: textOf(get('sharedUserId'), table),
-    uses_permissions: [...kids('uses-permission'), ...kids('uses-permission-sdk-23')].map((e) => ({
+    uses_permissions: (root?.children ?? []).filter(isPermissionRequest).map((e) => ({
       name: textOf(attribute(e, 'name'), table) ?? '',
+      element: e.name,
       max_sdk: intOf(attribute(e, 'maxSdkVersion'), table),
       required: boolOf(attribute(e, 'required'), table) ?? true,
     })),

@@ -36,13 +36,18 @@ const ManifestSchema = z.strictObject({
   max_sdk: n,
   compile_sdk: n,
   shared_user_id: s,
-  uses_permissions: z.array(
-    z.strictObject({
-      name: z.string(),
-      max_sdk: n,
-      required: z.boolean().describe('false: android:required="false", the app works without it.'),
-    }),
-  ),
+  uses_permissions: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        element: z
+          .enum(['uses-permission', 'uses-permission-sdk-23'])
+          .describe('The manifest element; uses-permission-sdk-23 requests the permission only from API 23 on.'),
+        max_sdk: n,
+        required: z.boolean().describe('false: android:required="false", the app works without it.'),
+      }),
+    )
+    .describe('Every uses-permission and uses-permission-sdk-23 element, in document order.'),
   install_location: s.describe('auto, internalOnly or preferExternal; null when unset.'),
   permissions: z.array(
     z.strictObject({
