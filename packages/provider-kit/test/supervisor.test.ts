@@ -162,6 +162,26 @@ describe('createProcessSupervisor', () => {
     expect(s.owned()).toEqual([]);
   });
 
+  it("should own a daemon that left the group and its parent (double fork and setsid) by its environment's mark", async () => {
+    const s = supervisor();
+    // The middle process exits at once: the daemon is re-parented away, in a session of its own, before
+    // any scan can have seen it as a child. It writes its PID to stdout.
+    const owned = await s.start('sh', ['-c', 'sh -c "setsid sh -c \'echo \\$\\$; exec sleep 300\' &"; wait'], {
+      stdout: 'pipe',
+    });
+    const daemon = Number(await firstLine(owned));
+    await until(() => psView(daemon)?.ppid !== owned.identity.pid && owned.exit() !== null, 'the launcher to exit');
+    const view = psView(daemon)!;
+    expect(view.pgid).toBe(daemon);
+    expect(view.ppid).not.toBe(owned.identity.pid);
+    const snapshot = owned.lineage();
+    if (snapshot.status !== 'verified') throw new Error('expected a verified snapshot');
+    expect(snapshot.descendants.map((d) => d.pid)).toEqual([daemon]);
+    await s.closeAll({ graceMs: 1000 });
+    expect(alive(daemon)).toBe(false);
+    expect(s.owned()).toEqual([]);
+  });
+
   it('should never signal a process it did not start', async () => {
     const outsider = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
     outsiders.push(outsider);

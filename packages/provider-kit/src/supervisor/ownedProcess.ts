@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { ReaError } from '@rea/evidence';
-import { descendantsOf, procAvailable, readProc, readProcTable } from './procfs.js';
+import { descendantsOf, environHolds, procAvailable, readProc, readProcTable } from './procfs.js';
 import type { ProcEntry } from './procfs.js';
 
 /** What the supervisor recorded about a process it started. */
@@ -96,6 +97,8 @@ const POLL_MS = 25;
 const KILL_WAIT_MS = 3000;
 /** How long after the launcher's exit its streams may take to close before it counts as exited. */
 const STREAMS_AFTER_EXIT_MS = 200;
+/** The variable that marks the environment of an owned process and of the descendants that keep it. */
+export const OWNER_VARIABLE = 'REA_OWNER';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
 /**
@@ -117,6 +120,9 @@ export async function startOwnedProcess(
 ): Promise<OwnedProcess> {
   // Loaded on first start: execa is a sizeable import that nothing needs until a process starts.
   const { execa } = await import('execa');
+  // Inherited by every descendant that keeps its environment: one that left both the process group and
+  // the parent chain (a daemon's double fork with setsid) is still found by it.
+  const mark = `${OWNER_VARIABLE}=${randomBytes(12).toString('hex')}`;
   const subprocess = execa(command, args, {
     detached: true,
     cleanup: false,
@@ -128,7 +134,7 @@ export async function startOwnedProcess(
     stderr: options.stderr ?? 'pipe',
     extendEnv: options.extendEnv ?? true,
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    ...(options.env === undefined ? {} : { env: options.env }),
+    env: { ...options.env, [OWNER_VARIABLE]: mark.slice(OWNER_VARIABLE.length + 1) },
   });
   // The launcher's exit once its streams have closed, or a moment after it when they stay open: execa's
   // promise settles only once every stream has closed, and a background child that inherited stdout
@@ -180,6 +186,7 @@ export async function startOwnedProcess(
   });
   return createHandle(
     identity,
+    mark,
     subprocess,
     exited,
     () => exit,
@@ -190,6 +197,7 @@ export async function startOwnedProcess(
 
 function createHandle(
   identity: ProcessIdentity,
+  mark: string,
   subprocess: { stdin: Writable | null; stdout: Readable | null; stderr: Readable | null },
   exited: Promise<ProcessExit>,
   exit: () => ProcessExit | null,
@@ -198,6 +206,8 @@ function createHandle(
 ): OwnedProcess {
   // Every (pid, start) ever proven ours: descendants that left the group stay ours while they live.
   const known = new Map<number, number>();
+  // Every (pid, start) found not to carry the mark: its environment is read once.
+  const unmarked = new Map<number, number>();
   const hasProc = identity.start_ticks !== null;
 
   const reused = (table: ReadonlyMap<number, ProcEntry>): boolean => {
@@ -221,6 +231,16 @@ function createHandle(
       const entry = table.get(pid);
       if (entry && entry.startTicks === ticks) owned.set(pid, entry);
       else known.delete(pid);
+    }
+    for (const [pid, ticks] of unmarked) if (table.get(pid)?.startTicks !== ticks) unmarked.delete(pid);
+    for (const entry of table.values()) {
+      if (entry.startTicks < start || owned.has(entry.pid) || unmarked.get(entry.pid) === entry.startTicks) continue;
+      if (environHolds(entry.pid, mark)) {
+        owned.set(entry.pid, entry);
+        known.set(entry.pid, entry.startTicks);
+      } else {
+        unmarked.set(entry.pid, entry.startTicks);
+      }
     }
     for (const root of [...owned.values()]) {
       for (const child of descendantsOf(table, root.pid)) owned.set(child.pid, child);

@@ -54,6 +54,22 @@ export function readProc(pid: number): ProcEntry | null {
   }
 }
 
+/**
+ * Whether the environment of process `pid` holds the variable `entry` ("NAME=value") exactly; false when
+ * it cannot be read (another user's process, a zombie, gone).
+ */
+export function environHolds(pid: number, entry: string): boolean {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(`${PROC}/${pid}/environ`);
+  } catch {
+    return false;
+  }
+  // NUL-separated entries: the first has no NUL before it.
+  const needle = Buffer.from(`${entry}\0`);
+  return bytes.subarray(0, needle.length).equals(needle) || bytes.indexOf(Buffer.from(`\0${entry}\0`)) >= 0;
+}
+
 /** Reads every process visible to this host, keyed by pid. Processes that vanish mid-read are skipped. */
 export function readProcTable(): Map<number, ProcEntry> {
   const table = new Map<number, ProcEntry>();
