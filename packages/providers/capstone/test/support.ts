@@ -234,3 +234,36 @@ export function objdumpSlotTransfers(objdump: string, file: string, slots: Map<n
   }
   return out;
 }
+
+/**
+ * PE import address table slots from `llvm-readobj --coff-imports` (each import's slot is the IAT's
+ * address plus its index times the pointer size): slot address → import name and library.
+ */
+export function coffImportSlots(file: string): Map<number, { name: string; library: string }> {
+  const headers = execFileSync('llvm-readobj', ['--file-headers', file], { encoding: 'utf8' });
+  const base = Number.parseInt(/ImageBase: 0x([0-9A-Fa-f]+)/.exec(headers)![1]!, 16);
+  const pointer = /Magic: 0x20B/.test(headers) ? 8 : 4;
+  const out = new Map<number, { name: string; library: string }>();
+  const text = execFileSync('llvm-readobj', ['--coff-imports', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  for (const block of text.split(/^Import \{$/m).slice(1)) {
+    const library = /Name: (\S+)/.exec(block)![1]!;
+    let slot = base + Number.parseInt(/ImportAddressTableRVA: 0x([0-9A-Fa-f]+)/.exec(block)![1]!, 16);
+    for (const m of block.matchAll(/^\s*Symbol: (\S*) \(\d+\)$/gm)) {
+      out.set(slot, { name: m[1]!, library });
+      slot += pointer;
+    }
+  }
+  return out;
+}
+
+/** x86-64 transfers through a RIP-relative memory operand from objdump (`jmp *0x…(%rip)  # slot`): site → slot. */
+export function objdumpRipTransfers(objdump: string, file: string, op: 'call' | 'jmp'): Map<number, number> {
+  const text = execFileSync(objdump, ['-d', '--no-show-raw-insn', file], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const out = new Map<number, number>();
+  const pattern = new RegExp(`^\\s*([0-9a-f]+):\\s+${op}\\s+\\*-?0x[0-9a-f]+\\(%rip\\)\\s+#\\s*(?:0x)?([0-9a-f]+)`);
+  for (const line of text.split('\n')) {
+    const m = pattern.exec(line);
+    if (m) out.set(Number.parseInt(m[1]!, 16), Number.parseInt(m[2]!, 16));
+  }
+  return out;
+}

@@ -140,6 +140,7 @@ export async function discover(
     if (!seeds.has(pointer) && !coveredFast(pointer) && !cases.has(pointer)) offer(pointer, 'code-pointer');
   }
   await seedTailJumpTargets(layout, table, index, seeds, offer, pacer);
+  await sizeImportThunks(layout, table, index, seeds, slots, pacer);
   await claimGaps(layout, table, index.ascending, seeds, offer, pacer);
   await pacer.turn('discovery');
   const starts = await seeds.starts(pacer, 'discovery');
@@ -221,6 +222,37 @@ function paddingBytes(b: Uint8Array, start: number, end: number, arm: boolean): 
   if (op === 0x90 || op === 0xcc || (op === 0x0f && i + 1 < end && b[i + 1] === 0x1f)) return true;
   for (let k = start; k < end; k += 1) if (b[k] !== 0) return false;
   return true;
+}
+
+/**
+ * Gives each procedure start that jumps through an import slot (a PE thunk, `jmp [__imp_x]`) the extent
+ * of that jump and the padding after it. Linkers lay thunks out back to back, and a thunk that nothing
+ * calls has no start of its own: without an extent, the one before it ran on over the rest of the run,
+ * and {@link claimGaps} now starts each of them (after a terminator and padding) instead.
+ */
+async function sizeImportThunks(
+  layout: BinaryLayout,
+  table: InstructionTable,
+  index: InstructionIndex,
+  seeds: SeedTable,
+  slots: ReadonlyMap<number, LayoutImport>,
+  pacer: Pacer,
+): Promise<void> {
+  if (slots.size === 0) return;
+  const starts = await seeds.starts(pacer, 'discovery');
+  for (let k = 0; k < starts.length; k += 1) {
+    if ((k & CHECK_MASK) === 0 && pacer.due()) await pacer.turn('discovery');
+    const start = starts[k]!;
+    let i = index.at(start);
+    if (i < 0 || table.flowAt(i) !== Flow.IndirectJump || !slots.has(table.ref(i))) continue;
+    let end = start + table.size[i]!;
+    for (i += 1; i < table.count && table.addressAt(i) === end; i += 1) {
+      if (!isPadding(layout, end, table.size[i]!)) break;
+      end += table.size[i]!;
+    }
+    // The seed keeps its source, name and kind: only a size is added where it had none.
+    seeds.offer(start, 'engine', end - start, 'function', null, null);
+  }
 }
 
 /**
