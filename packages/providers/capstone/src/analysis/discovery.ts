@@ -6,6 +6,7 @@ import { ehFrameExtents, pdataExtents } from './unwind.js';
 import { CHECK_MASK, Pacer, SLICE } from './pace.js';
 import { Flow, RefKind, codeSections, lowerBound, sweep } from './sweep.js';
 import { SeedTable } from './seeds.js';
+import { sentinelPointerLists } from './pointerLists.js';
 import { grown } from './table.js';
 import type { SeedKind } from './seeds.js';
 import type { InstructionTable, X86Reader } from './sweep.js';
@@ -64,10 +65,18 @@ export async function discover(
     return s !== undefined && a >= s.address && a < s.address + Math.min(s.size, s.fileSize);
   };
   const sectionStarts = Float64Array.from(sections, (s) => s.address);
+  // Function pointer lists laid out in code are data: nothing in them is decoded or starts a procedure.
+  const lists = await sentinelPointerLists(layout, sections, pacer);
+  const listStarts = Float64Array.from(lists, (l) => l.start);
+  const inList = (a: number) => {
+    const list = lists[lowerBound(listStarts, a + 1) - 1];
+    return list !== undefined && a < list.end;
+  };
   // Typed columns, not a map of objects: see SeedTable.
   const seeds = new SeedTable(layout.symbols.length + layout.exports.length + layout.imports.length);
   const offer: Offer = (address, source, size = 0, kind = 'function', name = null, library = null) => {
-    if (inCode(address)) seeds.offer(address, source, size, kind, name, library);
+    if (inCode(address) && (lists.length === 0 || !inList(address)))
+      seeds.offer(address, source, size, kind, name, library);
   };
   const stubs = new Map<number, LayoutImport>();
   const slots = new Map<number, LayoutImport>();
@@ -101,9 +110,11 @@ export async function discover(
       offer(u.start, 'unwind-info', u.size);
     }
   }
+  for (const list of lists) for (const entry of list.entries) offer(entry, 'code-pointer');
   for (const section of sections) offer(section.address, 'engine');
   await pacer.turn('discovery');
-  const table = await sweep(layout, decoder, await seeds.starts(pacer, 'discovery'), signal, reader, pacer);
+  const anchors = await seeds.starts(pacer, 'discovery');
+  const table = await sweep(layout, decoder, anchors, signal, reader, pacer, lists);
   const index = await InstructionIndex.build(table, pacer);
   // Every pass below acts on instructions that have a target or a referenced address: each walks
   // those alone (about a third of the table), in address order, with no list of them kept.
@@ -158,7 +169,8 @@ export async function discover(
     };
     const section = sections[lowerBound(sectionStarts, start + 1) - 1]!;
     const sectionEnd = section.address + Math.min(section.size, section.fileSize);
-    const next = Math.min(starts[k + 1] ?? sectionEnd, sectionEnd);
+    const list = lists[lowerBound(listStarts, start)];
+    const next = Math.min(starts[k + 1] ?? sectionEnd, sectionEnd, list?.start ?? sectionEnd);
     const end = seed.size > 0 ? Math.min(start + seed.size, next) : next;
     // A procedure that only jumps through an import slot is a thunk for that import (PE `jmp [__imp_x]`).
     const first = index.at(start);

@@ -139,11 +139,18 @@ function readRun(
   return at;
 }
 
+/** Bytes `[start, end)` of a code section known to be data. */
+export interface DataRange {
+  start: number;
+  end: number;
+}
+
 /**
  * Decodes every executable section linearly, restarting at each anchor (known function start) so that
  * a desynchronised decode never swallows a function entry. Invalid bytes are skipped (1 byte on x86, 4
- * on AArch64), as a disassembler listing does. On x86 the fast reader measures what it can and
- * Capstone decodes the rest one instruction at a time (the engine is opened only if that happens).
+ * on AArch64), as a disassembler listing does; the `data` ranges (ascending, disjoint) are not decoded
+ * at all, and no instruction runs into one. On x86 the fast reader measures what it can and Capstone
+ * decodes the rest one instruction at a time (the engine is opened only if that happens).
  */
 export async function sweep(
   layout: BinaryLayout,
@@ -152,6 +159,7 @@ export async function sweep(
   signal: AbortSignal,
   reader: X86Reader = 'fast',
   pacer: Pacer = new Pacer(signal),
+  data: readonly DataRange[] = [],
 ): Promise<InstructionTable> {
   // Typical code averages 3.5-4 bytes per instruction (x86) or exactly 4 (AArch64): size the columns once.
   const code = codeSections(layout);
@@ -188,10 +196,19 @@ export async function sweep(
     const base = smallInteger(section.address);
     const end = base + length;
     let anchorIndex = lowerBound(sorted, base + 1);
+    let dataIndex = 0;
     let pos = base;
     while (pos < end) {
+      while (dataIndex < data.length && data[dataIndex]!.end <= pos) dataIndex += 1;
+      const skip = data[dataIndex];
+      if (skip !== undefined && skip.start <= pos) {
+        pos = Math.min(end, smallInteger(skip.end));
+        pages.reset();
+        continue;
+      }
       while (anchorIndex < sorted.length && sorted[anchorIndex]! <= pos) anchorIndex += 1;
-      const limit = anchorIndex < sorted.length && sorted[anchorIndex]! < end ? sorted[anchorIndex]! : end;
+      let limit = anchorIndex < sorted.length && sorted[anchorIndex]! < end ? sorted[anchorIndex]! : end;
+      if (skip !== undefined && skip.start < limit) limit = smallInteger(skip.start);
       let consumed: number;
       if (fastReader) {
         // Measure up to the next anchor; one instruction through Capstone wherever the reader declines.
