@@ -6,6 +6,7 @@ import { ehFrameExtents, pdataExtents } from './unwind.js';
 import { CHECK_MASK, Pacer, SLICE } from './pace.js';
 import { Flow, RefKind, codeSections, lowerBound, sweep } from './sweep.js';
 import { SeedTable } from './seeds.js';
+import { isDebugSection } from './dataPointers.js';
 import { sentinelPointerLists } from './pointerLists.js';
 import { grown } from './table.js';
 import type { SeedKind } from './seeds.js';
@@ -465,7 +466,7 @@ function unalignedPointers(
 
 /**
  * Pointer-sized, aligned values in `[low, high)` in allocated data sections (initialiser arrays,
- * tables, vtables) that pass `keep`, in section and address order.
+ * tables, vtables; not debugging information) that pass `keep`, in section and address order.
  */
 async function dataPointers(
   layout: BinaryLayout,
@@ -479,7 +480,7 @@ async function dataPointers(
   const filter: PointerFilter = { low, high, keep, out: new NumberList() };
   for (const section of layout.sections) {
     if (!section.flags.alloc || section.flags.execute || section.fileSize === 0 || section.address === 0) continue;
-    if (section.fileSize > 64 * 1024 * 1024) continue;
+    if (section.fileSize > 64 * 1024 * 1024 || isDebugSection(section)) continue;
     const bytes = layout.readAt(section.address, Math.min(section.size, section.fileSize));
     if (!bytes) continue;
     const skew = (size - (section.address % size)) % size;
