@@ -3,9 +3,11 @@ import type { ProcedureSource } from '@rea/native';
 import type { DecoderSource } from '../engine.js';
 import { InstructionIndex } from './instructionIndex.js';
 import { ehFrameExtents, pdataExtents } from './unwind.js';
+import { settleUnwindStarts } from './unwindStarts.js';
 import { CHECK_MASK, Pacer, SLICE } from './pace.js';
 import { Flow, RefKind, codeSections, lowerBound, sweep } from './sweep.js';
 import { SeedTable } from './seeds.js';
+import { isPadding, paddingBytes } from './padding.js';
 import { isDebugSection } from './dataPointers.js';
 import { sentinelPointerLists } from './pointerLists.js';
 import { grown } from './table.js';
@@ -104,7 +106,8 @@ export async function discover(
   }
   for (const [address, imp] of stubs) offer(address, 'import', 0, 'import', imp.name, imp.library);
   if (layout.entry !== null) offer(layout.entry, 'entry');
-  for (const extents of [await ehFrameExtents(layout, pacer), pdataExtents(layout)]) {
+  for (const listed of [await ehFrameExtents(layout, pacer), pdataExtents(layout)]) {
+    const extents = await settleUnwindStarts(layout, sections, listed, pacer);
     for (let n = 0; n < extents.length; n += 1) {
       if (checkpoint(n)) await pacer.turn('discovery');
       const u = extents[n]!;
@@ -214,28 +217,6 @@ async function sizedExtents(
 }
 
 const TERMINATORS = new Set<number>([Flow.Jump, Flow.Return, Flow.Stop, Flow.IndirectJump]);
-
-/** Whether the instruction is alignment padding (NOP forms, INT3, AArch64 NOP/UDF #0). */
-function isPadding(layout: BinaryLayout, address: number, size: number): boolean {
-  const b = layout.readAt(address, size);
-  if (!b || b.length === 0) return true;
-  return paddingBytes(b, 0, b.length, layout.architecture === 'aarch64');
-}
-
-/** {@link isPadding} over the instruction bytes `b[start, end)` (non-empty), without a copy. */
-function paddingBytes(b: Uint8Array, start: number, end: number, arm: boolean): boolean {
-  if (arm) {
-    const at = (k: number) => (start + k < end ? b[start + k]! : 0);
-    const word = (at(0) | (at(1) << 8) | (at(2) << 16) | (at(3) << 24)) >>> 0;
-    return word === 0xd503201f || word === 0;
-  }
-  let i = start;
-  while (i < end && (b[i] === 0x66 || b[i] === 0x2e)) i += 1;
-  const op = i < end ? b[i] : undefined;
-  if (op === 0x90 || op === 0xcc || (op === 0x0f && i + 1 < end && b[i + 1] === 0x1f)) return true;
-  for (let k = start; k < end; k += 1) if (b[k] !== 0) return false;
-  return true;
-}
 
 /**
  * Gives each procedure start that jumps through an import slot (a PE thunk, `jmp [__imp_x]`) the extent
