@@ -208,7 +208,7 @@ export async function gatherApplication(path: string, options: GatherOptions, si
       continue;
     }
     parsed += 1;
-    const facts = collectFacts(outcome.program, () => check('parse'));
+    const facts = collectFacts(outcome.program, () => check('parse'), text);
     const bundle = recoverBundle(outcome.program, text, outcome.lineComments, () => check('bundles'), map.decoded);
     if (map.status === 'none' && looksMinified(text)) {
       c.unknown(

@@ -5,6 +5,7 @@ import type { EsNode } from '../engine/parser.js';
 import type { ExportShape } from '../schemas.js';
 import { FlagSites } from './flags.js';
 import type { FlagSite } from './flags.js';
+import { MAY_BIND, moduleBindings } from './bindings.js';
 import { memberPath, stringValue, walk } from './walk.js';
 
 import { MAX_STRINGS_PER_FILE, MAX_STRING_LENGTH } from '../limits.js';
@@ -69,6 +70,8 @@ export interface FileFacts {
   loadedPages: string[];
   /** Feature-flag checks and environment flags, in source order. */
   flags: FlagSite[];
+  /** Where electron or its IPC objects are passed on, stored or reassigned: what follows is not tracked. */
+  untracked: Position[];
 }
 
 function at(node: EsNode): Position {
@@ -181,7 +184,7 @@ function commonJsExport(node: EsNode, out: ExportShape[]): void {
  * pages loaded into windows, feature-flag sites (flags.ts). `every` is called at bounded intervals
  * (cancellation).
  */
-export function collectFacts(program: EsNode, every?: () => void): FileFacts {
+export function collectFacts(program: EsNode, every?: () => void, text?: string): FileFacts {
   const facts: FileFacts = {
     imports: [],
     exports: [],
@@ -197,7 +200,12 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
     preloads: [],
     loadedPages: [],
     flags: [],
+    untracked: [],
   };
+  // What calls reach through bindings of electron and Node's modules (renamed by minifiers).
+  const bindings =
+    text === undefined || MAY_BIND.test(text) ? moduleBindings(program, every) : { calls: new Map(), untracked: [] };
+  facts.untracked = bindings.untracked.map(at);
   const flags = new FlagSites();
   const builtins = new Set<string>();
   const addImport = (specifier: string, kind: FileFacts['imports'][number]['kind'], node: EsNode) => {
@@ -281,7 +289,7 @@ export function collectFacts(program: EsNode, every?: () => void): FileFacts {
         case 'NewExpression':
         case 'CallExpression':
           if (node.type === 'CallExpression') flags.call(node, at(node));
-          call(node, facts, addImport);
+          call(node, facts, addImport, bindings.calls.get(node) ?? null);
           exported(node, bundlerExports);
           break;
         case 'Property': {
@@ -338,10 +346,16 @@ function lastString(node: EsNode): string | null {
   return null;
 }
 
-function call(node: EsNode, facts: FileFacts, addImport: (s: string, k: 'require', n: EsNode) => void): void {
+function call(
+  node: EsNode,
+  facts: FileFacts,
+  addImport: (s: string, k: 'require', n: EsNode) => void,
+  bound: string | null,
+): void {
   const callee = node.callee as EsNode;
   const args = node.arguments as EsNode[];
-  const name = memberPath(callee);
+  // What the callee is bound to (`o.handle` with `{ipcMain: o} = require("electron")`), else its spelling.
+  const name = bound ?? memberPath(callee);
   if (name === null) return;
   if (node.type === 'CallExpression' && name === 'require' && args.length === 1) {
     const specifier = stringValue(args[0]);

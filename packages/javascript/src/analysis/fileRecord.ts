@@ -172,6 +172,14 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
       message: `${facts.stringTotal} string literals; the first ${facts.strings.length} are listed.`,
     });
   }
+  if (facts.untracked.length > 0) {
+    const lines = facts.untracked.slice(0, 5).map((p) => p.line);
+    record.unknowns.push({
+      scope: node_id,
+      kind: 'ipc-binding-not-followed',
+      message: `electron or its IPC objects are passed on, stored or reassigned (line ${lines.join(', ')}${facts.untracked.length > 5 ? ', …' : ''}): IPC channels reached through them are not listed.`,
+    });
+  }
   const out = record.facts;
   for (const s of facts.strings) {
     out.strings.push({ node_id, line: s.at.line, column: s.at.column, value: s.value, truncated: s.truncated });

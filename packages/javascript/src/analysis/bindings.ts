@@ -1,0 +1,352 @@
+// What the names of a file are bound to, as far as Electron's and Node's modules go: which local
+// binding holds `require("electron")`, its `ipcMain`, `require("fs")` or one of its functions, through
+// destructuring with renames, member aliases and ES imports, with JavaScript's scoping (var hoisted to
+// its function, let/const/class to their block, parameters shadowing). Minified code renames every
+// local, so IPC and effect detection asks this, not the spelling, what a call reaches.
+import type { EsNode } from '../engine/parser.js';
+import { memberPath, stringValue } from './walk.js';
+
+/** The modules whose bindings are followed, by the name their members are reported under. */
+const FOLLOWED = new Map<string, string>([
+  ['electron', ''],
+  ['electron/main', ''],
+  ['electron/renderer', ''],
+  ['electron/common', ''],
+  ['fs', 'fs'],
+  ['original-fs', 'fs'],
+  ['fs/promises', 'fs.promises'],
+  ['child_process', 'child_process'],
+  ['http', 'http'],
+  ['https', 'https'],
+  ['http2', 'http2'],
+  ['net', 'net'],
+  ['tls', 'tls'],
+  ['dgram', 'dgram'],
+  ['dns', 'dns'],
+  ['vm', 'vm'],
+]);
+
+/**
+ * What a value is: a followed module (`''` for electron itself, `fs`) or one of its members
+ * (`ipcMain`, `fs.writeFileSync`); null when it is not known to be one.
+ */
+type Origin = string | null;
+
+/** The origin `require(specifier)` gives, or null when the module is not followed. */
+function moduleOrigin(specifier: string): Origin {
+  return FOLLOWED.get(specifier.startsWith('node:') ? specifier.slice(5) : specifier) ?? null;
+}
+
+/** The names modules are reported under: an interop wrapper's `default` of one is the module itself. */
+const ROOTS = new Set(FOLLOWED.values());
+
+/** electron and the objects IPC goes through: a use of them that is not followed may hide channels. */
+const IPC_OBJECTS = new Set(['', 'ipcMain', 'ipcRenderer', 'contextBridge']);
+
+/** The source text may bind a followed module (a cheap test before any scope is built). */
+export const MAY_BIND =
+  /["'`](?:node:)?(?:electron|fs|original-fs|child_process|https?|http2|net|tls|dgram|dns|vm)(?:\/[a-z]+)?["'`]/;
+
+const join = (origin: string, member: string) => (origin === '' ? member : `${origin}.${member}`);
+
+interface Scope {
+  parent: Scope | null;
+  /** Function scopes take `var` declarations; block scopes only let/const/class. */
+  fn: boolean;
+  /** Names declared in this scope; the value is what the name is bound to. */
+  names: Map<string, Origin> | null;
+}
+
+/** What {@link moduleBindings} found in one program. */
+export interface ModuleBindings {
+  /** The resolved name of calls whose callee reaches a followed module (`ipcMain.on`, `fs.writeFileSync`). */
+  calls: Map<EsNode, string>;
+  /**
+   * References to electron (or one of its members) that are not followed: passed to a function,
+   * stored in a property, reassigned. IPC sites reached through them are not listed.
+   */
+  untracked: EsNode[];
+}
+
+const FUNCTION = /^(?:FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/;
+
+function patternNames(pattern: EsNode | null | undefined, out: string[]): void {
+  const stack: (EsNode | null | undefined)[] = [pattern];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!node) continue;
+    if (node.type === 'Identifier') out.push(node.name as string);
+    else if (node.type === 'ObjectPattern')
+      for (const p of node.properties as EsNode[]) stack.push(p.type === 'RestElement' ? p : (p.value as EsNode));
+    else if (node.type === 'ArrayPattern') for (const e of node.elements as (EsNode | null)[]) stack.push(e);
+    else if (node.type === 'RestElement') stack.push(node.argument as EsNode);
+    else if (node.type === 'AssignmentPattern') stack.push(node.left as EsNode);
+  }
+}
+
+function declare(scope: Scope, name: string): void {
+  (scope.names ??= new Map()).set(name, null);
+}
+
+function functionScope(scope: Scope): Scope {
+  let s = scope;
+  while (!s.fn && s.parent) s = s.parent;
+  return s;
+}
+
+/** The scope that declares `name` as seen from `scope`, or null for a global. */
+function lookup(scope: Scope | null, name: string): Scope | null {
+  for (let s = scope; s; s = s.parent) if (s.names?.has(name)) return s;
+  return null;
+}
+
+interface Frame {
+  node: EsNode;
+  scope: Scope;
+  parent: EsNode | null;
+  /** The parent's parent (an object literal, or a destructuring pattern, for a property). */
+  grand: EsNode | null;
+  key: string;
+}
+
+function children(frame: Frame, scopeOf: Map<EsNode, Scope>, push: (f: Frame) => void): void {
+  const { node } = frame;
+  const scope = scopeOf.get(node) ?? frame.scope;
+  const list: Frame[] = [];
+  for (const key in node) {
+    const value = node[key];
+    if (value === null || typeof value !== 'object' || key === 'loc' || key === 'range') continue;
+    // A function's name and parameters belong to its own scope; a class's name is declared outside.
+    if (Array.isArray(value)) {
+      for (const item of value)
+        if (item && typeof (item as EsNode).type === 'string')
+          list.push({ node: item as EsNode, scope, parent: node, grand: frame.parent, key });
+    } else if (typeof (value as EsNode).type === 'string')
+      list.push({ node: value as EsNode, scope, parent: node, grand: frame.parent, key });
+  }
+  for (let i = list.length - 1; i >= 0; i -= 1) push(list[i]!);
+}
+
+function traverse(
+  program: EsNode,
+  scopeOf: Map<EsNode, Scope>,
+  visit: (frame: Frame) => void,
+  every?: () => void,
+): void {
+  const root: Scope = scopeOf.get(program) ?? { parent: null, fn: true, names: null };
+  const stack: Frame[] = [{ node: program, scope: root, parent: null, grand: null, key: '' }];
+  let count = 0;
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    count += 1;
+    if (every && count % 50_000 === 0) every();
+    visit(frame);
+    children(frame, scopeOf, (f) => stack.push(f));
+  }
+}
+
+/** Declares what `frame.node` declares, creating the scope a function or block opens. */
+function declarations(frame: Frame, scopeOf: Map<EsNode, Scope>, declarators: [EsNode, Scope][]): void {
+  const { node, scope } = frame;
+  const open = (fn: boolean): Scope => {
+    const created: Scope = { parent: scope, fn, names: null };
+    scopeOf.set(node, created);
+    return created;
+  };
+  if (node.type === 'Program') {
+    scopeOf.set(node, { parent: null, fn: true, names: null });
+  } else if (FUNCTION.test(node.type)) {
+    if (node.type === 'FunctionDeclaration' && node.id) declare(scope, (node.id as EsNode).name as string);
+    const inner = open(true);
+    if (node.type === 'FunctionExpression' && node.id) declare(inner, (node.id as EsNode).name as string);
+    const names: string[] = [];
+    for (const p of node.params as EsNode[]) patternNames(p, names);
+    for (const name of names) declare(inner, name);
+  } else if (
+    node.type === 'BlockStatement' ||
+    node.type === 'ForStatement' ||
+    node.type === 'ForInStatement' ||
+    node.type === 'ForOfStatement' ||
+    node.type === 'SwitchStatement' ||
+    node.type === 'StaticBlock'
+  ) {
+    open(false);
+  } else if (node.type === 'CatchClause') {
+    const inner = open(false);
+    const names: string[] = [];
+    patternNames(node.param as EsNode | null, names);
+    for (const name of names) declare(inner, name);
+  } else if (node.type === 'ClassDeclaration' && node.id) {
+    declare(scope, (node.id as EsNode).name as string);
+  } else if (node.type === 'VariableDeclaration') {
+    const target = node.kind === 'var' ? functionScope(scope) : scope;
+    for (const d of node.declarations as EsNode[]) {
+      const names: string[] = [];
+      patternNames(d.id as EsNode, names);
+      for (const name of names) declare(target, name);
+      declarators.push([d, target]);
+    }
+  } else if (node.type === 'ImportDeclaration') {
+    const origin = moduleOrigin(String((node.source as EsNode).value));
+    for (const s of node.specifiers as EsNode[]) {
+      const local = (s.local as EsNode).name as string;
+      const imported = s.imported as EsNode | undefined;
+      const name = imported ? String(imported.name ?? imported.value) : null;
+      let value: Origin = null;
+      if (origin !== null) {
+        // A default import of a CommonJS module is the module itself.
+        if (s.type === 'ImportSpecifier' && name !== 'default') value = join(origin, name!);
+        else value = origin;
+      }
+      (scope.names ??= new Map()).set(local, value);
+    }
+  }
+}
+
+/**
+ * The origin of an expression: `require("m")` (also wrapped once by an interop helper such as
+ * `__toESM(require("m"))`), a bound name, or a member of either.
+ */
+function originOf(node: EsNode | null | undefined, scope: Scope): Origin {
+  const members: string[] = [];
+  let current = node;
+  while (current?.type === 'MemberExpression') {
+    const property = current.computed
+      ? stringValue(current.property)
+      : ((current.property as EsNode).name as string | undefined);
+    if (typeof property !== 'string') return null;
+    members.push(property);
+    current = current.object as EsNode;
+  }
+  let origin: Origin = null;
+  if (current?.type === 'Identifier') {
+    const declaring = lookup(scope, current.name as string);
+    origin = declaring?.names?.get(current.name as string) ?? null;
+  } else if (current?.type === 'CallExpression') origin = requireOrigin(current);
+  if (origin === null) return null;
+  members.reverse();
+  // An interop wrapper's `default` is the CommonJS module itself.
+  if (members[0] === 'default' && ROOTS.has(origin)) members.shift();
+  for (const m of members) origin = join(origin, m);
+  return origin;
+}
+
+function requireOrigin(call: EsNode): Origin {
+  const args = call.arguments as EsNode[];
+  if (args.length === 0) return null;
+  const callee = call.callee as EsNode;
+  if (callee.type === 'Identifier' && callee.name === 'require' && args.length === 1) {
+    const specifier = stringValue(args[0]);
+    return specifier === null ? null : moduleOrigin(specifier);
+  }
+  const first = args[0]!;
+  if (callee.type !== 'Identifier' || first.type !== 'CallExpression') return null;
+  const inner = first.callee as EsNode;
+  if (inner.type !== 'Identifier' || inner.name !== 'require') return null;
+  return requireOrigin(first);
+}
+
+/** Binds the names of `pattern` to members of `origin`. */
+function bindPattern(pattern: EsNode, origin: Origin, scope: Scope): void {
+  const stack: [EsNode, Origin][] = [[pattern, origin]];
+  while (stack.length > 0) {
+    const [node, value] = stack.pop()!;
+    if (node.type === 'Identifier') {
+      // A name declared twice with different values is not known.
+      const names = (scope.names ??= new Map());
+      const previous = names.get(node.name as string);
+      names.set(
+        node.name as string,
+        previous === undefined || previous === null ? value : previous === value ? value : null,
+      );
+    } else if (node.type === 'AssignmentPattern') stack.push([node.left as EsNode, value]);
+    else if (node.type === 'ObjectPattern') {
+      for (const p of node.properties as EsNode[]) {
+        if (p.type !== 'Property') continue;
+        const key = p.key as EsNode;
+        const name = p.computed ? stringValue(key) : String(key.name ?? key.value);
+        stack.push([p.value as EsNode, value === null || name === null ? null : join(value, name)]);
+      }
+    }
+  }
+}
+
+/**
+ * The bindings of `program` to Electron's and Node's followed modules (electron, fs, child_process,
+ * http(s), net, vm, …) and the calls they reach. `every` is called at bounded intervals (cancellation).
+ */
+export function moduleBindings(program: EsNode, every?: () => void): ModuleBindings {
+  const scopeOf = new Map<EsNode, Scope>();
+  const declarators: [EsNode, Scope][] = [];
+  traverse(program, scopeOf, (frame) => declarations(frame, scopeOf, declarators), every);
+  const calls = new Map<EsNode, string>();
+  const untracked: EsNode[] = [];
+  if (declarators.length === 0 && !scopeOf.get(program)?.names) return { calls, untracked };
+  // Bind in source order: an alias follows what it names (`const e = require("electron"), r = e.ipcMain`).
+  for (const [d, target] of declarators) {
+    const init = d.init as EsNode | null;
+    // Names are only bound when declared once with a known value; the initializer is resolved in the
+    // declaring scope (its own names shadow outer ones).
+    const names: string[] = [];
+    patternNames(d.id as EsNode, names);
+    const origin = init ? originOf(init, target) : null;
+    if (origin === null) {
+      for (const name of names) target.names!.set(name, null);
+      continue;
+    }
+    bindPattern(d.id as EsNode, origin, target);
+  }
+  // Names reassigned anywhere are no longer known.
+  traverse(
+    program,
+    scopeOf,
+    ({ node, scope, parent, grand, key }) => {
+      if (node.type === 'AssignmentExpression' && (node.left as EsNode).type === 'Identifier') {
+        const name = (node.left as EsNode).name as string;
+        const declaring = lookup(scope, name);
+        if (typeof declaring?.names?.get(name) === 'string') {
+          declaring.names.set(name, null);
+          untracked.push(node);
+        }
+      }
+      if (node.type === 'CallExpression' || node.type === 'NewExpression') {
+        const callee = node.callee as EsNode;
+        if (callee.type === 'MemberExpression' || callee.type === 'Identifier') {
+          const origin = originOf(callee, scope);
+          if (origin !== null && origin !== '' && memberPath(callee) !== origin) calls.set(node, origin);
+        }
+      }
+      // electron (or a member other than a function) flowing anywhere but into a member access, a
+      // call, a declaration or a destructuring: what is done with it there is not followed.
+      if (node.type === 'Identifier' && parent !== null && escapes(parent, grand, key, node)) {
+        const declaring = lookup(scope, node.name as string);
+        const origin = declaring?.names?.get(node.name as string);
+        if (origin !== null && origin !== undefined && IPC_OBJECTS.has(origin)) untracked.push(node);
+      }
+    },
+    every,
+  );
+  return { calls, untracked };
+}
+
+/** `node` (an identifier) is used as a value other than a member's object, a callee or a declarator's init. */
+function escapes(parent: EsNode, grand: EsNode | null, key: string, node: EsNode): boolean {
+  switch (parent.type) {
+    case 'MemberExpression':
+      return key !== 'object' && parent.computed === true && parent.property === node;
+    case 'CallExpression':
+    case 'NewExpression':
+      return key === 'arguments';
+    case 'AssignmentExpression':
+      return key === 'right';
+    case 'Property':
+      return key === 'value' && grand?.type === 'ObjectExpression';
+    case 'ArrayExpression':
+    case 'ReturnStatement':
+    case 'SpreadElement':
+    case 'ExportDefaultDeclaration':
+      return true;
+    default:
+      return false;
+  }
+}
