@@ -12,7 +12,8 @@ import { chunkLinks } from './chunkLinks.js';
 import { assignRoles } from './electron.js';
 import { collectFacts } from './facts.js';
 import { mainsByFolder, resolveFromBase, resolveSpecifier } from './graph.js';
-import { assetsOf, fileNodeId, readHtml, readManifest } from './inventory.js';
+import { assetsOf, fileNodeId, inlineScripts, readHtml, readManifest } from './inventory.js';
+import type { InlineScript } from './inventory.js';
 import { readApplication } from './read.js';
 import { resolveSourceMap } from './sourceMaps.js';
 import { Collector } from './collector.js';
@@ -136,6 +137,7 @@ export async function gatherApplication(path: string, options: GatherOptions, si
   const knownSet = new Set(known);
   const manifests = [];
   const html = [];
+  const inline: { path: string; node_id: string; script: InlineScript }[] = [];
   for (const asset of assets) {
     const bytes = input.contents.get(asset.path);
     if (bytes === undefined) continue;
@@ -145,7 +147,9 @@ export async function gatherApplication(path: string, options: GatherOptions, si
         c.unknown(asset.node_id, 'malformed-manifest', 'The package manifest is not a JSON object.');
       else manifests.push(manifest);
     } else if (asset.kind === 'html') {
-      html.push(readHtml(asset.path, bytes.toString('utf8'), knownSet));
+      const text = bytes.toString('utf8');
+      html.push(readHtml(asset.path, text, knownSet));
+      for (const script of inlineScripts(text)) inline.push({ path: asset.path, node_id: asset.node_id, script });
     }
   }
   const inventoryReasons = input.inventoryCoverage.status === 'partial' ? input.inventoryCoverage.reasons : [];
@@ -222,13 +226,56 @@ export async function gatherApplication(path: string, options: GatherOptions, si
     c.file(fileRecord(script.path, { sourceType: outcome.sourceType, facts, bundle, text, links }, map));
     if (parsed % 100 === 0) progress(`${parsed} of ${scripts.length} scripts parsed`, 'parse');
   }
+  const inlineParsed = stopped === 0 ? parseInline(inline, c, () => check('parse')) : 0;
+  for (const { node_id } of stopped === 0 ? [] : inline)
+    c.unknown(
+      node_id,
+      'not-parsed-resource-bound',
+      'An inline script was not parsed: the analysis stopped at a bound.',
+    );
   const unparsed = scripts.length - parsed;
+  const inlineUnparsed = inline.length - inlineParsed;
   c.phase('parse', [
     ...(unparsed === 0 ? [] : [`${unparsed} of ${scripts.length} scripts not parsed`]),
+    ...(inlineUnparsed === 0 ? [] : [`${inlineUnparsed} of ${inline.length} inline scripts not parsed`]),
     ...(stopped === 0 ? [] : [`stopped at a resource bound before ${stopped} scripts`]),
   ]);
   progress(`${parsed} scripts parsed`, 'parse');
   return prelude;
+}
+
+/**
+ * Parses the scripts written inside HTML pages and records their facts as the page's, at their
+ * positions in the page. Returns how many were parsed; the others are unknowns of their page.
+ */
+function parseInline(
+  inline: readonly { path: string; node_id: string; script: InlineScript }[],
+  c: Sink,
+  every: () => void,
+): number {
+  let parsed = 0;
+  for (const { path, node_id, script } of inline) {
+    every();
+    // Padding before the text puts every line and column where it is in the page.
+    const text = '\n'.repeat(script.line - 1) + ' '.repeat(script.column) + script.text;
+    const outcome = parseJavaScript(text, script.module);
+    if (!outcome.ok) {
+      c.unknown(
+        node_id,
+        outcome.reason === 'too-deeply-nested' ? 'too-deeply-nested' : 'unparsable',
+        `The inline script at line ${script.line}: ${outcome.message}`,
+      );
+      continue;
+    }
+    parsed += 1;
+    const facts = collectFacts(outcome.program, every, text);
+    const bundle = { bundler: null, modules: [], edges: [] };
+    const record = fileRecord(path, { sourceType: outcome.sourceType, facts, bundle, text });
+    record.inline = true;
+    record.role = null;
+    c.file(record);
+  }
+  return parsed;
 }
 
 /**

@@ -75,7 +75,7 @@ export class Collector {
 
   /** Records one script (see {@link FileRecord}): its modules, facts, imports and unknowns. */
   file(record: FileRecord): void {
-    this.modules.push(record.module);
+    if (record.inline !== true) this.modules.push(record.module);
     this.unknowns.push(...record.unknowns);
     if (record.unresolvedMap) this.unresolvedMaps += 1;
     if (record.usesElectron) this.usesElectron = true;

@@ -55,6 +55,11 @@ export interface FileRecord {
   links: ChunkLinks | null;
   /** What Electron role assignment reads of a parsed script; null when it was not parsed. */
   role: { path: string; preloads: string[]; loadedPages: string[] } | null;
+  /**
+   * A script written inside the HTML page at `module.path`: its facts and imports are the page's
+   * (node id and positions), and it is no file module of its own.
+   */
+  inline?: boolean;
 }
 
 /** What a parsed script gives {@link fileRecord}. */

@@ -84,6 +84,41 @@ export function readManifest(path: string, text: string) {
 }
 
 const SCRIPT = /<script\b([^>]*)>/gi;
+const INLINE = /<script\b([^>]*)>([^]*?)<\/script\s*>/gi;
+/** The `type` values of a script element that hold JavaScript (none, or a JavaScript MIME type). */
+const JAVASCRIPT_TYPE = /^(?:module|(?:text|application)\/(?:x-)?(?:java|ecma)script)$/i;
+
+/** A script written inside an HTML page, with where its text starts in the page. */
+export interface InlineScript {
+  text: string;
+  /** 1-based line and 0-based column of its first character in the page. */
+  line: number;
+  column: number;
+  module: boolean;
+}
+
+/**
+ * The JavaScript written inside `<script>` elements without `src` of the HTML page `text` (other types,
+ * JSON or templates, are skipped), each with where it starts in the page.
+ */
+export function inlineScripts(text: string): InlineScript[] {
+  const scripts: InlineScript[] = [];
+  for (const match of text.matchAll(INLINE)) {
+    const attributes = match[1]!;
+    if (attribute(attributes, 'src') !== null) continue;
+    const typeMatch = attribute(attributes, 'type');
+    const type = typeMatch === null ? '' : (typeMatch[1] ?? typeMatch[2] ?? typeMatch[3]!).trim();
+    if (type !== '' && !JAVASCRIPT_TYPE.test(type)) continue;
+    // The opening tag ends at its first `>` (its attributes hold none).
+    const start = match.index + match[0].indexOf('>') + 1;
+    const before = text.slice(0, start);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    let line = 1;
+    for (let i = before.indexOf('\n'); i >= 0; i = before.indexOf('\n', i + 1)) line += 1;
+    scripts.push({ text: match[2]!, line, column: start - lineStart, module: /^module$/i.test(type) });
+  }
+  return scripts;
+}
 const LINK = /<link\b([^>]*)>/gi;
 const attribute = (attributes: string, name: string) =>
   new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(attributes);
