@@ -294,7 +294,8 @@ export function assembleApplication(
   check('graph');
   progress('resolving imports between modules', 'graph');
   const known = new Set(prelude.known);
-  const jsFiles = new Set(prelude.known.filter((p) => /\.(?:[cm]?js|json)$/i.test(p)));
+  // What require and import load: scripts, JSON and native addons (`require("./addon.node")`).
+  const jsFiles = new Set(prelude.known.filter((p) => /\.(?:[cm]?js|json|node)$/i.test(p)));
   const mains = mainsByFolder(prelude.manifests);
   c.resolveEdges((from, specifier, base) =>
     base === true ? resolveFromBase(from, specifier, known) : resolveSpecifier(from, specifier, jsFiles, mains),

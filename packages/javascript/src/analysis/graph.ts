@@ -3,7 +3,8 @@ import { builtinOf } from './facts.js';
 import { fileNodeId } from './inventory.js';
 import { resolveWithin } from './sourceMaps.js';
 
-const FILE_SUFFIXES = ['', '.js', '.mjs', '.cjs', '.json'];
+// Node's own suffixes (.js, .json, .node: a native addon) and the ES module ones.
+const FILE_SUFFIXES = ['', '.js', '.mjs', '.cjs', '.json', '.node'];
 const FOLDER_FILES = ['index.js', 'index.mjs', 'index.cjs'];
 
 /** What a specifier resolved to. */
