@@ -108,8 +108,13 @@ export const StringFactSchema = SourcePositionSchema.extend({
   value: z.string(),
   truncated: z.boolean(),
 });
-/** A URL found in a string literal, with its host. */
-export const UrlFactSchema = SourcePositionSchema.extend({ url: z.string(), host: z.string().nullable() });
+/** A URL found in a string literal or template, with its host. */
+export const UrlFactSchema = SourcePositionSchema.extend({
+  url: z
+    .string()
+    .describe('The URL; in a template, each substitution is written ${…} (the static text around it is exact).'),
+  host: z.string().nullable().describe('null when it cannot be read, or a substitution is part of it.'),
+});
 /** An Electron IPC site: the API and the channel (null when computed at run time). */
 export const IpcFactSchema = SourcePositionSchema.extend({ api: z.string(), channel: z.string().nullable() });
 /** A site that turns data into code. */

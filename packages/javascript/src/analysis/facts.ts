@@ -304,6 +304,7 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string)
         case 'TemplateLiteral': {
           const value = stringValue(node);
           if (value !== null && value.length > 0) literal(value, node, facts);
+          else if (value === null && node.type === 'TemplateLiteral') templateUrls(node, facts);
           break;
         }
         default:
@@ -329,6 +330,29 @@ function literal(value: string, node: EsNode, facts: FileFacts): void {
       facts.urls.push({ url: match[0], host: hostOf(match[0]), at: at(node) });
       if (facts.urls.length >= MAX_STRINGS_PER_FILE) break;
     }
+  }
+}
+
+/** What a template's substitutions are written as in the URLs found in it. */
+const SUBSTITUTION = '${…}';
+
+/**
+ * The URLs of a template with substitutions (`https://api.example.com/v1/${id}`), each substitution
+ * written as {@link SUBSTITUTION}; the host only when the static text holds all of it.
+ */
+function templateUrls(node: EsNode, facts: FileFacts): void {
+  const quasis = node.quasis as { value: { cooked: string | null } }[];
+  if (quasis.some((q) => q.value.cooked === null)) return;
+  const text = quasis.map((q) => q.value.cooked!).join(SUBSTITUTION);
+  if (!text.includes('://')) return;
+  for (const match of text.slice(0, 64 * 1024).matchAll(URL_PATTERN)) {
+    const url = match[0];
+    const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '';
+    const host = authority.includes(SUBSTITUTION)
+      ? null
+      : hostOf(url.slice(0, url.indexOf('://') + 3 + authority.length));
+    facts.urls.push({ url, host, at: at(node) });
+    if (facts.urls.length >= MAX_STRINGS_PER_FILE) break;
   }
 }
 
