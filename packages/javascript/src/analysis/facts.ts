@@ -94,17 +94,65 @@ function hostOf(url: string): string | null {
   }
 }
 
-/** The export shape of `value` exported as `name`: function (with arity), class, value or unknown. */
-export function shapeOf(name: string, system: 'esm' | 'commonjs', value: EsNode | null | undefined): ExportShape {
+/**
+ * What `Function.prototype.length` of a function with `params` is: the parameters before the first
+ * with a default value or the rest parameter.
+ */
+function functionLength(params: readonly EsNode[]): number {
+  const cut = params.findIndex((p) => p.type === 'AssignmentPattern' || p.type === 'RestElement');
+  return cut < 0 ? params.length : cut;
+}
+
+/** What a name of the module's top level is declared as (for `exports.add = add`), or null. */
+export type Declared = (name: string) => EsNode | null;
+
+const FUNCTION_TYPES = /^(?:Function|ArrowFunction)(?:Expression|Declaration)$/;
+
+/**
+ * The export shape of `value` exported as `name`: function (with its `length`), class, value or
+ * unknown. An identifier is read through `declared` when given (a top-level declaration); the value of
+ * a chained assignment (`exports.a = exports.b = void 0`) is its last right-hand side.
+ */
+export function shapeOf(
+  name: string,
+  system: 'esm' | 'commonjs',
+  value: EsNode | null | undefined,
+  declared?: Declared,
+): ExportShape {
+  while (value?.type === 'AssignmentExpression') value = value.right as EsNode;
+  if (value?.type === 'Identifier' && declared) value = declared(value.name as string) ?? value;
   if (!value) return { name, system, value_kind: 'unknown', arity: null };
-  if (/^(?:Function|ArrowFunction)(?:Expression|Declaration)$/.test(value.type)) {
-    return { name, system, value_kind: 'function', arity: (value.params as unknown[]).length };
+  if (FUNCTION_TYPES.test(value.type)) {
+    return { name, system, value_kind: 'function', arity: functionLength(value.params as EsNode[]) };
   }
   if (value.type === 'ClassDeclaration' || value.type === 'ClassExpression') {
     return { name, system, value_kind: 'class', arity: null };
   }
   if (value.type === 'Identifier') return { name, system, value_kind: 'unknown', arity: null };
   return { name, system, value_kind: 'value', arity: null };
+}
+
+/** The names a binding pattern declares (`{ a, b: [c] }`: a, c), in source order. */
+function boundNames(pattern: EsNode): string[] {
+  const names: string[] = [];
+  const stack: EsNode[] = [pattern];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'Identifier') names.push(node.name as string);
+    else if (node.type === 'AssignmentPattern') stack.push(node.left as EsNode);
+    else if (node.type === 'RestElement') stack.push(node.argument as EsNode);
+    else if (node.type === 'ObjectPattern') {
+      const properties = node.properties as EsNode[];
+      for (let i = properties.length - 1; i >= 0; i -= 1) {
+        const p = properties[i]!;
+        stack.push(p.type === 'RestElement' ? p : (p.value as EsNode));
+      }
+    } else if (node.type === 'ArrayPattern') {
+      const elements = node.elements as (EsNode | null)[];
+      for (let i = elements.length - 1; i >= 0; i -= 1) if (elements[i]) stack.push(elements[i]!);
+    }
+  }
+  return names;
 }
 
 function esmExports(node: EsNode, out: ExportShape[]): void {
@@ -124,6 +172,8 @@ function esmExports(node: EsNode, out: ExportShape[]): void {
       for (const d of declaration.declarations as EsNode[]) {
         const id = d.id as EsNode;
         if (id.type === 'Identifier') out.push(shapeOf(id.name as string, 'esm', d.init as EsNode | null));
+        // `export const { a, b } = value`: what each name holds is not read here.
+        else for (const name of boundNames(id)) out.push({ name, system: 'esm', value_kind: 'unknown', arity: null });
       }
     } else if (declaration) {
       out.push(shapeOf(String((declaration.id as EsNode | null)?.name ?? 'default'), 'esm', declaration));
@@ -154,7 +204,56 @@ function bundlerExports(node: EsNode, out: ExportShape[]): void {
   }
 }
 
-function commonJsExport(node: EsNode, out: ExportShape[]): void {
+const isExportsObject = (node: EsNode | undefined) =>
+  /^(?:module\d*\.exports|exports\d*)$/.test(memberPath(node) ?? '');
+
+/**
+ * The CommonJS exports a call defines: `Object.defineProperty(exports, "x", { enumerable: true, get… })`
+ * (TypeScript's re-exports; a property that is not enumerable is not listed, as `Object.keys` does not)
+ * and `__exportStar(require("./m"), exports)` (every name of another module: `*`).
+ */
+function commonJsCall(node: EsNode, out: ExportShape[], declared?: Declared): void {
+  if (node.type !== 'CallExpression') return;
+  const name = memberPath(node.callee);
+  const args = node.arguments as EsNode[];
+  if (name === 'Object.defineProperty' && isExportsObject(args[0]) && args[2]?.type === 'ObjectExpression') {
+    const key = stringValue(args[1]);
+    if (key === null) return;
+    let enumerable = false;
+    let shape: ExportShape = { name: key, system: 'commonjs', value_kind: 'unknown', arity: null };
+    for (const p of args[2].properties as EsNode[]) {
+      if (p.type !== 'Property' || p.computed) continue;
+      const field = String((p.key as EsNode).name ?? (p.key as EsNode).value);
+      const value = p.value as EsNode;
+      if (field === 'enumerable') enumerable = value.type === 'Literal' && value.value === true;
+      else if (field === 'value') shape = shapeOf(key, 'commonjs', value, declared);
+      else if (field === 'get' && reexportGetter(value)) shape = { ...shape, value_kind: 'reexport' };
+    }
+    if (enumerable) out.push(shape);
+  } else if (
+    name !== null &&
+    /(?:^|\.)__exportStar$/.test(name) &&
+    isExportsObject(args[1]) &&
+    args[0]?.type === 'CallExpression' &&
+    memberPath((args[0].callee as EsNode) ?? null) === 'require'
+  ) {
+    out.push({ name: '*', system: 'commonjs', value_kind: 'reexport', arity: null });
+  }
+}
+
+/** A getter that returns a member of another binding (`function () { return m.x; }`, `() => m.x`). */
+function reexportGetter(getter: EsNode): boolean {
+  if (getter.type !== 'FunctionExpression' && getter.type !== 'ArrowFunctionExpression') return false;
+  let body = getter.body as EsNode;
+  if (body.type === 'BlockStatement') {
+    const statements = body.body as EsNode[];
+    if (statements.length !== 1 || statements[0]!.type !== 'ReturnStatement') return false;
+    body = statements[0]!.argument as EsNode;
+  }
+  return body?.type === 'MemberExpression' && (body.object as EsNode).type === 'Identifier';
+}
+
+function commonJsExport(node: EsNode, out: ExportShape[], declared?: Declared): void {
   const target = memberPath(node.left);
   if (target === null) return;
   const right = node.right as EsNode;
@@ -165,15 +264,15 @@ function commonJsExport(node: EsNode, out: ExportShape[]): void {
         if (p.type !== 'Property') continue;
         const key = p.key as EsNode;
         const name = p.computed ? stringValue(key) : String(key.name ?? key.value);
-        if (name !== null) out.push(shapeOf(name, 'commonjs', p.value as EsNode));
+        if (name !== null) out.push(shapeOf(name, 'commonjs', p.value as EsNode, declared));
       }
     } else {
-      out.push(shapeOf('module.exports', 'commonjs', right));
+      out.push(shapeOf('module.exports', 'commonjs', right, declared));
     }
     return;
   }
   const match = /^(?:module\d*\.exports|exports\d*)\.([^.]+)$/.exec(target);
-  if (match) out.push(shapeOf(match[1]!, 'commonjs', right));
+  if (match) out.push(shapeOf(match[1]!, 'commonjs', right, declared));
 }
 
 /**
@@ -221,12 +320,15 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string)
   // top-level statements are read so: in a function (a bundled module's factory, whose `exports` is a
   // parameter of its own) or a condition, which assignment runs is not known statically.
   const topAssignments = new Set<EsNode>();
+  const topCalls = new Set<EsNode>();
   for (const statement of (program.body as EsNode[] | undefined) ?? []) {
     let expression = statement.type === 'ExpressionStatement' ? (statement.expression as EsNode) : null;
+    if (expression?.type === 'CallExpression') topCalls.add(expression);
     for (; expression?.type === 'AssignmentExpression'; expression = expression.right as EsNode)
       topAssignments.add(expression);
   }
-  const topOffsets = new Set([...topAssignments].map((node) => node.start ?? -1));
+  const declared = topDeclarations(program);
+  const topOffsets = new Set([...topAssignments, ...topCalls].map((node) => node.start ?? -1));
   const rebindsExports = new Set<EsNode>();
   let exportsDetached = false;
   const replaceCommonJs = (node: EsNode): void => {
@@ -237,9 +339,13 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string)
     }
     exportsDetached = !rebindsExports.has(node);
   };
+  // `exports.c = exports.b = exports.a = void 0` sets a, then b, then c (the order Object.keys lists
+  // them in): an assignment's right-hand chain is listed before it, where the chain's first one would be.
+  const chainAt = new Map<EsNode, number>();
   const commonJs = (node: EsNode): void => {
     const target = memberPath(node.left);
-    if (target !== null && topAssignments.has(node)) {
+    const top = topAssignments.has(node);
+    if (target !== null && top) {
       if (/^module\d*\.exports$/.test(target)) replaceCommonJs(node);
       else if (
         /^exports\d*$/.test(target) &&
@@ -248,12 +354,31 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string)
         rebindsExports.add(node.right as EsNode);
       else if (exportsDetached && /^exports\d*\./.test(target)) return;
     }
-    exported(node, commonJsExport);
+    const index = chainAt.get(node) ?? facts.exports.length;
+    if ((node.right as EsNode).type === 'AssignmentExpression') chainAt.set(node.right as EsNode, index);
+    exported(node, (n, out) => commonJsExport(n, out, top ? declared : undefined), index);
   };
-  const exported = (node: EsNode, collect: (node: EsNode, out: ExportShape[]) => void) => {
-    const before = facts.exports.length;
-    collect(node, facts.exports);
-    for (let i = before; i < facts.exports.length; i += 1) facts.exportOffsets.push(node.start ?? 0);
+  const exported = (node: EsNode, collect: (node: EsNode, out: ExportShape[]) => void, index?: number) => {
+    const added: ExportShape[] = [];
+    collect(node, added);
+    let place = index ?? facts.exports.length;
+    const offset = node.start ?? 0;
+    for (const shape of added) {
+      // A name the module's top level set before keeps its place (Object.keys' order) and takes the
+      // later value (`exports.add = void 0; … exports.add = add;`).
+      if (shape.system === 'commonjs' && topOffsets.has(offset)) {
+        const earlier = facts.exports.findIndex(
+          (e, i) => e.system === 'commonjs' && e.name === shape.name && topOffsets.has(facts.exportOffsets[i]!),
+        );
+        if (earlier >= 0) {
+          facts.exports[earlier] = shape;
+          continue;
+        }
+      }
+      facts.exports.splice(place, 0, shape);
+      facts.exportOffsets.splice(place, 0, offset);
+      place += 1;
+    }
   };
   walk(
     program,
@@ -291,6 +416,12 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string)
           if (node.type === 'CallExpression') flags.call(node, at(node));
           call(node, facts, addImport, bindings.calls.get(node) ?? null);
           exported(node, bundlerExports);
+          if (!(
+            exportsDetached &&
+            topCalls.has(node) &&
+            /^exports\d*$/.test(memberPath((node.arguments as EsNode[])[0]) ?? '')
+          ))
+            exported(node, (n, out) => commonJsCall(n, out, topCalls.has(n) ? declared : undefined));
           break;
         case 'Property': {
           const key = node.key as EsNode;
@@ -317,6 +448,36 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string)
   facts.builtins = [...builtins].sort();
   facts.flags = flags.finish();
   return facts;
+}
+
+/**
+ * The functions, classes and initialized variables the program's top level declares once, by name:
+ * what `exports.add = add` exports. A variable whose value is computed (a call) is not read.
+ */
+function topDeclarations(program: EsNode): Declared {
+  const found = new Map<string, EsNode | null>();
+  const add = (name: string, value: EsNode | null) => found.set(name, found.has(name) ? null : value);
+  for (let statement of (program.body as EsNode[] | undefined) ?? []) {
+    if (statement.type === 'ExportNamedDeclaration' && statement.declaration)
+      statement = statement.declaration as EsNode;
+    if ((statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') && statement.id)
+      add((statement.id as EsNode).name as string, statement);
+    else if (statement.type === 'VariableDeclaration') {
+      for (const d of statement.declarations as EsNode[]) {
+        const id = d.id as EsNode;
+        const init = d.init as EsNode | null;
+        if (id.type !== 'Identifier') continue;
+        const readable =
+          init !== null &&
+          (FUNCTION_TYPES.test(init.type) ||
+            init.type === 'ClassExpression' ||
+            (statement.kind === 'const' &&
+              /^(?:Literal|ObjectExpression|ArrayExpression|TemplateLiteral)$/.test(init.type)));
+        add(id.name as string, readable ? init : null);
+      }
+    }
+  }
+  return (name) => found.get(name) ?? null;
 }
 
 function literal(value: string, node: EsNode, facts: FileFacts): void {
