@@ -59,6 +59,35 @@ describe('analyzeJavascriptApplication following bindings of electron and fs', (
     });
   });
 
+  it("should follow webpack's require of its externals in a production electron-main build", async () => {
+    await withTempDir(async (tmp) => {
+      mkdirSync(join(tmp, 'src'));
+      writeFileSync(join(tmp, 'src', 'main.js'), MAIN);
+      const { default: webpack } = await import('webpack');
+      const compiler = webpack({
+        mode: 'production',
+        target: 'electron-main',
+        context: join(tmp, 'src'),
+        entry: './main.js',
+        output: { path: join(tmp, 'app'), filename: 'main.js' },
+        infrastructureLogging: { level: 'none' },
+      });
+      await new Promise<void>((resolve, reject) => {
+        compiler.run((error, stats) => {
+          compiler.close(() =>
+            error || stats?.hasErrors() ? reject(error ?? new Error('webpack failed')) : resolve(),
+          );
+        });
+      });
+      // electron and fs are modules of the bundle that other modules reach by id.
+      expect(readFileSync(join(tmp, 'app', 'main.js'), 'utf8')).toMatch(/exports\s*=\s*require\("electron"\)/);
+      const { result } = await analyzeJavascriptApplication(join(tmp, 'app'));
+      expect(ipc(result)).toEqual(['file:main.js ipcMain.handle notes:save', 'file:main.js ipcMain.on notes:list']);
+      expect(result.effects.filter((e) => e.category === 'filesystem').map((e) => e.api)).toEqual(['fs.writeFileSync']);
+      expect(result.unknowns.filter((u) => u.kind === 'ipc-binding-not-followed')).toEqual([]);
+    });
+  });
+
   it('should follow a required member, renamed destructuring, aliases and imports, and respect shadowing', async () => {
     await withTempDir(async (tmp) => {
       writeFileSync(
@@ -95,17 +124,23 @@ describe('analyzeJavascriptApplication following bindings of electron and fs', (
     });
   });
 
-  it('should say so when electron is passed on, where its channels are not followed', async () => {
+  it('should say so where electron is passed on or exported, and only there', async () => {
     await withTempDir(async (tmp) => {
       writeFileSync(
         join(tmp, 'main.js'),
         "const { ipcMain: m } = require('electron');\nrequire('./handlers').register(m);\n",
       );
+      // What webpack emits for an external electron: other modules reach it by id.
+      writeFileSync(join(tmp, 'external.js'), "module.exports = require('electron');\n");
+      writeFileSync(join(tmp, 'plain.js'), "const { ipcMain } = require('electron');\nipcMain.on('plain', () => 0);\n");
       const { result, limitations } = await analyzeJavascriptApplication(tmp);
-      expect(result.ipc).toEqual([]);
-      expect(limitations).toContainEqual(
-        expect.objectContaining({ kind: 'ipc-binding-not-followed', scope: 'file:main.js' }),
-      );
+      expect(ipc(result)).toEqual(['file:plain.js ipcMain.on plain']);
+      expect(
+        limitations
+          .filter((l) => l.kind === 'ipc-binding-not-followed')
+          .map((l) => l.scope)
+          .sort(),
+      ).toEqual(['file:external.js', 'file:main.js']);
     });
   });
 });

@@ -7,6 +7,7 @@ import type { Coverage, Limitation } from '@rea/evidence';
 import type { IntegrityPolicy } from '@rea/artifact';
 import { parseJavaScript } from '../engine/parser.js';
 import type { Asset, JavascriptApplication } from '../schemas.js';
+import { externalRequires } from './bindings.js';
 import { recoverBundle } from './bundles.js';
 import { chunkLinks } from './chunkLinks.js';
 import { assignRoles } from './electron.js';
@@ -212,8 +213,9 @@ export async function gatherApplication(path: string, options: GatherOptions, si
       continue;
     }
     parsed += 1;
-    const facts = collectFacts(outcome.program, () => check('parse'), text);
     const bundle = recoverBundle(outcome.program, text, outcome.lineComments, () => check('bundles'), map.decoded);
+    // A bundle's own modules that re-export electron or fs are followed through the bundler's require.
+    const facts = collectFacts(outcome.program, () => check('parse'), text, externalRequires(bundle));
     if (map.status === 'none' && looksMinified(text)) {
       c.unknown(
         script.node_id,

@@ -4,6 +4,7 @@
 // its function, let/const/class to their block, parameters shadowing). Minified code renames every
 // local, so IPC and effect detection asks this, not the spelling, what a call reaches.
 import type { EsNode } from '../engine/parser.js';
+import type { RecoveredBundle } from './bundles.js';
 import { memberPath, stringValue } from './walk.js';
 
 /** The modules whose bindings are followed, by the name their members are reported under. */
@@ -48,6 +49,61 @@ export const MAY_BIND =
   /["'`](?:node:)?(?:electron|fs|original-fs|child_process|https?|http2|net|tls|dgram|dns|vm)(?:\/[a-z]+)?["'`]/;
 
 const join = (origin: string, member: string) => (origin === '' ? member : `${origin}.${member}`);
+
+/**
+ * What a bundle's own runtime requires: the module each bundler require call loads, by the call's
+ * offset (`t(157)`, module 157 being `e.exports = require("electron")`), and the offsets of those
+ * modules' `require` calls, followed through every bundler require of them.
+ */
+export interface Required {
+  calls: ReadonlyMap<number, string>;
+  followed: ReadonlySet<number>;
+}
+
+const NOTHING_REQUIRED: Required = { calls: new Map(), followed: new Set() };
+
+/**
+ * The bundler requires of `bundle` that load a module whose whole body re-exports a followed module
+ * (webpack's externals: `157(e){e.exports=require("electron")}`); see {@link Required}.
+ */
+export function externalRequires(bundle: RecoveredBundle): Required {
+  const externals = new Map<string, { specifier: string; offset: number }>();
+  for (const m of bundle.modules) {
+    const found = m.node === null ? null : reexported(m.node);
+    if (found !== null) externals.set(m.moduleId, found);
+  }
+  if (externals.size === 0) return NOTHING_REQUIRED;
+  const calls = new Map<number, string>();
+  const elsewhere = new Set<string>();
+  for (const edge of bundle.edges) {
+    const external = externals.get(edge.toModuleId);
+    if (external === undefined) continue;
+    if (edge.crossFile) elsewhere.add(edge.toModuleId);
+    else calls.set(edge.offset, external.specifier);
+  }
+  const followed = new Set<number>();
+  for (const [id, external] of externals) if (!elsewhere.has(id)) followed.add(external.offset);
+  return { calls, followed };
+}
+
+/**
+ * The module a factory whose one statement is `module.exports = require("m")` re-exports, with the
+ * offset of that require call, or null.
+ */
+function reexported(factory: EsNode): { specifier: string; offset: number } | null {
+  const fn = factory.type === 'Property' ? (factory.value as EsNode) : factory;
+  const body = fn.body as EsNode | undefined;
+  if (body?.type !== 'BlockStatement') return null;
+  const statements = (body.body as EsNode[]).filter((s) => s.directive === undefined);
+  const only = statements.length === 1 ? statements[0]! : null;
+  const assignment = only?.type === 'ExpressionStatement' ? (only.expression as EsNode) : null;
+  if (assignment?.type !== 'AssignmentExpression' || !/\.exports$/.test(memberPath(assignment.left) ?? '')) return null;
+  const right = assignment.right as EsNode;
+  if (right.type !== 'CallExpression' || memberPath(right.callee) !== 'require') return null;
+  const args = right.arguments as EsNode[];
+  const specifier = args.length === 1 ? stringValue(args[0]) : null;
+  return specifier !== null && moduleOrigin(specifier) !== null ? { specifier, offset: right.start ?? -1 } : null;
+}
 
 interface Scope {
   parent: Scope | null;
@@ -207,7 +263,7 @@ function declarations(frame: Frame, scopeOf: Map<EsNode, Scope>, declarators: [E
  * The origin of an expression: `require("m")` (also wrapped once by an interop helper such as
  * `__toESM(require("m"))`), a bound name, or a member of either.
  */
-function originOf(node: EsNode | null | undefined, scope: Scope): Origin {
+function originOf(node: EsNode | null | undefined, scope: Scope, required: Required): Origin {
   const members: string[] = [];
   let current = node;
   while (current?.type === 'MemberExpression') {
@@ -222,7 +278,7 @@ function originOf(node: EsNode | null | undefined, scope: Scope): Origin {
   if (current?.type === 'Identifier') {
     const declaring = lookup(scope, current.name as string);
     origin = declaring?.names?.get(current.name as string) ?? null;
-  } else if (current?.type === 'CallExpression') origin = requireOrigin(current);
+  } else if (current?.type === 'CallExpression') origin = requireOrigin(current, required);
   if (origin === null) return null;
   members.reverse();
   // An interop wrapper's `default` is the CommonJS module itself.
@@ -231,9 +287,11 @@ function originOf(node: EsNode | null | undefined, scope: Scope): Origin {
   return origin;
 }
 
-function requireOrigin(call: EsNode): Origin {
+function requireOrigin(call: EsNode, required: Required): Origin {
   const args = call.arguments as EsNode[];
   if (args.length === 0) return null;
+  const external = required.calls.get(call.start ?? -1);
+  if (external !== undefined) return moduleOrigin(external);
   const callee = call.callee as EsNode;
   if (callee.type === 'Identifier' && callee.name === 'require' && args.length === 1) {
     const specifier = stringValue(args[0]);
@@ -243,7 +301,7 @@ function requireOrigin(call: EsNode): Origin {
   if (callee.type !== 'Identifier' || first.type !== 'CallExpression') return null;
   const inner = first.callee as EsNode;
   if (inner.type !== 'Identifier' || inner.name !== 'require') return null;
-  return requireOrigin(first);
+  return requireOrigin(first, required);
 }
 
 /** Binds the names of `pattern` to members of `origin`. */
@@ -273,15 +331,19 @@ function bindPattern(pattern: EsNode, origin: Origin, scope: Scope): void {
 
 /**
  * The bindings of `program` to Electron's and Node's followed modules (electron, fs, child_process,
- * http(s), net, vm, …) and the calls they reach. `every` is called at bounded intervals (cancellation).
+ * http(s), net, vm, …) and the calls they reach, bundler requires of re-exporting modules included
+ * (`required`, see {@link externalRequires}). `every` is called at bounded intervals (cancellation).
  */
-export function moduleBindings(program: EsNode, every?: () => void): ModuleBindings {
+export function moduleBindings(
+  program: EsNode,
+  every?: () => void,
+  required: Required = NOTHING_REQUIRED,
+): ModuleBindings {
   const scopeOf = new Map<EsNode, Scope>();
   const declarators: [EsNode, Scope][] = [];
   traverse(program, scopeOf, (frame) => declarations(frame, scopeOf, declarators), every);
   const calls = new Map<EsNode, string>();
   const untracked: EsNode[] = [];
-  if (declarators.length === 0 && !scopeOf.get(program)?.names) return { calls, untracked };
   // Bind in source order: an alias follows what it names (`const e = require("electron"), r = e.ipcMain`).
   for (const [d, target] of declarators) {
     const init = d.init as EsNode | null;
@@ -289,7 +351,7 @@ export function moduleBindings(program: EsNode, every?: () => void): ModuleBindi
     // declaring scope (its own names shadow outer ones).
     const names: string[] = [];
     patternNames(d.id as EsNode, names);
-    const origin = init ? originOf(init, target) : null;
+    const origin = init ? originOf(init, target, required) : null;
     if (origin === null) {
       for (const name of names) target.names!.set(name, null);
       continue;
@@ -312,15 +374,22 @@ export function moduleBindings(program: EsNode, every?: () => void): ModuleBindi
       if (node.type === 'CallExpression' || node.type === 'NewExpression') {
         const callee = node.callee as EsNode;
         if (callee.type === 'MemberExpression' || callee.type === 'Identifier') {
-          const origin = originOf(callee, scope);
+          const origin = originOf(callee, scope, required);
           if (origin !== null && origin !== '' && memberPath(callee) !== origin) calls.set(node, origin);
         }
       }
-      // electron (or a member other than a function) flowing anywhere but into a member access, a
-      // call, a declaration or a destructuring: what is done with it there is not followed.
-      if (node.type === 'Identifier' && parent !== null && escapes(parent, grand, key, node)) {
-        const declaring = lookup(scope, node.name as string);
-        const origin = declaring?.names?.get(node.name as string);
+      // electron or its IPC objects flowing anywhere but into a member access, a call, a declaration or
+      // a destructuring (`register(ipcMain)`, a bundled `module.exports = require("electron")` that
+      // other modules reach by id): what is done with it there is not followed.
+      if (parent !== null && escapes(parent, grand, key, node)) {
+        let origin: Origin | undefined = null;
+        if (node.type === 'Identifier') origin = lookup(scope, node.name as string)?.names?.get(node.name as string);
+        else if (
+          node.type === 'CallExpression' &&
+          !required.followed.has(node.start ?? -1) &&
+          !(parent.type === 'CallExpression' && requireOrigin(parent, required) !== null)
+        )
+          origin = requireOrigin(node, required);
         if (origin !== null && origin !== undefined && IPC_OBJECTS.has(origin)) untracked.push(node);
       }
     },
@@ -329,7 +398,7 @@ export function moduleBindings(program: EsNode, every?: () => void): ModuleBindi
   return { calls, untracked };
 }
 
-/** `node` (an identifier) is used as a value other than a member's object, a callee or a declarator's init. */
+/** `node` (an identifier or a call) is used as a value other than a member's object, a callee or a declarator's init. */
 function escapes(parent: EsNode, grand: EsNode | null, key: string, node: EsNode): boolean {
   switch (parent.type) {
     case 'MemberExpression':

@@ -6,6 +6,7 @@ import type { ExportShape } from '../schemas.js';
 import { FlagSites } from './flags.js';
 import type { FlagSite } from './flags.js';
 import { MAY_BIND, moduleBindings } from './bindings.js';
+import type { Required } from './bindings.js';
 import { memberPath, stringValue, walk } from './walk.js';
 
 import { MAX_STRINGS_PER_FILE, MAX_STRING_LENGTH } from '../limits.js';
@@ -283,7 +284,7 @@ function commonJsExport(node: EsNode, out: ExportShape[], declared?: Declared): 
  * pages loaded into windows, feature-flag sites (flags.ts). `every` is called at bounded intervals
  * (cancellation).
  */
-export function collectFacts(program: EsNode, every?: () => void, text?: string): FileFacts {
+export function collectFacts(program: EsNode, every?: () => void, text?: string, required?: Required): FileFacts {
   const facts: FileFacts = {
     imports: [],
     exports: [],
@@ -303,7 +304,9 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string)
   };
   // What calls reach through bindings of electron and Node's modules (renamed by minifiers).
   const bindings =
-    text === undefined || MAY_BIND.test(text) ? moduleBindings(program, every) : { calls: new Map(), untracked: [] };
+    text === undefined || MAY_BIND.test(text)
+      ? moduleBindings(program, every, required)
+      : { calls: new Map(), untracked: [] };
   facts.untracked = bindings.untracked.map(at);
   const flags = new FlagSites();
   const builtins = new Set<string>();
