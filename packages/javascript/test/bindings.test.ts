@@ -132,6 +132,11 @@ describe('analyzeJavascriptApplication following bindings of electron and fs', (
       );
       // What webpack emits for an external electron: other modules reach it by id.
       writeFileSync(join(tmp, 'external.js'), "module.exports = require('electron');\n");
+      // A reassigned fs binding is no longer fs (Node calls console.log here), and no IPC unknown.
+      writeFileSync(
+        join(tmp, 'reassign.js'),
+        "let w = require('fs').writeFileSync;\nw('/tmp/a', 'b');\nw = console.log;\nw('/tmp/c', 'd');\n",
+      );
       writeFileSync(join(tmp, 'plain.js'), "const { ipcMain } = require('electron');\nipcMain.on('plain', () => 0);\n");
       const { result, limitations } = await analyzeJavascriptApplication(tmp);
       expect(ipc(result)).toEqual(['file:plain.js ipcMain.on plain']);
@@ -141,6 +146,9 @@ describe('analyzeJavascriptApplication following bindings of electron and fs', (
           .map((l) => l.scope)
           .sort(),
       ).toEqual(['file:external.js', 'file:main.js']);
+      expect(result.effects.map((e) => `${e.node_id} ${e.api} ${e.line}`)).toEqual([
+        'file:reassign.js fs.writeFileSync 2',
+      ]);
     });
   });
 });

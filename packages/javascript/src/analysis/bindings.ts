@@ -358,7 +358,7 @@ export function moduleBindings(
     }
     bindPattern(d.id as EsNode, origin, target);
   }
-  // Names reassigned anywhere are no longer known.
+  // A name reassigned is no longer known from there on, in source order.
   traverse(
     program,
     scopeOf,
@@ -366,9 +366,10 @@ export function moduleBindings(
       if (node.type === 'AssignmentExpression' && (node.left as EsNode).type === 'Identifier') {
         const name = (node.left as EsNode).name as string;
         const declaring = lookup(scope, name);
-        if (typeof declaring?.names?.get(name) === 'string') {
-          declaring.names.set(name, null);
-          untracked.push(node);
+        const origin = declaring?.names?.get(name);
+        if (typeof origin === 'string') {
+          declaring!.names!.set(name, null);
+          if (IPC_OBJECTS.has(origin)) untracked.push(node);
         }
       }
       if (node.type === 'CallExpression' || node.type === 'NewExpression') {
