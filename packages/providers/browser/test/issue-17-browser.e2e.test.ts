@@ -5,11 +5,14 @@ import { run } from '../../../cli/test/run.js';
 import { REA_BIN as bin, connectReaMcp, processesUsing, servePages } from './support.js';
 
 const PAGE =
-  '<!doctype html><title>e2e page</title><form toolname="lookup" tooldescription="Looks up a word."><input name="word"></form>';
+  '<!doctype html><title>e2e page</title><form toolname="lookup" tooldescription="Looks up a word."><input name="word"></form><script src="/app.js"></script>';
 
 let server: Awaited<ReturnType<typeof servePages>>;
 beforeAll(async () => {
-  server = await servePages({ '/': { type: 'text/html', body: PAGE } });
+  server = await servePages({
+    '/': { type: 'text/html', body: PAGE },
+    '/app.js': { type: 'text/javascript', body: 'var app = 1;' },
+  });
 });
 afterAll(() => server?.close());
 
@@ -34,6 +37,24 @@ describe('the browser tools through the built rea', () => {
       };
       expect(record.operation).toBe('inspect_web_page');
       expect(record.normalized_result.document.title).toBe('e2e page');
+      expect(nothingLeft(tmp)).toBe(true);
+    });
+  }, 120_000);
+
+  it('should filter by an origin given to `--origins` with the root path', async () => {
+    await withTempDir(async (tmp) => {
+      const result = await run(
+        bin,
+        ['inspect-web-page', '--url', `${server.origin}/`, '--origins', `${server.origin}/`, '--format', 'json'],
+        { env: { TMPDIR: tmp } },
+      );
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const record = JSON.parse(result.stdout) as {
+        normalized_result: { document: { frames: Array<{ url: string }> }; scripts: Array<{ url: string }> };
+      };
+      expect(record.normalized_result.document.frames.map((f) => f.url)).toEqual([`${server.origin}/`]);
+      expect(record.normalized_result.scripts.map((s) => s.url)).toEqual([`${server.origin}/app.js`]);
       expect(nothingLeft(tmp)).toBe(true);
     });
   }, 120_000);

@@ -46,10 +46,25 @@ describe('origin filters', () => {
     expect(only.resources.every((r) => r.url.startsWith(`${other}/`))).toBe(true);
   }, 120_000);
 
-  it('should refuse a string that is no origin with invalid_request', async () => {
-    for (const origins of [['not an origin'], [`${server.origin}/path`]]) {
-      const result = await call(inspectWebPageTool, { url: `${server.origin}/`, origins });
+  it('should take an origin written with the root path as that origin', async () => {
+    const result = await call(inspectWebPageTool, { url: `${server.origin}/`, origins: [`${server.origin}/`] });
+    const page = value<WebPageInspection>(result);
+    expect(urls(page.scripts)).toEqual([`${server.origin}/own.js`]);
+    expect(page.document.frames).toEqual([expect.objectContaining({ url: `${server.origin}/` })]);
+    expect(page.resources.map((r) => r.url)).toEqual(
+      expect.arrayContaining([`${server.origin}/`, `${server.origin}/own.js`]),
+    );
+    expect(page.resources.every((r) => r.url.startsWith(`${server.origin}/`))).toBe(true);
+    // Recorded as the origin it filters by.
+    const record = (result.outcome as unknown as { record: EvidenceRecord<WebPageInspection> }).record;
+    expect(record.parameters['origins']).toEqual([server.origin]);
+  }, 120_000);
+
+  it('should refuse a string that is no origin with invalid_request naming it', async () => {
+    for (const origin of ['not an origin', `${server.origin}/path`, `${server.origin}//`]) {
+      const result = await call(inspectWebPageTool, { url: `${server.origin}/`, origins: [origin] });
       expect(result.error).toMatchObject({ code: 'invalid_request' });
+      expect((result.error as Error).message).toContain(JSON.stringify(origin));
     }
   });
 

@@ -35,17 +35,30 @@ export const EndpointSchema = z
 /** `timeout_ms`: the whole call's deadline. */
 export const TimeoutSchema = z.number().int().min(1000).max(600_000).default(30_000).describe('Call deadline, ms.');
 
-/** True when `text` is an origin as a URL gives it: scheme, host and any port, and nothing else. */
+/** True when `text` is an origin exactly as a URL gives it: scheme, host and any port, and nothing else. */
 function isOrigin(text: string): boolean {
   try {
     const origin = new URL(text).origin;
-    return origin !== 'null' && origin === text.replace(/\/$/, '');
+    return origin !== 'null' && origin === text;
   } catch {
     return false;
   }
 }
 
-/** `origins`: optional origin filters, each an origin (`http://127.0.0.1:8080`); `what` says what they filter. */
+/**
+ * An origin written with the root path (`http://127.0.0.1:8080/`) as the origin itself, the form the
+ * filters compare with; anything else as it is, for {@link isOrigin} to judge.
+ */
+function withoutRootSlash(text: string): string {
+  const bare = text.slice(0, -1);
+  return text.endsWith('/') && isOrigin(bare) ? bare : text;
+}
+
+/**
+ * `origins`: optional origin filters, each an origin (`http://127.0.0.1:8080`, or with the root path
+ * `/`, taken as the same origin); `what` says what they filter. A value that is no origin is refused,
+ * naming it.
+ */
 export function originsSchema(what: string) {
   return z
     .array(
@@ -53,7 +66,11 @@ export function originsSchema(what: string) {
         .string()
         .min(1)
         .max(512)
-        .refine(isOrigin, 'an origin: scheme://host[:port], with no path (http://127.0.0.1:8080)'),
+        .overwrite(withoutRootSlash)
+        .refine(isOrigin, {
+          error: (issue) =>
+            `${JSON.stringify(issue.input)} is not an origin: scheme://host[:port], with no path (http://127.0.0.1:8080)`,
+        }),
     )
     .max(64)
     .optional()
