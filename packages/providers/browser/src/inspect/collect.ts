@@ -82,13 +82,24 @@ function originOf(url: string): string {
   }
 }
 
+/**
+ * The URLs of the page's documents: its frames' where the frame tree was read, else (the tree unread)
+ * the page's own and every document the recorder saw requested, so an inline script is still told from
+ * a file.
+ */
+function documentUrls(input: CollectInput, frames: FrameNode[] | null): Set<string> {
+  if (frames !== null) return new Set(frames.map((f) => f.frame.url));
+  const requested = [...input.recording.requests.values()].filter((r) => r.type === 'Document').map((r) => r.url);
+  return new Set([input.target.url, ...requested]);
+}
+
 async function scripts(
   input: CollectInput,
-  frames: FrameNode[],
+  frames: FrameNode[] | null,
   parsed: CdpParams[],
 ): Promise<WebPageInspection['scripts']> {
   const { page, recording, steps } = input;
-  const documents = new Set(frames.map((f) => f.frame.url));
+  const documents = documentUrls(input, frames);
   const listed = parsed.filter((s) => String(s['url'] ?? '') !== '' && originAllowed(String(s['url']), input.origins));
   const dynamic = parsed.length - parsed.filter((s) => String(s['url'] ?? '') !== '').length;
   if (dynamic > 0)
@@ -103,7 +114,7 @@ async function scripts(
   // answers first; the reads then run a few at a time.
   let budget = SOURCE_BUDGET.bytes;
   let maps = SOURCE_BUDGET.maps;
-  const frameId = frames[0]?.frame.id;
+  const frameId = frames?.[0]?.frame.id;
   const plans = listed.map((s) => {
     const size = Number(s['length'] ?? 0);
     const hashed = size <= budget;
@@ -197,9 +208,12 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
   // The scripts the page parsed before REA's own reads below.
   const parsed = recording.scripts.slice();
   // The reads are independent: they go out together, and the script reads follow the frame tree.
-  const treeRead = steps.run('frames-unread', 'frame tree', () => page.send('Page.getResourceTree'));
-  const [frames, evaluated, cookies, scriptList] = await Promise.all([
-    treeRead.then((tree) => flatten(tree?.['frameTree'] as FrameNode | undefined)),
+  // An unanswered read is null (a `frames-unread` limitation): no frame is then known, not even the main one.
+  const treeRead = steps
+    .run('frames-unread', 'frame tree (no frame is listed)', () => page.send('Page.getResourceTree'))
+    .then((tree) => (tree === null ? null : flatten(tree['frameTree'] as FrameNode | undefined)));
+  const [read, evaluated, cookies, scriptList] = await Promise.all([
+    treeRead,
     steps.run('page-unanswered', 'document, DOM outline, stylesheets and storage keys', () =>
       page.send('Runtime.evaluate', {
         expression: pageFactsExpression(input.maxDomNodes, input.storageValues),
@@ -208,8 +222,9 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
       }),
     ),
     steps.run('cookies-unread', 'cookies', () => page.send('Network.getCookies')),
-    treeRead.then((tree) => scripts(input, flatten(tree?.['frameTree'] as FrameNode | undefined), parsed)),
+    treeRead.then((tree) => scripts(input, tree, parsed)),
   ]);
+  const frames = read ?? [];
   const facts = ((evaluated?.['result'] as { value?: PageFacts } | undefined)?.value ?? null) as PageFacts | null;
   const url = facts?.url ?? frames[0]?.frame.url ?? input.target.url;
   const main = [...recording.requests.values()].find((r) => r.type === 'Document' && r.url === url);
@@ -244,9 +259,10 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
       'console',
     );
   // The page's frame tree holds only the frames of its own renderer process: the others are listed
-  // from the browser's targets where it names them, and counted from the page's window.frames.
+  // from the browser's targets where it names them, and counted from the page's window.frames. Without
+  // the tree there is nothing to count them against: the `frames-unread` limitation says so.
   const remote = outOfProcessFrames(frames, input.targets);
-  const unread = Math.max((facts?.descendants ?? 0) - (frames.length - 1), remote.length);
+  const unread = read === null ? 0 : Math.max((facts?.descendants ?? 0) - (frames.length - 1), remote.length);
   if (unread > 0)
     steps.limit(
       'out-of-process-frames',
