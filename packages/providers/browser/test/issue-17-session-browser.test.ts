@@ -38,6 +38,8 @@ beforeAll(async () => {
   server = await servePages({
     '/': { type: 'text/html', body: PAGE },
     '/app.js': { type: 'text/javascript', body: 'window.app = () => 1;' },
+    // Never yields.
+    '/busy': { type: 'text/html', body: '<!doctype html><title>busy</title><script>for (;;) {}</script>' },
   });
   resources = createSessionResources();
 });
@@ -98,6 +100,31 @@ describe('the owned browser of a session', () => {
     // The dead browser's end (its group and profile) was started when it exited; wait for it to finish.
     for (let i = 0; i < 400 && !gone(dead); i += 1) await new Promise((r) => setTimeout(r, 25));
     expect(gone(dead)).toBe(true);
+  }, 180_000);
+
+  it('should close the tabs of a page still busy when its call ends, and keep the others', async () => {
+    const quiet = inspection(
+      await call(inspectWebPageTool, { url: `${server.origin}/` }, { sessionResources: resources }),
+    );
+    const busy: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const page = inspection(
+        await call(
+          inspectWebPageTool,
+          { url: `${server.origin}/busy`, load_timeout_ms: 3000 },
+          { sessionResources: resources },
+        ),
+      );
+      expect(page.limitations.map((l) => l.kind)).toContain('page-unanswered');
+      busy.push(page.normalized_result.target.id);
+    }
+    const listed = await call(listBrowserTargetsTool, {}, { sessionResources: resources });
+    const ids = (evidence(listed).normalized_result as { targets: Array<{ id: string }> }).targets.map((t) => t.id);
+    expect(ids).toContain(quiet.normalized_result.target.id);
+    expect(ids.filter((id) => busy.includes(id))).toEqual([]);
+    // A later call that names a closed tab is told it is gone.
+    const gone = await call(inspectWebPageTool, { target_id: busy[0] }, { sessionResources: resources });
+    expect(gone.error).toMatchObject({ code: 'not_found' });
   }, 180_000);
 
   it('should refuse target_id with "owned" where no session keeps the browser, before starting one', async () => {

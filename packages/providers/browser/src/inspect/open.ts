@@ -72,6 +72,8 @@ export async function openPage(
     loadMs: number;
     steps: Steps;
     track: (c: CdpConnection) => CdpConnection;
+    /** Registers the tab opened for `url` (see `BrowserRun.opened`). */
+    opened: (targetId: string, page?: CdpConnection) => void;
     beforeLoad?: (page: CdpConnection) => Promise<void>;
   },
 ): Promise<OpenPage> {
@@ -80,8 +82,10 @@ export async function openPage(
   const targetId = fresh
     ? String((await handle.browser.send('Target.createTarget', { url: 'about:blank' }))['targetId'])
     : request.target_id!;
+  if (fresh) options.opened(targetId);
   const attached = await handle.attachListing(targetId);
   const page = options.track(attached.connection);
+  if (fresh) options.opened(targetId, page);
   const recording = record(page, { dismissDialogs: owned });
   // A fresh tab is REA's own blank page: enabling waits for its renderer, within the call's deadline.
   // An existing target may be too busy to answer: each domain is then a limitation.

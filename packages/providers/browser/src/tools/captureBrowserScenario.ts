@@ -100,6 +100,7 @@ export const captureBrowserScenarioTool = defineTool({
           loadMs: input.load_timeout_ms,
           steps,
           track: run.track,
+          opened: run.opened,
           beforeLoad: async (page) => {
             log.listen(page);
             downloads = new Downloads(

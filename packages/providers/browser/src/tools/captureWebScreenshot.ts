@@ -39,7 +39,12 @@ export const captureWebScreenshotTool = defineTool({
       context,
       async (run) => {
         const steps = new Steps(run.signal, STEP_MS);
-        const opened = await openPage(run.handle, input, { loadMs: input.load_timeout_ms, steps, track: run.track });
+        const opened = await openPage(run.handle, input, {
+          loadMs: input.load_timeout_ms,
+          steps,
+          track: run.track,
+          opened: run.opened,
+        });
         context.progress.report(`capturing ${opened.target.url}`, 'capture');
         // A tab of REA's own browser that is behind another draws no frame until it is in front (its capture
         // waited about 15 s for one). A tab of an external browser stays where its user put it.

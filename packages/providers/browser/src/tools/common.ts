@@ -86,12 +86,74 @@ export interface BrowserRun {
   signal: AbortSignal;
   /** Registers a connection to close when the call ends. */
   track(connection: CdpConnection): CdpConnection;
+  /**
+   * Registers a tab REA opened for this call (`page`, once attached, is its connection): it is kept for
+   * later calls when the call succeeds and its page still answers, and closed otherwise.
+   */
+  opened(targetId: string, page?: CdpConnection): void;
+}
+
+/** How long a tab REA opened has to answer at the end of its call before it is found busy and closed. */
+export const TAB_ANSWER_MS = 1000;
+/** How long closing a tab REA does not keep may take at the end of its call. */
+const TAB_CLOSE_MS = 5000;
+
+function within<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ms)));
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Closes the tabs REA opened for a call that it does not keep: all of them when `keep` is false (the
+ * call failed), else those whose page does not answer within {@link TAB_ANSWER_MS} (a page that never
+ * yields would otherwise keep its renderer busy for the rest of the session). Never rejects.
+ */
+async function settleTabs(
+  browser: CdpConnection,
+  tabs: ReadonlyMap<string, CdpConnection | null>,
+  keep: boolean,
+): Promise<void> {
+  await Promise.all(
+    [...tabs].map(async ([targetId, page]) => {
+      const answers =
+        keep && page !== null
+          ? await within(
+              page.send('Runtime.evaluate', { expression: '0', returnByValue: true }).then(
+                () => true,
+                () => false,
+              ),
+              TAB_ANSWER_MS,
+            )
+          : false;
+      if (answers === true) return;
+      await within(closeTab(browser, targetId), TAB_CLOSE_MS);
+    }),
+  );
+}
+
+/**
+ * Asks the browser to close a tab and waits until it no longer lists it: a page that never yields does
+ * not acknowledge its unload, so the browser closes it only after its own unload timeout.
+ */
+async function closeTab(browser: CdpConnection, targetId: string): Promise<void> {
+  try {
+    await browser.send('Target.closeTarget', { targetId });
+    for (;;) {
+      const listed = (await browser.send('Target.getTargets'))['targetInfos'] as Array<{ targetId: string }>;
+      if (!listed.some((t) => t.targetId === targetId)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } catch {
+    // The tab or the browser is gone already.
+  }
 }
 
 /**
  * Opens the endpoint, runs `body` within `timeoutMs` and the call's cancellation, and closes every
  * connection afterwards; an owned browser stays with the session (or, where the host keeps none, ends
- * with the call's supervisor). A dropped connection is
+ * with the call's supervisor). A tab the call opened stays with it only when the call succeeds and the
+ * tab's page still answers ({@link BrowserRun.opened}). A dropped connection is
  * `target_unavailable`; the deadline is `provider_timeout`; cancellation is `cancelled`.
  */
 export async function withBrowser<T>(
@@ -102,6 +164,8 @@ export async function withBrowser<T>(
   body: (run: BrowserRun) => Promise<T>,
 ): Promise<T> {
   const connections: CdpConnection[] = [];
+  // Tabs REA opened for this call, with their page connections once attached.
+  const tabs = new Map<string, CdpConnection | null>();
   let closing = false;
   try {
     return await withDeadline(
@@ -112,11 +176,21 @@ export async function withBrowser<T>(
         deadline.addEventListener('abort', () => controller.abort(deadline.reason), { once: true });
         const handle = await openBrowser(endpoint, context, signal);
         connections.push(handle.browser);
-        signal.addEventListener('abort', () => connections.forEach((c) => void c.close()), { once: true });
+        signal.addEventListener(
+          'abort',
+          () => {
+            // Sent before the connections close, so the browser still receives it.
+            for (const targetId of tabs.keys())
+              void handle.browser.send('Target.closeTarget', { targetId }).catch(() => undefined);
+            connections.forEach((c) => void c.close());
+          },
+          { once: true },
+        );
         handle.browser.onDisconnect(() => {
           if (!closing) controller.abort(connectionLost(phase, new Error('the DevTools connection closed')));
         });
         const track = (connection: CdpConnection) => (connections.push(connection), connection);
+        const opened = (targetId: string, page?: CdpConnection) => void tabs.set(targetId, page ?? null);
         const stopped = new Promise<never>((_, reject) =>
           signal.aborted
             ? reject(signal.reason)
@@ -124,8 +198,11 @@ export async function withBrowser<T>(
         );
         stopped.catch(() => undefined);
         try {
-          return await Promise.race([body({ handle, signal, track }), stopped]);
+          const result = await Promise.race([body({ handle, signal, track, opened }), stopped]);
+          await Promise.race([settleTabs(handle.browser, tabs, true), stopped]);
+          return result;
         } catch (error) {
+          if (!signal.aborted) await settleTabs(handle.browser, tabs, false);
           throw signal.aborted ? signal.reason : connectionLost(phase, error);
         }
       },

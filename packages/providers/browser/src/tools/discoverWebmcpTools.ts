@@ -116,6 +116,7 @@ export const discoverWebmcpToolsTool = defineTool({
           loadMs: input.load_timeout_ms,
           steps,
           track: run.track,
+          opened: run.opened,
           beforeLoad: instrument,
         });
         if (!opened.fresh && input.reload) {

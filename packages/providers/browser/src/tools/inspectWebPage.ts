@@ -50,7 +50,12 @@ export const inspectWebPageTool = defineTool({
       context,
       async (run) => {
         const steps = new Steps(run.signal, STEP_MS);
-        const opened = await openPage(run.handle, input, { loadMs: input.load_timeout_ms, steps, track: run.track });
+        const opened = await openPage(run.handle, input, {
+          loadMs: input.load_timeout_ms,
+          steps,
+          track: run.track,
+          opened: run.opened,
+        });
         context.progress.report(`attached to ${opened.target.url}`, 'collect');
         const scope = input.origins ?? [new URL(opened.target.url || 'about:blank').origin];
         const targets = await run.handle.targets();
