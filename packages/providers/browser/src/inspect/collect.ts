@@ -73,13 +73,22 @@ function outOfProcessFrames(frames: FrameNode[], targets: readonly TargetInfo[])
   return found;
 }
 
+/** A URL's origin as the page's `location.origin` gives it ("null" when opaque); empty when no URL. */
 function originOf(url: string): string {
   try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? '' : origin;
+    return new URL(url).origin;
   } catch {
     return '';
   }
+}
+
+/**
+ * A frame's origin as its `location.origin` gives it: the browser writes an opaque origin (a data:
+ * document, a sandboxed frame) as "://", which the page itself sees as "null".
+ */
+function frameOrigin(frame: FrameNode['frame']): string {
+  const origin = frame.securityOrigin ?? originOf(frame.url);
+  return origin === '://' ? 'null' : origin;
 }
 
 /**
@@ -293,7 +302,7 @@ export async function collectInspection(input: CollectInput): Promise<WebPageIns
           id: f.frame.id,
           parent_id: f.frame.parentId ?? null,
           url: f.frame.url,
-          origin: f.frame.securityOrigin ?? '',
+          origin: frameOrigin(f.frame),
         })),
         ...remote.map((t) => ({
           id: t.targetId,
