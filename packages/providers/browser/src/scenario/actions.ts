@@ -115,6 +115,15 @@ export async function runAction(action: Action, c: ActionContext): Promise<strin
       let loaded = false;
       c.onLoad(() => (loaded = true));
       const navigated = await page.send('Page.navigate', { url: action.url });
+      // A response the browser saves as a file (an attachment) ends the navigation without a new
+      // document, which the browser reports as aborted: the action is done, and the download recorded.
+      if (navigated['isDownload'] === true) {
+        // The browser may announce the download just after answering: wait for it, so it is this action's.
+        const action = c.log.action;
+        const begun = () => c.downloads === null || c.downloads.list.some((d) => d.action === action);
+        for (let waited = 0; !begun() && waited < c.loadMs; waited += 50) await sleep(50, signal);
+        return 'became a download (the page stays as it was)';
+      }
       if (navigated['errorText']) throw failed(`loading ${action.url ?? ''} failed: ${String(navigated['errorText'])}`);
       for (let waited = 0; !loaded && waited < c.loadMs; waited += 50) await sleep(50, signal);
       return loaded ? 'loaded' : `not loaded within ${c.loadMs} ms`;
