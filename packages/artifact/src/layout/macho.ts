@@ -11,6 +11,8 @@ import type { BinaryLayout, LayoutMitigations, LayoutSegment } from './types.js'
 
 const MH_OBJECT = 1;
 const MH_EXECUTE = 2;
+/** MH_DYLIB, MH_DYLINKER, MH_BUNDLE and MH_KEXT_BUNDLE: code loaded into another program's process. */
+const LIBRARY_TYPES: ReadonlySet<number> = new Set([6, 7, 8, 11]);
 
 interface RawSegment {
   name: string;
@@ -163,7 +165,10 @@ export function* parseMachO(source: ByteSource): Work<BinaryLayout> {
     flags: { read: (s.protection & 1) !== 0, write: (s.protection & 2) !== 0, execute: (s.protection & 4) !== 0 },
   }));
   const object = fileType === MH_OBJECT;
-  const pie = object ? null : fileType === MH_EXECUTE ? (flags & MH.PIE) !== 0 : true;
+  // MH_PIE is an executable's flag. A dylib, bundle, dynamic linker or kext is no executable (not a PIE),
+  // though always loaded at a slid address; other kinds (core, dSYM, preload) load no code of their own.
+  const library = LIBRARY_TYPES.has(fileType);
+  const pie = fileType === MH_EXECUTE ? (flags & MH.PIE) !== 0 : library ? false : null;
   const nx = object ? null : (flags & MH.ALLOW_STACK_EXECUTION) === 0;
   const mitigations: LayoutMitigations = {
     nx,
@@ -172,7 +177,7 @@ export function* parseMachO(source: ByteSource): Work<BinaryLayout> {
     stackCanary: hasCanary(symbols, '_'),
     fortify: hasFortify(symbols, '_'),
     cfg: null,
-    aslr: pie,
+    aslr: library ? true : pie,
     dep: nx,
     codeSignature: object ? null : codeSignature,
     highEntropyVa: null,

@@ -123,6 +123,12 @@ function limitationsOf(layout: BinaryLayout): Limitation[] {
         'The file is a shared object (ET_DYN neither marked DF_1_PIE nor holding DT_DEBUG), not an executable: mitigations.pie is false, as checksec calls it a DSO and readelf a shared object file; its code is still loaded at a randomized base (aslr true).',
     });
   }
+  if (layout.format === 'macho' && layout.mitigations.pie === false && layout.header.fileType !== 'MH_EXECUTE') {
+    out.push({
+      kind: 'shared-object',
+      message: `The file is a ${layout.header.fileType}, not an executable: mitigations.pie (an executable's MH_PIE flag) is false; its code is still loaded at a slid address (aslr true).`,
+    });
+  }
   if (layout.slices && layout.slices.length > 1) {
     out.push({
       kind: 'universal-slice-selected',

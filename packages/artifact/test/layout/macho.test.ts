@@ -1,9 +1,10 @@
 import { expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { parseBinaryLayout } from '@rea/artifact';
+import { inspectBinaryLayoutTool, parseBinaryLayout } from '@rea/artifact';
 import type { BinaryLayout } from '@rea/artifact';
-import { skipUnless, toolsMissing } from '@rea/test-helpers';
+import { executeTool } from '@rea/provider-kit';
+import { quietToolContext, skipUnless, toolsMissing } from '@rea/test-helpers';
 import * as fx from './fixtures.js';
 import { blocks, field, num, readobjText } from './reference.js';
 
@@ -115,13 +116,27 @@ skipUnless(toolsMissing('clang', 'ld64.lld-14', 'llvm-readobj', 'llvm-objdump'))
       expect([...layout.readAt(add.address, 4)!]).toEqual(word);
     });
 
-    it('should report the install name and rpath of a dylib', () => {
+    it('should report the install name and rpath of a dylib', async () => {
       const layout = expectMatchesReadobj(fx.machoDylib());
       expect(layout.header.fileType).toBe('MH_DYLIB');
       expect(layout.linkage).toMatchObject({ soname: '@rpath/libhello.dylib', rpath: ['@loader_path/../lib'] });
       expect(layout.exports).toEqual(exportsFromObjdump(fx.machoDylib()));
       expect(layout.exports.map((e) => e.name).sort()).toEqual(['_add', '_counter', '_greeting', '_main']);
       expect(layout.entry).toBeNull();
+      // MH_PIE is an executable's flag, absent from a dylib's header (llvm-readobj); a dylib still slides.
+      const header = execFileSync('llvm-readobj', ['--file-headers', fx.machoDylib()], { encoding: 'utf8' });
+      expect(header).toMatch(/FileType: DynamicLibrary/);
+      expect(header).not.toMatch(/MH_PIE/);
+      expect([layout.mitigations.pie, layout.mitigations.aslr]).toEqual([false, true]);
+      const outcome = await executeTool(
+        inspectBinaryLayoutTool,
+        { path: fx.machoDylib(), facet: 'mitigations' },
+        quietToolContext(),
+      );
+      if (outcome.kind !== 'evidence') throw new Error('expected Evidence');
+      expect(outcome.record.limitations.filter((l) => l.kind === 'shared-object').map((l) => l.message)).toEqual([
+        expect.stringContaining('MH_DYLIB, not an executable'),
+      ]);
     });
 
     it('should parse a 32-bit i386 object', () => {
