@@ -66,6 +66,21 @@ describe('observe_native_calls attached to a process REA started', () => {
     expect(partial.stdout.text).toBe('done\n6\n');
   });
 
+  it('should say how a program that exited before the pattern ended, as when LLDB attaches at once', async () => {
+    const error = await failure(observe, {
+      executable: fixture('status'),
+      args: ['5'],
+      attach: { after_output: 'never printed' },
+      targets: [{ kind: 'function', name: 'main' }],
+    });
+    expect(error.details['reason']).toBe('exited-before-attach');
+    expect(error.details['partial_observation']).toMatchObject({
+      exit_code: 5,
+      signal: null,
+      stdout: { text: 'status 5\n' },
+    });
+  });
+
   it('should fail with exited-before-attach, not attach-failed, when the program exits at once', async () => {
     // No after_output: LLDB attaches as soon as REA has started the program, which has exited by then.
     const error = await failure(observe, {

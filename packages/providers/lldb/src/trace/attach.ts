@@ -75,7 +75,13 @@ export async function startForAttach(
       details: { provider_id: 'lldb', deadline_ms: deadlineMs, phase: 'attach', ...partial() },
     });
   }
-  throw exitedBeforeAttach(input.executable, { stdout: stdout.result(), stderr: stderr.result() });
+  const exit = owned.exit() ?? (await owned.exited);
+  throw exitedBeforeAttach(input.executable, {
+    stdout: stdout.result(),
+    stderr: stderr.result(),
+    exit_code: exit.exitCode,
+    signal: exit.signal,
+  });
 }
 
 /**
