@@ -63,4 +63,28 @@ describe('process supervisor in a host that exits', () => {
       expect(alive(pids[0]!)).toBe(false);
     }
   }, 60_000);
+
+  it('should have its owned groups killed when the host itself is killed (SIGKILL)', async () => {
+    // Nothing in the host runs after SIGKILL: only the watchdog outside it can end what it owned.
+    const script = `
+      import { createProcessSupervisor } from ${JSON.stringify(pathToFileURL(entry).href)};
+      const supervisor = createProcessSupervisor();
+      const engine = await supervisor.start('sh', ['-c', 'sleep 300 & echo $!; wait'], { stdout: 'pipe' });
+      const helper = await new Promise((resolve) => engine.stdout.once('data', (d) => resolve(String(d).trim())));
+      console.log(engine.identity.pid, helper);
+      setInterval(() => undefined, 1000);
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const pids = await new Promise<number[]>((done) =>
+      child.stdout.once('data', (chunk: Buffer) => done(chunk.toString('utf8').trim().split(/\s+/).map(Number))),
+    );
+    expect(pids).toHaveLength(2);
+    expect(pids.every(alive)).toBe(true);
+    child.kill('SIGKILL');
+    await new Promise((done) => child.once('exit', done));
+    for (let i = 0; i < 200 && pids.some(alive); i += 1) await new Promise((r) => setTimeout(r, 25));
+    expect(pids.filter(alive)).toEqual([]);
+  });
 });

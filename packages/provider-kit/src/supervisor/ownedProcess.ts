@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { ReaError } from '@rea/evidence';
 import { descendantsOf, environHolds, procAvailable, readProc, readProcTable } from './procfs.js';
 import type { ProcEntry } from './procfs.js';
+import { guardGroup, releaseGroup } from './watchdog.js';
 
 /** What the supervisor recorded about a process it started. */
 export interface ProcessIdentity {
@@ -181,8 +182,10 @@ export async function startOwnedProcess(
       () => ({ exitCode: null, signal: null }),
     ),
   ]);
+  guardGroup(identity);
   void exited.then((value) => {
     exit = value;
+    releaseGroup(identity);
   });
   return createHandle(
     identity,
