@@ -6,6 +6,7 @@
 // runtime of its own.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { ProcessIdentity } from './ownedProcess.js';
 
 const SCRIPT = `trap '' HUP INT TERM
@@ -26,21 +27,30 @@ done
 `;
 
 let watchdog: ChildProcess | null = null;
+let pipe: Writable | null = null;
 let failed = false;
 
 function started(): ChildProcess | null {
   if (watchdog !== null || failed) return watchdog;
   try {
-    // Its own session: a terminal's signals to this process's group do not reach it.
-    const child = spawn('/bin/sh', ['-c', SCRIPT], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    // Started by a shell that exits at once, so that it is no descendant of this process (it is no
+    // process of any call), in a session of its own (a terminal's signals to this process's group do
+    // not reach it). The pipe is its descriptor 3, made its standard input: Node.js closes a child's
+    // standard input when the child exits, and a shell gives a background command /dev/null as its
+    // standard input before any redirection.
+    const child = spawn('/bin/sh', ['-c', 'sh -c "$1" rea-watchdog <&3 3<&- &', 'sh', SCRIPT], {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     child.on('error', () => {
       failed = true;
       watchdog = null;
     });
-    child.stdin?.on('error', () => undefined);
+    pipe = child.stdio[3] as Writable | null;
+    pipe?.on('error', () => undefined);
     // Neither the watchdog nor its pipe keeps this process alive.
     child.unref();
-    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    (pipe as unknown as { unref?: () => void } | null)?.unref?.();
     watchdog = child;
   } catch {
     failed = true;
@@ -51,11 +61,11 @@ function started(): ChildProcess | null {
 /** Has the watchdog end `launcher`'s group if this process dies first (Linux: needs its start time). */
 export function guardGroup(launcher: ProcessIdentity): void {
   if (launcher.start_ticks === null || process.platform !== 'linux') return;
-  started()?.stdin?.write(`+${launcher.pid} ${launcher.pgid} ${launcher.start_ticks}\n`);
+  if (started() !== null) pipe?.write(`+${launcher.pid} ${launcher.pgid} ${launcher.start_ticks}\n`);
 }
 
 /** Takes `launcher` off the watchdog's list: it has exited. */
 export function releaseGroup(launcher: ProcessIdentity): void {
   if (watchdog === null || launcher.start_ticks === null) return;
-  watchdog.stdin?.write(`-${launcher.pid}\n`);
+  pipe?.write(`-${launcher.pid}\n`);
 }
