@@ -4,6 +4,8 @@
 //   the same over a warm MCP connection to the built `rea mcp` (the issue's own measure: the call as a
 //   client sees it, with the result's validation, sealing and the response's writing;
 //   bench/artifact/mcpCall.mjs, a fresh server per call, the server's CPU time and peak RSS),
+//   and, in the same runs, the same requests to a one-tool server on the same Node.js, MCP SDK and zod
+//   (bench/artifact/floorServer.mjs): the memory floor of this stack, below which no such server's peak goes,
 //   extract_artifact of 500 selected files against `unzip -q -o <zip> <names> -d <dir>`,
 //   the extract_artifact tool as a server runs it (executeTool) on the same selection, against the same,
 // each REA call in a fresh process after a warm-up (bench/artifact/call.mjs), with its peak RSS, and a
@@ -145,6 +147,16 @@ function reaMcp(zip) {
 }
 
 /**
+ * The same requests to bench/artifact/floorServer.mjs (mcpCall.mjs --floor): a server on the same
+ * Node.js, MCP SDK and zod with one `echo` tool, whose peak RSS is the floor of any server of this stack.
+ */
+function mcpFloor(zip) {
+  const result = spawnSync(process.execPath, [mcpCall, zip, '--floor'], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`the floor server failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop());
+}
+
+/**
  * Interleaved runs (alternating who goes first; the baseline build, when given, between them);
  * medians of wall, CPU and of REA's peak RSS above its start.
  */
@@ -176,14 +188,18 @@ function compare(ours, theirs, cleanup = () => {}, before = null) {
   };
 }
 
-const row = (label, r, loadBefore) => {
+const row = (label, r, loadBefore, beside = null) => {
   console.log(
     `${label}: REA ${r.rea.toFixed(0)} ms wall, ${r.reaCpu.toFixed(0)} ms CPU, peak RSS ${mib(r.reaPeak)} MiB (+${mib(r.reaGrowth)} MiB during the call); ` +
       `reference ${r.ref.toFixed(0)} ms wall, ${r.refCpu.toFixed(0)} ms CPU, ${mib(r.refPeak)} MiB; ` +
       `ratio ${(r.rea / r.ref).toFixed(2)}x wall, ${(r.reaCpu / r.refCpu).toFixed(2)}x CPU (median of ${RUNS}; load ${loadBefore} before, ${load()} after)`,
   );
   const b = r.before;
-  if (b !== null)
+  if (b !== null && beside !== null)
+    console.log(
+      `  ${beside} (same runs): peak RSS ${mib(b.reaPeak)} MiB; REA's peak is ${mib(r.reaPeak - b.reaPeak)} MiB above it`,
+    );
+  else if (b !== null)
     console.log(
       `  before (baseline build, same runs): REA ${b.rea.toFixed(0)} ms wall, ${b.reaCpu.toFixed(0)} ms CPU, peak RSS ${mib(b.reaPeak)} MiB (+${mib(b.reaGrowth)} MiB); ` +
         `ratio ${(b.rea / r.ref).toFixed(2)}x wall, ${(b.reaCpu / r.refCpu).toFixed(2)}x CPU`,
@@ -290,8 +306,11 @@ try {
     compare(
       () => reaMcp(full.zip),
       () => reference('unzip', ['-tqq', full.zip]),
+      undefined,
+      () => mcpFloor(full.zip),
     ),
     before,
+    'memory floor of this stack: a one-tool server on the same Node.js, MCP SDK and zod, same requests',
   );
 
   const listed = execFileSync('unzip', ['-Z1', full.zip], { encoding: 'utf8', maxBuffer: 1 << 28 })

@@ -5,8 +5,10 @@
 // call's wall time, the server's CPU time for it (every thread: user + system from /proc), the server's
 // RSS before the call and its peak RSS (VmHWM) after it, and the response's size. With
 // REA_BENCH_VERIFY=1 it also checks, after timing, every SHA-256 the response reports against the
-// machine's own file (the archive holds files of / by their paths).
-//   node bench/artifact/mcpCall.mjs <zip>
+// machine's own file (the archive holds files of / by their paths). With --floor it drives
+// bench/artifact/floorServer.mjs instead (the same SDK and zod, one `echo` tool) through the same requests,
+// its `echo` in place of inspect_artifact: the memory floor of a server of this stack.
+//   node bench/artifact/mcpCall.mjs <zip> [--floor]
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,10 +16,17 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 
 const zip = process.argv[2];
+const floor = process.argv.includes('--floor');
 const bin = join(dirname(createRequire(import.meta.url).resolve('rea-mcp/package.json')), 'dist', 'bin.cjs');
-const server = spawn(process.execPath, [bin, 'mcp'], { stdio: ['pipe', 'pipe', 'ignore'] });
+const server = floor
+  ? spawn(process.execPath, [fileURLToPath(new URL('floorServer.mjs', import.meta.url))], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    })
+  : spawn(process.execPath, [bin, 'mcp'], { stdio: ['pipe', 'pipe', 'ignore'] });
+const tool = floor ? 'echo' : 'inspect_artifact';
 
 /** Complete lines from the server, handed to whoever waits for the next one. */
 let waiting = null;
@@ -60,22 +69,23 @@ try {
   await request('tools/list', {});
   writeFileSync(join(warm, 'a.txt'), 'warm');
   execFileSync('zip', ['-q', join(warm, 'w.zip'), 'a.txt'], { cwd: warm });
-  await request('tools/call', { name: 'inspect_artifact', arguments: { path: join(warm, 'w.zip') } });
+  await request('tools/call', { name: tool, arguments: { path: join(warm, 'w.zip') } });
 
   const rssBefore = vm('VmRSS');
   const cpuBefore = cpu();
   const start = performance.now();
-  const line = await request('tools/call', { name: 'inspect_artifact', arguments: { path: zip } });
+  const line = await request('tools/call', { name: tool, arguments: { path: zip } });
   const wall = performance.now() - start;
   const used = cpu() - cpuBefore;
   const peakRss = vm('VmHWM');
   const { result, error } = JSON.parse(line);
-  if (error !== undefined || result.isError) throw new Error(`inspect_artifact failed: ${line.slice(0, 400)}`);
+  if (error !== undefined || result.isError) throw new Error(`${tool} failed: ${line.slice(0, 400)}`);
+  if (floor && result.content[0].text !== zip) throw new Error(`echo answered ${line.slice(0, 400)}`);
   const record = result.structuredContent;
-  if (record.coverage.status !== 'complete')
+  if (!floor && record.coverage.status !== 'complete')
     throw new Error(`incomplete inventory: ${record.coverage.reasons.join('; ')}`);
   let verified = null;
-  if (process.env.REA_BENCH_VERIFY === '1') {
+  if (!floor && process.env.REA_BENCH_VERIFY === '1') {
     const own = record.normalized_result.entries.filter((e) => e.kind === 'file' && !e.path.includes('!/'));
     for (const entry of own) {
       const sha = createHash('sha256')
