@@ -119,3 +119,25 @@ export function mergeInput(
   }
   return input;
 }
+
+/**
+ * Refuses, as a usage error, an input that lacks a property the command's tool requires: named by the
+ * flag that gives it (and its positional place, when it has one), before the tool is run, so that the
+ * message speaks of the command line rather than of the tool's input schema.
+ */
+export function checkRequired(spec: CommandSpec, input: Record<string, unknown>): void {
+  const missing = spec.flags.filter((flag) => flag.required && input[flag.property] === undefined);
+  if (missing.length === 0) return;
+  const named = missing.map((flag) =>
+    flag.property === spec.positional ? `<${flag.property}> or ${flag.flag}` : flag.flag,
+  );
+  const inInput = missing.map((flag) => `"${flag.property}"`).join(' and ');
+  throw new ReaError(
+    'invalid_request',
+    `rea ${spec.command} needs ${named.join(' and ')} (or ${inInput} in --input).`,
+    {
+      details: { issues: missing.map((flag) => ({ path: flag.property, message: 'required' })) },
+      remediation: `Run \`rea ${spec.command} --help\` for what each option takes, with examples.`,
+    },
+  );
+}

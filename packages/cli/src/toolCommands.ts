@@ -5,7 +5,7 @@ import { commandName, commandSpecOf } from './commandSpec.js';
 import type { CommandSpec, FlagSpec } from './commandSpec.js';
 import { formatEvidence, formatResult } from './format.js';
 import type { OutputFormat } from './format.js';
-import { mergeInput, readInputOption, readJsonFlags } from './input.js';
+import { checkRequired, mergeInput, readInputOption, readJsonFlags } from './input.js';
 import type { Invocation } from './invocation.js';
 import { openTarget } from './target.js';
 import type { OpenedTarget } from './target.js';
@@ -216,6 +216,7 @@ export function toolCommand(invocation: Invocation, contract: AnyToolContract): 
     const input = mergeInput(spec, base, await readJsonFlags(spec, options, invocation.io.cwd), given.positional);
     const quiet = options.quiet === true;
     if (contract.name === 'open_binary' || contract.name === 'close_binary') {
+      checkRequired(spec, input);
       await runSessionCommand(invocation, contract, input, {
         format: options.format,
         quiet,
@@ -231,9 +232,11 @@ export function toolCommand(invocation: Invocation, contract: AnyToolContract): 
           details: { issues: [{ path: 'provider', message: 'needs --target' }] },
         });
       }
+      checkRequired(spec, input);
       await runContract(invocation, contract, input, { format: options.format, quiet });
       return;
     }
+    checkRequired(spec, input);
     const progress = invocation.toolContext(quiet).progress;
     let opened: OpenedTarget;
     try {

@@ -283,6 +283,20 @@ describe('rea CLI: --target and --provider', () => {
     });
   });
 
+  it('should name the flag of a required property left out, before the tool runs', async () => {
+    const result = await cli('hash-text', '--algorithm', 'sha1');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'rea: error [invalid_request]: rea hash-text needs <text> or --text (or "text" in --input).\n',
+    );
+    expect(result.stderr).toContain('  - text: required');
+    expect(result.stderr).toContain('remediation: Run `rea hash-text --help`');
+    // The property given through --input is given.
+    const viaInput = await cli('hash-text', '--input', '{"text":"abc"}', '--format', 'json');
+    expect(viaInput.code).toBe(0);
+    expect(JSON.parse(viaInput.stdout).normalized_result.digest).toBe(createHash('sha256').update('abc').digest('hex'));
+  });
+
   it('should refuse a tool that needs a target when none is given, as the usage error it is', async () => {
     const result = await cli('describe-target');
     expect(result.code).toBe(2);
