@@ -152,7 +152,7 @@ export async function inspect(path: string, options: InspectOptions = {}): Promi
       if (UNEXPANDED_ARCHIVES.has(fileType)) {
         state.limitations.push({
           kind: 'archive-not-expanded',
-          message: `${basename(path)} is a ${fileType} archive, which inspect_artifact does not open (it opens ZIP-based packages, ASAR, DMG and folders): it is listed as one file, and what it holds was not listed or hashed.`,
+          message: `${basename(path)} is ${fileType === 'ar' || fileType === 'xz' ? 'an' : 'a'} ${fileType} archive, which inspect_artifact does not open (it opens ZIP-based packages, ASAR, DMG and folders): it is listed as one file, and what it holds was not listed or hashed.`,
         });
       }
       // The size is what was read and hashed: a file of /proc or /sys states another (0, or a page). A
