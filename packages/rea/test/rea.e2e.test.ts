@@ -186,6 +186,31 @@ describe('rea executable', () => {
     });
   });
 
+  it('should name a file the inventory does not open by the type its bytes give (tar, gzip)', async () => {
+    await withTempDir(async (dir) => {
+      writeFileSync(join(dir, 'a.txt'), 'text\n');
+      execFileSync('tar', ['-cf', 'a.tar', 'a.txt'], { cwd: dir });
+      execFileSync('gzip', ['-k', 'a.txt'], { cwd: dir });
+      for (const [name, type, described] of [
+        ['a.tar', 'tar', /tar archive/],
+        ['a.txt.gz', 'gzip', /gzip compressed data/],
+        ['a.txt', 'unknown', /ASCII text/],
+      ] as const) {
+        // What file(1) makes of it, so that the type is the file's and not only REA's word.
+        expect(execFileSync('file', ['-b', join(dir, name)], { encoding: 'utf8' })).toMatch(described);
+        const json = await rea(['analyze', join(dir, name), '--format', 'json']);
+        expect(json.code).toBe(0);
+        expect((JSON.parse(json.stdout) as { target: unknown }).target).toEqual({
+          path: join(dir, name),
+          kind: 'file',
+          format: type,
+        });
+        const human = await rea(['analyze', join(dir, name)]);
+        expect(human.stdout.split('\n')[0]).toBe(`${join(dir, name)}: file (${type})`);
+      }
+    });
+  });
+
   it('should run a generated command on a real tool', async () => {
     const result = await rea(['inspect-artifact', join(examples, 'hello.json'), '--format', 'json']);
     expect(result.code).toBe(0);

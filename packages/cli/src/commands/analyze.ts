@@ -105,12 +105,15 @@ async function runStep(
 /**
  * The target as the inventory read it: a file whose first bytes announce nothing but which the inventory
  * read as a ZIP found from its end (behind a prefix: a self-extracting archive, a JAR behind a launcher
- * script) is reported as the archive it is, as its records say.
+ * script) is reported as the archive it is, as its records say; any other file by the type its magic bytes
+ * gave the inventory (tar, gzip, pdf, png, …), when they gave one.
  */
 function refined(target: DetectedTarget, records: readonly EvidenceRecord[]): DetectedTarget {
   if (target.kind !== 'file') return target;
   const inventory = records.find((record) => record.operation === 'inspect_artifact');
-  return inventory?.subject?.format === 'zip' ? { ...target, kind: 'archive', format: 'zip' } : target;
+  if (inventory?.subject?.format === 'zip') return { ...target, kind: 'archive', format: 'zip' };
+  const fileType = (inventory?.normalized_result as { file_type?: unknown } | undefined)?.file_type;
+  return typeof fileType === 'string' && fileType !== 'unknown' ? { ...target, format: fileType } : target;
 }
 
 function describe(error: unknown): string {

@@ -21,7 +21,10 @@ export type TargetKind =
 export interface DetectedTarget {
   path: string;
   kind: TargetKind;
-  /** elf | pe | macho | zip | asar | dex | directory | json | javascript | unknown */
+  /**
+   * elf | pe | macho | zip | asar | dex | directory | json | javascript | unknown; in `rea analyze`'s report a
+   * file's type as the inventory read it from its magic bytes (tar, gzip, pdf, png, …) in place of unknown.
+   */
   format: string;
 }
 
