@@ -216,6 +216,22 @@ export function checkMessage(value: unknown, parse: MessageParser): FrameCheck {
   }
 }
 
+/**
+ * The answer to a parsed frame that is not a valid message, or a batch (a non-empty array) with a member
+ * that is not one, or null when it is valid: a batch is refused whole, naming its first invalid member.
+ */
+export function frameRefusal(parsed: unknown, parse: MessageParser): FrameErrorResponse | null {
+  const messages = Array.isArray(parsed) && parsed.length > 0 ? parsed : [parsed];
+  for (const [index, message] of messages.entries()) {
+    const check = checkMessage(message, parse);
+    if (check.ok) continue;
+    const response = check.response ?? frameError(null, INVALID_REQUEST, check.reason);
+    if (messages.length === 1) return response;
+    return frameError(null, INVALID_REQUEST, `Batch member ${index}: ${response.error.message}`);
+  }
+  return null;
+}
+
 /** Parses `text` as JSON; a failure is answered with -32700 for the id a relaxed reading finds. */
 export function parseFrame(text: string): { ok: true; value: unknown } | { ok: false; response: FrameErrorResponse } {
   try {
@@ -231,13 +247,6 @@ export function parseFrame(text: string): { ok: true; value: unknown } | { ok: f
     const detail = error instanceof Error ? error.message.slice(0, 200) : 'not JSON';
     return { ok: false, response: frameError(id, PARSE_ERROR, `Parse error: the frame is not JSON${hint}: ${detail}`) };
   }
-}
-
-/** Checks one stdio line: JSON first, then the message shape. */
-export function checkLine(line: string, parse: MessageParser): FrameCheck {
-  const parsed = parseFrame(line);
-  if (!parsed.ok) return { ok: false, response: parsed.response, reason: parsed.response.error.message };
-  return checkMessage(parsed.value, parse);
 }
 
 /**

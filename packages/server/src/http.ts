@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { ReaError } from '@rea/evidence';
 import { batchRefusal, hasBatches, requestedVersion } from './batches.js';
-import { INVALID_REQUEST, checkMessage, frameError, parseFrame } from './frames.js';
-import type { FrameErrorResponse, FrameId, MessageParser } from './frames.js';
+import { frameRefusal, parseFrame } from './frames.js';
+import type { FrameId } from './frames.js';
 import { sendLargeEventsInSlices, writeResponseBody } from './largeEvents.js';
 import { createConnection } from './server.js';
 import type { Connection, ShutdownReport } from './server.js';
@@ -94,19 +94,6 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id });
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
-}
-
-/** The answer to a body that is not a valid message (or batch of messages), or null when it is. */
-function refusal(parsed: unknown, parse: MessageParser): FrameErrorResponse | null {
-  const messages = Array.isArray(parsed) && parsed.length > 0 ? parsed : [parsed];
-  for (const [index, message] of messages.entries()) {
-    const check = checkMessage(message, parse);
-    if (check.ok) continue;
-    const response = check.response ?? frameError(null, INVALID_REQUEST, check.reason);
-    if (messages.length === 1) return response;
-    return frameError(null, INVALID_REQUEST, `Batch member ${index}: ${response.error.message}`);
-  }
-  return null;
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
@@ -254,7 +241,7 @@ export async function runHttpServer(options: HttpServerOptions): Promise<HttpSer
         return rpcError(res, 400, frame.response.error.code, frame.response.error.message, frame.response.id);
       parsed = frame.value;
       // The SDK would answer a shapeless message -32700 without its id; answer -32600 for the id instead.
-      const refused = refusal(parsed, parseJSONRPCMessage);
+      const refused = frameRefusal(parsed, parseJSONRPCMessage);
       if (refused) {
         runtime.localLogger.warn('invalid JSON-RPC frame refused', { reason: refused.error.message });
         return rpcError(res, 400, refused.error.code, refused.error.message, refused.id);

@@ -1,6 +1,6 @@
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
-import { INVALID_REQUEST, checkLine, frameError, leadingId } from './frames.js';
+import { INVALID_REQUEST, checkMessage, frameError, frameRefusal, leadingId, parseFrame } from './frames.js';
 import type { FrameErrorResponse, MessageParser } from './frames.js';
 
 /** Options of {@link createStdioGuard}. */
@@ -13,6 +13,15 @@ export interface StdioGuardOptions {
   refused: (reason: string) => void;
   /** Longest line read, in bytes; a longer one is answered with -32600 and skipped. */
   maxLineBytes: number;
+  /**
+   * Whether a batch (a line holding a non-empty array of messages) is taken now: null when it is, else
+   * the answer that refuses it whole. Without this option every batch is refused.
+   */
+  batchRefusal?: () => FrameErrorResponse | null;
+  /** Called with the messages of a batch taken, before they are passed on one a line. */
+  batch?: (messages: readonly unknown[]) => void;
+  /** Called with each single message passed on. */
+  message?: (message: unknown) => void;
 }
 
 const NEWLINE = 0x0a;
@@ -32,13 +41,29 @@ export function createStdioGuard(options: StdioGuardOptions): Transform {
   const handle = (line: Buffer, push: (chunk: Buffer) => void): void => {
     const text = line.toString('utf8').replace(/\r$/, '');
     if (text.trim() === '') return;
-    const check = checkLine(text, options.parse);
+    const parsed = parseFrame(text);
+    if (!parsed.ok) return refuse(parsed.response.error.message, parsed.response);
+    const value = parsed.value;
+    if (Array.isArray(value) && value.length > 0 && options.batchRefusal !== undefined) {
+      const refused = options.batchRefusal() ?? frameRefusal(value, options.parse);
+      if (refused !== null) return refuse(refused.error.message, refused);
+      options.batch?.(value);
+      // One line a member, as the SDK's transport reads them.
+      for (const member of value) push(Buffer.from(`${JSON.stringify(member)}\n`));
+      return;
+    }
+    const check = checkMessage(value, options.parse);
     if (check.ok) {
+      options.message?.(value);
       push(Buffer.concat([line, Buffer.from('\n')]));
       return;
     }
-    options.refused(check.reason);
-    if (check.response) options.reply(check.response);
+    refuse(check.reason, check.response);
+  };
+
+  const refuse = (reason: string, response: FrameErrorResponse | null): void => {
+    options.refused(reason);
+    if (response) options.reply(response);
   };
 
   // Answered for the id its first bytes give, when they give one, so that its caller stops waiting.

@@ -8,14 +8,24 @@ export interface RawStdio {
   lines: string[];
   /** Writes raw text (a newline is not added). */
   write(text: string): void;
-  /** Resolves with the first message matching `predicate` (rejects after 30 s of waiting). */
-  next(predicate: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /**
+   * Resolves with the first message (from the `from`th line on) matching `predicate` (rejects after 30 s
+   * of waiting).
+   */
+  next(predicate: (message: Record<string, unknown>) => boolean, from?: number): Promise<Record<string, unknown>>;
   /** Ends stdin and resolves with the exit code. */
   end(): Promise<number | null>;
 }
 
-/** Starts `node <script> ...args` and performs the MCP handshake over raw stdio lines. */
-export async function startRawStdio(script: string, args: readonly string[] = []): Promise<RawStdio> {
+/**
+ * Starts `node <script> ...args` and performs the MCP handshake over raw stdio lines, asking for
+ * `protocolVersion`.
+ */
+export async function startRawStdio(
+  script: string,
+  args: readonly string[] = [],
+  protocolVersion = '2025-11-25',
+): Promise<RawStdio> {
   const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'ignore'] });
   const lines: string[] = [];
   const waiters = new Set<() => void>();
@@ -30,10 +40,10 @@ export async function startRawStdio(script: string, args: readonly string[] = []
     for (const wake of waiters) wake();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const next = (predicate: (message: Record<string, unknown>) => boolean) =>
+  const next = (predicate: (message: Record<string, unknown>) => boolean, from = 0) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const check = (): void => {
-        for (const line of lines) {
+        for (const line of lines.slice(from)) {
           const message = JSON.parse(line) as Record<string, unknown>;
           if (predicate(message)) {
             waiters.delete(check);
@@ -56,7 +66,7 @@ export async function startRawStdio(script: string, args: readonly string[] = []
       jsonrpc: '2.0',
       id: 'init',
       method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     })}\n`,
   );
   await next((message) => message['id'] === 'init');
