@@ -111,6 +111,13 @@ interface Scope {
   fn: boolean;
   /** Names declared in this scope; the value is what the name is bound to. */
   names: Map<string, Origin> | null;
+  /**
+   * Whether each name is declared only by declarators without a value (`var o;`), so that what it
+   * holds is what is assigned to it (`o = require("electron")`); false once declared otherwise.
+   */
+  bare: Map<string, boolean> | null;
+  /** What the assignments to a bare name so far agree it holds (null when they disagree). */
+  given: Map<string, Origin> | null;
 }
 
 /** What {@link moduleBindings} found in one program. */
@@ -126,6 +133,8 @@ export interface ModuleBindings {
 
 const FUNCTION = /^(?:FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/;
 
+const newScope = (parent: Scope | null, fn: boolean): Scope => ({ parent, fn, names: null, bare: null, given: null });
+
 function patternNames(pattern: EsNode | null | undefined, out: string[]): void {
   const stack: (EsNode | null | undefined)[] = [pattern];
   while (stack.length > 0) {
@@ -140,8 +149,11 @@ function patternNames(pattern: EsNode | null | undefined, out: string[]): void {
   }
 }
 
-function declare(scope: Scope, name: string): void {
+/** Declares `name` in `scope`; `bare` for a declarator without a value (see {@link Scope.bare}). */
+function declare(scope: Scope, name: string, bare = false): void {
   (scope.names ??= new Map()).set(name, null);
+  const bareNames = (scope.bare ??= new Map());
+  bareNames.set(name, bare && bareNames.get(name) !== false);
 }
 
 function functionScope(scope: Scope): Scope {
@@ -189,7 +201,7 @@ function traverse(
   visit: (frame: Frame) => void,
   every?: () => void,
 ): void {
-  const root: Scope = scopeOf.get(program) ?? { parent: null, fn: true, names: null };
+  const root: Scope = scopeOf.get(program) ?? newScope(null, true);
   const stack: Frame[] = [{ node: program, scope: root, parent: null, grand: null, key: '' }];
   let count = 0;
   while (stack.length > 0) {
@@ -201,16 +213,31 @@ function traverse(
   }
 }
 
-/** Declares what `frame.node` declares, creating the scope a function or block opens. */
-function declarations(frame: Frame, scopeOf: Map<EsNode, Scope>, declarators: [EsNode, Scope][]): void {
+/**
+ * Declares what `frame.node` declares, creating the scope a function or block opens; lists the
+ * declarators and the writes to a name (assignments, updates, for-in/of targets) with their scope.
+ */
+function declarations(
+  frame: Frame,
+  scopeOf: Map<EsNode, Scope>,
+  declarators: [EsNode, Scope][],
+  writes: [EsNode, Scope][],
+): void {
   const { node, scope } = frame;
   const open = (fn: boolean): Scope => {
-    const created: Scope = { parent: scope, fn, names: null };
+    const created = newScope(scope, fn);
     scopeOf.set(node, created);
     return created;
   };
   if (node.type === 'Program') {
-    scopeOf.set(node, { parent: null, fn: true, names: null });
+    scopeOf.set(node, newScope(null, true));
+  } else if (
+    node.type === 'AssignmentExpression' ||
+    node.type === 'UpdateExpression' ||
+    ((node.type === 'ForInStatement' || node.type === 'ForOfStatement') &&
+      (node.left as EsNode).type !== 'VariableDeclaration')
+  ) {
+    writes.push([node, scope]);
   } else if (FUNCTION.test(node.type)) {
     if (node.type === 'FunctionDeclaration' && node.id) declare(scope, (node.id as EsNode).name as string);
     const inner = open(true);
@@ -236,10 +263,13 @@ function declarations(frame: Frame, scopeOf: Map<EsNode, Scope>, declarators: [E
     declare(scope, (node.id as EsNode).name as string);
   } else if (node.type === 'VariableDeclaration') {
     const target = node.kind === 'var' ? functionScope(scope) : scope;
+    // A for-in/of declarator without a value is given one by the loop.
+    const loop = frame.key === 'left' && /^For(?:In|Of)Statement$/.test(frame.parent?.type ?? '');
     for (const d of node.declarations as EsNode[]) {
       const names: string[] = [];
       patternNames(d.id as EsNode, names);
-      for (const name of names) declare(target, name);
+      const bare = !loop && d.init === null && (d.id as EsNode).type === 'Identifier';
+      for (const name of names) declare(target, name, bare);
       declarators.push([d, target]);
     }
   } else if (node.type === 'ImportDeclaration') {
@@ -341,29 +371,52 @@ export function moduleBindings(
 ): ModuleBindings {
   const scopeOf = new Map<EsNode, Scope>();
   const declarators: [EsNode, Scope][] = [];
-  traverse(program, scopeOf, (frame) => declarations(frame, scopeOf, declarators), every);
+  const writes: [EsNode, Scope][] = [];
+  traverse(program, scopeOf, (frame) => declarations(frame, scopeOf, declarators, writes), every);
   const calls = new Map<EsNode, string>();
   const untracked: EsNode[] = [];
-  // Bind in source order: an alias follows what it names (`const e = require("electron"), r = e.ipcMain`).
-  for (const [d, target] of declarators) {
+  // The assignments that give a bare name (`var o;`) its value, with the value each gives.
+  const assignments = new Map<EsNode, { scope: Scope; name: string; value: Origin }>();
+  // Bind in source order: an alias follows what it names (`const e = require("electron"), r = e.ipcMain`),
+  // and a bare name what was assigned to it before (`var o; o = require("electron"); var m = o.ipcMain`).
+  let w = 0;
+  for (let i = 0; i <= declarators.length; i += 1) {
+    const next = declarators[i]?.[0].start ?? Infinity;
+    for (; w < writes.length && (writes[w]![0].start ?? 0) < next; w += 1) {
+      const [node, scope] = writes[w]!;
+      assigned(node, scope, required, assignments);
+    }
+    if (i === declarators.length) break;
+    const [d, target] = declarators[i]!;
     const init = d.init as EsNode | null;
+    const id = d.id as EsNode;
+    // `var o;` leaves a bare name to what is assigned to it (before or after: var is hoisted).
+    if (init === null && id.type === 'Identifier' && target.bare?.get(id.name as string) === true) continue;
     // Names are only bound when declared once with a known value; the initializer is resolved in the
     // declaring scope (its own names shadow outer ones).
     const names: string[] = [];
-    patternNames(d.id as EsNode, names);
+    patternNames(id, names);
     const origin = init ? originOf(init, target, required) : null;
     if (origin === null) {
       for (const name of names) target.names!.set(name, null);
       continue;
     }
-    bindPattern(d.id as EsNode, origin, target);
+    bindPattern(id, origin, target);
   }
+  // A bare name is bound when every assignment to it gives the same value; where they disagree, those
+  // that give it electron or an IPC object are not followed.
+  for (const [node, { scope, name, value }] of assignments) {
+    if (scope.given!.get(name) !== null) continue;
+    assignments.delete(node);
+    if (value !== null && IPC_OBJECTS.has(value)) untracked.push(node);
+  }
+  const settled = new Set(assignments.keys());
   // A name reassigned is no longer known from there on, in source order.
   traverse(
     program,
     scopeOf,
     ({ node, scope, parent, grand, key }) => {
-      if (node.type === 'AssignmentExpression' && (node.left as EsNode).type === 'Identifier') {
+      if (node.type === 'AssignmentExpression' && (node.left as EsNode).type === 'Identifier' && !settled.has(node)) {
         const name = (node.left as EsNode).name as string;
         const declaring = lookup(scope, name);
         const origin = declaring?.names?.get(name);
@@ -382,7 +435,8 @@ export function moduleBindings(
       // electron or its IPC objects flowing anywhere but into a member access, a call, a declaration or
       // a destructuring (`register(ipcMain)`, a bundled `module.exports = require("electron")` that
       // other modules reach by id): what is done with it there is not followed.
-      if (parent !== null && escapes(parent, grand, key, node)) {
+      // What is assigned to a bare name is bound or, where its values disagree, said so above.
+      if (parent !== null && escapes(parent, grand, key, node) && !bareWrite(parent, key, scope)) {
         let origin: Origin | undefined = null;
         if (node.type === 'Identifier') origin = lookup(scope, node.name as string)?.names?.get(node.name as string);
         else if (
@@ -397,6 +451,52 @@ export function moduleBindings(
     every,
   );
   return { calls, untracked };
+}
+
+/** The names a write sets, each with the expression it is given, or null when that is not a plain value. */
+function written(node: EsNode): [string, EsNode | null][] {
+  if (node.type === 'UpdateExpression') {
+    const argument = node.argument as EsNode;
+    return argument.type === 'Identifier' ? [[argument.name as string, null]] : [];
+  }
+  const target = node.left as EsNode;
+  if (target.type === 'Identifier') {
+    // `o ||= require("electron")` and `o ??= …` give the value or leave the name as it was.
+    const plain = node.type === 'AssignmentExpression' && /^(?:=|\|\|=|\?\?=)$/.test(node.operator as string);
+    return [[target.name as string, plain ? (node.right as EsNode) : null]];
+  }
+  const names: string[] = [];
+  patternNames(target, names);
+  return names.map((name) => [name, null]);
+}
+
+/**
+ * Records a write (see {@link written}) to a bare name: the value it gives (null when not followed),
+ * combined with those given before into the name's binding.
+ */
+function assigned(
+  node: EsNode,
+  scope: Scope,
+  required: Required,
+  out: Map<EsNode, { scope: Scope; name: string; value: Origin }>,
+): void {
+  for (const [name, right] of written(node)) {
+    const declaring = lookup(scope, name);
+    if (declaring?.bare?.get(name) !== true) continue;
+    const value = right === null ? null : originOf(right, scope, required);
+    const given = (declaring.given ??= new Map());
+    const combined = given.has(name) && given.get(name) !== value ? null : value;
+    given.set(name, combined);
+    declaring.names!.set(name, combined);
+    if (node.type === 'AssignmentExpression' && right !== null) out.set(node, { scope: declaring, name, value });
+  }
+}
+
+/** `node` is the value assigned to a bare name (see {@link Scope.bare}). */
+function bareWrite(parent: EsNode, key: string, scope: Scope): boolean {
+  if (parent.type !== 'AssignmentExpression' || key !== 'right') return false;
+  const left = parent.left as EsNode;
+  return left.type === 'Identifier' && lookup(scope, left.name as string)?.bare?.get(left.name as string) === true;
 }
 
 /** `node` (an identifier or a call) is used as a value other than a member's object, a callee or a declarator's init. */
