@@ -10,6 +10,8 @@ import type { RoleFact } from './electron.js';
 import { bundledNodeId } from './fileRecord.js';
 import type { FileRecord, PendingEdge, SingleModule } from './fileRecord.js';
 import type { Resolution } from './graph.js';
+import { expandStars } from './starExports.js';
+import type { StarExport } from './starExports.js';
 
 import { MAX_FACTS_PER_KIND } from '../limits.js';
 
@@ -31,6 +33,7 @@ export class Collector {
   private readonly bundled: BundledModule[] = [];
   private readonly sources: SourceModule[] = [];
   private readonly pending: PendingEdge[] = [];
+  private readonly stars: StarExport[] = [];
   /** The one-module candidates of unmarked scripts, by file node id (see chunks.ts). */
   private readonly singles = new Map<string, SingleModule>();
   /** What each chunk exports and imports by module, by file node id (see chunkLinks.ts). */
@@ -85,6 +88,7 @@ export class Collector {
     for (const item of record.sources) this.sources.push(item);
     for (const item of record.bundled) this.bundled.push(item);
     for (const item of record.pending) this.pending.push(item);
+    if (record.inline !== true) for (const item of record.stars) this.stars.push(item);
     this.keep('strings', record.facts.strings);
     this.keep('urls', record.facts.urls);
     this.keep('ipc', record.facts.ipc);
@@ -107,6 +111,7 @@ export class Collector {
    * Resolves every recorded import with `resolve(file, specifier)`; a preload names its file relative
    * to the build's base (`resolve(file, path, true)`). A runtime require of a module its own file does
    * not register goes to the one module of another file registered under that id, or is unresolved.
+   * Then each `__exportStar` export is expanded to the names of the module it requires (starExports.ts).
    */
   resolveEdges(resolve: (from: string, specifier: string, base?: boolean) => Resolution): void {
     const ids = new Set(this.bundled.map((m) => m.node_id));
@@ -132,6 +137,8 @@ export class Collector {
       this.edges.length = 0;
       for (const edge of refined) this.edges.push(edge);
     }
+    for (const u of expandStars([...this.modules, ...this.bundled], this.stars, this.edges))
+      this.unknown(u.scope, u.kind, u.message);
   }
 
   /** Marks file modules with their Electron roles. */

@@ -53,10 +53,16 @@ export interface Position {
   offset: number;
 }
 
+/**
+ * An export as observed: its shape and, for `__exportStar(require("./m"), exports)` (`*`), the require
+ * whose module's names it copies (they are known only once imports are resolved over the whole input).
+ */
+export type ExportFact = ExportShape & { star?: { specifier: string | null; at: Position } };
+
 /** Everything {@link collectFacts} observed in one file. */
 export interface FileFacts {
   imports: { specifier: string; kind: 'require' | 'import' | 'dynamic-import' | 'export-from'; at: Position }[];
-  exports: ExportShape[];
+  exports: ExportFact[];
   /** Where each export of `exports` was observed (same order), to place it in a bundled module. */
   exportOffsets: number[];
   strings: { value: string; truncated: boolean; at: Position }[];
@@ -211,9 +217,9 @@ const isExportsObject = (node: EsNode | undefined) =>
 /**
  * The CommonJS exports a call defines: `Object.defineProperty(exports, "x", { enumerable: true, get… })`
  * (TypeScript's re-exports; a property that is not enumerable is not listed, as `Object.keys` does not)
- * and `__exportStar(require("./m"), exports)` (every name of another module: `*`).
+ * and `__exportStar(require("./m"), exports)` (every name of another module: `*`, with the require).
  */
-function commonJsCall(node: EsNode, out: ExportShape[], declared?: Declared): void {
+function commonJsCall(node: EsNode, out: ExportFact[], declared?: Declared): void {
   if (node.type !== 'CallExpression') return;
   const name = memberPath(node.callee);
   const args = node.arguments as EsNode[];
@@ -238,7 +244,14 @@ function commonJsCall(node: EsNode, out: ExportShape[], declared?: Declared): vo
     args[0]?.type === 'CallExpression' &&
     memberPath((args[0].callee as EsNode) ?? null) === 'require'
   ) {
-    out.push({ name: '*', system: 'commonjs', value_kind: 'reexport', arity: null });
+    const specifier = stringValue((args[0].arguments as EsNode[])[0]);
+    out.push({
+      name: '*',
+      system: 'commonjs',
+      value_kind: 'reexport',
+      arity: null,
+      star: { specifier, at: at(args[0]) },
+    });
   }
 }
 
@@ -361,15 +374,15 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string,
     if ((node.right as EsNode).type === 'AssignmentExpression') chainAt.set(node.right as EsNode, index);
     exported(node, (n, out) => commonJsExport(n, out, top ? declared : undefined), index);
   };
-  const exported = (node: EsNode, collect: (node: EsNode, out: ExportShape[]) => void, index?: number) => {
-    const added: ExportShape[] = [];
+  const exported = (node: EsNode, collect: (node: EsNode, out: ExportFact[]) => void, index?: number) => {
+    const added: ExportFact[] = [];
     collect(node, added);
     let place = index ?? facts.exports.length;
     const offset = node.start ?? 0;
     for (const shape of added) {
       // A name the module's top level set before keeps its place (Object.keys' order) and takes the
-      // later value (`exports.add = void 0; … exports.add = add;`).
-      if (shape.system === 'commonjs' && topOffsets.has(offset)) {
+      // later value (`exports.add = void 0; … exports.add = add;`); each `__exportStar` is one of its own.
+      if (shape.system === 'commonjs' && shape.name !== '*' && topOffsets.has(offset)) {
         const earlier = facts.exports.findIndex(
           (e, i) => e.system === 'commonjs' && e.name === shape.name && topOffsets.has(facts.exportOffsets[i]!),
         );

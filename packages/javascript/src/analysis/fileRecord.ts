@@ -11,6 +11,7 @@ import { builtinOf } from './facts.js';
 import type { FileFacts } from './facts.js';
 import { fileNodeId } from './inventory.js';
 import type { SourceMapResolution } from './sourceMaps.js';
+import type { StarExport } from './starExports.js';
 
 /** An import waiting for resolution over the whole input. */
 export interface PendingEdge {
@@ -45,6 +46,8 @@ export interface FileRecord {
   bundled: BundledModule[];
   sources: SourceModule[];
   pending: PendingEdge[];
+  /** The `__exportStar` exports of its modules, expanded once imports are resolved (starExports.ts). */
+  stars: StarExport[];
   unknowns: JavascriptApplication['unknowns'];
   facts: Facts;
   usesElectron: boolean;
@@ -152,6 +155,7 @@ export function fileRecord(path: string, parsed: ParsedScript | null, map: Sourc
     bundled: [],
     sources,
     pending: [],
+    stars: [],
     unknowns,
     facts: { strings: [], urls: [], ipc: [], dynamic_code: [], effects: [], feature_flags: [] },
     usesElectron: parsed?.facts.usesElectron ?? false,
@@ -204,10 +208,23 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
   // An export inside a bundled module's own function (a factory or wrapper) is that module's; the
   // rest, scope-hoisted code included, are the file's.
   const exportsOf = new Map<string, FileModule['exports']>();
-  facts.exports.forEach((shape, i) => {
+  facts.exports.forEach(({ star, ...shape }, i) => {
     const m = holder(facts.exportOffsets[i] ?? 0);
-    if (m === null || m.node === null) module.exports.push(shape);
-    else exportsOf.set(m.moduleId, [...(exportsOf.get(m.moduleId) ?? []), shape]);
+    const own = m === null || m.node === null ? module.exports : exportsOf.get(m.moduleId);
+    const list = own ?? [];
+    if (own === undefined) exportsOf.set(m!.moduleId, list);
+    if (star !== undefined) {
+      const { line, column } = star.at;
+      record.stars.push({
+        module: list === module.exports ? node_id : bundledNodeId(path, m!.moduleId),
+        index: list.length,
+        from: inner(star.at.offset),
+        specifier: star.specifier,
+        line,
+        column,
+      });
+    }
+    list.push(shape);
   });
   for (const e of facts.effects) {
     out.effects.push({
