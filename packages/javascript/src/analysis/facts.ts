@@ -162,9 +162,13 @@ function boundNames(pattern: EsNode): string[] {
   return names;
 }
 
-function esmExports(node: EsNode, out: ExportShape[]): void {
+/**
+ * The ES exports of an export declaration; a local name exported (`export { helper }`,
+ * `export default helper`) has the shape of its top-level declaration (`declared`).
+ */
+function esmExports(node: EsNode, out: ExportShape[], declared: Declared): void {
   if (node.type === 'ExportDefaultDeclaration') {
-    out.push(shapeOf('default', 'esm', node.declaration as EsNode));
+    out.push(shapeOf('default', 'esm', node.declaration as EsNode, declared));
   } else if (node.type === 'ExportAllDeclaration') {
     const exported = node.exported as EsNode | null;
     out.push({
@@ -188,7 +192,8 @@ function esmExports(node: EsNode, out: ExportShape[]): void {
     for (const s of (node.specifiers as EsNode[]) ?? []) {
       const exported = s.exported as EsNode;
       const name = String(exported.name ?? exported.value);
-      out.push({ name, system: 'esm', value_kind: node.source ? 'reexport' : 'unknown', arity: null });
+      if (node.source) out.push({ name, system: 'esm', value_kind: 'reexport', arity: null });
+      else out.push(shapeOf(name, 'esm', s.local as EsNode, declared));
     }
   }
 }
@@ -406,10 +411,10 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string,
         case 'ExportAllDeclaration':
         case 'ExportNamedDeclaration':
           if (node.source) addImport(String((node.source as EsNode).value), 'export-from', node);
-          exported(node, esmExports);
+          exported(node, (n, out) => esmExports(n, out, declared));
           break;
         case 'ExportDefaultDeclaration':
-          exported(node, esmExports);
+          exported(node, (n, out) => esmExports(n, out, declared));
           break;
         case 'ImportExpression': {
           const specifier = stringValue(node.source);
