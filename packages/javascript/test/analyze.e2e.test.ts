@@ -76,7 +76,8 @@ describe('analyze_javascript_application through the built rea', () => {
       const record = parseEvidence(JSON.parse(out.stdout));
       expect(record.operation).toBe('analyze_javascript_application');
       expect(record.parameters).toEqual({ detail: 'complete', integrity_policy: 'record-and-continue' });
-      expect((record.normalized_result as { roles: unknown[] }).roles).toHaveLength(3);
+      // main.js, preload.js, renderer.js and index.html (for its inline script).
+      expect((record.normalized_result as { roles: unknown[] }).roles).toHaveLength(4);
       const missing = await run(bin, ['analyze-javascript-application', join(tmp, 'absent'), '--format', 'json']);
       expect(JSON.parse(missing.stdout)).toMatchObject({
         error: { code: 'not_found', operation: 'analyze_javascript_application' },

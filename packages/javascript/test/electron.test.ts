@@ -15,7 +15,13 @@ describe('analyzeJavascriptApplication on an Electron application', () => {
       expect(coverage).toEqual({ status: 'complete', reasons: [] });
       expect(result.input_format).toBe('directory');
       expect(result.electron).toBe(true);
-      expect(roles(result)).toEqual(['main file:main.js', 'preload file:preload.js', 'renderer file:renderer.js']);
+      // index.html, loaded into the window, holds an inline script of its own besides renderer.js.
+      expect(roles(result)).toEqual([
+        'renderer file:index.html',
+        'main file:main.js',
+        'preload file:preload.js',
+        'renderer file:renderer.js',
+      ]);
       expect(result.ipc.map((i) => `${i.node_id} ${i.api} ${i.channel} ${i.line}`)).toEqual([
         'file:main.js ipcMain.handle notes:save 15',
         'file:main.js ipcMain.on telemetry 16',
@@ -85,7 +91,13 @@ describe('analyzeJavascriptApplication on an Electron application', () => {
       const { result, subject } = await analyzeJavascriptApplication(archive);
       expect(subject.format).toBe('asar');
       expect(result.input_format).toBe('asar');
-      expect(roles(result)).toEqual(['main file:main.js', 'preload file:preload.js', 'renderer file:renderer.js']);
+      // index.html, loaded into the window, holds an inline script of its own besides renderer.js.
+      expect(roles(result)).toEqual([
+        'renderer file:index.html',
+        'main file:main.js',
+        'preload file:preload.js',
+        'renderer file:renderer.js',
+      ]);
       expect(result.assets.find((a) => a.kind === 'native-addon')).toMatchObject({
         path: 'native/addon.node',
         unpacked: true,
@@ -103,6 +115,7 @@ describe('analyzeJavascriptApplication on an Electron application', () => {
       renameSync(`${archive}.unpacked`, join(bundle, 'app.asar.unpacked'));
       const { result } = await analyzeJavascriptApplication(join(tmp, 'Notes'));
       expect(roles(result)).toEqual([
+        'renderer file:resources/app.asar!/index.html',
         'main file:resources/app.asar!/main.js',
         'preload file:resources/app.asar!/preload.js',
         'renderer file:resources/app.asar!/renderer.js',

@@ -29,6 +29,7 @@ describe('analyzeJavascriptApplication on a macOS .app bundle', () => {
       expect(coverage.status).toBe('complete');
       expect(result.electron).toBe(true);
       expect(result.roles.map((r) => `${r.role} ${r.node_id}`)).toEqual([
+        `renderer file:${inner}index.html`,
         `main file:${inner}main.js`,
         `preload file:${inner}preload.js`,
         `renderer file:${inner}renderer.js`,
@@ -49,6 +50,7 @@ describe('analyzeJavascriptApplication on a macOS .app bundle', () => {
       cpSync(electronApp(join(tmp, 'build')), join(app, 'Contents', 'Resources', 'app'), { recursive: true });
       const { result } = await analyzeJavascriptApplication(app);
       expect(result.roles.map((r) => `${r.role} ${r.node_id}`)).toEqual([
+        'renderer file:Contents/Resources/app/index.html',
         'main file:Contents/Resources/app/main.js',
         'preload file:Contents/Resources/app/preload.js',
         'renderer file:Contents/Resources/app/renderer.js',

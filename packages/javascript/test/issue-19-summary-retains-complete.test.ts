@@ -48,7 +48,13 @@ describe('analyze_javascript_application detail "summary"', () => {
         roles: result.roles.map((r) => ({ role: r.role, node_id: r.node_id })),
         feature_flags: expect.objectContaining({ sites: result.feature_flags.length }),
       });
-      expect(view.summary.application!.roles.map((r) => r.role).sort()).toEqual(['main', 'preload', 'renderer']);
+      // renderer.js and index.html, which holds an inline script.
+      expect(view.summary.application!.roles.map((r) => r.role).sort()).toEqual([
+        'main',
+        'preload',
+        'renderer',
+        'renderer',
+      ]);
       expect(view.summary.semantic_coverage!.map((p) => `${p.phase} ${p.status}`)).toEqual([
         'read complete',
         'inventory complete',

@@ -106,6 +106,8 @@ export interface Prelude {
   html: JavascriptApplication['html_entries'];
   /** Logical paths of every file of the input. */
   known: string[];
+  /** The HTML pages that hold JavaScript written inside them (inline `<script>`). */
+  inlinePages: string[];
   /** The scripts to parse, in the order they are parsed. */
   scripts: { path: string; node_id: string }[];
 }
@@ -173,6 +175,7 @@ export async function gatherApplication(path: string, options: GatherOptions, si
     manifests: manifests.sort((a, b) => (a.path < b.path ? -1 : 1)),
     html: html.sort((a, b) => (a.path < b.path ? -1 : 1)),
     known,
+    inlinePages: [...new Set(inline.map((i) => i.path))],
     scripts: scripts.map((s) => ({ path: s.path, node_id: s.node_id })),
   };
   options.onPrelude?.(prelude);
@@ -308,7 +311,8 @@ export function assembleApplication(
   progress('assigning Electron roles', 'electron');
   const { manifests, html } = prelude;
   const electron = c.usesElectron || manifests.some((m) => 'electron' in m.dependencies);
-  const roles = electron ? assignRoles({ manifests, files: c.roleFiles, html, known }) : [];
+  const inline = new Set(prelude.inlinePages);
+  const roles = electron ? assignRoles({ manifests, files: c.roleFiles, html, inline, known }) : [];
   c.applyRoles(roles);
   c.phase('electron', []);
   check('sealing');

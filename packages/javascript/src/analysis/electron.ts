@@ -1,5 +1,6 @@
 // Electron roles: the main process script named by the manifest, preload scripts named by
-// `webPreferences.preload`, and renderer scripts loaded by the HTML pages windows open.
+// `webPreferences.preload`, and renderer scripts loaded by the HTML pages windows open (a page itself
+// for the scripts written inside it).
 import { posix } from 'node:path';
 import { resolveFile } from './graph.js';
 import { fileNodeId } from './inventory.js';
@@ -15,7 +16,9 @@ export interface RoleFact {
 export interface RoleInputs {
   manifests: { path: string; main: string | null }[];
   files: { path: string; preloads: string[]; loadedPages: string[] }[];
-  html: { path: string; scripts: { node_id: string | null }[] }[];
+  html: { node_id: string; path: string; scripts: { node_id: string | null }[] }[];
+  /** The paths of the pages that hold inline JavaScript (its facts carry the page's node id). */
+  inline: ReadonlySet<string>;
   known: ReadonlySet<string>;
 }
 
@@ -33,7 +36,8 @@ function locate(from: string, reference: string, known: ReadonlySet<string>): st
  * Assigns Electron roles, sorted by node id then role. A manifest outside `node_modules` with a `main`
  * names the main script; a `preload` value (its last string literal, as in
  * `path.join(__dirname, 'preload.js')`) is resolved next to the file that sets it, else by a unique
- * file name; an HTML page passed to `loadFile`/`loadURL` makes its scripts renderers.
+ * file name; an HTML page passed to `loadFile`/`loadURL` makes its scripts renderers, and itself one when
+ * it holds inline scripts.
  */
 export function assignRoles(inputs: RoleInputs): RoleFact[] {
   const roles = new Map<string, RoleFact>();
@@ -58,6 +62,12 @@ export function assignRoles(inputs: RoleInputs): RoleFact[] {
   }
   for (const html of inputs.html) {
     if (!pages.has(html.path)) continue;
+    if (inputs.inline.has(html.path))
+      add({
+        role: 'renderer',
+        node_id: html.node_id,
+        evidence: `inline <script> of ${html.path}, loaded into a window`,
+      });
     for (const script of html.scripts) {
       if (script.node_id !== null)
         add({ role: 'renderer', node_id: script.node_id, evidence: `<script> of ${html.path}, loaded into a window` });
