@@ -1,6 +1,7 @@
 // What one parsed file says: its imports and exports, string literals, URLs, IPC channels, dynamic
 // code sites, Node built-ins and the Electron window options it sets. One pass over the AST.
 import { builtinModules } from 'node:module';
+import { posix } from 'node:path';
 import type { EsNode } from '../engine/parser.js';
 import type { ExportShape } from '../schemas.js';
 import { FlagSites } from './flags.js';
@@ -538,9 +539,54 @@ function templateUrls(node: EsNode, facts: FileFacts): void {
   }
 }
 
-/** The last string literal among a call's arguments (`path.join(__dirname, 'preload.js')`), or the value itself. */
+/** Deepest nesting of joins, templates and concatenations {@link staticPath} follows. */
+const MAX_PATH_DEPTH = 8;
+
+/**
+ * The path an expression builds from the script's own folder and string literals, relative to that
+ * folder: `__dirname` is `.`, `path.join`/`path.resolve` (or `join`/`resolve`) join their parts, and a
+ * template literal or a `+` concatenation puts its parts together (`file://${__dirname}/index.html` is
+ * `file://./index.html`). Null when any part is something else.
+ */
+function staticPath(node: EsNode | undefined, depth = 0): string | null {
+  if (node === undefined || depth > MAX_PATH_DEPTH) return null;
+  const literal = stringValue(node);
+  if (literal !== null) return literal;
+  if (node.type === 'Identifier') return node.name === '__dirname' ? '.' : null;
+  if (node.type === 'BinaryExpression' && node.operator === '+') {
+    const left = staticPath(node.left as EsNode, depth + 1);
+    const right = left === null ? null : staticPath(node.right as EsNode, depth + 1);
+    return right === null ? null : left! + right;
+  }
+  if (node.type === 'TemplateLiteral') {
+    const quasis = node.quasis as { value: { cooked: string | null } }[];
+    const expressions = node.expressions as EsNode[];
+    let text = quasis[0]!.value.cooked;
+    for (let i = 0; i < expressions.length && text !== null; i += 1) {
+      const part = staticPath(expressions[i], depth + 1);
+      const next = quasis[i + 1]!.value.cooked;
+      text = part === null || next === null ? null : text + part + next;
+    }
+    return text;
+  }
+  if (node.type === 'CallExpression' && /^(?:path\.)?(?:join|resolve)$/.test(memberPath(node.callee) ?? '')) {
+    const parts: string[] = [];
+    for (const arg of node.arguments as EsNode[]) {
+      const part = staticPath(arg, depth + 1);
+      if (part === null) return null;
+      parts.push(part);
+    }
+    return parts.length === 0 ? null : posix.join(...parts);
+  }
+  return null;
+}
+
+/**
+ * A file an expression names ({@link staticPath}), else the last string literal among a call's
+ * arguments (`path.join(app.getAppPath(), 'preload.js')`: `preload.js`, found by its name).
+ */
 function lastString(node: EsNode): string | null {
-  const direct = stringValue(node);
+  const direct = staticPath(node);
   if (direct !== null) return direct;
   if (node.type === 'CallExpression') {
     const args = node.arguments as EsNode[];
@@ -584,7 +630,7 @@ function call(
   const ipc = IPC.exec(name);
   if (ipc) facts.ipc.push({ api: ipc[1]!, channel: stringValue(args[0]), at: at(node) });
   if (/(?:^|\.)(?:loadFile|loadURL)$/.test(name)) {
-    const page = stringValue(args[0]) ?? (args[0] ? lastString(args[0]) : null);
+    const page = args[0] ? lastString(args[0]) : null;
     if (page !== null) facts.loadedPages.push(page);
   }
 }
