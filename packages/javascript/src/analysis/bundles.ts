@@ -1,6 +1,7 @@
 // Modules recovered from the runtime shapes bundlers emit.
 // - esbuild: the `__commonJS`/`__esm` wrappers (`var require_x = __commonJS({ "src/x.js"(exports,
-//   module) { … } })`, whose calls `require_x()` are edges) and the `// src/x.js` comments that open each
+//   module) { … } })`, whose calls `require_x()` are edges; minified, `var o=p(n=>{…})` with the helper
+//   told by its shape, see esbuildHelpers.ts) and the `// src/x.js` comments that open each
 //   scope-hoisted module of an unminified bundle.
 // - webpack 4/5: the module table, an object literal of factories `(module, exports, require) => { … }`
 //   keyed by module id (a path in development builds, a number in production), whose calls
@@ -14,8 +15,10 @@ import type { EsNode, LineComment } from '../engine/parser.js';
 import type { DecodedSourceMap } from '../engine/sourceMap.js';
 import type { ExportShape } from '../schemas.js';
 import { browserifyEdges, browserifyTable } from './browserify.js';
+import { wrapperHelper } from './esbuildHelpers.js';
+import type { WrapperKind } from './esbuildHelpers.js';
 import type { BrowserifyModule } from './browserify.js';
-import { hoistedBundle, parcelBundle } from './hoisted.js';
+import { hoistedBundle, mappedBeside, parcelBundle } from './hoisted.js';
 import { holderIndex } from './holders.js';
 import type { PreloadDependency } from './mapped.js';
 import { PARCEL_MARKER } from './parcel.js';
@@ -123,6 +126,39 @@ function wrapperOf(node: EsNode): { id: string; fn: EsNode } | null {
   return { id: key, fn };
 }
 
+/**
+ * Names each minified esbuild wrapper of `modules` after the source the map gives for the start of its
+ * body (the path `--minify` dropped), where the map gives one no other wrapper took; `variables` (the
+ * variable holding each wrapper → its module id) follows.
+ */
+function nameFromMap(modules: RecoveredModule[], map: DecodedSourceMap, variables: Map<string, string>): void {
+  const taken = new Set<string>();
+  for (const module of modules) {
+    const body = module.node!.body as EsNode;
+    const first = body.type === 'BlockStatement' ? ((body.body as EsNode[])[0] ?? body) : body;
+    const source = map.sourceAt(first.loc!.start.line - 1, first.loc!.start.column);
+    if (source === null || taken.has(source)) continue;
+    taken.add(source);
+    variables.set(module.moduleId, source);
+    module.moduleId = source;
+  }
+}
+
+/**
+ * The module function of a minified esbuild wrapper (`p(n=>{…})`, `f(()=>{…})`): a call of a helper of
+ * `helpers` with one function, of at most two parameters (exports, module) for `__commonJS` and none for
+ * `__esm`; else null.
+ */
+function minifiedWrapper(node: EsNode, helpers: ReadonlyMap<string, WrapperKind>): EsNode | null {
+  if (node.type !== 'CallExpression' || (node.callee as EsNode).type !== 'Identifier') return null;
+  const kind = helpers.get((node.callee as EsNode).name as string);
+  const args = node.arguments as EsNode[];
+  const fn = args.length === 1 && isFunction(args[0]) ? args[0] : null;
+  if (kind === undefined || fn === null) return null;
+  const params = (fn.params as EsNode[]).length;
+  return params <= (kind === 'commonjs' ? 2 : 0) ? fn : null;
+}
+
 /** The factory of a webpack module, or null when `value` is not a function of at most three parameters. */
 function factory(id: string, value: EsNode | null | undefined): RecoveredModule | null {
   const params = value && isFunction(value) ? (value.params as EsNode[]) : null;
@@ -177,6 +213,9 @@ export function recoverBundle(
   map: DecodedSourceMap | null = null,
 ): RecoveredBundle {
   const esbuild: RecoveredModule[] = [];
+  // esbuild's minified wrapper helpers, by name (esbuildHelpers.ts).
+  const helpers = new Map<string, WrapperKind>();
+  const minified: RecoveredModule[] = [];
   let webpack: RecoveredModule[] = [];
   const variables = new Map<string, string>();
   const calls: { name: string; arg: string | null; offset: number; line: number; column: number }[] = [];
@@ -202,6 +241,18 @@ export function recoverBundle(
         if (wrapper !== null) {
           esbuild.push({ bundler: 'esbuild', moduleId: wrapper.id, ...span(wrapper.fn), requireName: null });
           if (id.type === 'Identifier') variables.set(id.name as string, wrapper.id);
+        } else if (id.type === 'Identifier') {
+          // Minified: the helpers are told by their shape, and a wrapper's id is the variable holding it.
+          const name = id.name as string;
+          const helper = wrapperHelper(init);
+          if (helper !== null) helpers.set(name, helper);
+          const fn = minifiedWrapper(init, helpers);
+          if (fn !== null) {
+            const module: RecoveredModule = { bundler: 'esbuild', moduleId: name, ...span(fn), requireName: null };
+            esbuild.push(module);
+            minified.push(module);
+            variables.set(name, name);
+          }
         }
       } else if (node.type === 'ObjectExpression' || node.type === 'ArrayExpression') {
         const table = node.type === 'ObjectExpression' ? webpackTable(node, marked) : webpackArray(node, marked);
@@ -230,6 +281,7 @@ export function recoverBundle(
     },
     every,
   );
+  if (map !== null) nameFromMap(minified, map, variables);
   for (const [name, modules] of arrays) {
     if (indexed.has(name) && modules.length > webpack.length) webpack = modules;
   }
@@ -245,6 +297,10 @@ export function recoverBundle(
         : parcel
           ? parcelBundle(program, text, map, every)
           : esbuildBundle(esbuild, variables, calls, comments, program);
+  // Minified, the code esbuild hoists beside its wrappers (the entry, ES modules) has no comment to
+  // mark it: a source map still tells its modules.
+  if (bundle.bundler === 'esbuild' && minified.length > 0 && map !== null)
+    bundle.modules.push(...mappedBeside(bundle.modules, map, text, 'esbuild', every));
   if (bundle.bundler === null) bundle = hoistedBundle(program, text, map, every);
   for (const m of bundle.modules) if (m.node !== null) m.structure = structureHash(m.node, every);
   return bundle;

@@ -12,8 +12,11 @@ import { assignParcelExports } from './parcelExports.js';
 /** The opening of a CommonJS wrapper (cjsWrappers.ts), so files without one are not walked for them. */
 const WRAPPER_HINT =
   /function\s*[\w$]+\s*\(\s*\)\s*\{\s*(?:if\s*\(\s*[\w$]+\s*\)\s*return\b|return\s*[\w$]+\s*\|\|\s*\(\s*[\w$]+\s*=\s*1\b)/;
-/** Modules of `map` whose span holds no module of `runtime` (the hoisted code around registered modules). */
-function mappedBeside(
+/**
+ * Modules of `map` whose span holds no module of `runtime` (the hoisted code around registered modules
+ * or wrappers).
+ */
+export function mappedBeside(
   runtime: RecoveredModule[],
   map: DecodedSourceMap | null,
   text: string,

@@ -22,6 +22,8 @@ export interface DecodedSourceMap {
   ranges(): GeneratedRange[];
   /** The original name the map records at a generated position (0-based line and column), or null. */
   nameAt(line: number, column: number): string | null;
+  /** The source (as in {@link sources}) the map records at a generated position (0-based line and column), or null. */
+  sourceAt(line: number, column: number): string | null;
 }
 
 /** Per source, its first segment and the end of its last one, in one pass over the decoded mappings. */
@@ -56,5 +58,6 @@ export function decodeSourceMap(text: string): DecodedSourceMap {
     contents: map.sourcesContent ?? [],
     ranges: () => rangesOf(map),
     nameAt: (line, column) => originalPositionFor(map, { line: line + 1, column }).name ?? null,
+    sourceAt: (line, column) => originalPositionFor(map, { line: line + 1, column }).source ?? null,
   };
 }
