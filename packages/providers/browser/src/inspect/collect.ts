@@ -13,6 +13,9 @@ import type { Steps } from './step.js';
 /** How much source text is read for hashing, and how many source maps are tried. */
 export const SOURCE_BUDGET = Object.freeze({ bytes: 32 * 1024 * 1024, maps: 50 });
 
+/** How many of the scripts left unhashed the limitation names (the rest are counted). */
+const UNHASHED_NAMED = 10;
+
 interface FrameNode {
   frame: { id: string; parentId?: string; url: string; securityOrigin?: string; mimeType?: string };
   childFrames?: FrameNode[];
@@ -124,21 +127,27 @@ async function scripts(
   let budget = SOURCE_BUDGET.bytes;
   let maps = SOURCE_BUDGET.maps;
   const frameId = frames?.[0]?.frame.id;
+  const unhashed: string[] = [];
   const plans = listed.map((s) => {
     const size = Number(s['length'] ?? 0);
     const hashed = size <= budget;
     if (hashed) budget -= size;
-    else
-      steps.limit(
-        'budget-reached',
-        `Source of ${String(s['url'])} not hashed: ${SOURCE_BUDGET.bytes} characters read.`,
-        'scripts',
-      );
+    else unhashed.push(String(s['url']));
     const map = resolveMap(s);
     const fetchMap = map !== null && !map.startsWith('data:') && maps > 0 && frameId !== undefined;
     if (fetchMap) maps -= 1;
     return { s, size, hashed, map, fetchMap };
   });
+  // One limitation for every script the budget left unhashed (their sha256 is null), not one each.
+  if (unhashed.length > 0) {
+    const named = unhashed.slice(0, UNHASHED_NAMED).join(', ');
+    const more = unhashed.length > UNHASHED_NAMED ? ` and ${unhashed.length - UNHASHED_NAMED} more` : '';
+    steps.limit(
+      'budget-reached',
+      `${unhashed.length} ${unhashed.length === 1 ? 'script' : 'scripts'} not hashed: the ${SOURCE_BUDGET.bytes} characters of script source hashed per page were read before ${unhashed.length === 1 ? 'it' : 'them'} (${named}${more}).`,
+      'scripts',
+    );
+  }
   return inParallel(plans, READS_IN_FLIGHT, async ({ s, size, hashed, map, fetchMap }) => {
     const [source, loaded] = await Promise.all([
       hashed

@@ -1,0 +1,66 @@
+// inspect_web_page hashes script sources up to a budget of characters read; the scripts past it are not
+// hashed, and one limitation says so for all of them, with their count and URLs, rather than one per
+// script. The page's scripts are served from this process, so the hashes are checked against the bytes
+// served, and Chromium itself loads the page.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import type { EvidenceRecord } from '@rea/evidence';
+import { inspectWebPageTool } from '@rea/provider-browser';
+import type { WebPageInspection } from '@rea/provider-browser';
+import { call, ownedBrowsersGone, servePages } from './support.js';
+
+/** The characters of script source hashed, as the README states it ("32 MiB of script source hashed"). */
+const BUDGET = 32 * 1024 * 1024;
+// Five scripts of 30% of the budget each and a small one: all but the last two fit.
+const LARGE = Math.floor(BUDGET * 0.3);
+const script = (name: string, size: number) => `/* ${name} */${' '.repeat(size - name.length - 8)}var ${name}=1;`;
+const SCRIPTS: Record<string, string> = {
+  '/a.js': script('a', LARGE),
+  '/b.js': script('b', LARGE),
+  '/small.js': script('small', 64),
+  '/c.js': script('c', LARGE),
+  '/d.js': script('d', LARGE),
+  '/e.js': script('e', LARGE),
+};
+const PAGE = `<!doctype html><title>scripts</title>${Object.keys(SCRIPTS)
+  .map((path) => `<script src="${path}"></script>`)
+  .join('')}`;
+
+let server: Awaited<ReturnType<typeof servePages>>;
+
+beforeAll(async () => {
+  const routes: Parameters<typeof servePages>[0] = { '/': { type: 'text/html', body: PAGE } };
+  for (const [path, body] of Object.entries(SCRIPTS)) routes[path] = { type: 'text/javascript', body };
+  server = await servePages(routes);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('inspect_web_page source hashing budget', () => {
+  it('should hash the scripts that fit, and say once which scripts were not hashed', async () => {
+    const result = await call(inspectWebPageTool, { endpoint: 'owned', url: `${server.origin}/`, timeout_ms: 120_000 });
+    if (result.error) throw result.error;
+    if (result.outcome?.kind !== 'evidence') throw new Error('expected Evidence');
+    const record = result.outcome.record as EvidenceRecord<WebPageInspection>;
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    // What fits the budget, in page order, as the page lists its scripts.
+    let room = BUDGET;
+    const expected = new Map<string, string | null>();
+    for (const [path, body] of Object.entries(SCRIPTS)) {
+      const fits = body.length <= room;
+      if (fits) room -= body.length;
+      expected.set(`${server.origin}${path}`, fits ? sha256(body) : null);
+    }
+    const unhashed = [...expected].filter(([, hash]) => hash === null).map(([url]) => url);
+    expect(unhashed).toHaveLength(2);
+    const listed = new Map(record.normalized_result.scripts.map((s) => [s.url, s.sha256]));
+    expect(new Map([...listed].filter(([url]) => expected.has(url!)))).toEqual(expected);
+    const budget = record.limitations.filter((l) => l.kind === 'budget-reached' && l.scope === 'scripts');
+    expect(budget).toHaveLength(1);
+    expect(budget[0]!.message).toMatch(/^2 scripts not hashed/);
+    for (const url of unhashed) expect(budget[0]!.message).toContain(url);
+    expect(ownedBrowsersGone(result.dirs)).toBe(true);
+  }, 180_000);
+});
