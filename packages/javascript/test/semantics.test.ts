@@ -126,6 +126,7 @@ describe('compare_source_to_bundle', () => {
         { node_id: 'source:app.js#../src/legacy.cjs', source: '../src/legacy.cjs', status: 'missing', path: null },
       ],
       not_in_bundle: ['extra.js'],
+      not_compared: [],
       truncated: false,
     });
     expect(record.evidence_links).toEqual([bundle.evidence_id]);

@@ -1,6 +1,7 @@
 // A source tree against a bundle's source maps: each source the maps name is found in the tree by
 // the longest suffix of its name (bundler prefixes such as webpack://app/ and leading ../ removed) and
-// compared with the map's sourcesContent by SHA-256; files of the tree that no map names are listed.
+// compared with the map's sourcesContent by SHA-256; files of the tree that no map names are listed,
+// apart from the build outputs and project files the tree holds beside its sources (see NotCompared).
 import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { lstat, readFile, readdir, realpath } from 'node:fs/promises';
@@ -22,11 +23,42 @@ export interface SourceRow {
   path: string | null;
 }
 
+/**
+ * A file of the tree no map names that is no source module either: a `build-output` (byte for byte a
+ * file of the analyzed application, or a script ending in the `sourceMappingURL` comment compilers and
+ * bundlers append to what they emit) or a `project-file` (package.json, a lockfile, tsconfig/jsconfig,
+ * a `*.config.*` tool configuration).
+ */
+export interface NotCompared {
+  path: string;
+  reason: 'build-output' | 'project-file';
+}
+
 /** The comparison of a tree with the sources of a bundle's maps. */
 export interface SourceTreeComparison {
   sources: SourceRow[];
   not_in_bundle: string[];
+  not_compared: NotCompared[];
   truncated: boolean;
+}
+
+/** The project's own files: manifests, lockfiles, compiler and tool configuration. */
+const PROJECT_FILE =
+  /^(?:package\.json|package-lock\.json|npm-shrinkwrap\.json|[jt]sconfig(?:\.[\w.-]+)?\.json|[\w.-]+\.config\.[cm]?[jt]s)$/i;
+/** The comment a compiler or bundler appends to a script it emitted with a source map. */
+const MAP_COMMENT = /\/[/*][#@]\s*sourceMappingURL=\S+\s*(?:\*\/\s*)?$/;
+/** How much of a script's end is searched for {@link MAP_COMMENT}. */
+const MAP_COMMENT_TAIL = 4096;
+
+/**
+ * Why the tree file `path` (its bytes `bytes`) is no source module ({@link NotCompared}), or null when
+ * it is one; `outputs` holds the SHA-256 of every file of the analyzed application.
+ */
+function notSource(path: string, bytes: Buffer, outputs: ReadonlySet<string>): NotCompared['reason'] | null {
+  if (PROJECT_FILE.test(path.slice(path.lastIndexOf('/') + 1))) return 'project-file';
+  if (outputs.has(createHash('sha256').update(bytes).digest('hex'))) return 'build-output';
+  const tail = bytes.subarray(Math.max(0, bytes.length - MAP_COMMENT_TAIL)).toString('utf8');
+  return /\.[cm]?js$/i.test(path) && MAP_COMMENT.test(tail) ? 'build-output' : null;
 }
 
 /** The source name without URL scheme, bundler namespace, query, and leading `./` or `../` parts. */
@@ -117,10 +149,29 @@ export async function compareSourceTree(
     rows.push({ node_id: module.node_id, source: module.source, status, path });
   }
   const tree = await treeFiles(root, signal, skipped);
-  const extra = tree.files.filter((f) => !named.has(f));
+  const outputs = new Set(app.assets.map((a) => a.sha256).filter((sha): sha is string => sha !== null));
+  const extra: string[] = [];
+  const notCompared: NotCompared[] = [];
+  for (const path of tree.files) {
+    if (named.has(path)) continue;
+    throwIfAborted(signal, 'reading the source tree');
+    const bytes = await readFile(join(root, path)).catch((error: unknown) => error as Error);
+    if (bytes instanceof Error) {
+      skipped.push(`${path} (${String((bytes as { code?: unknown }).code ?? 'unreadable')})`);
+      continue;
+    }
+    const reason = notSource(path, bytes, outputs);
+    if (reason === null) extra.push(path);
+    else notCompared.push({ path, reason });
+  }
   return {
     sources: rows,
     not_in_bundle: extra.slice(0, MAX_SOURCE_ROWS),
-    truncated: tree.cut || app.source_modules.length > MAX_SOURCE_ROWS || extra.length > MAX_SOURCE_ROWS,
+    not_compared: notCompared.slice(0, MAX_SOURCE_ROWS),
+    truncated:
+      tree.cut ||
+      app.source_modules.length > MAX_SOURCE_ROWS ||
+      extra.length > MAX_SOURCE_ROWS ||
+      notCompared.length > MAX_SOURCE_ROWS,
   };
 }

@@ -19,7 +19,14 @@ export const SourceComparisonSchema = z.strictObject({
       path: z.string().nullable().describe('The file in source_root, null when missing.'),
     }),
   ),
-  not_in_bundle: z.array(z.string()).describe('Source files of the tree no map names.'),
+  not_in_bundle: z
+    .array(z.string())
+    .describe('Source files of the tree no map names (build outputs and project files are in not_compared).'),
+  not_compared: z
+    .array(z.strictObject({ path: z.string(), reason: z.enum(['build-output', 'project-file']) }))
+    .describe(
+      'Files of the tree no map names that are no source module: build-output (identical to a file of the analyzed application, or a script ending in a sourceMappingURL comment) or project-file (package.json, lockfiles, tsconfig/jsconfig, *.config.* files).',
+    ),
   truncated: z.boolean(),
 });
 
@@ -44,7 +51,7 @@ export const compareSourceToBundleTool = defineTool({
   name: 'compare_source_to_bundle',
   title: 'Compare source to bundle',
   description:
-    "A source directory against a bundle's source maps in analyze_javascript_application Evidence: each mapped source identical, differs from sourcesContent, missing or unverifiable, plus tree files no map names (node_modules skipped).",
+    "A source directory against a bundle's source maps in analyze_javascript_application Evidence: each mapped source identical, differs from sourcesContent, missing or unverifiable, plus tree files no map names (node_modules skipped), with build outputs and project files (package.json, lockfiles, tsconfig, *.config.*) listed apart in not_compared.",
   input: z.strictObject({
     application: ApplicationInputSchema,
     source_root: z.string().min(1).describe('The source directory.'),
