@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // Runs against the built package: a host process that exits without closing its supervisor.
@@ -86,5 +87,49 @@ describe('process supervisor in a host that exits', () => {
     await new Promise((done) => child.once('exit', done));
     for (let i = 0; i < 200 && pids.some(alive); i += 1) await new Promise((r) => setTimeout(r, 25));
     expect(pids.filter(alive)).toEqual([]);
+  });
+});
+
+describe('process supervisor in a host killed by SIGKILL, its temp directories', () => {
+  it('should have them removed after its groups, following no symlink out of them', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'rea-outside-'));
+    writeFileSync(join(outside, 'keep'), 'kept');
+    // One directory holds a link to `outside`; another is replaced by such a link once registered.
+    const script = `
+      import { rmdirSync, symlinkSync } from 'node:fs';
+      import { join } from 'node:path';
+      import { createProcessSupervisor } from ${JSON.stringify(pathToFileURL(entry).href)};
+      const supervisor = createProcessSupervisor();
+      const owned = await supervisor.createTempDir('owned');
+      symlinkSync(${JSON.stringify(outside)}, join(owned, 'link'));
+      const swapped = await supervisor.createTempDir('swapped');
+      rmdirSync(swapped);
+      symlinkSync(${JSON.stringify(outside)}, swapped);
+      const engine = await supervisor.start('sleep', ['300']);
+      console.log(engine.identity.pid, owned, swapped);
+      setInterval(() => undefined, 1000);
+    `;
+    try {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const [pid, owned, swapped] = await new Promise<string[]>((done) =>
+        child.stdout.once('data', (chunk: Buffer) => done(chunk.toString('utf8').trim().split(/\s+/))),
+      );
+      expect(existsSync(join(owned!, 'link', 'keep'))).toBe(true);
+      child.kill('SIGKILL');
+      await new Promise((done) => child.once('exit', done));
+      for (let i = 0; i < 400 && (alive(Number(pid)) || existsSync(owned!)); i += 1) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(alive(Number(pid))).toBe(false);
+      expect(existsSync(owned!)).toBe(false);
+      // The link that replaced a registered directory is left, and nothing it leads to is touched.
+      expect(lstatSync(swapped!).isSymbolicLink()).toBe(true);
+      expect(readFileSync(join(outside, 'keep'), 'utf8')).toBe('kept');
+      rmSync(swapped!);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,7 @@ import type {
 import { createOwnedTempDir, ownedMount, ownedSocket } from './resources.js';
 import type { ReleasableResource } from './resources.js';
 import { forgetOnExit, killOnExit } from './exitHook.js';
+import { guardDirectory, releaseDirectory } from './watchdog.js';
 
 /** One owned resource: its kind and its identifier (pid, path, mount point). */
 export interface OwnedResource {
@@ -39,7 +40,10 @@ export interface ProcessSupervisor {
    * the supervisor's or the start's signal has aborted; `invalid_request` after `closeAll`.
    */
   start(command: string, args: readonly string[], options?: StartOptions): Promise<OwnedProcess>;
-  /** A fresh mode-0700 directory `<tmp>/rea-<prefix>-XXXXXX`, removed by cleanup. */
+  /**
+   * A fresh mode-0700 directory `<tmp>/rea-<prefix>-XXXXXX`, removed by cleanup; if the host is killed
+   * (SIGKILL) first, the watchdog removes it once the owned groups are gone (Linux).
+   */
   createTempDir(prefix: string): Promise<string>;
   /** A socket path inside a fresh owned temp directory; the socket file and the directory are owned. */
   createSocketPath(name: string): Promise<string>;
@@ -128,8 +132,12 @@ export function createProcessSupervisor(options: SupervisorOptions = {}): Proces
       const left: string[] = [];
       for (const resource of resources.filter((r) => r.kind === kind)) {
         if (resource.present()) await resource.release();
-        if (resource.present()) left.push(resource.id);
-        else resources.splice(resources.indexOf(resource), 1);
+        if (resource.present()) {
+          left.push(resource.id);
+        } else {
+          resources.splice(resources.indexOf(resource), 1);
+          if (kind === 'temp-directories') releaseDirectory(resource.id);
+        }
       }
       if (left.length > 0) remaining.push({ kind, identifiers: left });
     }
@@ -170,6 +178,8 @@ export function createProcessSupervisor(options: SupervisorOptions = {}): Proces
       refuseWhenClosed('create a temp directory');
       const dir = await createOwnedTempDir(prefix);
       resources.push(dir);
+      // Removed by the watchdog, after the owned groups, if this host is killed before it can.
+      guardDirectory(dir.path);
       return dir.path;
     },
     async createSocketPath(name) {
