@@ -155,6 +155,50 @@ function remainingOf(error: ReaError): Array<{ kind: string; identifiers: string
   }));
 }
 
+/** An open_binary call in flight: `ended` resolves with its error, or null once it has opened. */
+interface PendingOpen {
+  ended: Promise<unknown>;
+}
+
+/** Whether `contract` needs an open target: it is unavailable while none is open (the native tools). */
+function needsTarget(contract: AnyToolContract): boolean {
+  try {
+    const none = { target: null, binding: null, run_id: null };
+    return !contract.availability({ session: none, platform: process.platform }).available;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits for the open_binary calls a call was sent after (or for `signal`, which aborts the wait with
+ * `cancelled`); when the last of them failed, fails with its error: the call was meant for the target
+ * that open would have opened.
+ */
+async function waitForOpens(opens: readonly PendingOpen[], signal: AbortSignal): Promise<void> {
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () =>
+      reject(
+        isReaError(signal.reason)
+          ? signal.reason
+          : new ReaError('cancelled', 'Cancelled while waiting for open_binary.', {
+              details: { phase: 'waiting for open_binary' },
+            }),
+      );
+  });
+  aborted.catch(() => undefined);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    throwIfAborted(signal, 'waiting for open_binary');
+    const failures = await Promise.race([Promise.all(opens.map((open) => open.ended)), aborted]);
+    const last = failures[failures.length - 1];
+    if (last !== null && last !== undefined) throw last;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 function clientFeaturesOf(server: Server): Set<ClientFeature> {
   const features = new Set<ClientFeature>(['progress']);
   const capabilities = server.getClientCapabilities() ?? {};
@@ -176,6 +220,8 @@ function connection(
   /** Calls that arrived on the connection, and close_binary calls that have not answered yet. */
   let arrivals = 0;
   let closesPending = 0;
+  /** open_binary calls that have not answered yet, in arrival order, each with how it ended. */
+  const opensPending: PendingOpen[] = [];
 
   const host: ServerHost = {
     session,
@@ -258,6 +304,14 @@ function connection(
     const order = ++arrivals;
     session.arrived(controller, order);
     const late = closesPending > 0 && !TRANSITIONS.has(name);
+    // The opens this call was sent after: a call that needs the open target waits for them (see run).
+    const opensBefore = TRANSITIONS.has(name) ? [] : [...opensPending];
+    let openEnded: (failure: unknown) => void = () => undefined;
+    if (name === 'open_binary') {
+      const pending: PendingOpen = { ended: new Promise((resolve) => (openEnded = resolve)) };
+      opensPending.push(pending);
+      void pending.ended.then(() => opensPending.splice(opensPending.indexOf(pending), 1));
+    }
     const upstream = ctx.mcpReq.signal;
     // When the client's notifications/cancelled arrived: the server's log says how long the call took to
     // stop. The SDK also aborts every request it was handling when the connection closes: no client's
@@ -329,6 +383,10 @@ function connection(
         }
         toClient('info', 'started');
         progress.report('started');
+        if (opensBefore.length > 0 && needsTarget(contract)) {
+          progress.report('waiting for open_binary to finish', 'waiting');
+          await waitForOpens(opensBefore, controller.signal);
+        }
         const context = attachHost(
           {
             session: session.view(),
@@ -345,6 +403,7 @@ function connection(
         );
         calls.set(context, controller);
         const outcome = await executeTool(contract, request.params.arguments ?? {}, context);
+        openEnded(null);
         await checkOutput(contract, outcome.kind === 'evidence' ? outcome.record : outcome.value, controller.signal);
         // Measured and written before the record is retained, with turns of the event loop: a cancel
         // meanwhile leaves the ledger untouched, and other requests are served meanwhile.
@@ -369,6 +428,7 @@ function connection(
         if (upstream.aborted) logCancel({ code: null, phase: null, completed: true });
         return result;
       } catch (error) {
+        openEnded(error);
         // Cancelled by the client: its request is gone, so nothing is answered. Cancelled by the server
         // (close_binary draining owned work, connection end): answered as `cancelled`.
         if (upstream.aborted) {
@@ -384,6 +444,7 @@ function connection(
         await delivered;
         return result;
       } finally {
+        openEnded(null);
         upstream.removeEventListener('abort', onAbort);
       }
     };

@@ -23,7 +23,8 @@ export const openBinaryTool = defineTool({
     'engine); omitted, REA_ANALYSIS_PROVIDER or auto applies. A run id is allocated before any provider ' +
     'starts. Re-opening the same target with the same provider reuses the open session; opening another ' +
     'target keeps retained Evidence. An open that names no readable file or selects no provider leaves ' +
-    'the current target open. Returns the target identity, the binding and the run.',
+    'the current target open. Calls that need a target and were sent while it runs wait for it, and fail ' +
+    'with its error if it fails. Returns the target identity, the binding and the run.',
   produces: 'result',
   input: z.strictObject({
     path: z.string().min(1).describe('Path of the local file to analyse.'),
