@@ -96,6 +96,14 @@ export interface ZipEntries {
   readonly archiveStart: number;
   /** Bytes of the file after the archive's end record. */
   readonly trailingBytes: number;
+  /** The central directory's size as its end record (or zip64 end record) declares it; null when unreadable. */
+  readonly declaredDirectorySize: number | null;
+  /**
+   * The bytes the central directory's records take (read from its declared start by its declared entry
+   * count, as unzip reads them); null when not every record was listed. A value other than
+   * {@link declaredDirectorySize} is a directory whose end record misstates its size.
+   */
+  readonly directorySize: number | null;
   /**
    * Reads the entries at `paths` (logical paths) into memory. Every path is judged first, before any
    * byte is read: a path absent from the listing is `not_found`; an unsafe or duplicated path, a
@@ -154,6 +162,8 @@ export async function openZipEntries(
     declaredCount: reader.entryCount,
     archiveStart: reader.archiveStart,
     trailingBytes: reader.trailingBytes,
+    declaredDirectorySize: reader.declaredDirectorySize,
+    directorySize: reader.directorySize,
     read: (paths, readOptions) =>
       readEntries(reader, typeof source === 'string' ? source : null, infos, paths, readOptions),
     close: () => reader.close(),

@@ -20,7 +20,7 @@ import { LARGE_MAX } from '../format/scratch.js';
 import type { DigestRequest, FileDigests } from '../signing/digestCore.js';
 import { WARM_FROM, digestOffThread, digestThreadOnline, warmDigestThread } from '../signing/digestThread.js';
 import { crcOfRange, digestFile } from '../signing/fileDigests.js';
-import { CheckFailed, outsideBytes } from '../signing/result.js';
+import { CheckFailed, directorySizeMisstated, outsideBytes } from '../signing/result.js';
 import { dataRange, lazyTable } from './lazyTable.js';
 import type { TableCrc, TableInFile } from './lazyTable.js';
 import type { LoadedPackage } from './load.js';
@@ -319,6 +319,13 @@ export async function loadZipDirectly(
       limitations.push({
         kind: 'archive-outside-bytes',
         message: `${outside[0]!.toUpperCase()}${outside.slice(1)}, which are not part of the package; signatures are not checked on such a file (apksigner refuses it).`,
+      });
+    }
+    const misstated = directorySizeMisstated(zip);
+    if (misstated !== null) {
+      limitations.push({
+        kind: 'archive-directory-size',
+        message: `${misstated[0]!.toUpperCase()}${misstated.slice(1)}: the directory was read from its declared start by its declared entry count, as unzip does; signatures are not checked on such a file (apksigner refuses it).`,
       });
     }
     const select = choose(zip, places.units, limitations);

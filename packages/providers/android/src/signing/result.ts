@@ -44,6 +44,19 @@ export const HASH_BY_OID: Readonly<Record<string, string>> = {
   '1.2.840.113549.2.5': 'md5',
 };
 
+/**
+ * How the ZIP's end record misstates the size of its central directory, in words, or null when the size
+ * it declares is the one its records take (or either is unknown). unzip reads such a directory from its
+ * start by its entry count, as REA does; apksigner, which reads it by its declared size, refuses the file.
+ */
+export function directorySizeMisstated(zip: ZipEntries | undefined): string | null {
+  if (zip === undefined) return null;
+  const { declaredDirectorySize: declared, directorySize: measured } = zip;
+  if (declared === null || measured === null || declared === measured) return null;
+  const records = zip.declaredCount === 1 ? 'its 1 record takes' : `its ${zip.declaredCount} records take`;
+  return `the ZIP's end record declares a central directory of ${declared} bytes, but ${records} ${measured} bytes`;
+}
+
 /** What lies outside the ZIP archive in its file, in words, or null when the archive fills it. */
 export function outsideBytes(zip: ZipEntries | undefined): string | null {
   if (zip === undefined || (zip.archiveStart === 0 && zip.trailingBytes === 0)) return null;

@@ -11,7 +11,7 @@ import type { ReadAt, SigningBlock } from '../format/signingBlock.js';
 import { MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from '../package/units.js';
 import { verifySigningBlock } from './block.js';
 import { verifyJar } from './jar.js';
-import { outcome, outsideBytes } from './result.js';
+import { directorySizeMisstated, outcome, outsideBytes } from './result.js';
 import type { SchemeVerification } from './result.js';
 
 export type { SchemeVerification } from './result.js';
@@ -84,6 +84,13 @@ export async function verifySignatures(
         // The schemes find what they cover from the file's end and start: bytes outside the archive move
         // it, and apksigner refuses such a file. Nothing is checked, rather than checked wrongly.
         const reason = `${outside}, which moves what the signature schemes cover (apksigner refuses such a file): no signature was checked`;
+        return [outcome('v1', 'unsupported', reason), ...blocks.map((b) => outcome(b.scheme, 'unsupported', reason))];
+      }
+      const misstated = directorySizeMisstated(zip ?? undefined);
+      if (misstated !== null) {
+        // The schemes cover the directory as its end record delimits it, and apksigner refuses the file:
+        // nothing is checked, as for bytes outside the archive.
+        const reason = `${misstated} (apksigner refuses such a file): no signature was checked`;
         return [outcome('v1', 'unsupported', reason), ...blocks.map((b) => outcome(b.scheme, 'unsupported', reason))];
       }
       // The schemes whose blocks are present: a JAR signature naming another is stripped of it otherwise.
