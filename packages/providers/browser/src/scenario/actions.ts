@@ -37,6 +37,35 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Polls `done` every 50 ms for up to `ms`; true once it holds. Cancellation and the deadline still stop it. */
+async function waitUntil(done: () => boolean, ms: number, signal: AbortSignal): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() >= until) return false;
+    await sleep(Math.min(50, Math.max(1, until - Date.now())), signal);
+  }
+  return true;
+}
+
+/** `work`'s answer, or null when it has not answered within `ms` (it is left running); rejects on abort. */
+function answerWithin<T>(work: Promise<T>, ms: number, signal: AbortSignal): Promise<T | null> {
+  return new Promise((resolve, reject) => {
+    const finish = (then: () => void) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+      then();
+    };
+    const stop = () => finish(() => reject(signal.reason));
+    const timer = setTimeout(() => finish(() => resolve(null)), ms);
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(
+      (value) => finish(() => resolve(value)),
+      (error: unknown) => finish(() => reject(error)),
+    );
+  });
+}
+
 function failed(message: string): ReaError {
   return new ReaError('execution_failure', message, { details: { reason: 'action-failed' } });
 }
@@ -105,29 +134,56 @@ export function checkActions(actions: readonly Action[]): void {
   });
 }
 
+/**
+ * `navigate`: loads `url` in the page and waits, all told, up to `ms` (the action's `timeout_ms`, by
+ * default the call's `load_timeout_ms`) for it to load.
+ * - No answer within `ms` (a server that never responds): the navigation is stopped, the page stays as
+ *   it was, and the action fails (`execution_failure`, `details.reason: "navigation-timeout"`).
+ * - Answered but not loaded within `ms` (a resource that never ends): done, as far as it loaded.
+ * - A response the browser saves as a file (an attachment): done once the download begins; the page
+ *   stays as it was.
+ */
+async function navigate(url: string, ms: number, c: ActionContext): Promise<string> {
+  const { page, signal } = c;
+  const until = Date.now() + ms;
+  const left = () => Math.max(0, until - Date.now());
+  let loaded = false;
+  c.onLoad(() => (loaded = true));
+  const navigated = await answerWithin(page.send('Page.navigate', { url }), ms, signal);
+  if (navigated === null) {
+    // Stopped, so the page does not change under the actions that follow (or the call's end).
+    await page.send('Page.stopLoading').catch(() => undefined);
+    throw new ReaError(
+      'execution_failure',
+      `navigate timed out: ${url} did not answer within ${ms} ms; the navigation was stopped and the page stays as it was`,
+      {
+        details: { reason: 'navigation-timeout', url: url.slice(0, 2048), timeout_ms: ms },
+        remediation: 'Check that the server answers, or give the navigate action a larger timeout_ms.',
+      },
+    );
+  }
+  // A response the browser saves as a file (an attachment) ends the navigation without a new
+  // document, which the browser reports as aborted: the action is done, and the download recorded.
+  if (navigated['isDownload'] === true) {
+    // The browser may announce the download just after answering: wait for it, so it is this action's.
+    const downloads = c.downloads;
+    const action = c.log.action;
+    await waitUntil(() => downloads === null || downloads.list.some((d) => d.action === action), left(), signal);
+    return `became a download (the page stays as it was)`;
+  }
+  if (navigated['errorText']) throw failed(`loading ${url} failed: ${String(navigated['errorText'])}`);
+  await waitUntil(() => loaded, left(), signal);
+  return `${loaded ? 'loaded' : `not loaded within ${ms} ms (the actions go on with the page as far as it loaded)`}`;
+}
+
 /** Runs one action; answers a short description of what it did, or throws `execution_failure`. */
 export async function runAction(action: Action, c: ActionContext): Promise<string> {
   const { page, signal } = c;
   const timeoutMs = action.timeout_ms ?? 10_000;
   const selector = action.selector ?? '';
   switch (action.action) {
-    case 'navigate': {
-      let loaded = false;
-      c.onLoad(() => (loaded = true));
-      const navigated = await page.send('Page.navigate', { url: action.url });
-      // A response the browser saves as a file (an attachment) ends the navigation without a new
-      // document, which the browser reports as aborted: the action is done, and the download recorded.
-      if (navigated['isDownload'] === true) {
-        // The browser may announce the download just after answering: wait for it, so it is this action's.
-        const action = c.log.action;
-        const begun = () => c.downloads === null || c.downloads.list.some((d) => d.action === action);
-        for (let waited = 0; !begun() && waited < c.loadMs; waited += 50) await sleep(50, signal);
-        return 'became a download (the page stays as it was)';
-      }
-      if (navigated['errorText']) throw failed(`loading ${action.url ?? ''} failed: ${String(navigated['errorText'])}`);
-      for (let waited = 0; !loaded && waited < c.loadMs; waited += 50) await sleep(50, signal);
-      return loaded ? 'loaded' : `not loaded within ${c.loadMs} ms`;
-    }
+    case 'navigate':
+      return navigate(action.url ?? '', action.timeout_ms ?? c.loadMs, c);
     case 'click': {
       const { x, y } = await find(page, selector);
       for (const type of ['mousePressed', 'mouseReleased'])

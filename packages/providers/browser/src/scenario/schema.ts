@@ -56,7 +56,13 @@ export const ActionSchema = z.strictObject({
     .max(60_000)
     .optional()
     .describe('wait_for_network_idle: ms with no request of the current document in flight (default 500).'),
-  timeout_ms: z.number().int().min(1).max(600_000).optional().describe('Waits: deadline in ms (default 10000).'),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(600_000)
+    .optional()
+    .describe('Waits: deadline in ms (default 10000); navigate: its load wait (default: the call load_timeout_ms).'),
 });
 /** A declared action. */
 export type Action = z.output<typeof ActionSchema>;
