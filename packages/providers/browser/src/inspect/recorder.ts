@@ -1,3 +1,4 @@
+import { answerDialog } from '../dialogs.js';
 import type { CdpConnection, CdpParams } from '../engine/cdp.js';
 import { exceptionText } from '../exceptionText.js';
 import { INTERNAL_SCRIPT_URL } from '../internalScript.js';
@@ -63,7 +64,8 @@ function initiatorOf(initiator: unknown): string | null {
  * Listens to a page connection: network requests, parsed scripts, console messages and uncaught
  * exceptions (the first
  * {@link RECORD_LIMITS.console} kept; past {@link RECORD_LIMITS.consoleObserved} the console domains are
- * disabled so a flood cannot swamp the connection), dialogs (dismissed when `dismissDialogs`) and the
+ * disabled so a flood cannot swamp the connection), dialogs (answered by {@link answerDialog} when
+ * `dismissDialogs`: dismissed, a `beforeunload` prompt accepted) and the
  * load event.
  */
 export function record(page: CdpConnection, options: { dismissDialogs: boolean }): Recording {
@@ -169,7 +171,7 @@ export function record(page: CdpConnection, options: { dismissDialogs: boolean }
   page.on('Runtime.executionContextsCleared', () => r.contexts.clear());
   page.on('Page.javascriptDialogOpening', (p) => {
     r.dialogs.push({ type: String(p['type']), message: cut(String(p['message'] ?? '')) });
-    if (options.dismissDialogs) void page.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => undefined);
+    if (options.dismissDialogs) answerDialog(page, String(p['type']));
   });
   page.on('Page.loadEventFired', () => {
     r.loaded = true;

@@ -142,11 +142,15 @@ export function checkActions(actions: readonly Action[]): void {
  * - Answered but not loaded within `ms` (a resource that never ends): done, as far as it loaded.
  * - A response the browser saves as a file (an attachment): done once the download begins; the page
  *   stays as it was.
+ * A `beforeunload` prompt of the page it leaves is accepted (see `answerDialog`) and named in the detail.
  */
 async function navigate(url: string, ms: number, c: ActionContext): Promise<string> {
   const { page, signal } = c;
   const until = Date.now() + ms;
   const left = () => Math.max(0, until - Date.now());
+  const prompts = c.log.beforeUnloadPrompts;
+  const prompted = () =>
+    c.log.beforeUnloadPrompts > prompts ? ' (the beforeunload prompt of the page it left was accepted)' : '';
   let loaded = false;
   c.onLoad(() => (loaded = true));
   const navigated = await answerWithin(page.send('Page.navigate', { url }), ms, signal);
@@ -169,11 +173,14 @@ async function navigate(url: string, ms: number, c: ActionContext): Promise<stri
     const downloads = c.downloads;
     const action = c.log.action;
     await waitUntil(() => downloads === null || downloads.list.some((d) => d.action === action), left(), signal);
-    return `became a download (the page stays as it was)`;
+    return `became a download (the page stays as it was)${prompted()}`;
   }
   if (navigated['errorText']) throw failed(`loading ${url} failed: ${String(navigated['errorText'])}`);
   await waitUntil(() => loaded, left(), signal);
-  return `${loaded ? 'loaded' : `not loaded within ${ms} ms (the actions go on with the page as far as it loaded)`}`;
+  const outcome = loaded
+    ? 'loaded'
+    : `not loaded within ${ms} ms (the actions go on with the page as far as it loaded)`;
+  return `${outcome}${prompted()}`;
 }
 
 /** Runs one action; answers a short description of what it did, or throws `execution_failure`. */

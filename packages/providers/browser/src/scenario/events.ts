@@ -1,3 +1,4 @@
+import { answerDialog } from '../dialogs.js';
 import type { CdpConnection, CdpParams } from '../engine/cdp.js';
 import { exceptionText } from '../exceptionText.js';
 import type { ScenarioCapture } from './schema.js';
@@ -15,6 +16,8 @@ export class EventLog {
   readonly events: Event[] = [];
   total = 0;
   action: number | null = null;
+  /** How many `beforeunload` prompts the page raised (each accepted, so the navigation went on). */
+  beforeUnloadPrompts = 0;
   /** Bytes (as JSON) of the kept events, and of those counted but not kept. */
   keptBytes = 0;
   droppedBytes = 0;
@@ -144,8 +147,12 @@ export class EventLog {
     });
     page.on('Page.frameDetached', (p) => this.leave(String(p['frameId'] ?? ''), null, false, activity));
     page.on('Page.javascriptDialogOpening', (p) => {
-      this.add('dialog', `${String(p['type'])}: ${String(p['message'] ?? '')}`, String(p['url'] ?? '') || null);
-      void page.send('Page.handleJavaScriptDialog', { accept: false }).catch(() => undefined);
+      const type = String(p['type']);
+      if (type === 'beforeunload') this.beforeUnloadPrompts += 1;
+      // A dialog left open would stop the page; see answerDialog for how each is answered.
+      const shown = type === 'beforeunload' ? 'beforeunload (accepted)' : type;
+      this.add('dialog', `${shown}: ${String(p['message'] ?? '')}`, String(p['url'] ?? '') || null);
+      answerDialog(page, type);
     });
   }
 }
