@@ -1,4 +1,4 @@
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import type { OwnedProcess, ProcessSupervisor } from '@rea/provider-kit';
@@ -72,6 +72,17 @@ export function chromeFlags(profileDir: string): string[] {
   ];
 }
 
+/**
+ * Points the profile's download directory inside the profile: a download the browser saves on its own
+ * (a page tool's `url` that is an attachment, a page's own download) goes with the profile, not into the
+ * user's `~/Downloads`. A scenario directs its downloads itself (`Browser.setDownloadBehavior`).
+ */
+function keepDownloadsInProfile(profileDir: string): void {
+  mkdirSync(join(profileDir, 'Default'), { recursive: true });
+  const download = { default_directory: join(profileDir, 'downloads'), prompt_for_download: false };
+  writeFileSync(join(profileDir, 'Default', 'Preferences'), JSON.stringify({ download }));
+}
+
 function activePort(profileDir: string): { port: number; browserPath: string } | null {
   try {
     const [port, path] = readFileSync(join(profileDir, 'DevToolsActivePort'), 'utf8').split('\n');
@@ -96,6 +107,7 @@ export async function launchOwned(
   signal: AbortSignal,
 ): Promise<OwnedBrowser> {
   const profileDir = await supervisor.createTempDir('chrome');
+  keepDownloadsInProfile(profileDir);
   const starting = new AbortController();
   const stop = () => starting.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });

@@ -72,14 +72,8 @@ describe('capture_browser_scenario budgets', () => {
     expect(isReaError(result.error) && result.error.code).toBe('execution_failure');
     const [small, big, never] = capture.downloads;
     expect(capture.actions.map((a) => a.outcome)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'failed']);
-    // A download begins once its response arrives: during the click or the wait after it.
-    expect(
-      [
-        [0, 1],
-        [2, 3],
-        [5, 6],
-      ].map((actions, i) => actions.includes(capture.downloads[i]!.action!)),
-    ).toEqual([true, true, true]);
+    // Each download is the click's that asked for it, though the browser may announce it during the wait after it.
+    expect(capture.downloads.map((d) => d.action)).toEqual([0, 2, 5]);
     expect(small).toEqual({
       action: small!.action,
       url: `${server.origin}/files/report.csv`,

@@ -62,7 +62,8 @@ const DOMAINS = ['Page.enable', 'Network.enable', 'Runtime.enable', 'Log.enable'
 /**
  * Attaches to the named page and starts recording. Given `url` (owned browser) it opens a fresh tab,
  * runs `beforeLoad` (instrumentation that must precede the page's scripts), loads `url` and waits for
- * the load event up to `loadMs` (a `load-incomplete` limitation after that). Given `target_id` it
+ * the load event up to `loadMs` (a `load-incomplete` limitation after that); a `url` that is a download
+ * goes to `onDownload`. Given `target_id` it
  * attaches to that target and changes nothing.
  */
 export async function openPage(
@@ -75,6 +76,11 @@ export async function openPage(
     /** Registers the tab opened for `url` (see `BrowserRun.opened`). */
     opened: (targetId: string, page?: CdpConnection) => void;
     beforeLoad?: (page: CdpConnection) => Promise<void>;
+    /**
+     * Called when `url` is a download (an attachment) rather than a page; what it answers is waited for
+     * up to `loadMs` (the download beginning). Without it such a `url` is `unsupported_target`.
+     */
+    onDownload?: () => Promise<void>;
   },
 ): Promise<OpenPage> {
   const owned = handle.owned !== null;
@@ -95,7 +101,18 @@ export async function openPage(
   if (fresh) {
     await options.beforeLoad?.(page);
     const loaded = new Promise<void>((resolve) => recording.onLoad.push(resolve));
+    let download = false;
     const navigation = page.send('Page.navigate', { url: request.url }).then((navigated) => {
+      // The browser saves the response as a file and the tab stays blank; it reports that as aborted.
+      if (navigated['isDownload'] === true) {
+        download = true;
+        if (options.onDownload) return options.onDownload();
+        throw new ReaError('unsupported_target', `${request.url} is a download (an attachment), not a page.`, {
+          details: { reason: 'download', url: request.url! },
+          remediation:
+            'Record it with capture_browser_scenario, which keeps downloads, or name the page that links to it.',
+        });
+      }
       if (typeof navigated['errorText'] === 'string' && navigated['errorText'] !== '') {
         throw new ReaError('target_unavailable', `Loading ${request.url} failed: ${navigated['errorText']}.`, {
           details: { reason: 'navigation-failed', url: request.url!, error: String(navigated['errorText']) },
@@ -106,7 +123,7 @@ export async function openPage(
     });
     navigation.catch(() => undefined);
     await options.steps.settleWithin(navigation, options.loadMs);
-    if (!recording.loaded)
+    if (!recording.loaded && !download)
       options.steps.limit(
         'load-incomplete',
         `The page did not finish loading within ${options.loadMs} ms; what loaded so far is reported.`,

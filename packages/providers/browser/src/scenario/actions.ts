@@ -170,9 +170,7 @@ async function navigate(url: string, ms: number, c: ActionContext): Promise<stri
   // document, which the browser reports as aborted: the action is done, and the download recorded.
   if (navigated['isDownload'] === true) {
     // The browser may announce the download just after answering: wait for it, so it is this action's.
-    const downloads = c.downloads;
-    const action = c.log.action;
-    await waitUntil(() => downloads === null || downloads.list.some((d) => d.action === action), left(), signal);
+    if (c.downloads !== null) await answerWithin(c.downloads.whenBegun(c.log.action), left(), signal);
     return `became a download (the page stays as it was)${prompted()}`;
   }
   if (navigated['errorText']) throw failed(`loading ${url} failed: ${String(navigated['errorText'])}`);

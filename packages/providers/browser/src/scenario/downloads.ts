@@ -37,6 +37,13 @@ export class Downloads {
   }
 
   private settled = 0;
+  private readonly waiting: Array<{ action: number | null; resolve: () => void }> = [];
+
+  /** Resolves once a download caused by `action` (null: the page's own load) is listed. */
+  whenBegun(action: number | null): Promise<void> {
+    if (this.list.some((d) => d.action === action)) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push({ action, resolve }));
+  }
 
   /**
    * True once a download has begun since the last time this answered true, and none is in progress
@@ -65,9 +72,12 @@ export class Downloads {
 
   private begin(p: CdpParams): void {
     if (this.ended) return;
+    const url = String(p['url'] ?? '');
     const download: Download = {
-      action: this.log.action,
-      url: String(p['url'] ?? ''),
+      // The action whose request the download answers (a click's link is answered during a later action),
+      // else the action running now (a download the page makes of its own data has no request).
+      action: this.log.requestedBy(url) ?? this.log.action,
+      url,
       suggested_filename: String(p['suggestedFilename'] ?? '').slice(0, 256),
       outcome: this.budget === 0 ? 'refused' : 'incomplete',
       path: null,
@@ -77,6 +87,11 @@ export class Downloads {
     this.list.push(download);
     this.log.add('download', `begin: ${download.suggested_filename}`, download.url);
     if (this.budget > 0) this.pending.set(String(p['guid']), download);
+    else this.log.add('download', `refused: ${download.suggested_filename} (max_download_bytes is 0)`, url);
+    for (const waiter of this.waiting.filter((w) => w.action === download.action)) {
+      this.waiting.splice(this.waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
   }
 
   private progress(p: CdpParams): void {
@@ -85,12 +100,12 @@ export class Downloads {
     if (download === undefined || this.ended) return;
     const state = String(p['state']);
     const known = Math.max(Number(p['totalBytes'] ?? 0), Number(p['receivedBytes'] ?? 0));
-    if (state === 'inProgress' && known > this.remaining) return this.drop(guid, download, 'over-budget');
+    if (state === 'inProgress' && known > this.remaining) return this.drop(guid, download, 'over-budget', known);
     if (state === 'canceled') return this.drop(guid, download, 'canceled');
     if (state !== 'completed') return;
     const file = join(this.staging, guid);
     const size = existsSync(file) ? statSync(file).size : 0;
-    if (size > this.remaining) return this.drop(guid, download, 'over-budget');
+    if (size > this.remaining) return this.drop(guid, download, 'over-budget', size);
     const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
     const ext = extname(download.suggested_filename)
       .replace(/[^.\w-]/g, '')
@@ -104,12 +119,17 @@ export class Downloads {
     this.log.add('download', `kept: ${download.suggested_filename} (${size} bytes)`, download.url);
   }
 
-  private drop(guid: string, download: Download, outcome: Download['outcome']): void {
+  /** Cancels a download; `bytes` (over-budget) is the size known when it was found to pass the budget. */
+  private drop(guid: string, download: Download, outcome: Download['outcome'], bytes?: number): void {
     this.pending.delete(guid);
     download.outcome = outcome;
     void this.browser.send('Browser.cancelDownload', { guid }).catch(() => undefined);
     rmSync(join(this.staging, guid), { force: true });
-    this.log.add('download', `${outcome}: ${download.suggested_filename}`, download.url);
+    const why =
+      bytes === undefined
+        ? ''
+        : ` (${bytes} bytes, past the ${this.remaining} bytes left of ${this.budget}: cancelled)`;
+    this.log.add('download', `${outcome}: ${download.suggested_filename}${why}`, download.url);
   }
 
   /**

@@ -8,6 +8,9 @@ type Event = ScenarioCapture['events'][number];
 /** How many bytes of events (as JSON) a capture keeps when the request does not say. */
 export const EVENT_BYTES = 4 * 1024 * 1024;
 
+/** How many recently requested URLs a log remembers the requesting action of. */
+const REQUESTERS = 1000;
+
 /**
  * The ordered event log of a scenario, with the in-flight request count for network idleness. Events
  * are kept while their JSON fits the byte budget; later ones are counted (`total`, `droppedBytes`).
@@ -30,6 +33,8 @@ export class EventLog {
   private readonly leftLoaders = new Set<string>();
   /** The current document of each frame (frame id → loader id). */
   private readonly documents = new Map<string, string>();
+  /** The action (null: none yet) that last requested each URL, for the most recent URLs. */
+  private readonly requesters = new Map<string, number | null>();
   private lastActivity = Date.now();
   private stopped = false;
 
@@ -65,6 +70,20 @@ export class EventLog {
       this.keptBytes += bytes;
     } else this.droppedBytes += bytes;
     return seq;
+  }
+
+  /**
+   * The action (null: before the first) during which the page last requested `url`, or undefined when it
+   * did not request it (or not among the last {@link REQUESTERS} URLs).
+   */
+  requestedBy(url: string): number | null | undefined {
+    return this.requesters.get(url);
+  }
+
+  private requested(url: string): void {
+    this.requesters.delete(url);
+    this.requesters.set(url, this.action);
+    if (this.requesters.size > REQUESTERS) this.requesters.delete(this.requesters.keys().next().value!);
   }
 
   /** Milliseconds since the last network activity, or null while a request is in flight. */
@@ -113,6 +132,7 @@ export class EventLog {
       if (!this.leftLoaders.has(loader))
         this.inflight.set(String(p['requestId']), { url, loader, frame: String(p['frameId'] ?? '') });
       activity();
+      this.requested(url);
       this.add('request', String((p['request'] as CdpParams)['method'] ?? 'GET'), url);
     });
     page.on('Network.responseReceived', (p) => {

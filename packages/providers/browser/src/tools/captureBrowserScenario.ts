@@ -113,6 +113,8 @@ export const captureBrowserScenarioTool = defineTool({
             await downloads.start();
             await observeDom(page);
           },
+          // A url that is a download is recorded as one, before the first action; the tab stays blank.
+          onDownload: () => (downloads as Downloads | null)?.whenBegun(null) ?? Promise.resolve(),
         });
         const page = opened.page;
         if (!opened.fresh) {
