@@ -18,7 +18,10 @@ interface Version {
 
 /**
  * The service workers the browser knows, from its ServiceWorker domain: script URL, scope, lifecycle
- * status (e.g. `activated`), running status and worker target id, for those `allowed` by origin. If
+ * status (the protocol's ServiceWorkerVersionStatus: `new`, `installing`, `installed`, `activating`,
+ * `activated`), running status (ServiceWorkerVersionRunningStatus: `stopped`, `starting`, `running`,
+ * `stopping`) and worker target id, for those `allowed` by origin; `redundant` versions (replaced or
+ * failed) are left out. If
  * the domain does not answer, the service worker targets are listed with scope and states unknown.
  */
 export async function readServiceWorkers(
