@@ -264,9 +264,17 @@ export async function runAction(action: Action, c: ActionContext): Promise<strin
     case 'wait':
       await sleep(action.ms ?? 0, signal);
       return `waited ${action.ms ?? 0} ms`;
-    case 'scroll':
-      await evaluate(page, `window.scrollTo(${action.x ?? 0}, ${action.y ?? 0})`);
-      return `scrolled to ${action.x ?? 0},${action.y ?? 0}`;
+    case 'scroll': {
+      // Instant, so the position read back is where the scroll ends even on a page that scrolls smoothly;
+      // a page shorter than the position asked for stops at its end.
+      const [x, y] = [action.x ?? 0, action.y ?? 0];
+      const at = (await evaluate(
+        page,
+        `(() => { window.scrollTo({ left: ${x}, top: ${y}, behavior: 'instant' }); return [window.scrollX, window.scrollY]; })()`,
+      )) as [number, number];
+      const reached = at.map((n) => Math.round(n)).join(',');
+      return reached === `${x},${y}` ? `scrolled to ${reached}` : `scrolled to ${reached} (asked for ${x},${y})`;
+    }
     case 'screenshot': {
       const shot = await page.send('Page.captureScreenshot', { format: 'png' });
       const bytes = Buffer.from(String(shot['data']), 'base64');
