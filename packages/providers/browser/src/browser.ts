@@ -4,6 +4,7 @@ import type { ToolContext } from '@rea/provider-kit';
 import { connectCdp } from './engine/cdp.js';
 import type { CdpConnection } from './engine/cdp.js';
 import { resolveEndpoint } from './endpoint.js';
+import { MAX_KEPT_TABS, useTab } from './keptTabs.js';
 import type { Endpoint } from './endpoint.js';
 import type { OwnedBrowser } from './owned.js';
 import { forgetOwned, ownedBrowser } from './ownedSession.js';
@@ -120,11 +121,22 @@ export async function openBrowser(value: string, context: ToolContext, signal: A
     const target = known.find((t) => t.targetId === targetId);
     if (target === undefined) {
       await discard();
+      if (owned?.tabs.closed.includes(targetId)) {
+        throw new ReaError(
+          'not_found',
+          `The owned browser closed tab ${targetId}: it keeps at most ${MAX_KEPT_TABS} tabs, closing the least recently used first.`,
+          {
+            details: { reason: 'tab-limit', target_id: targetId, endpoint: label, limit: MAX_KEPT_TABS },
+            remediation: 'Pass url to load the page again in a new tab.',
+          },
+        );
+      }
       throw new ReaError('not_found', `The browser at ${label} has no target ${targetId}.`, {
         details: { reason: 'unknown-target', target_id: targetId, endpoint: label, targets: known.length },
         remediation: 'Call list_browser_targets on the same endpoint and pass one of its target ids.',
       });
     }
+    if (owned !== null) useTab(owned.tabs, targetId);
     if (pagePath(target.type, targetId) !== pagePath('page', targetId)) {
       await discard();
       return { connection: await connectTo(host, port, pagePath(target.type, targetId)), targets: known };

@@ -2,6 +2,8 @@ import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'n
 import { delimiter, join } from 'node:path';
 import { ReaError } from '@rea/evidence';
 import type { OwnedProcess, ProcessSupervisor } from '@rea/provider-kit';
+import { createKeptTabs } from './keptTabs.js';
+import type { KeptTabs } from './keptTabs.js';
 
 /** The executables tried, in order, when REA_CHROME_PATH is unset. */
 export const CHROME_NAMES = Object.freeze(['chromium', 'chromium-browser', 'google-chrome']);
@@ -48,6 +50,8 @@ export function findChrome(chromePath: string | null, pathVariable = process.env
 /** A running owned browser: its DevTools port and browser WebSocket path, its process and profile. */
 export interface OwnedBrowser {
   port: number;
+  /** The tabs it keeps for later calls of its session (see {@link KeptTabs}). */
+  tabs: KeptTabs;
   browserPath: string;
   process: OwnedProcess;
   profileDir: string;
@@ -120,7 +124,7 @@ export async function launchOwned(
     });
     for (;;) {
       const found = activePort(profileDir);
-      if (found) return { ...found, process, profileDir };
+      if (found) return { ...found, process, profileDir, tabs: createKeptTabs() };
       const exit = process.exit();
       if (exit !== null) {
         throw new ReaError('execution_failure', `${executablePath} exited before announcing its DevTools port.`, {

@@ -6,6 +6,7 @@ import type { ToolContext } from '@rea/provider-kit';
 import { connectionLost, openBrowser } from '../browser.js';
 import type { BrowserHandle } from '../browser.js';
 import type { CdpConnection } from '../engine/cdp.js';
+import { MAX_KEPT_TABS, tabsPastLimit, useTab } from '../keptTabs.js';
 import { BROWSER_PROVIDER_VERSION } from '../version.js';
 
 export { originAllowed } from '../origins.js';
@@ -113,7 +114,8 @@ async function settleTabs(
   browser: CdpConnection,
   tabs: ReadonlyMap<string, CdpConnection | null>,
   keep: boolean,
-): Promise<void> {
+): Promise<string[]> {
+  const kept: string[] = [];
   await Promise.all(
     [...tabs].map(async ([targetId, page]) => {
       const answers =
@@ -126,10 +128,26 @@ async function settleTabs(
               TAB_ANSWER_MS,
             )
           : false;
-      if (answers === true) return;
+      if (answers === true) return void kept.push(targetId);
       await within(closeTab(browser, targetId), TAB_CLOSE_MS);
     }),
   );
+  return kept;
+}
+
+/**
+ * Adds the tabs a call kept to its owned browser's kept tabs, and closes the least recently used past
+ * {@link MAX_KEPT_TABS}. Never rejects.
+ */
+async function limitTabs(handle: BrowserHandle, kept: readonly string[]): Promise<void> {
+  const owned = handle.owned;
+  if (owned === null || kept.length === 0) return;
+  for (const targetId of kept) useTab(owned.tabs, targetId, true);
+  if (owned.tabs.order.length <= MAX_KEPT_TABS) return;
+  const live = await handle.targets().catch(() => null);
+  if (live === null) return;
+  const excess = tabsPastLimit(owned.tabs, new Set(live.map((t) => t.targetId)));
+  await Promise.all(excess.map((targetId) => within(closeTab(handle.browser, targetId), TAB_CLOSE_MS)));
 }
 
 /**
@@ -199,7 +217,7 @@ export async function withBrowser<T>(
         stopped.catch(() => undefined);
         try {
           const result = await Promise.race([body({ handle, signal, track, opened }), stopped]);
-          await Promise.race([settleTabs(handle.browser, tabs, true), stopped]);
+          await Promise.race([settleTabs(handle.browser, tabs, true).then((kept) => limitTabs(handle, kept)), stopped]);
           return result;
         } catch (error) {
           if (!signal.aborted) await settleTabs(handle.browser, tabs, false);
