@@ -98,6 +98,8 @@ export interface BrowserRun {
 export const TAB_ANSWER_MS = 1000;
 /** How long closing a tab REA does not keep may take at the end of its call. */
 const TAB_CLOSE_MS = 5000;
+/** How long a call stopped by its deadline or cancellation waits for its tabs to be gone. */
+const STOPPED_TAB_CLOSE_MS = 2000;
 
 function within<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -185,6 +187,8 @@ export async function withBrowser<T>(
   // Tabs REA opened for this call, with their page connections once attached.
   const tabs = new Map<string, CdpConnection | null>();
   let closing = false;
+  // The closing of the tabs of a call stopped by its deadline or cancellation.
+  let stoppedTabs: Promise<unknown> = Promise.resolve();
   try {
     return await withDeadline(
       async (deadline) => {
@@ -197,10 +201,11 @@ export async function withBrowser<T>(
         signal.addEventListener(
           'abort',
           () => {
-            // Sent before the connections close, so the browser still receives it.
-            for (const targetId of tabs.keys())
-              void handle.browser.send('Target.closeTarget', { targetId }).catch(() => undefined);
-            connections.forEach((c) => void c.close());
+            // The tabs start closing at once and the page connections close, so nothing more is sent to
+            // them. The browser connection stays until the tabs are gone, for a little while at most (a
+            // page that never yields takes the browser's unload timeout to close): the call's end waits.
+            stoppedTabs = within(settleTabs(handle.browser, tabs, false), STOPPED_TAB_CLOSE_MS);
+            connections.forEach((c) => void (c === handle.browser ? undefined : c.close()));
           },
           { once: true },
         );
@@ -208,7 +213,14 @@ export async function withBrowser<T>(
           if (!closing) controller.abort(connectionLost(phase, new Error('the DevTools connection closed')));
         });
         const track = (connection: CdpConnection) => (connections.push(connection), connection);
-        const opened = (targetId: string, page?: CdpConnection) => void tabs.set(targetId, page ?? null);
+        const opened = (targetId: string, page?: CdpConnection) => {
+          // A tab the browser opened just after the call was stopped goes too.
+          if (signal.aborted && !tabs.has(targetId)) {
+            const gone = within(closeTab(handle.browser, targetId), STOPPED_TAB_CLOSE_MS);
+            stoppedTabs = Promise.all([stoppedTabs, gone]);
+          }
+          tabs.set(targetId, page ?? null);
+        };
         const stopped = new Promise<never>((_, reject) =>
           signal.aborted
             ? reject(signal.reason)
@@ -227,6 +239,7 @@ export async function withBrowser<T>(
       { ms: timeoutMs, signal: context.signal, phase, providerId: 'browser', setting: 'timeout_ms' },
     );
   } finally {
+    await stoppedTabs;
     closing = true;
     await Promise.all(connections.map((c) => c.close()));
   }
