@@ -55,8 +55,9 @@ export interface Position {
 }
 
 /**
- * An export as observed: its shape and, for `__exportStar(require("./m"), exports)` (`*`), the require
- * whose module's names it copies (they are known only once imports are resolved over the whole input).
+ * An export as observed: its shape and, for `__exportStar(require("./m"), exports)` and
+ * `export * from './m'` (`*`), the require or export declaration whose module's names it copies (they
+ * are known only once imports are resolved over the whole input).
  */
 export type ExportFact = ExportShape & { star?: { specifier: string | null; at: Position } };
 
@@ -167,17 +168,18 @@ function boundNames(pattern: EsNode): string[] {
  * The ES exports of an export declaration; a local name exported (`export { helper }`,
  * `export default helper`) has the shape of its top-level declaration (`declared`).
  */
-function esmExports(node: EsNode, out: ExportShape[], declared: Declared): void {
+function esmExports(node: EsNode, out: ExportFact[], declared: Declared): void {
   if (node.type === 'ExportDefaultDeclaration') {
     out.push(shapeOf('default', 'esm', node.declaration as EsNode, declared));
   } else if (node.type === 'ExportAllDeclaration') {
     const exported = node.exported as EsNode | null;
-    out.push({
-      name: exported ? String(exported.name ?? exported.value) : '*',
-      system: 'esm',
-      value_kind: 'reexport',
-      arity: null,
-    });
+    // `export * as ns from` is the one name ns; `export * from` copies the names of the module it names.
+    if (exported) {
+      out.push({ name: String(exported.name ?? exported.value), system: 'esm', value_kind: 'reexport', arity: null });
+    } else {
+      const specifier = stringValue(node.source as EsNode);
+      out.push({ name: '*', system: 'esm', value_kind: 'reexport', arity: null, star: { specifier, at: at(node) } });
+    }
   } else if (node.type === 'ExportNamedDeclaration') {
     const declaration = node.declaration as EsNode | null;
     if (declaration?.type === 'VariableDeclaration') {

@@ -220,6 +220,7 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
         index: list.length,
         from: inner(star.at.offset),
         specifier: star.specifier,
+        kind: shape.system === 'esm' ? 'export-from' : 'require',
         line,
         column,
       });
