@@ -610,7 +610,14 @@ function call(
   const args = node.arguments as EsNode[];
   // What the callee is bound to (`o.handle` with `{ipcMain: o} = require("electron")`), else its spelling.
   const name = bound ?? memberPath(callee);
-  if (name === null) return;
+  if (name === null) {
+    // `new BrowserWindow({…}).loadFile('index.html')`: the page method of a window made in place.
+    if (callee.type === 'MemberExpression' && (callee.object as EsNode).type === 'NewExpression') {
+      const method = callee.computed ? stringValue(callee.property) : (callee.property as EsNode).name;
+      if (method === 'loadFile' || method === 'loadURL') loadsPage(args, facts);
+    }
+    return;
+  }
   if (node.type === 'CallExpression' && name === 'require' && args.length === 1) {
     const specifier = stringValue(args[0]);
     if (specifier !== null) addImport(specifier, 'require', node);
@@ -631,8 +638,11 @@ function call(
   if (category !== null) facts.effects.push({ category, api: name, at: at(node) });
   const ipc = IPC.exec(name);
   if (ipc) facts.ipc.push({ api: ipc[1]!, channel: stringValue(args[0]), at: at(node) });
-  if (/(?:^|\.)(?:loadFile|loadURL)$/.test(name)) {
-    const page = args[0] ? lastString(args[0]) : null;
-    if (page !== null) facts.loadedPages.push(page);
-  }
+  if (/(?:^|\.)(?:loadFile|loadURL)$/.test(name)) loadsPage(args, facts);
+}
+
+/** The page a `loadFile`/`loadURL` call with `args` loads, when its argument names one. */
+function loadsPage(args: EsNode[], facts: FileFacts): void {
+  const page = args[0] ? lastString(args[0]) : null;
+  if (page !== null) facts.loadedPages.push(page);
 }
