@@ -46,25 +46,28 @@ describe('inspect_web_page source hashing budget', () => {
     const record = result.outcome.record as EvidenceRecord<WebPageInspection>;
     const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
     // Chromium reports the scripts as it parses them, which need not be page order (large ones are
-    // compiled off the main thread). Whatever the order, three large scripts and the small one fit the
-    // budget and two large ones do not: every script hashed has the hash of the bytes served, and the
-    // two left out are large ones.
+    // compiled off the main thread), and on a busy machine it has reported more of them against the
+    // budget than the page lists. So the test does not fix which scripts fit: every script hashed has the
+    // hash of the bytes served, those hashed fit the budget, the small one and at least two large ones are
+    // among them, and the scripts left out are named, all of them, by one limitation with their count.
     const listed = new Map(record.normalized_result.scripts.map((s) => [s.url, s.sha256]));
     const ours = [...listed].filter(([url]) => Object.keys(SCRIPTS).some((path) => url === `${server.origin}${path}`));
     expect(ours).toHaveLength(Object.keys(SCRIPTS).length);
     for (const [url, hash] of ours) {
       if (hash !== null) expect(hash).toBe(sha256(SCRIPTS[new URL(url!).pathname]!));
     }
+    const hashed = ours.filter(([, hash]) => hash !== null).map(([url]) => new URL(url!).pathname);
+    expect(hashed).toContain('/small.js');
+    expect(hashed.length).toBeGreaterThanOrEqual(3);
+    expect(hashed.reduce((sum, path) => sum + SCRIPTS[path]!.length, 0)).toBeLessThanOrEqual(BUDGET);
     const unhashed = ours.filter(([, hash]) => hash === null).map(([url]) => url!);
-    expect(unhashed).toHaveLength(2);
-    expect(unhashed.map((url) => new URL(url).pathname)).not.toContain('/small.js');
-    const hashedSize = ours
-      .filter(([, hash]) => hash !== null)
-      .reduce((sum, [url]) => sum + SCRIPTS[new URL(url!).pathname]!.length, 0);
-    expect(hashedSize).toBeLessThanOrEqual(BUDGET);
+    expect(unhashed.length).toBeGreaterThanOrEqual(2);
     const budget = record.limitations.filter((l) => l.kind === 'budget-reached' && l.scope === 'scripts');
     expect(budget).toHaveLength(1);
-    expect(budget[0]!.message).toMatch(/^2 scripts not hashed/);
+    // The count covers every script reported unhashed, the page's and any other Chromium reported.
+    const counted = Number(/^(\d+) scripts not hashed/.exec(budget[0]!.message)?.[1]);
+    expect(counted).toBe(record.normalized_result.scripts.filter((s) => s.sha256 === null).length);
+    expect(counted).toBeGreaterThanOrEqual(unhashed.length);
     for (const url of unhashed) expect(budget[0]!.message).toContain(url);
     expect(ownedBrowsersGone(result.dirs)).toBe(true);
   }, 180_000);
