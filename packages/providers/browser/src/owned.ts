@@ -87,6 +87,21 @@ function keepDownloadsInProfile(profileDir: string): void {
   writeFileSync(join(profileDir, 'Default', 'Preferences'), JSON.stringify({ download }));
 }
 
+/**
+ * The environment an owned browser adds to this process's: the profile is its temporary directory and its
+ * home, and the XDG folders a desktop program writes to are under it, whatever the user's are.
+ */
+function ownedEnvironment(profileDir: string): Record<string, string> {
+  return {
+    TMPDIR: profileDir,
+    HOME: profileDir,
+    XDG_CONFIG_HOME: join(profileDir, '.config'),
+    XDG_CACHE_HOME: join(profileDir, '.cache'),
+    XDG_DATA_HOME: join(profileDir, '.local', 'share'),
+    XDG_DOWNLOAD_DIR: join(profileDir, 'downloads'),
+  };
+}
+
 function activePort(profileDir: string): { port: number; browserPath: string } | null {
   try {
     const [port, path] = readFileSync(join(profileDir, 'DevToolsActivePort'), 'utf8').split('\n');
@@ -118,8 +133,11 @@ export async function launchOwned(
   try {
     const process = await supervisor.start(executablePath, chromeFlags(profileDir), {
       // Chromium keeps its singleton socket in a directory of its own under TMPDIR, which a killed
-      // browser leaves behind: under the profile it goes with the profile.
-      env: { TMPDIR: profileDir },
+      // browser leaves behind: under the profile it goes with the profile. It also writes under the
+      // user's home whatever --user-data-dir does not cover: its crash-report settings, dconf's cache, and
+      // each download's temporary file, made in ~/Downloads when that folder exists. With the profile as
+      // its home it touches nothing of the user's.
+      env: ownedEnvironment(profileDir),
       signal: starting.signal,
     });
     for (;;) {
