@@ -12,6 +12,7 @@ import { recoverBundle } from './bundles.js';
 import { chunkLinks } from './chunkLinks.js';
 import { assignRoles } from './electron.js';
 import { collectFacts } from './facts.js';
+import { moduleParams } from './moduleParams.js';
 import { mainsByFolder, resolveFromBase, resolveSpecifier } from './graph.js';
 import { assetsOf, fileNodeId, inlineScripts, readHtml, readManifest } from './inventory.js';
 import type { InlineScript } from './inventory.js';
@@ -218,7 +219,13 @@ export async function gatherApplication(path: string, options: GatherOptions, si
     parsed += 1;
     const bundle = recoverBundle(outcome.program, text, outcome.lineComments, () => check('bundles'), map.decoded);
     // A bundle's own modules that re-export electron or fs are followed through the bundler's require.
-    const facts = collectFacts(outcome.program, () => check('parse'), text, externalRequires(bundle));
+    const facts = collectFacts(
+      outcome.program,
+      () => check('parse'),
+      text,
+      externalRequires(bundle),
+      moduleParams(bundle.modules),
+    );
     if (map.status === 'none' && looksMinified(text)) {
       c.unknown(
         script.node_id,

@@ -9,6 +9,8 @@ import type { FlagSite } from './flags.js';
 import { MAY_BIND, moduleBindings } from './bindings.js';
 import type { Required } from './bindings.js';
 import { memberPath, stringValue, walk } from './walk.js';
+import { aliasedPath, bodyStatements, topExpressions } from './moduleParams.js';
+import type { ModuleParams, Unfollowed } from './moduleParams.js';
 
 import { MAX_STRINGS_PER_FILE, MAX_STRING_LENGTH } from '../limits.js';
 
@@ -81,6 +83,8 @@ export interface FileFacts {
   flags: FlagSite[];
   /** Where electron or its IPC objects are passed on, stored or reassigned: what follows is not tracked. */
   untracked: Position[];
+  /** Where a bundled module's exports or module parameter is reassigned or passed on (moduleParams.ts). */
+  exportsUnfollowed: { why: Unfollowed['why']; at: Position }[];
 }
 
 function at(node: EsNode): Position {
@@ -205,9 +209,9 @@ function esmExports(node: EsNode, out: ExportFact[], declared: Declared): void {
  * The exports bundlers define with getters: webpack's `__webpack_require__.d(exports, { name: () => x })`
  * and esbuild's `__export(target, { name: () => x })`.
  */
-function bundlerExports(node: EsNode, out: ExportShape[]): void {
+function bundlerExports(node: EsNode, out: ExportShape[], pathOf: PathOf): void {
   if (node.type !== 'CallExpression') return;
-  const name = memberPath(node.callee);
+  const name = pathOf(node.callee);
   const args = node.arguments as EsNode[];
   if ((name !== '__webpack_require__.d' && name !== '__export') || args[1]?.type !== 'ObjectExpression') return;
   for (const p of args[1].properties as EsNode[]) {
@@ -219,19 +223,22 @@ function bundlerExports(node: EsNode, out: ExportShape[]): void {
   }
 }
 
-const isExportsObject = (node: EsNode | undefined) =>
-  /^(?:module\d*\.exports|exports\d*)$/.test(memberPath(node) ?? '');
+/** The member path of a node, a bundled module's parameters read as what they are (moduleParams.ts). */
+type PathOf = (node: unknown) => string | null;
+
+const isExportsObject = (node: EsNode | undefined, pathOf: PathOf) =>
+  /^(?:module\d*\.exports|exports\d*)$/.test(pathOf(node) ?? '');
 
 /**
  * The CommonJS exports a call defines: `Object.defineProperty(exports, "x", { enumerable: true, get… })`
  * (TypeScript's re-exports; a property that is not enumerable is not listed, as `Object.keys` does not)
  * and `__exportStar(require("./m"), exports)` (every name of another module: `*`, with the require).
  */
-function commonJsCall(node: EsNode, out: ExportFact[], declared?: Declared): void {
+function commonJsCall(node: EsNode, out: ExportFact[], pathOf: PathOf, declared?: Declared): void {
   if (node.type !== 'CallExpression') return;
-  const name = memberPath(node.callee);
+  const name = pathOf(node.callee);
   const args = node.arguments as EsNode[];
-  if (name === 'Object.defineProperty' && isExportsObject(args[0]) && args[2]?.type === 'ObjectExpression') {
+  if (name === 'Object.defineProperty' && isExportsObject(args[0], pathOf) && args[2]?.type === 'ObjectExpression') {
     const key = stringValue(args[1]);
     if (key === null) return;
     let enumerable = false;
@@ -240,7 +247,7 @@ function commonJsCall(node: EsNode, out: ExportFact[], declared?: Declared): voi
       if (p.type !== 'Property' || p.computed) continue;
       const field = String((p.key as EsNode).name ?? (p.key as EsNode).value);
       const value = p.value as EsNode;
-      if (field === 'enumerable') enumerable = value.type === 'Literal' && value.value === true;
+      if (field === 'enumerable') enumerable = isTrue(value);
       else if (field === 'value') shape = shapeOf(key, 'commonjs', value, declared);
       else if (field === 'get' && reexportGetter(value)) shape = { ...shape, value_kind: 'reexport' };
     }
@@ -248,7 +255,7 @@ function commonJsCall(node: EsNode, out: ExportFact[], declared?: Declared): voi
   } else if (
     name !== null &&
     /(?:^|\.)__exportStar$/.test(name) &&
-    isExportsObject(args[1]) &&
+    isExportsObject(args[1], pathOf) &&
     args[0]?.type === 'CallExpression' &&
     memberPath((args[0].callee as EsNode) ?? null) === 'require'
   ) {
@@ -263,6 +270,14 @@ function commonJsCall(node: EsNode, out: ExportFact[], declared?: Declared): voi
   }
 }
 
+/** `true`, or `!0` as minifiers write it. */
+const isTrue = (node: EsNode): boolean =>
+  (node.type === 'Literal' && node.value === true) ||
+  (node.type === 'UnaryExpression' &&
+    node.operator === '!' &&
+    (node.argument as EsNode).type === 'Literal' &&
+    (node.argument as EsNode).value === 0);
+
 /** A getter that returns a member of another binding (`function () { return m.x; }`, `() => m.x`). */
 function reexportGetter(getter: EsNode): boolean {
   if (getter.type !== 'FunctionExpression' && getter.type !== 'ArrowFunctionExpression') return false;
@@ -275,8 +290,16 @@ function reexportGetter(getter: EsNode): boolean {
   return body?.type === 'MemberExpression' && (body.object as EsNode).type === 'Identifier';
 }
 
-function commonJsExport(node: EsNode, out: ExportShape[], declared?: Declared): void {
-  const target = memberPath(node.left);
+/** `(module.exports = f).x`: the member `x` of the object an assignment puts in place (`module.exports.x`). */
+function assignedMember(left: EsNode, pathOf: PathOf): string | null {
+  const inner = left.type === 'MemberExpression' && !left.computed ? (left.object as EsNode) : null;
+  if (inner?.type !== 'AssignmentExpression' || inner.operator !== '=') return null;
+  const object = pathOf(inner.left);
+  return object === null ? null : `${object}.${String((left.property as EsNode).name)}`;
+}
+
+function commonJsExport(node: EsNode, out: ExportShape[], pathOf: PathOf, declared?: Declared): void {
+  const target = pathOf(node.left) ?? assignedMember(node.left as EsNode, pathOf);
   if (target === null) return;
   const right = node.right as EsNode;
   // esbuild renames a wrapped module's parameters module2, exports2, …
@@ -305,7 +328,13 @@ function commonJsExport(node: EsNode, out: ExportShape[], declared?: Declared): 
  * pages loaded into windows, feature-flag sites (flags.ts). `every` is called at bounded intervals
  * (cancellation).
  */
-export function collectFacts(program: EsNode, every?: () => void, text?: string, required?: Required): FileFacts {
+export function collectFacts(
+  program: EsNode,
+  every?: () => void,
+  text?: string,
+  required?: Required,
+  params?: ModuleParams,
+): FileFacts {
   const facts: FileFacts = {
     imports: [],
     exports: [],
@@ -322,6 +351,7 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string,
     loadedPages: [],
     flags: [],
     untracked: [],
+    exportsUnfollowed: (params?.unfollowed ?? []).map(({ node, why }) => ({ why, at: at(node) })),
   };
   // What calls reach through bindings of electron and Node's modules (renamed by minifiers).
   const bindings =
@@ -341,46 +371,60 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string,
   // A top-level `module.exports = …` replaces the exported object: what top-level `exports.x = …` and
   // earlier reassignments put on it is no longer exported, and a later top-level `exports.x = …` writes
   // to the old object (unless `exports = module.exports = …` points `exports` at the new one). Only
-  // top-level statements are read so: in a function (a bundled module's factory, whose `exports` is a
-  // parameter of its own) or a condition, which assignment runs is not known statically.
-  const topAssignments = new Set<EsNode>();
-  const topCalls = new Set<EsNode>();
-  for (const statement of (program.body as EsNode[] | undefined) ?? []) {
-    let expression = statement.type === 'ExpressionStatement' ? (statement.expression as EsNode) : null;
-    if (expression?.type === 'CallExpression') topCalls.add(expression);
-    for (; expression?.type === 'AssignmentExpression'; expression = expression.right as EsNode)
-      topAssignments.add(expression);
-  }
-  const declared = topDeclarations(program);
-  const topOffsets = new Set([...topAssignments, ...topCalls].map((node) => node.start ?? -1));
+  // top-level expressions (a sequence's in order) are read so, of the program and of each bundled
+  // module's function (its unit, 1 and up; the program's is 0): in a condition or another function,
+  // which assignment runs is not known statically.
+  const pathOf = aliasedPath(params?.aliases ?? new Map());
+  const unitOf = new Map<EsNode, number>();
+  const declaredIn: Declared[] = [];
+  [program, ...(params?.bodies ?? [])].forEach((body, unit) => {
+    const statements = bodyStatements(body);
+    declaredIn.push(topDeclarations(statements));
+    for (let expression of topExpressions(statements)) {
+      if (expression.type === 'CallExpression') unitOf.set(expression, unit);
+      for (; expression.type === 'AssignmentExpression'; expression = expression.right as EsNode) {
+        unitOf.set(expression, unit);
+        // `(module.exports = f).x = 1` sets module.exports first.
+        const object = (expression.left as EsNode).object as EsNode | undefined;
+        if (object?.type === 'AssignmentExpression') unitOf.set(object, unit);
+      }
+    }
+  });
+  const declared = declaredIn[0]!;
+  const unitAt = new Map([...unitOf].map(([node, unit]) => [node.start ?? -1, unit]));
   const rebindsExports = new Set<EsNode>();
-  let exportsDetached = false;
-  const replaceCommonJs = (node: EsNode): void => {
+  const exportsDetached = new Set<number>();
+  const replaceCommonJs = (node: EsNode, unit: number): void => {
     for (let i = facts.exports.length - 1; i >= 0; i -= 1) {
-      if (facts.exports[i]!.system !== 'commonjs' || !topOffsets.has(facts.exportOffsets[i]!)) continue;
+      if (facts.exports[i]!.system !== 'commonjs' || unitAt.get(facts.exportOffsets[i]!) !== unit) continue;
       facts.exports.splice(i, 1);
       facts.exportOffsets.splice(i, 1);
     }
-    exportsDetached = !rebindsExports.has(node);
+    if (rebindsExports.has(node)) exportsDetached.delete(unit);
+    else exportsDetached.add(unit);
   };
   // `exports.c = exports.b = exports.a = void 0` sets a, then b, then c (the order Object.keys lists
   // them in): an assignment's right-hand chain is listed before it, where the chain's first one would be.
   const chainAt = new Map<EsNode, number>();
+  const done = new Set<EsNode>();
   const commonJs = (node: EsNode): void => {
-    const target = memberPath(node.left);
-    const top = topAssignments.has(node);
-    if (target !== null && top) {
-      if (/^module\d*\.exports$/.test(target)) replaceCommonJs(node);
-      else if (
-        /^exports\d*$/.test(target) &&
-        /^module\d*\.exports$/.test(memberPath((node.right as EsNode).left) ?? '')
-      )
+    if (done.has(node)) return;
+    done.add(node);
+    // `(module.exports = f).x = 1`: the assignment inside runs first.
+    const inner = (node.left as EsNode).object as EsNode | undefined;
+    if (inner?.type === 'AssignmentExpression') commonJs(inner);
+    const target = pathOf(node.left);
+    const unit = unitOf.get(node);
+    if (target !== null && unit !== undefined) {
+      if (/^module\d*\.exports$/.test(target)) replaceCommonJs(node, unit);
+      else if (/^exports\d*$/.test(target) && /^module\d*\.exports$/.test(pathOf((node.right as EsNode).left) ?? ''))
         rebindsExports.add(node.right as EsNode);
-      else if (exportsDetached && /^exports\d*\./.test(target)) return;
+      else if (exportsDetached.has(unit) && /^exports\d*\./.test(target)) return;
     }
     const index = chainAt.get(node) ?? facts.exports.length;
     if ((node.right as EsNode).type === 'AssignmentExpression') chainAt.set(node.right as EsNode, index);
-    exported(node, (n, out) => commonJsExport(n, out, top ? declared : undefined), index);
+    const names = unit === undefined ? undefined : declaredIn[unit];
+    exported(node, (n, out) => commonJsExport(n, out, pathOf, names), index);
   };
   const exported = (node: EsNode, collect: (node: EsNode, out: ExportFact[]) => void, index?: number) => {
     const added: ExportFact[] = [];
@@ -390,9 +434,10 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string,
     for (const shape of added) {
       // A name the module's top level set before keeps its place (Object.keys' order) and takes the
       // later value (`exports.add = void 0; … exports.add = add;`); each `__exportStar` is one of its own.
-      if (shape.system === 'commonjs' && shape.name !== '*' && topOffsets.has(offset)) {
+      const unit = unitAt.get(offset);
+      if (shape.system === 'commonjs' && shape.name !== '*' && unit !== undefined) {
         const earlier = facts.exports.findIndex(
-          (e, i) => e.system === 'commonjs' && e.name === shape.name && topOffsets.has(facts.exportOffsets[i]!),
+          (e, i) => e.system === 'commonjs' && e.name === shape.name && unitAt.get(facts.exportOffsets[i]!) === unit,
         );
         if (earlier >= 0) {
           facts.exports[earlier] = shape;
@@ -439,13 +484,12 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string,
         case 'CallExpression':
           if (node.type === 'CallExpression') flags.call(node, at(node));
           call(node, facts, addImport, bindings.calls.get(node) ?? null);
-          exported(node, bundlerExports);
+          exported(node, (n, out) => bundlerExports(n, out, pathOf));
           if (!(
-            exportsDetached &&
-            topCalls.has(node) &&
-            /^exports\d*$/.test(memberPath((node.arguments as EsNode[])[0]) ?? '')
+            exportsDetached.has(unitOf.get(node) ?? -1) &&
+            /^exports\d*$/.test(pathOf((node.arguments as EsNode[])[0]) ?? '')
           ))
-            exported(node, (n, out) => commonJsCall(n, out, topCalls.has(n) ? declared : undefined));
+            exported(node, (n, out) => commonJsCall(n, out, pathOf, declaredIn[unitOf.get(n) ?? -1]));
           break;
         case 'Property': {
           const key = node.key as EsNode;
@@ -478,10 +522,10 @@ export function collectFacts(program: EsNode, every?: () => void, text?: string,
  * The functions, classes and initialized variables the program's top level declares once, by name:
  * what `exports.add = add` exports. A variable whose value is computed (a call) is not read.
  */
-function topDeclarations(program: EsNode): Declared {
+function topDeclarations(statements: readonly EsNode[]): Declared {
   const found = new Map<string, EsNode | null>();
   const add = (name: string, value: EsNode | null) => found.set(name, found.has(name) ? null : value);
-  for (let statement of (program.body as EsNode[] | undefined) ?? []) {
+  for (let statement of statements) {
     if (statement.type === 'ExportNamedDeclaration' && statement.declaration)
       statement = statement.declaration as EsNode;
     if ((statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') && statement.id)

@@ -190,6 +190,25 @@ function addParsed(record: FileRecord, path: string, parsed: ParsedScript): void
     });
   }
   const out = record.facts;
+  // A bundled module whose exports or module parameter is reassigned or passed on: its exports may
+  // differ from those listed.
+  const unfollowed = new Map<string, { why: Set<string>; lines: number[] }>();
+  const holderOf = holderIndex(bundle.modules);
+  for (const { why, at } of facts.exportsUnfollowed) {
+    const m = holderOf(at.offset);
+    const scope = m === null ? node_id : bundledNodeId(path, m.moduleId);
+    const entry = unfollowed.get(scope) ?? { why: new Set<string>(), lines: [] };
+    entry.why.add(why === 'reassigned' ? 'reassigned' : 'passed on or written by a computed name');
+    entry.lines.push(at.line);
+    unfollowed.set(scope, entry);
+  }
+  for (const [scope, { why, lines }] of unfollowed) {
+    record.unknowns.push({
+      scope,
+      kind: 'exports-not-followed',
+      message: `The module's exports or module object is ${[...why].join(' and ')} (line ${lines.slice(0, 5).join(', ')}${lines.length > 5 ? ', …' : ''}): its exports may differ from those listed.`,
+    });
+  }
   for (const s of facts.strings) {
     out.strings.push({ node_id, line: s.at.line, column: s.at.column, value: s.value, truncated: s.truncated });
   }
