@@ -2,33 +2,24 @@
 // array, for a protocol version that has batches) is handed to it a member at a time; the responses to
 // the batch's requests are held back as the server answers them and written together, as one array on
 // one line, once the last of them is answered. A batch of notifications alone is answered with nothing.
+import { isObject, usableId } from './frames.js';
 import type { FrameId } from './frames.js';
-
-type Message = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Message =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The id of a request (a message with a method and an id), else null. */
 function requestId(message: unknown): FrameId | null {
-  if (!isObject(message) || typeof message['method'] !== 'string') return null;
-  const id = message['id'];
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return isObject(message) && typeof message['method'] === 'string' ? usableId(message) : null;
 }
 
 /** The id a response answers (a message with an id and no method), else null. */
 function answeredId(message: unknown): FrameId | null {
-  if (!isObject(message) || 'method' in message) return null;
-  const id = message['id'];
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return isObject(message) && !('method' in message) ? usableId(message) : null;
 }
 
 /** The request a `notifications/cancelled` cancels, else null. */
 function cancelledId(message: unknown): FrameId | null {
   if (!isObject(message) || message['method'] !== 'notifications/cancelled') return null;
   const params = message['params'];
-  const id = isObject(params) ? params['requestId'] : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
+  return isObject(params) ? usableId({ id: params['requestId'] }) : null;
 }
 
 /** One batch being answered: the requests not answered yet, and the responses held. */

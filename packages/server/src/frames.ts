@@ -32,7 +32,8 @@ export function frameError(id: FrameId | null, code: number, message: string): F
   return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object (not an array, not null). */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The id of `value` when it is usable (a string or an integer), else null. */
