@@ -1,12 +1,10 @@
 // A session's owned browser keeps at most 8 tabs it opened for url: past that, the least recently used is
 // closed, and a later call naming it is told why it is gone.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createSessionResources } from '@rea/provider-kit';
 import type { SessionResourcesHost } from '@rea/provider-kit';
 import { inspectWebPageTool } from '@rea/provider-browser';
-import { call, servePages } from './support.js';
+import { call, servePages, sessionBrowserPages } from './support.js';
 
 let server: Awaited<ReturnType<typeof servePages>>;
 let resources: SessionResourcesHost;
@@ -19,19 +17,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The page targets of the session's browser, as its own DevTools HTTP endpoint lists them (/json/list). */
-async function listedPages(): Promise<string[]> {
-  const live = resources.lineage().find((o) => o.status !== 'unavailable' && o.launcher_alive)!;
-  if (live.status === 'unavailable') throw new Error('no session browser');
-  const argv = readFileSync(`/proc/${live.launcher.pid}/cmdline`, 'utf8').split('\0');
-  const profile = argv.find((a) => a.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
-  const [port] = readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n');
-  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
-    id: string;
-    type: string;
-  }>;
-  return list.filter((t) => t.type === 'page').map((t) => t.id);
-}
+const listedPages = () => sessionBrowserPages(resources);
 
 async function open(): Promise<string> {
   const result = await call(inspectWebPageTool, { url: `${server.origin}/` }, { sessionResources: resources });

@@ -1,12 +1,10 @@
 // A call stopped by its deadline or by cancellation leaves no tab of its own open in the session's
 // owned browser: checked with the browser's own DevTools HTTP listing (/json/list).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createSessionResources } from '@rea/provider-kit';
 import type { SessionResourcesHost } from '@rea/provider-kit';
 import { captureBrowserScenarioTool, inspectWebPageTool } from '@rea/provider-browser';
-import { call, servePages } from './support.js';
+import { call, servePages, sessionBrowserPages } from './support.js';
 
 let server: Awaited<ReturnType<typeof servePages>>;
 let resources: SessionResourcesHost;
@@ -23,22 +21,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The page targets of the session's browser, as its own DevTools HTTP endpoint lists them. */
-async function listedPages(): Promise<string[]> {
-  const live = resources.lineage().find((o) => o.status !== 'unavailable' && o.launcher_alive)!;
-  if (live.status === 'unavailable') throw new Error('no session browser');
-  const argv = readFileSync(`/proc/${live.launcher.pid}/cmdline`, 'utf8').split('\0');
-  const profile = argv.find((a) => a.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
-  const [port] = readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n');
-  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
-    id: string;
-    type: string;
-  }>;
-  return list
-    .filter((t) => t.type === 'page')
-    .map((t) => t.id)
-    .sort();
-}
+const listedPages = () => sessionBrowserPages(resources);
 
 /** A scenario that is stopped while it waits on a loaded page of its own tab. */
 const waiting = { url: `placeholder`, actions: [{ action: 'wait', ms: 120_000 }] };

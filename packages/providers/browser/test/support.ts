@@ -7,7 +7,13 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createCallSupervisor, createProcessSupervisor, executeTool } from '@rea/provider-kit';
-import type { AnyToolContract, ProcessSupervisor, SessionResources, ToolOutcome } from '@rea/provider-kit';
+import type {
+  AnyToolContract,
+  ProcessSupervisor,
+  SessionResources,
+  SessionResourcesHost,
+  ToolOutcome,
+} from '@rea/provider-kit';
 import { quietToolContext } from '@rea/test-helpers';
 import { chromeFlags, findChrome } from '@rea/provider-browser';
 
@@ -140,4 +146,24 @@ export async function connectReaMcp(tmp: string, name: string): Promise<{ client
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return { client, serverPid: transport.pid! };
+}
+
+/**
+ * The page targets of the browser a session's resources hold, as the browser's own DevTools HTTP endpoint
+ * lists them (/json/list), sorted.
+ */
+export async function sessionBrowserPages(resources: SessionResourcesHost): Promise<string[]> {
+  const live = resources.lineage().find((o) => o.status !== 'unavailable' && o.launcher_alive);
+  if (live === undefined || live.status === 'unavailable') throw new Error('no session browser');
+  const argv = readFileSync(`/proc/${live.launcher.pid}/cmdline`, 'utf8').split('\0');
+  const profile = argv.find((a) => a.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
+  const [port] = readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n');
+  const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
+    id: string;
+    type: string;
+  }>;
+  return list
+    .filter((t) => t.type === 'page')
+    .map((t) => t.id)
+    .sort();
 }
